@@ -1,0 +1,40 @@
+//! Typed errors of the library. The binary wraps them with `anyhow` and maps
+//! every one of them to a single line on stderr and exit code 2.
+
+use crate::memory::Bytes;
+
+/// Everything the library can refuse. None of these is a bug: each one is a
+/// property of the input (or of the machine) that the caller can report.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The game's parameters are malformed or out of range.
+    #[error("{0}")]
+    InvalidInput(String),
+
+    /// The solve would need more memory than the budget allows.
+    #[error("{what} needs an estimated {needed} of memory, over the budget of {budget} (raise it with --max-memory)")]
+    OverMemoryBudget {
+        /// What was being sized, e.g. "the cat-and-mouse table".
+        what: String,
+        /// The estimate, computed before any allocation.
+        needed: Bytes,
+        /// The budget in force.
+        budget: Bytes,
+    },
+
+    /// The state space does not fit the solver's index width.
+    #[error("the game has {states} states; the retrograde solver handles at most {limit}")]
+    TooManyStates {
+        /// Number of states of the game.
+        states: u64,
+        /// Largest state count the solver accepts.
+        limit: u64,
+    },
+
+    /// Rayon could not start the requested worker threads.
+    #[error("could not start the thread pool: {0}")]
+    ThreadPool(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

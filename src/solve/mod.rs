@@ -1,0 +1,20 @@
+//! Solvers: they turn a game into an [`OutcomeTable`](crate::table::OutcomeTable).
+//!
+//! * [`retrograde`]: parallel level-synchronous retrograde analysis for games
+//!   with cycles (draws are the states never decided).
+//!
+//! Solvers never print; they run on the rayon pool they are called in, and
+//! [`in_pool`] runs a closure on a pool of a chosen size.
+
+pub mod atomic;
+pub mod retrograde;
+
+use crate::error::Result;
+
+/// Runs `work` on a fresh rayon pool of `threads` workers (at least 1).
+pub fn in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()?;
+    Ok(pool.install(work))
+}
