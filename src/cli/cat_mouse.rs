@@ -1,0 +1,157 @@
+//! `retrograde cat-mouse`: Cat and Mouse on a graph (LeetCode 913).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use retrograde::games::cat_mouse::{CatMouseGraph, Player, Turn};
+use retrograde::solve::{in_pool, retrograde::solve_within};
+use serde_json::json;
+
+use super::output::{emit, emit_json, grouped, rate};
+use super::RunArgs;
+
+/// Arguments of `retrograde cat-mouse`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["graph", "graph_file"])))]
+pub struct CatMouseArgs {
+    /// The graph as JSON adjacency lists: graph[a] lists the nodes a move from a reaches.
+    #[arg(long, value_name = "JSON")]
+    graph: Option<String>,
+
+    /// A file holding the graph's JSON.
+    #[arg(long, value_name = "PATH")]
+    graph_file: Option<std::path::PathBuf>,
+
+    /// The mouse's start node.
+    #[arg(
+        long,
+        value_name = "M",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    mouse: i64,
+
+    /// The cat's start node (never 0, the hole).
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 2,
+        allow_negative_numbers = true
+    )]
+    cat: i64,
+
+    /// Who moves first from the start.
+    #[arg(long, value_enum, default_value_t = TurnArg::Mouse)]
+    turn: TurnArg,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TurnArg {
+    Mouse,
+    Cat,
+}
+
+/// Reads, validates and solves; prints the report.
+pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
+    let text = match (&args.graph, &args.graph_file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the graph file {}", path.display()))?,
+        (None, None) => unreachable!("clap requires --graph or --graph-file"),
+    };
+    let lists: Vec<Vec<i64>> = serde_json::from_str(&text)
+        .context("the graph is not JSON adjacency lists such as [[2,5],[3],[0,4,5]]")?;
+    let game = CatMouseGraph::from_signed(&lists)?;
+    let n = game.nodes();
+    let node = |v: i64, who: &str, low: u32| {
+        u32::try_from(v)
+            .map_err(|_| anyhow::anyhow!("the {who}'s node {v} is out of range {low}..{n}"))
+    };
+    let turn = match args.turn {
+        TurnArg::Mouse => Turn::Mouse,
+        TurnArg::Cat => Turn::Cat,
+    };
+    let start = game.start_state(
+        node(args.mouse, "mouse", 0)?,
+        node(args.cat, "cat", 1)?,
+        turn,
+    )?;
+
+    let threads = args.run.threads();
+    let budget = args.run.budget();
+    let clock = Instant::now();
+    let (table, stats) = in_pool(threads, || solve_within(&game, &budget))??;
+    let seconds = clock.elapsed().as_secs_f64();
+
+    let [mouse_moves, cat_moves] = table.counts_by_parity();
+    let mouse_wins = mouse_moves.win + cat_moves.loss;
+    let cat_wins = mouse_moves.loss + cat_moves.win;
+    let draws = mouse_moves.draw + cat_moves.draw;
+    let winner = game.winner(&table, start);
+    let (outcome, code) = match winner {
+        Some(Player::Mouse) => ("mouse", 1),
+        Some(Player::Cat) => ("cat", 2),
+        None => ("draw", 0),
+    };
+    let depth = table.depth(start);
+    let states = table.states();
+    let p = game.unrank(start);
+    let turn_name = if p.turn == Turn::Mouse {
+        "mouse"
+    } else {
+        "cat"
+    };
+
+    if args.run.json {
+        return emit_json(&json!({
+            "nodes": n,
+            "states": states,
+            "mouse_wins": mouse_wins,
+            "cat_wins": cat_wins,
+            "draws": draws,
+            "start": {"mouse": p.mouse, "cat": p.cat, "turn": turn_name},
+            "outcome": outcome,
+            "code": code,
+            "depth": depth,
+            "levels": stats.levels,
+            "threads": threads,
+            "seconds": seconds,
+            "states_per_second": states as f64 / seconds.max(1e-9),
+        }));
+    }
+    let depth_line = match depth {
+        Some(0) => "0 (the start is already over)".to_string(),
+        Some(d) => format!("{d} plies to the end under perfect play"),
+        None => "none (a drawn position never ends)".to_string(),
+    };
+    emit(&format!(
+        "Cat and Mouse on a graph: {nodes} nodes, {states_g} states\n\
+         start       mouse {m}, cat {c}, {turn_name} to move\n\
+         answer      {code} ({outcome_text})\n\
+         depth       {depth_line}\n\
+         mouse wins  {mw} states\n\
+         cat wins    {cw} states\n\
+         draws       {dr} states\n\
+         solved in   {seconds:.3} s on {threads} thread{plural}, {rate}, {levels} levels\n",
+        nodes = grouped(u64::from(n)),
+        states_g = grouped(states),
+        m = p.mouse,
+        c = p.cat,
+        outcome_text = match winner {
+            Some(Player::Mouse) => "the mouse wins",
+            Some(Player::Cat) => "the cat wins",
+            None => "draw",
+        },
+        mw = grouped(mouse_wins),
+        cw = grouped(cat_wins),
+        dr = grouped(draws),
+        plural = if threads == 1 { "" } else { "s" },
+        rate = rate(states, seconds),
+        levels = stats.levels,
+    ))
+}

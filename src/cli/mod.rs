@@ -1,0 +1,105 @@
+//! The command line: one file per subcommand, shared options and output.
+//!
+//! Exit codes: 0 success, 1 a check failed (reserved for `verify`/`bench`),
+//! 2 bad input or a solve that cannot run (one line on stderr).
+
+mod cat_mouse;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use retrograde::memory::{parse_size, Budget, Bytes};
+
+/// A strong solver for finite two-player games: every state labelled win /
+/// loss / draw for the player to move, with its exact depth.
+#[derive(Debug, Parser)]
+#[command(name = "retrograde", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Cat and Mouse on a graph (LeetCode 913): every (mouse, cat, turn) state.
+    CatMouse(cat_mouse::CatMouseArgs),
+}
+
+/// Options every solving subcommand takes.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    threads: Option<u32>,
+
+    /// Print one JSON object on stdout instead of the human report.
+    #[arg(long)]
+    json: bool,
+
+    /// Refuse a solve whose estimated memory exceeds SIZE (e.g. 512MiB, 8GiB;
+    /// default: 80% of physical memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<Bytes>,
+}
+
+impl RunArgs {
+    /// The thread count to use.
+    pub fn threads(&self) -> usize {
+        match self.threads {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, usize::from),
+        }
+    }
+
+    /// The memory budget in force.
+    pub fn budget(&self) -> Budget {
+        self.max_memory
+            .map_or_else(Budget::default_for_machine, Budget)
+    }
+}
+
+/// Parses the arguments, runs the subcommand, and turns its result into an
+/// exit code: errors become one line on stderr and exit code 2.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                err.exit();
+            }
+            if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = err.print();
+                return ExitCode::from(2);
+            }
+            eprintln!("{}", one_line(&err.render().to_string()));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match &cli.command {
+        Command::CatMouse(args) => cat_mouse::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Folds clap's multi-line message into one line: the message and its
+/// details, without the usage and the hint that follow.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

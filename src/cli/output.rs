@@ -1,0 +1,58 @@
+//! Writing reports: stdout that tolerates a closed pipe, and number formats.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Writes `text` to stdout. A reader that went away (a broken pipe, as with
+/// `| head`) is not an error: the command exits quietly with success.
+pub fn emit(text: &str) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Writes one JSON object and a newline to stdout.
+pub fn emit_json(value: &serde_json::Value) -> anyhow::Result<ExitCode> {
+    emit(&format!("{value}\n"))
+}
+
+/// `1234567` → `1,234,567`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A rate such as `41.3 M states/s`.
+pub fn rate(states: u64, seconds: f64) -> String {
+    let per_second = states as f64 / seconds.max(1e-9);
+    if per_second >= 1e9 {
+        format!("{:.2} G states/s", per_second / 1e9)
+    } else if per_second >= 1e6 {
+        format!("{:.1} M states/s", per_second / 1e6)
+    } else {
+        format!("{:.0} states/s", per_second)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(7_996_000), "7,996,000");
+    }
+}
