@@ -1,0 +1,82 @@
+//! Helpers shared by the integration tests: a seeded generator and random
+//! graphs. Written for the tests only; the library does not use them.
+#![allow(dead_code)]
+
+/// SplitMix64: a tiny, well-known seeded generator, so that every random
+/// instance of the tests is reproducible from its seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x5851_F42D_4C95_7F2D)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..bound` (bound > 0).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        self.next_u64() % bound
+    }
+
+    /// `true` with probability `percent / 100`.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A random Cat-and-Mouse graph on `n` nodes. Undirected graphs list each
+/// edge both ways; directed ones may have nodes without exits, self-loops
+/// and repeated entries. Some nodes touch only the hole.
+pub fn random_graph(rng: &mut Rng, n: usize, directed: bool) -> Vec<Vec<u32>> {
+    let mut graph = vec![Vec::new(); n];
+    let density = 15 + rng.below(45);
+    for a in 0..n {
+        for b in 0..n {
+            if a == b && !(directed && rng.chance(5)) {
+                continue;
+            }
+            if directed {
+                if rng.chance(density) {
+                    graph[a].push(b as u32);
+                }
+            } else if a < b && rng.chance(density) {
+                graph[a].push(b as u32);
+                graph[b].push(a as u32);
+            }
+        }
+    }
+    // Nodes that touch only the hole.
+    for v in 3..n {
+        if rng.chance(10) {
+            for list in graph.iter_mut() {
+                list.retain(|&b| b as usize != v);
+            }
+            graph[v] = vec![0];
+            if !directed || rng.chance(50) {
+                graph[0].push(v as u32);
+            }
+        }
+    }
+    if directed && rng.chance(20) {
+        let v = rng.below(n as u64) as usize;
+        if let Some(&b) = graph[v].first() {
+            graph[v].push(b); // a repeated entry is one edge
+        }
+    }
+    graph
+}
+
+/// The benchmark graph (2,000 nodes), kept in the repository.
+pub fn bench_graph() -> Vec<Vec<u32>> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/data/cat-mouse-2000.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
