@@ -4,6 +4,7 @@
 //! 2 bad input or a solve that cannot run (one line on stderr).
 
 mod cat_mouse;
+mod mnk;
 mod output;
 
 use std::process::ExitCode;
@@ -24,6 +25,8 @@ struct Cli {
 enum Command {
     /// Cat and Mouse on a graph (LeetCode 913): every (mouse, cat, turn) state.
     CatMouse(cat_mouse::CatMouseArgs),
+    /// m,n,k boards (tic-tac-toe family): every reachable position, every count.
+    Mnk(mnk::MnkArgs),
 }
 
 /// Options every solving subcommand takes.
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::CatMouse(args) => cat_mouse::run(args),
+        Command::Mnk(args) => mnk::run(args),
     };
     match result {
         Ok(code) => code,

@@ -2,11 +2,14 @@
 //!
 //! * [`retrograde`]: parallel level-synchronous retrograde analysis for games
 //!   with cycles (draws are the states never decided).
+//! * [`layered`]: forward enumeration and backward induction by ply for
+//!   games where every move adds a stone (m,n,k boards).
 //!
 //! Solvers never print; they run on the rayon pool they are called in, and
 //! [`in_pool`] runs a closure on a pool of a chosen size.
 
 pub mod atomic;
+pub mod layered;
 pub mod retrograde;
 
 use crate::error::Result;

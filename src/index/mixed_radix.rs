@@ -1,11 +1,5 @@
-//! Packed state indices: bijections between a game's states and `0..N`.
-//!
-//! Dense indices let every table be a flat array or a bitvec, so no hash map
-//! sits on the hot path.
-//!
-//! ## Mixed radix
-//!
-//! A state made of `D` digits `d[0], …, d[D-1]` with `d[i] < radix[i]` packs as
+//! Mixed radix: a state made of `D` digits `d[0], …, d[D-1]` with
+//! `d[i] < radix[i]` packs as
 //!
 //! ```text
 //!   index = ((d[0] · r[1] + d[1]) · r[2] + d[2]) · … + d[D-1]

@@ -1,0 +1,133 @@
+//! m,n,k boards — the tic-tac-toe family: `rows × cols` cells, X moves
+//! first, players alternately place a stone on an empty cell, and whoever
+//! first has `k` in a row (row, column or either diagonal) wins; a full
+//! board without a line is a draw. Tic-tac-toe is 3,3,3.
+//!
+//! Cells are numbered row by row: cell `r · cols + c` is bit `r · cols + c`
+//! of a `u32` mask; a board is the pair (X cells, O cells). Boards of one
+//! ply are ranked densely by [`crate::index::PlyShape`].
+
+mod board;
+mod symmetry;
+
+pub use board::{parse_board, render_board, ParsedBoard};
+pub use symmetry::Symmetries;
+
+use crate::error::{Error, Result};
+
+/// Largest side of a board.
+pub const MAX_SIDE: u32 = 5;
+
+/// An m,n,k game: its dimensions, winning lines and symmetries.
+///
+/// Invariants: `1 ≤ rows, cols ≤ 5`, `1 ≤ k ≤ max(rows, cols)`; `lines`
+/// holds every run of `k` cells in one of the four directions.
+#[derive(Clone, Debug)]
+pub struct Mnk {
+    rows: u32,
+    cols: u32,
+    k: u32,
+    lines: Vec<u32>,
+    symmetries: Symmetries,
+}
+
+impl Mnk {
+    /// Validates the dimensions and precomputes lines and symmetries.
+    pub fn new(rows: u32, cols: u32, k: u32) -> Result<Self> {
+        if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
+            return Err(Error::InvalidInput(format!(
+                "a {rows}×{cols} board is outside 1×1..{MAX_SIDE}×{MAX_SIDE}"
+            )));
+        }
+        if k == 0 || k > rows.max(cols) {
+            return Err(Error::InvalidInput(format!(
+                "k = {k} does not fit a {rows}×{cols} board (1 ≤ k ≤ {})",
+                rows.max(cols)
+            )));
+        }
+        let mut lines = Vec::new();
+        for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..rows as i32 {
+                for c in 0..cols as i32 {
+                    let end_r = r + dr * (k as i32 - 1);
+                    let end_c = c + dc * (k as i32 - 1);
+                    if end_r >= rows as i32 || end_c < 0 || end_c >= cols as i32 {
+                        continue;
+                    }
+                    let mask = (0..k as i32).fold(0u32, |m, i| {
+                        m | 1 << ((r + dr * i) * cols as i32 + c + dc * i)
+                    });
+                    if !lines.contains(&mask) {
+                        lines.push(mask);
+                    }
+                }
+            }
+        }
+        Ok(Self {
+            rows,
+            cols,
+            k,
+            lines,
+            symmetries: Symmetries::of_board(rows, cols),
+        })
+    }
+
+    /// Rows of the board.
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// Columns of the board.
+    pub fn cols(&self) -> u32 {
+        self.cols
+    }
+
+    /// Stones in a row that win.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> u32 {
+        self.rows * self.cols
+    }
+
+    /// The winning lines, as cell masks.
+    pub fn lines(&self) -> &[u32] {
+        &self.lines
+    }
+
+    /// The board's symmetries (rotations and reflections).
+    pub fn symmetries(&self) -> &Symmetries {
+        &self.symmetries
+    }
+
+    /// Whether the stones `mask` contain a winning line.
+    #[inline]
+    pub fn has_line(&self, mask: u32) -> bool {
+        self.lines.iter().any(|&line| line & !mask == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tic_tac_toe_has_eight_lines() {
+        assert_eq!(Mnk::new(3, 3, 3).unwrap().lines().len(), 8);
+        assert_eq!(Mnk::new(4, 4, 4).unwrap().lines().len(), 10);
+        assert_eq!(Mnk::new(4, 4, 3).unwrap().lines().len(), 24);
+        // k longer than a side: only the rows of a 3×4 board hold 4 in a row
+        assert_eq!(Mnk::new(3, 4, 4).unwrap().lines().len(), 3);
+        assert_eq!(Mnk::new(2, 2, 1).unwrap().lines().len(), 4);
+    }
+
+    #[test]
+    fn bad_dimensions_are_refused() {
+        assert!(Mnk::new(6, 3, 3).is_err());
+        assert!(Mnk::new(0, 3, 3).is_err());
+        assert!(Mnk::new(3, 3, 4).is_err());
+        assert!(Mnk::new(3, 3, 0).is_err());
+    }
+}
