@@ -18,6 +18,9 @@ pub enum Value {
     Draw(u32),
 }
 
+/// A rotation or reflection, as a map of (row, column).
+type CellMap = Box<dyn Fn(u32, u32) -> (u32, u32)>;
+
 pub struct Reference {
     pub rows: u32,
     pub cols: u32,
@@ -75,7 +78,7 @@ impl Reference {
     }
 
     pub fn has_line(&self, stones: u32) -> bool {
-        self.lines.iter().any(|&l| stones & l == l)
+        self.lines.iter().any(|&l| l & !stones == 0)
     }
 
     /// Whether the game is over: the last mover has a line, or the board is full.
@@ -166,7 +169,7 @@ impl Reference {
     /// The board's images under its rotations and reflections.
     fn images(&self, x: u32, o: u32) -> Vec<(u32, u32)> {
         let (rows, cols) = (self.rows, self.cols);
-        let mut maps: Vec<Box<dyn Fn(u32, u32) -> (u32, u32)>> = vec![
+        let mut maps: Vec<CellMap> = vec![
             Box::new(|r, c| (r, c)),
             Box::new(move |r, c| (r, cols - 1 - c)),
             Box::new(move |r, c| (rows - 1 - r, c)),
