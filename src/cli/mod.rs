@@ -6,6 +6,7 @@
 mod cat_mouse;
 mod mnk;
 mod output;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,8 @@ enum Command {
     CatMouse(cat_mouse::CatMouseArgs),
     /// m,n,k boards (tic-tac-toe family): every reachable position, every count.
     Mnk(mnk::MnkArgs),
+    /// Solve the published m,n,k cases and check every figure (exit 1 if any differs).
+    Verify(verify::VerifyArgs),
 }
 
 /// Options every solving subcommand takes.
@@ -86,6 +89,7 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::CatMouse(args) => cat_mouse::run(args),
         Command::Mnk(args) => mnk::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -10,7 +10,40 @@
 //! (`C(q, j)` → `C(q±1, j)`), so each neighbour's rank is a prefix sum plus
 //! a suffix sum (see [`super::colex`] for the rank itself).
 
-use super::colex::{binomial, PlyShape};
+use super::colex::{binomial, compress, PlyShape};
+
+/// The neighbours a [`Neighbours`] is prepared for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Children of a board with X to move.
+    XPlaces,
+    /// Children of a board with O to move.
+    OPlaces,
+    /// Parents of a board whose last stone is an X.
+    XLifts,
+    /// Parents of a board whose last stone is an O.
+    OLifts,
+}
+
+impl Step {
+    /// Placing a stone of the side to move.
+    pub fn placing(x_moves: bool) -> Self {
+        if x_moves {
+            Step::XPlaces
+        } else {
+            Step::OPlaces
+        }
+    }
+
+    /// Lifting a stone of the last mover.
+    pub fn lifting(x_moved: bool) -> Self {
+        if x_moved {
+            Step::XLifts
+        } else {
+            Step::OLifts
+        }
+    }
+}
 
 /// Room for 32 stones plus the sentinels of the 1-based sums.
 const SLOTS: usize = 34;
@@ -19,12 +52,10 @@ const SLOTS: usize = 34;
 /// the lowest X cell; `prefix_x[t] = Σ_{j≤t} C(x_j, j)`, likewise for O with
 /// the compressed `q_j`.
 ///
-/// One value serves many boards in turn ([`prepare_children`] and
-/// [`prepare_parents`] overwrite what the next queries read), so that the
-/// hot loop never clears its arrays.
-///
-/// [`prepare_children`]: Self::prepare_children
-/// [`prepare_parents`]: Self::prepare_parents
+/// One value serves many boards in turn: [`set_x`](Self::set_x) once for
+/// all the boards that share their X cells (consecutive ranks of a ply do),
+/// then [`set_o`](Self::set_o) for each board. Each overwrites exactly what
+/// the next queries read, so the hot loop never clears its arrays.
 #[derive(Clone, Debug)]
 pub struct Neighbours {
     x_cells: u32,
@@ -64,14 +95,13 @@ impl Neighbours {
         }
     }
 
-    /// Reads the stones and the prefix sums; entries past the stones are
-    /// left as they were and never read.
+    /// Takes in the X stones: their cells, prefix sums, and the suffix sums
+    /// of the terms that `step` shifts. Stays valid for every board with
+    /// the same X cells and step; entries past the stones are never read.
     #[inline]
-    fn split(&mut self, x_cells: u32, o_cells: u32) {
+    pub fn set_x(&mut self, x_cells: u32, step: Step) {
         self.x_cells = x_cells;
-        self.o_cells = o_cells;
         self.a = 0;
-        self.b = 0;
         let mut rest = x_cells;
         while rest != 0 {
             self.a += 1;
@@ -80,59 +110,77 @@ impl Neighbours {
             self.prefix_x[a] = self.prefix_x[a - 1] + binomial(self.x[a], a as u32);
             rest &= rest - 1;
         }
-        let mut rest = o_cells;
+        let placing = matches!(step, Step::XPlaces | Step::OPlaces);
+        self.suffix_x[self.a + 1] = 0;
+        for j in (1..=self.a).rev() {
+            // A stone placed below x_j raises its order by one; one lifted
+            // below it lowers its order by one.
+            let order = if placing { j as u32 + 1 } else { j as u32 - 1 };
+            self.suffix_x[j] = self.suffix_x[j + 1] + binomial(self.x[j], order);
+        }
+    }
+
+    /// Takes in the O stones, as cells and compressed among the cells not
+    /// taken by X (`o_compact`, see [`super::colex::compress`]). Contract:
+    /// [`set_x`](Self::set_x) was called with this board's X cells and the
+    /// same step.
+    #[inline]
+    pub fn set_o(&mut self, o_cells: u32, o_compact: u32, step: Step) {
+        self.o_cells = o_cells;
+        self.b = 0;
+        let mut rest = o_compact;
         while rest != 0 {
-            let cell = rest.trailing_zeros();
             self.b += 1;
             let b = self.b;
-            self.q[b] = cell - (x_cells & ((1u32 << cell) - 1)).count_ones();
+            self.q[b] = rest.trailing_zeros();
             self.prefix_o[b] = self.prefix_o[b - 1] + binomial(self.q[b], b as u32);
             rest &= rest - 1;
         }
-        self.suffix_x[self.a + 1] = 0;
         self.suffix_o[self.b + 1] = 0;
-    }
-
-    /// Prepares for the children of a board whose mover is X (`x_moves`) or
-    /// O: the suffixes of the terms that a new stone shifts.
-    #[inline]
-    pub fn prepare_children(&mut self, x_cells: u32, o_cells: u32, x_moves: bool) {
-        self.split(x_cells, o_cells);
-        for j in (1..=self.a).rev() {
-            self.suffix_x[j] = self.suffix_x[j + 1] + binomial(self.x[j], j as u32 + 1);
-        }
         for j in (1..=self.b).rev() {
-            // X placed below o_j: its compressed number drops by one.
-            // O placed below o_j: its order rises by one.
-            // (A stone with q_j = 0 has no free cell below it, so no X can
-            // be placed below it: its term is never read.)
-            let term = if x_moves {
-                binomial(self.q[j].saturating_sub(1), j as u32)
-            } else {
-                binomial(self.q[j], j as u32 + 1)
+            let (q, order) = (self.q[j], j as u32);
+            let term = match step {
+                // X placed below o_j: its compressed number drops by one. (A
+                // stone with q_j = 0 has no free cell below it, so no X can
+                // be placed below it: that term is never read.)
+                Step::XPlaces => binomial(q.saturating_sub(1), order),
+                // O placed below o_j: its order rises by one.
+                Step::OPlaces => binomial(q, order + 1),
+                // X lifted below o_j: its compressed number rises by one.
+                Step::XLifts => binomial(q + 1, order),
+                // O lifted below o_j: its order drops by one.
+                Step::OLifts => binomial(q, order - 1),
             };
             self.suffix_o[j] = self.suffix_o[j + 1] + term;
         }
+    }
+
+    fn prepare(&mut self, x_cells: u32, o_cells: u32, step: Step) {
+        self.set_x(x_cells, step);
+        self.set_o(o_cells, compress(o_cells, !x_cells), step);
+    }
+
+    /// Prepares for the children of a board whose mover is X (`x_moves`) or O.
+    pub fn prepare_children(&mut self, x_cells: u32, o_cells: u32, x_moves: bool) {
+        self.prepare(
+            x_cells,
+            o_cells,
+            if x_moves {
+                Step::XPlaces
+            } else {
+                Step::OPlaces
+            },
+        );
     }
 
     /// Prepares for the parents of a board whose last mover was X
-    /// (`x_moved`) or O: the suffixes of the terms that lifting a stone shifts.
-    #[inline]
+    /// (`x_moved`) or O.
     pub fn prepare_parents(&mut self, x_cells: u32, o_cells: u32, x_moved: bool) {
-        self.split(x_cells, o_cells);
-        for j in (1..=self.a).rev() {
-            self.suffix_x[j] = self.suffix_x[j + 1] + binomial(self.x[j], j as u32 - 1);
-        }
-        for j in (1..=self.b).rev() {
-            // X lifted below o_j: its compressed number rises by one.
-            // O lifted below o_j: its order drops by one.
-            let term = if x_moved {
-                binomial(self.q[j] + 1, j as u32)
-            } else {
-                binomial(self.q[j], j as u32 - 1)
-            };
-            self.suffix_o[j] = self.suffix_o[j + 1] + term;
-        }
+        self.prepare(
+            x_cells,
+            o_cells,
+            if x_moved { Step::XLifts } else { Step::OLifts },
+        );
     }
 
     /// Calls `visit(cell, rank in next)` for every empty cell of `all`, the

@@ -25,7 +25,7 @@ use crate::error::Result;
 use crate::game::Outcome;
 use crate::games::mnk::Mnk;
 use crate::index::colex::{colex_unrank, next_subset};
-use crate::index::neighbours::Neighbours;
+use crate::index::neighbours::{Neighbours, Step};
 use crate::index::PlyShape;
 use crate::memory::{Budget, Bytes};
 use crate::table::code;
@@ -257,32 +257,70 @@ pub fn solve_mnk(game: &Mnk, budget: &Budget) -> Result<MnkSolution> {
     })
 }
 
+/// One board of a walk through a ply.
+#[derive(Clone, Copy, Debug)]
+struct Board {
+    /// X cells.
+    x: u32,
+    /// O cells.
+    o: u32,
+    /// O cells numbered among the cells not taken by X.
+    o_compact: u32,
+    /// Whether X differs from the previous board of the walk (always true
+    /// for the first): what depends on X alone can be computed once here.
+    x_changed: bool,
+}
+
 /// Walks the boards of a ply in rank order, from any starting rank.
 struct Cursor {
     shape: PlyShape,
     x_cells: u32,
     o_compact: u32,
     o_rank: u64,
+    /// The cells not taken by X, lowest first.
+    free: [u8; 32],
+    x_changed: bool,
 }
 
 impl Cursor {
     fn at(shape: PlyShape, rank: u64) -> Self {
-        Self {
+        let mut cursor = Self {
             shape,
             x_cells: colex_unrank(rank / shape.o_sets, shape.x),
             o_compact: colex_unrank(rank % shape.o_sets, shape.o),
             o_rank: rank % shape.o_sets,
+            free: [0; 32],
+            x_changed: true,
+        };
+        cursor.list_free_cells();
+        cursor
+    }
+
+    fn list_free_cells(&mut self) {
+        let mut rest = self.shape.all_cells() & !self.x_cells;
+        let mut i = 0;
+        while rest != 0 {
+            self.free[i] = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            i += 1;
         }
     }
 
-    /// The current board as (X cells, O cells).
+    /// The current board.
     #[inline]
-    fn board(&self) -> (u32, u32) {
-        let free = self.shape.all_cells() & !self.x_cells;
-        (
-            self.x_cells,
-            crate::index::colex::expand(self.o_compact, free),
-        )
+    fn board(&self) -> Board {
+        let mut o = 0u32;
+        let mut rest = self.o_compact;
+        while rest != 0 {
+            o |= 1 << self.free[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        Board {
+            x: self.x_cells,
+            o,
+            o_compact: self.o_compact,
+            x_changed: self.x_changed,
+        }
     }
 
     /// Moves to the next rank. Contract: the current rank is not the last.
@@ -293,22 +331,24 @@ impl Cursor {
             self.o_rank = 0;
             self.x_cells = next_subset(self.x_cells);
             self.o_compact = (1u32 << self.shape.o) - 1;
+            self.list_free_cells();
+            self.x_changed = true;
         } else {
             self.o_compact = next_subset(self.o_compact);
+            self.x_changed = false;
         }
     }
 }
 
-/// Runs `visit(rank, x_cells, o_cells)` over the ranks `shard · SHARD ..` of
-/// a ply, at most `SHARD` of them.
+/// Runs `visit(offset, board)` over the ranks `shard · SHARD ..` of a ply,
+/// at most `SHARD` of them; `offset` is the rank minus the shard's start.
 #[inline]
-fn for_each_board_of_shard(shape: PlyShape, shard: usize, mut visit: impl FnMut(usize, u32, u32)) {
+fn for_each_board_of_shard(shape: PlyShape, shard: usize, mut visit: impl FnMut(usize, &Board)) {
     let start = (shard * SHARD) as u64;
     let end = (start + SHARD as u64).min(shape.size);
     let mut cursor = Cursor::at(shape, start);
     for rank in start..end {
-        let (x, o) = cursor.board();
-        visit((rank - start) as usize, x, o);
+        visit((rank - start) as usize, &cursor.board());
         if rank + 1 < end {
             cursor.advance();
         }
@@ -337,12 +377,19 @@ fn forward(game: &Mnk) -> (Vec<BitVec<u64, Lsb0>>, GameCounts) {
             .map(|(shard, (reach_words, path_out))| {
                 let mut found = GameCounts::default();
                 let mut neighbours = Neighbours::new();
-                for_each_board_of_shard(shape, shard, |i, x, o| {
+                let step = Step::lifting(x_moved);
+                let mut x_has_line = false;
+                for_each_board_of_shard(shape, shard, |i, board| {
+                    let &Board { x, o, .. } = board;
+                    if board.x_changed {
+                        neighbours.set_x(x, step);
+                        x_has_line = game.has_line(x);
+                    }
                     let sequences = match previous {
                         None => 1,
                         Some(previous) => {
                             let mut sum = 0u64;
-                            neighbours.prepare_parents(x, o, x_moved);
+                            neighbours.set_o(o, board.o_compact, step);
                             neighbours
                                 .parents(&previous, x_moved, |p| sum += open_paths[p as usize]);
                             sum
@@ -352,7 +399,12 @@ fn forward(game: &Mnk) -> (Vec<BitVec<u64, Lsb0>>, GameCounts) {
                         return;
                     }
                     reach_words[i / 64] |= 1 << (i % 64);
-                    let won = ply > 0 && game.has_line(if x_moved { x } else { o });
+                    let won = ply > 0
+                        && if x_moved {
+                            x_has_line
+                        } else {
+                            game.has_line(o)
+                        };
                     if won {
                         if x_moved {
                             found.x_wins += u128::from(sequences);
@@ -398,18 +450,33 @@ fn backward(
             let reach = &reachable.as_raw_slice()[shard * SHARD / 64..];
             let mut counts = PlyCounts::default();
             let mut neighbours = Neighbours::new();
-            for_each_board_of_shard(shape, shard, |i, x, o| {
+            let step = Step::placing(x_moves);
+            let (mut x_has_line, mut fixing_x) = (false, 0);
+            for_each_board_of_shard(shape, shard, |i, board| {
+                let &Board { x, o, .. } = board;
+                if board.x_changed {
+                    // Only the X-side sums are needed for a full board.
+                    neighbours.set_x(x, step);
+                    x_has_line = game.has_line(x);
+                    fixing_x = symmetries.fixing(x);
+                }
                 if reach[i / 64] & (1 << (i % 64)) == 0 {
                     return;
                 }
-                let last_line = ply > 0 && game.has_line(if x_moves { o } else { x });
+                let last_line = ply > 0
+                    && if x_moves {
+                        game.has_line(o)
+                    } else {
+                        x_has_line
+                    };
                 let (outcome, depth) = if last_line {
                     (Outcome::Loss, 0)
                 } else if ply == cells {
                     (Outcome::Draw, 0)
                 } else {
                     let next = next.expect("a non-full board has a next ply");
-                    best_move_value(&mut neighbours, x, o, x_moves, next)
+                    neighbours.set_o(o, board.o_compact, step);
+                    best_move_value(&neighbours, x_moves, next)
                 };
                 let stones_to_fill = cells - ply;
                 let depth = if outcome == Outcome::Draw {
@@ -452,17 +519,10 @@ fn backward(
 /// Negamax over the children: the value for the mover and the depth (the
 /// fastest win, the slowest loss).
 #[inline]
-fn best_move_value(
-    neighbours: &mut Neighbours,
-    x: u32,
-    o: u32,
-    x_moves: bool,
-    next: &PlyTable,
-) -> (Outcome, u32) {
+fn best_move_value(neighbours: &Neighbours, x_moves: bool, next: &PlyTable) -> (Outcome, u32) {
     let mut fastest_win = u32::MAX;
     let mut slowest_loss = 0;
     let mut can_draw = false;
-    neighbours.prepare_children(x, o, x_moves);
     let values = next.values.as_raw_slice();
     neighbours.children(&next.shape, x_moves, |_, child| {
         let i = child as usize;

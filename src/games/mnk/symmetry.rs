@@ -67,6 +67,29 @@ impl Symmetries {
             | t[3][(mask >> 24) as usize]
     }
 
+    /// The symmetries other than the identity that map `mask` onto itself,
+    /// as bits (`1 << g`).
+    #[inline]
+    pub fn fixing(&self, mask: u32) -> u8 {
+        (1..self.tables.len())
+            .filter(|&g| self.apply(g, mask) == mask)
+            .fold(0, |bits, g| bits | 1 << g)
+    }
+
+    /// [`stabilizer`](Self::stabilizer) of (X cells, O cells) given
+    /// `fixing_x = fixing(X cells)`: only those symmetries are tried on O.
+    #[inline]
+    pub fn stabilizer_given(&self, fixing_x: u8, o_cells: u32) -> u32 {
+        let mut count = 1;
+        let mut rest = fixing_x;
+        while rest != 0 {
+            let g = rest.trailing_zeros() as usize;
+            count += u32::from(self.apply(g, o_cells) == o_cells);
+            rest &= rest - 1;
+        }
+        count
+    }
+
     /// How many symmetries map the board (X cells, O cells) onto itself.
     /// By Burnside's lemma, summing this over a symmetric set of boards and
     /// dividing by [`len`](Self::len) counts the set's classes.

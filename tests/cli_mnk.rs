@@ -1,0 +1,186 @@
+//! `retrograde mnk` and `retrograde verify` as a user meets them.
+
+use std::process::{Command, Output, Stdio};
+
+fn retrograde(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = retrograde(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn refused(args: &[&str]) -> String {
+    let out = retrograde(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "args {args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"));
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    stderr
+}
+
+#[test]
+fn tic_tac_toe_json_has_every_field() {
+    let v = json_of(&["mnk", "--json"]);
+    for (key, want) in [
+        ("positions", 5478),
+        ("terminal", 958),
+        ("classes", 765),
+        ("terminal_classes", 138),
+        ("games", 255_168),
+    ] {
+        assert_eq!(v[key], want, "{key}");
+    }
+    assert_eq!(
+        (
+            v["games_x_wins"].as_u64(),
+            v["games_o_wins"].as_u64(),
+            v["games_draws"].as_u64()
+        ),
+        (Some(131_184), Some(77_904), Some(46_080))
+    );
+    assert_eq!(v["value"], "draw");
+    assert_eq!(
+        (v["rows"].as_u64(), v["cols"].as_u64(), v["k"].as_u64()),
+        (Some(3), Some(3), Some(3))
+    );
+    let plies = v["per_ply"].as_array().unwrap();
+    assert_eq!(plies.len(), 10);
+    for key in [
+        "ply",
+        "positions",
+        "terminal",
+        "x_wins",
+        "o_wins",
+        "draws",
+        "classes",
+        "terminal_classes",
+        "x_can_win",
+        "o_can_win",
+        "neither_can_win",
+        "x_can_win_classes",
+        "o_can_win_classes",
+        "neither_can_win_classes",
+    ] {
+        assert!(plies[5][key].is_u64(), "per_ply.{key}");
+    }
+}
+
+#[test]
+fn the_human_report_has_the_table_and_the_value() {
+    let out = retrograde(&["mnk", "--rows", "3", "--cols", "4", "--k", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("total") && text.contains("first player wins"),
+        "{text}"
+    );
+}
+
+#[test]
+fn position_queries_answer_the_leetcode_puzzles() {
+    // 1275: X has the diagonal
+    let v = json_of(&["mnk", "--board", "XO./OX./..X", "--json"]);
+    assert_eq!(
+        (v["reachable"].as_bool(), v["status"].as_str()),
+        (Some(true), Some("x_won"))
+    );
+    assert!(v["to_move"].is_null() && v["value"].is_null());
+    // 794: O cannot have more stones than X
+    let v = json_of(&["mnk", "--board", "O../.../...", "--json"]);
+    assert_eq!(v["reachable"], false);
+    // 794: play goes on after X won
+    let v = json_of(&["mnk", "--board", "XXX/OO./O..", "--json"]);
+    assert_eq!(v["reachable"], false);
+    // the empty board: a draw, 9 moves, 9 plies
+    let v = json_of(&["mnk", "--board", ".../.../...", "--json"]);
+    assert_eq!(
+        (
+            v["status"].as_str(),
+            v["to_move"].as_str(),
+            v["value"].as_str()
+        ),
+        (Some("in_progress"), Some("X"), Some("draw"))
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 9);
+    // O to move must block: only (0,2) holds the draw
+    let v = json_of(&["mnk", "--board", "XX./.O./...", "--json"]);
+    assert_eq!(v["to_move"], "O");
+    let moves = v["moves"].as_array().unwrap();
+    let best: Vec<_> = moves
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(best, [(0, 2)]);
+    assert_eq!(v["value"], "draw");
+    assert!(moves
+        .iter()
+        .filter(|m| m["best"] == false)
+        .all(|m| m["value"] == "loss"));
+}
+
+#[test]
+fn bad_boards_and_sizes_are_refused() {
+    assert!(refused(&["mnk", "--board", "XO/X"]).contains("row 2"));
+    assert!(refused(&["mnk", "--board", "XOZ/.../..."]).contains("'Z'"));
+    assert!(refused(&["mnk", "--board", ""]).contains("empty"));
+    assert!(refused(&["mnk", "--rows", "6"]).contains("6×3"));
+    assert!(refused(&["mnk", "--k", "4"]).contains("k = 4"));
+    assert!(refused(&["mnk", "--board", ".../.../...", "--rows", "4"]).contains("--rows"));
+}
+
+#[test]
+fn boards_over_the_memory_budget_are_refused_with_the_estimate() {
+    let err = refused(&[
+        "mnk",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--k",
+        "4",
+        "--max-memory",
+        "1MiB",
+    ]);
+    assert!(
+        err.contains("needs an estimated") && err.contains("MiB") && err.contains("1.0 MiB"),
+        "{err}"
+    );
+    let err = refused(&[
+        "mnk",
+        "--rows",
+        "5",
+        "--cols",
+        "5",
+        "--k",
+        "4",
+        "--max-memory",
+        "16GiB",
+    ]);
+    assert!(err.contains("GiB"), "{err}");
+}
+
+#[test]
+fn verify_agrees_with_every_published_figure() {
+    let out = retrograde(&["verify"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("all figures agree") && !text.contains('✗'),
+        "{text}"
+    );
+    assert!(
+        text.lines().filter(|l| l.contains('✓')).count() >= 17,
+        "{text}"
+    );
+}
