@@ -4,6 +4,7 @@
 //! 2 bad input or a solve that cannot run (one line on stderr).
 
 mod cat_mouse;
+mod cat_mouse_grid;
 mod mnk;
 mod output;
 mod verify;
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Cat and Mouse on a graph (LeetCode 913): every (mouse, cat, turn) state.
     CatMouse(cat_mouse::CatMouseArgs),
+    /// Cat and Mouse II on a grid (LeetCode 1728): jumps, food, a move limit.
+    CatMouseGrid(cat_mouse_grid::CatMouseGridArgs),
     /// m,n,k boards (tic-tac-toe family): every reachable position, every count.
     Mnk(mnk::MnkArgs),
     /// Solve the published m,n,k cases and check every figure (exit 1 if any differs).
@@ -88,6 +91,7 @@ pub fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::CatMouse(args) => cat_mouse::run(args),
+        Command::CatMouseGrid(args) => cat_mouse_grid::run(args),
         Command::Mnk(args) => mnk::run(args),
         Command::Verify(args) => verify::run(args),
     };

@@ -20,6 +20,7 @@
 //!   └──────────────┴──────────────────┴────────┘
 //! ```
 
+use super::adjacency::Adjacency;
 use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
 use crate::index::MixedRadix;
@@ -52,43 +53,6 @@ pub struct Position {
     pub cat: u32,
     /// The side to move.
     pub turn: Turn,
-}
-
-/// A compressed adjacency (CSR): the neighbours of `v` are
-/// `targets[offsets[v]..offsets[v + 1]]`, sorted and without repeats.
-#[derive(Clone, Debug)]
-struct Adjacency {
-    offsets: Vec<u32>,
-    targets: Vec<u32>,
-}
-
-impl Adjacency {
-    fn from_lists(lists: &[Vec<u32>]) -> Self {
-        let mut offsets = Vec::with_capacity(lists.len() + 1);
-        let mut targets = Vec::new();
-        offsets.push(0);
-        for list in lists {
-            let start = targets.len();
-            targets.extend_from_slice(list);
-            targets[start..].sort_unstable();
-            let mut unique = start;
-            for i in start..targets.len() {
-                if i == start || targets[i] != targets[unique - 1] {
-                    targets[unique] = targets[i];
-                    unique += 1;
-                }
-            }
-            targets.truncate(unique);
-            offsets.push(targets.len() as u32);
-        }
-        Self { offsets, targets }
-    }
-
-    #[inline]
-    fn of(&self, node: u32) -> &[u32] {
-        let node = node as usize;
-        &self.targets[self.offsets[node] as usize..self.offsets[node + 1] as usize]
-    }
 }
 
 /// Cat and Mouse on a validated graph.
@@ -136,13 +100,7 @@ impl CatMouseGraph {
         let radix = MixedRadix::new([u64::from(nodes), u64::from(nodes - 1), 2])
             .expect("n·(n−1)·2 fits in u64 for n < 2^31");
         let forward = Adjacency::from_lists(graph);
-        let mut reversed = vec![Vec::new(); n];
-        for a in 0..nodes {
-            for &b in forward.of(a) {
-                reversed[b as usize].push(a);
-            }
-        }
-        let backward = Adjacency::from_lists(&reversed);
+        let backward = forward.reversed();
         let mouse_moves = (0..nodes).map(|v| forward.of(v).len() as u32).collect();
         let cat_moves = (0..nodes)
             .map(|v| forward.of(v).iter().filter(|&&b| b != HOLE).count() as u32)

@@ -1,0 +1,136 @@
+//! `retrograde cat-mouse-grid`: Cat and Mouse II on a grid (LeetCode 1728).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use rayon::prelude::*;
+use retrograde::games::cat_mouse_grid::{CatMouseGrid, Player};
+use retrograde::solve::{in_pool, retrograde::solve_within};
+use serde_json::json;
+
+use super::output::{emit, emit_json, grouped, rate};
+use super::RunArgs;
+
+/// Arguments of `retrograde cat-mouse-grid`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["grid", "grid_file"])))]
+pub struct CatMouseGridArgs {
+    /// The grid, rows separated by commas: '.' floor, '#' wall, C cat, M mouse, F food.
+    #[arg(long, value_name = "ROW,ROW,...")]
+    grid: Option<String>,
+
+    /// A file holding the grid, one row per line.
+    #[arg(long, value_name = "PATH")]
+    grid_file: Option<std::path::PathBuf>,
+
+    /// Longest jump of the cat.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    cat_jump: i64,
+
+    /// Longest jump of the mouse.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    mouse_jump: i64,
+
+    /// The cat wins if the mouse has not reached the food within this many
+    /// moves (both players' moves counted).
+    #[arg(
+        long,
+        value_name = "L",
+        default_value_t = 1000,
+        allow_negative_numbers = true
+    )]
+    max_moves: i64,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Reads, validates and solves; prints the report.
+pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
+    let text = match (&args.grid, &args.grid_file) {
+        (Some(text), _) => text.replace(',', "\n"),
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the grid file {}", path.display()))?,
+        (None, None) => unreachable!("clap requires --grid or --grid-file"),
+    };
+    let rows: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let rows: Vec<&str> = match rows.iter().rposition(|r| !r.is_empty()) {
+        Some(last) => rows[..=last].to_vec(),
+        None => Vec::new(),
+    };
+    let jump = |value: i64, who: &str| {
+        u32::try_from(value)
+            .map_err(|_| anyhow::anyhow!("the {who}'s jump {value} must be 0 or more"))
+    };
+    let cat_jump = jump(args.cat_jump, "cat")?;
+    let mouse_jump = jump(args.mouse_jump, "mouse")?;
+    let max_moves = u64::try_from(args.max_moves)
+        .map_err(|_| anyhow::anyhow!("--max-moves {} must be 0 or more", args.max_moves))?;
+    let game = CatMouseGrid::new(&rows, cat_jump, mouse_jump)?;
+
+    let threads = args.run.threads();
+    let budget = args.run.budget();
+    let clock = Instant::now();
+    let (table, stats) = in_pool(threads, || solve_within(&game, &budget))??;
+    let seconds = clock.elapsed().as_secs_f64();
+
+    let states = table.states();
+    let start = game.start_state();
+    let mouse_wins = game.mouse_wins_within(&table, start, max_moves);
+    let mouse_win_states = in_pool(threads, || {
+        (0..states)
+            .into_par_iter()
+            .filter(|&s| game.mouse_wins_within(&table, s, max_moves))
+            .count() as u64
+    })?;
+    let [mouse_moves, cat_moves] = table.counts_by_parity();
+    let unbounded = (
+        mouse_moves.win + cat_moves.loss,
+        mouse_moves.loss + cat_moves.win,
+        mouse_moves.draw + cat_moves.draw,
+    );
+    let depth = table.depth(start);
+    let winner = game.winner(&table, start);
+    if args.run.json {
+        return emit_json(&json!({
+            "mouse_wins": mouse_wins,
+            "states": states,
+            "mouse_win_states": mouse_win_states,
+            "depth": depth,
+            "outcome": match winner { Some(Player::Mouse) => "mouse", Some(Player::Cat) => "cat", None => "draw" },
+            "max_moves": max_moves,
+            "floor_cells": game.floor_cells(),
+            "unbounded": {"mouse_wins": unbounded.0, "cat_wins": unbounded.1, "draws": unbounded.2},
+            "levels": stats.levels,
+            "threads": threads,
+            "seconds": seconds,
+            "states_per_second": states as f64 / seconds.max(1e-9),
+        }));
+    }
+    let (rows_n, cols_n) = game.size();
+    let start_text = match (winner, depth) {
+        (Some(Player::Mouse), Some(d)) => format!("the mouse wins in {d} plies"),
+        (Some(Player::Cat), Some(d)) => format!("the cat wins in {d} plies"),
+        _ => "a draw: neither can force a win, so the cat wins at the move limit".to_string(),
+    };
+    emit(&format!(
+        "Cat and Mouse II: {rows_n}×{cols_n} grid, {floor} floor cells, cat jump {cat_jump}, mouse jump {mouse_jump}\n\
+         answer        {mouse_wins} (the mouse {verb} the food within {max_moves} moves)\n\
+         start         {start_text} (unbounded game)\n\
+         states        {states_g}; the mouse wins {mws} of them within the limit\n\
+         unbounded     mouse wins {mw}, cat wins {cw}, draws {dr}\n\
+         solved in     {seconds:.3} s on {threads} thread{plural}, {rate}, {levels} levels\n",
+        floor = grouped(u64::from(game.floor_cells())),
+        verb = if mouse_wins { "reaches" } else { "does not reach" },
+        states_g = grouped(states),
+        mws = grouped(mouse_win_states),
+        mw = grouped(unbounded.0),
+        cw = grouped(unbounded.1),
+        dr = grouped(unbounded.2),
+        plural = if threads == 1 { "" } else { "s" },
+        rate = rate(states, seconds),
+        levels = stats.levels,
+    ))
+}
