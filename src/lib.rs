@@ -19,6 +19,8 @@
 //! assert_eq!(game.winner(&table, start), Some(retrograde::games::cat_mouse::Player::Mouse));
 //! ```
 
+pub mod atomic_file;
+pub mod checksum;
 pub mod error;
 pub mod game;
 pub mod games;

@@ -144,6 +144,16 @@ impl OutcomeTable {
         [even, odd]
     }
 
+    /// A checksum of the values and depths.
+    pub fn checksum(&self) -> u64 {
+        let mut sum = crate::checksum::Checksum::default();
+        sum.words(self.value_words());
+        for pair in self.depths.chunks(2) {
+            sum.words(&[u64::from(pair[0]) | u64::from(*pair.get(1).unwrap_or(&0)) << 32]);
+        }
+        sum.words(&[self.states()]).value()
+    }
+
     /// Bytes held by the table.
     pub fn heap_bytes(&self) -> u64 {
         (self.value_words().len() * 8 + self.depths.len() * 4) as u64

@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use retrograde::games::cat_mouse::{CatMouseGraph, Player, Turn};
-use retrograde::solve::{in_pool, retrograde::solve_within};
+use retrograde::solve::{in_pool, retrograde::solve_reporting};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped, rate};
@@ -84,8 +84,10 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
 
     let threads = args.run.threads();
     let budget = args.run.budget();
+    let bar = args.run.progress();
     let clock = Instant::now();
-    let (table, stats) = in_pool(threads, || solve_within(&game, &budget))??;
+    let (table, stats) = in_pool(threads, || solve_reporting(&game, &budget, &bar))??;
+    bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
 
     let [mouse_moves, cat_moves] = table.counts_by_parity();

@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, Player};
-use retrograde::solve::{in_pool, retrograde::solve_within};
+use retrograde::solve::{in_pool, retrograde::solve_reporting};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped, rate};
@@ -72,8 +72,10 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
 
     let threads = args.run.threads();
     let budget = args.run.budget();
+    let bar = args.run.progress();
     let clock = Instant::now();
-    let (table, stats) = in_pool(threads, || solve_within(&game, &budget))??;
+    let (table, stats) = in_pool(threads, || solve_reporting(&game, &budget, &bar))??;
+    bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
 
     let states = table.states();

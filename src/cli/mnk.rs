@@ -9,7 +9,7 @@ use clap::Args;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::{parse_board, render_board, Mnk};
 use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
+use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
 use serde_json::{json, Value};
 
 use super::output::{emit, emit_json, grouped, rate};
@@ -61,8 +61,10 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     let game = Mnk::new(rows, cols, args.k)?;
     let threads = args.run.threads();
     let budget = args.run.budget();
+    let bar = args.run.progress();
     let clock = Instant::now();
-    let solution = in_pool(threads, || solve_mnk(&game, &budget))??;
+    let solution = in_pool(threads, || solve_mnk_reporting(&game, &budget, &bar))??;
+    bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
     match position {
         Some(p) => answer_position(&game, &solution, p.x_cells, p.o_cells, args.run.json),

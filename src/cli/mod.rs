@@ -3,10 +3,12 @@
 //! Exit codes: 0 success, 1 a check failed (reserved for `verify`/`bench`),
 //! 2 bad input or a solve that cannot run (one line on stderr).
 
+mod bench;
 mod cat_mouse;
 mod cat_mouse_grid;
 mod mnk;
 mod output;
+mod progress;
 mod verify;
 
 use std::process::ExitCode;
@@ -31,6 +33,8 @@ enum Command {
     CatMouseGrid(cat_mouse_grid::CatMouseGridArgs),
     /// m,n,k boards (tic-tac-toe family): every reachable position, every count.
     Mnk(mnk::MnkArgs),
+    /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
+    Bench(bench::BenchArgs),
     /// Solve the published m,n,k cases and check every figure (exit 1 if any differs).
     Verify(verify::VerifyArgs),
 }
@@ -46,6 +50,10 @@ pub struct RunArgs {
     #[arg(long)]
     json: bool,
 
+    /// Draw no progress bar (bars appear only when stderr is a terminal).
+    #[arg(long, short)]
+    quiet: bool,
+
     /// Refuse a solve whose estimated memory exceeds SIZE (e.g. 512MiB, 8GiB;
     /// default: 80% of physical memory).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
@@ -59,6 +67,11 @@ impl RunArgs {
             Some(n) => n as usize,
             None => std::thread::available_parallelism().map_or(1, usize::from),
         }
+    }
+
+    /// A progress bar on stderr, unless quiet or not a terminal.
+    pub fn progress(&self) -> progress::Bar {
+        progress::Bar::on_stderr(self.quiet)
     }
 
     /// The memory budget in force.
@@ -94,6 +107,7 @@ pub fn main() -> ExitCode {
         Command::CatMouseGrid(args) => cat_mouse_grid::run(args),
         Command::Mnk(args) => mnk::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -28,6 +28,7 @@ use crate::index::colex::{colex_unrank, next_subset};
 use crate::index::neighbours::{Neighbours, Step};
 use crate::index::PlyShape;
 use crate::memory::{Budget, Bytes};
+use crate::solve::progress::{Progress, Silent};
 use crate::table::code;
 
 /// Boards a worker takes at once: a multiple of 64, so shards of every
@@ -196,6 +197,16 @@ impl MnkSolution {
         self.counts.iter().fold(zero, |sum, c| sum.add(*c))
     }
 
+    /// A checksum of every ply's reachable bits, values and depths.
+    pub fn checksum(&self) -> u64 {
+        let mut sum = crate::checksum::Checksum::default();
+        for ply in &self.plies {
+            let (reachable, values, depths) = ply.raw();
+            sum.words(reachable).words(values).bytes(depths);
+        }
+        sum.value()
+    }
+
     /// Value for the player to move and depth of a board, `None` if the
     /// board does not occur in legal play. Contract: disjoint masks inside
     /// the solved board.
@@ -228,6 +239,16 @@ pub fn estimate_bytes(game: &Mnk) -> Bytes {
 /// Solves every reachable board of `game` on the current rayon pool, after
 /// checking the estimate against `budget`.
 pub fn solve_mnk(game: &Mnk, budget: &Budget) -> Result<MnkSolution> {
+    solve_mnk_reporting(game, budget, &Silent)
+}
+
+/// [`solve_mnk`], telling `progress` of every ply: the stages "forward"
+/// and "backward" count boards of all plies.
+pub fn solve_mnk_reporting(
+    game: &Mnk,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<MnkSolution> {
     budget.check(
         &format!(
             "solving the {}×{} board with k = {}",
@@ -238,7 +259,10 @@ pub fn solve_mnk(game: &Mnk, budget: &Budget) -> Result<MnkSolution> {
         estimate_bytes(game),
     )?;
     let cells = game.cells();
-    let (reachable, games) = forward(game);
+    let boards: u64 = (0..=cells).map(|p| PlyShape::of_ply(cells, p).size).sum();
+    progress.stage("forward", boards);
+    let (reachable, games) = forward(game, progress);
+    progress.stage("backward", boards);
     let mut plies: Vec<Option<PlyTable>> = vec![None; cells as usize + 1];
     let mut counts = vec![PlyCounts::default(); cells as usize + 1];
     for (ply, reachable) in reachable.into_iter().enumerate().rev() {
@@ -246,6 +270,7 @@ pub fn solve_mnk(game: &Mnk, budget: &Budget) -> Result<MnkSolution> {
         let (table, ply_counts) = backward(game, ply as u32, reachable, next);
         plies[ply] = Some(table);
         counts[ply] = ply_counts;
+        progress.advance(PlyShape::of_ply(cells, ply as u32).size);
     }
     Ok(MnkSolution {
         plies: plies
@@ -356,7 +381,7 @@ fn for_each_board_of_shard(shape: PlyShape, shard: usize, mut visit: impl FnMut(
 }
 
 /// The forward pass: the reachable boards of every ply, and the games.
-fn forward(game: &Mnk) -> (Vec<BitVec<u64, Lsb0>>, GameCounts) {
+fn forward(game: &Mnk, progress: &dyn Progress) -> (Vec<BitVec<u64, Lsb0>>, GameCounts) {
     let cells = game.cells();
     let mut reachable_plies = Vec::with_capacity(cells as usize + 1);
     let mut games = GameCounts::default();
@@ -422,6 +447,7 @@ fn forward(game: &Mnk) -> (Vec<BitVec<u64, Lsb0>>, GameCounts) {
             .reduce(GameCounts::default, GameCounts::add);
         games = games.add(ply_games);
         reachable_plies.push(reachable);
+        progress.advance(shape.size);
         open_paths = paths;
     }
     (reachable_plies, games)

@@ -10,6 +10,7 @@
 
 pub mod atomic;
 pub mod layered;
+pub mod progress;
 pub mod retrograde;
 
 use crate::error::Result;

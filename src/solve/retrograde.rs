@@ -29,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
 use crate::memory::{Budget, Bytes};
 use crate::solve::atomic::{into_plain_depths, zeroed_depths, ClaimTable, MoveCounter};
+use crate::solve::progress::{Progress, Silent};
 use crate::table::{code, OutcomeTable};
 
 /// Largest state count: frontier entries are `u32`.
@@ -83,6 +84,17 @@ pub fn solve_within<G: RankedGame>(
     game: &G,
     budget: &Budget,
 ) -> Result<(OutcomeTable, SolveStats)> {
+    solve_reporting(game, budget, &Silent)
+}
+
+/// [`solve_within`], telling `progress` of every level: the stage
+/// "levels" counts decided states out of all states (draws are never
+/// decided, so it may end short of the total).
+pub fn solve_reporting<G: RankedGame>(
+    game: &G,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<(OutcomeTable, SolveStats)> {
     let states = game.state_count();
     let max_moves = game.max_move_count();
     budget.check(
@@ -96,9 +108,9 @@ pub fn solve_within<G: RankedGame>(
         });
     }
     Ok(match counter_bytes(max_moves) {
-        1 => run::<G, AtomicU8>(game),
-        2 => run::<G, AtomicU16>(game),
-        _ => run::<G, AtomicU32>(game),
+        1 => run::<G, AtomicU8>(game, progress),
+        2 => run::<G, AtomicU16>(game, progress),
+        _ => run::<G, AtomicU32>(game, progress),
     })
 }
 
@@ -110,7 +122,10 @@ struct Solve<'a, G, C> {
     depths: Vec<AtomicU32>,
 }
 
-fn run<G: RankedGame, C: MoveCounter>(game: &G) -> (OutcomeTable, SolveStats) {
+fn run<G: RankedGame, C: MoveCounter>(
+    game: &G,
+    progress: &dyn Progress,
+) -> (OutcomeTable, SolveStats) {
     let states = game.state_count() as usize;
     let solve = Solve {
         game,
@@ -119,6 +134,7 @@ fn run<G: RankedGame, C: MoveCounter>(game: &G) -> (OutcomeTable, SolveStats) {
         depths: zeroed_depths(states),
     };
     let mut stats = SolveStats::default();
+    progress.stage("levels", states as u64);
     let mut frontier = vec![solve.seed_terminals()];
     let mut level = 0u32;
     loop {
@@ -127,6 +143,7 @@ fn run<G: RankedGame, C: MoveCounter>(game: &G) -> (OutcomeTable, SolveStats) {
             break;
         }
         stats.decided += size as u64;
+        progress.advance(size as u64);
         stats.levels = level + 1;
         level += 1;
         frontier = solve.expand(&frontier, size, level);

@@ -1,0 +1,53 @@
+//! Progress bars on stderr for long solves: shown only when stderr is a
+//! terminal and `--quiet` is not given; otherwise nothing is drawn at all.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use retrograde::solve::progress::Progress;
+
+/// A solve's progress bar, or nothing.
+pub struct Bar(Option<ProgressBar>);
+
+impl Bar {
+    /// A bar on stderr if it is a terminal and `quiet` is off.
+    pub fn on_stderr(quiet: bool) -> Self {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Bar(None);
+        }
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template(
+            "{msg:>9} [{bar:24}] {percent:>3}% {human_pos}/{human_len} states, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> ");
+        bar.set_style(style);
+        bar.enable_steady_tick(Duration::from_millis(100));
+        Bar(Some(bar))
+    }
+
+    /// Removes the bar before the report is printed.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Bar {
+    fn stage(&self, name: &str, total: u64) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(name.to_string());
+            bar.set_length(total);
+            bar.set_position(0);
+            bar.reset_eta();
+        }
+    }
+
+    fn advance(&self, units: u64) {
+        if let Some(bar) = &self.0 {
+            bar.inc(units);
+        }
+    }
+}

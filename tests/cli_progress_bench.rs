@@ -1,0 +1,95 @@
+//! Progress bars appear on a terminal and nowhere else; `bench` runs the
+//! suite with agreeing checksums.
+
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
+
+/// Runs `args` with stderr on a pseudo-terminal made by util-linux's
+/// `script` (stdout to /dev/null); returns what reached the terminal. The
+/// terminal is declared as an xterm: a terminal without `TERM` (as under CI)
+/// or with `TERM=dumb` cannot redraw a bar, and gets none.
+fn on_a_terminal(args: &str) -> String {
+    let out = Command::new("script")
+        .args([
+            "-q",
+            "-e",
+            "-c",
+            &format!("{BIN} {args} > /dev/null"),
+            "/dev/null",
+        ])
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux's script runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let args = "mnk --rows 4 --cols 4 --k 4 --json";
+    let terminal = on_a_terminal(args);
+    assert!(
+        terminal.contains("forward")
+            && terminal.contains("backward")
+            && terminal.contains("states"),
+        "{terminal:?}"
+    );
+
+    let piped = Command::new(BIN).args(args.split(' ')).output().unwrap();
+    assert!(piped.status.success());
+    assert!(
+        piped.stderr.is_empty(),
+        "stderr into a pipe: {}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&piped.stdout).unwrap();
+    assert_eq!(json["positions"], 9_722_011);
+
+    let quiet = on_a_terminal(&format!("{args} --quiet"));
+    assert!(quiet.trim().is_empty(), "--quiet: {quiet:?}");
+
+    let levels = on_a_terminal("cat-mouse --graph-file benches/data/cat-mouse-2000.json");
+    assert!(levels.contains("levels"), "{levels:?}");
+}
+
+#[test]
+fn bench_runs_the_suite_and_the_checksums_agree() {
+    let out = Command::new(BIN)
+        .args(["bench", "--threads-list", "1,2", "--runs", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
+    assert!(v["machine"]["cpu"].is_string());
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0]["workload"], pair[1]["workload"]);
+        assert_eq!(pair[0]["checksum"], pair[1]["checksum"]);
+        assert_eq!(
+            (pair[0]["threads"].as_u64(), pair[1]["threads"].as_u64()),
+            (Some(1), Some(2))
+        );
+        for key in ["states", "seconds", "states_per_second", "speedup"] {
+            assert!(pair[1][key].is_number(), "{key}");
+        }
+    }
+    let states: Vec<u64> = rows
+        .iter()
+        .step_by(2)
+        .map(|r| r["states"].as_u64().unwrap())
+        .collect();
+    assert_eq!(states, [7_996_000, 32_772_608, 6_036_001, 9_722_011]);
+}
