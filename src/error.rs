@@ -31,6 +31,25 @@ pub enum Error {
         limit: u64,
     },
 
+    /// A table file that cannot be read: truncated, corrupted, of another
+    /// format version or of another game.
+    #[error("{path}: {why}")]
+    BadTableFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
+
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+
     /// Rayon could not start the requested worker threads.
     #[error("could not start the thread pool: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),

@@ -28,5 +28,6 @@ pub mod index;
 pub mod memory;
 pub mod solve;
 pub mod table;
+pub mod tablefile;
 
 pub use error::Error;

@@ -144,6 +144,16 @@ impl OutcomeTable {
         [even, odd]
     }
 
+    /// The number of levels of the solve: the deepest won or lost state's
+    /// depth plus one (0 if every state is drawn).
+    pub fn levels(&self) -> u32 {
+        (0..self.states())
+            .filter(|&s| self.outcome(s) != Outcome::Draw)
+            .map(|s| self.depths[s as usize] + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// A checksum of the values and depths.
     pub fn checksum(&self) -> u64 {
         let mut sum = crate::checksum::Checksum::default();

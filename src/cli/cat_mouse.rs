@@ -7,10 +7,12 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use retrograde::games::cat_mouse::{CatMouseGraph, Player, Turn};
 use retrograde::solve::{in_pool, retrograde::solve_reporting};
+use retrograde::table::OutcomeTable;
+use retrograde::tablefile::{SavedGame, SavedTable};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped, rate};
-use super::RunArgs;
+use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse`.
 #[derive(Debug, Args)]
@@ -48,6 +50,9 @@ pub struct CatMouseArgs {
 
     #[command(flatten)]
     run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -89,12 +94,42 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
     let (table, stats) = in_pool(threads, || solve_reporting(&game, &budget, &bar))??;
     bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
+    let lists: Vec<Vec<u32>> = lists
+        .iter()
+        .map(|l| l.iter().map(|&b| b as u32).collect())
+        .collect();
+    let table = SavedTable::Retrograde(table);
+    args.out.save(&SavedGame::Graph(lists), &table)?;
+    let SavedTable::Retrograde(table) = table else {
+        unreachable!("built above")
+    };
+    let timing = Timing {
+        seconds,
+        threads,
+        levels: stats.levels,
+    };
+    report(&game, &table, start, &timing, args.run.json)
+}
 
+/// Prints the answer for `start` and the table's counts.
+pub fn report(
+    game: &CatMouseGraph,
+    table: &OutcomeTable,
+    start: u64,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let Timing {
+        seconds,
+        threads,
+        levels,
+    } = *timing;
+    let n = game.nodes();
     let [mouse_moves, cat_moves] = table.counts_by_parity();
     let mouse_wins = mouse_moves.win + cat_moves.loss;
     let cat_wins = mouse_moves.loss + cat_moves.win;
     let draws = mouse_moves.draw + cat_moves.draw;
-    let winner = game.winner(&table, start);
+    let winner = game.winner(table, start);
     let (outcome, code) = match winner {
         Some(Player::Mouse) => ("mouse", 1),
         Some(Player::Cat) => ("cat", 2),
@@ -109,7 +144,7 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
         "cat"
     };
 
-    if args.run.json {
+    if json {
         return emit_json(&json!({
             "nodes": n,
             "states": states,
@@ -120,7 +155,7 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
             "outcome": outcome,
             "code": code,
             "depth": depth,
-            "levels": stats.levels,
+            "levels": levels,
             "threads": threads,
             "seconds": seconds,
             "states_per_second": states as f64 / seconds.max(1e-9),
@@ -154,6 +189,6 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
         dr = grouped(draws),
         plural = if threads == 1 { "" } else { "s" },
         rate = rate(states, seconds),
-        levels = stats.levels,
+        levels = levels,
     ))
 }

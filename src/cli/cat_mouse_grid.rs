@@ -8,10 +8,12 @@ use clap::Args;
 use rayon::prelude::*;
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, Player};
 use retrograde::solve::{in_pool, retrograde::solve_reporting};
+use retrograde::table::OutcomeTable;
+use retrograde::tablefile::{SavedGame, SavedTable};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped, rate};
-use super::RunArgs;
+use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse-grid`.
 #[derive(Debug, Args)]
@@ -45,6 +47,9 @@ pub struct CatMouseGridArgs {
 
     #[command(flatten)]
     run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
 }
 
 /// Reads, validates and solves; prints the report.
@@ -66,8 +71,7 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     };
     let cat_jump = jump(args.cat_jump, "cat")?;
     let mouse_jump = jump(args.mouse_jump, "mouse")?;
-    let max_moves = u64::try_from(args.max_moves)
-        .map_err(|_| anyhow::anyhow!("--max-moves {} must be 0 or more", args.max_moves))?;
+    let max_moves = max_moves_of(args.max_moves)?;
     let game = CatMouseGrid::new(&rows, cat_jump, mouse_jump)?;
 
     let threads = args.run.threads();
@@ -77,14 +81,57 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let (table, stats) = in_pool(threads, || solve_reporting(&game, &budget, &bar))??;
     bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
+    let saved = SavedGame::Grid {
+        rows: rows.iter().map(|r| r.to_string()).collect(),
+        cat_jump,
+        mouse_jump,
+    };
+    let table = SavedTable::Retrograde(table);
+    args.out.save(&saved, &table)?;
+    let SavedTable::Retrograde(table) = table else {
+        unreachable!("built above")
+    };
+    let timing = Timing {
+        seconds,
+        threads,
+        levels: stats.levels,
+    };
+    report(
+        &game,
+        &table,
+        game.start_state(),
+        max_moves,
+        &timing,
+        args.run.json,
+    )
+}
 
+/// Parses `--max-moves`.
+pub fn max_moves_of(value: i64) -> anyhow::Result<u64> {
+    u64::try_from(value).map_err(|_| anyhow::anyhow!("--max-moves {value} must be 0 or more"))
+}
+
+/// Prints the answer for `start` under the move limit, and the counts.
+pub fn report(
+    game: &CatMouseGrid,
+    table: &OutcomeTable,
+    start: u64,
+    max_moves: u64,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let Timing {
+        seconds,
+        threads,
+        levels,
+    } = *timing;
+    let (cat_jump, mouse_jump) = game.jumps();
     let states = table.states();
-    let start = game.start_state();
-    let mouse_wins = game.mouse_wins_within(&table, start, max_moves);
-    let mouse_win_states = in_pool(threads, || {
+    let mouse_wins = game.mouse_wins_within(table, start, max_moves);
+    let mouse_win_states = in_pool(threads.max(1), || {
         (0..states)
             .into_par_iter()
-            .filter(|&s| game.mouse_wins_within(&table, s, max_moves))
+            .filter(|&s| game.mouse_wins_within(table, s, max_moves))
             .count() as u64
     })?;
     let [mouse_moves, cat_moves] = table.counts_by_parity();
@@ -94,8 +141,8 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
         mouse_moves.draw + cat_moves.draw,
     );
     let depth = table.depth(start);
-    let winner = game.winner(&table, start);
-    if args.run.json {
+    let winner = game.winner(table, start);
+    if json {
         return emit_json(&json!({
             "mouse_wins": mouse_wins,
             "states": states,
@@ -105,7 +152,7 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
             "max_moves": max_moves,
             "floor_cells": game.floor_cells(),
             "unbounded": {"mouse_wins": unbounded.0, "cat_wins": unbounded.1, "draws": unbounded.2},
-            "levels": stats.levels,
+            "levels": levels,
             "threads": threads,
             "seconds": seconds,
             "states_per_second": states as f64 / seconds.max(1e-9),
@@ -133,6 +180,6 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
         dr = grouped(unbounded.2),
         plural = if threads == 1 { "" } else { "s" },
         rate = rate(states, seconds),
-        levels = stats.levels,
+        levels = levels,
     ))
 }

@@ -13,7 +13,8 @@ use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
 use serde_json::{json, Value};
 
 use super::output::{emit, emit_json, grouped, rate};
-use super::RunArgs;
+use super::{OutArgs, RunArgs};
+use retrograde::tablefile::{SavedGame, SavedTable};
 
 /// Arguments of `retrograde mnk`.
 #[derive(Debug, Args)]
@@ -37,6 +38,9 @@ pub struct MnkArgs {
 
     #[command(flatten)]
     run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
 }
 
 /// Solves the board (and answers the position) and prints the report.
@@ -66,6 +70,18 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     let solution = in_pool(threads, || solve_mnk_reporting(&game, &budget, &bar))??;
     bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
+    let table = SavedTable::Layered(solution);
+    args.out.save(
+        &SavedGame::Mnk {
+            rows,
+            cols,
+            k: args.k,
+        },
+        &table,
+    )?;
+    let SavedTable::Layered(solution) = table else {
+        unreachable!("built above")
+    };
     match position {
         Some(p) => answer_position(&game, &solution, p.x_cells, p.o_cells, args.run.json),
         None => report(&game, &solution, seconds, threads, args.run.json),
@@ -108,7 +124,7 @@ pub fn summary_json(game: &Mnk, solution: &MnkSolution) -> Value {
     })
 }
 
-fn report(
+pub fn report(
     game: &Mnk,
     solution: &MnkSolution,
     seconds: f64,
@@ -181,7 +197,7 @@ fn report(
     emit(&out)
 }
 
-fn answer_position(
+pub fn answer_position(
     game: &Mnk,
     solution: &MnkSolution,
     x: u32,

@@ -8,7 +8,9 @@ mod cat_mouse;
 mod cat_mouse_grid;
 mod mnk;
 mod output;
+mod play;
 mod progress;
+mod query;
 mod verify;
 
 use std::process::ExitCode;
@@ -33,6 +35,10 @@ enum Command {
     CatMouseGrid(cat_mouse_grid::CatMouseGridArgs),
     /// m,n,k boards (tic-tac-toe family): every reachable position, every count.
     Mnk(mnk::MnkArgs),
+    /// Play m,n,k against perfect play (`play mnk` or `play FILE`).
+    Play(play::PlayArgs),
+    /// Answer from a table saved with --out, without solving again.
+    Query(query::QueryArgs),
     /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
     Bench(bench::BenchArgs),
     /// Solve the published m,n,k cases and check every figure (exit 1 if any differs).
@@ -81,6 +87,40 @@ impl RunArgs {
     }
 }
 
+/// `--out FILE` of the solving subcommands.
+#[derive(Debug, Args)]
+pub struct OutArgs {
+    /// Also write the complete outcome table to FILE (atomically; read it
+    /// back with `retrograde query FILE`).
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+}
+
+impl OutArgs {
+    /// Saves the table if `--out` was given.
+    pub fn save(
+        &self,
+        game: &retrograde::tablefile::SavedGame,
+        table: &retrograde::tablefile::SavedTable,
+    ) -> anyhow::Result<()> {
+        if let Some(path) = &self.out {
+            retrograde::tablefile::save(path, game, table)?;
+        }
+        Ok(())
+    }
+}
+
+/// How an answer was obtained, for the report's last line.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Seconds spent solving (or loading).
+    pub seconds: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Levels of the retrograde solve.
+    pub levels: u32,
+}
+
 /// Parses the arguments, runs the subcommand, and turns its result into an
 /// exit code: errors become one line on stderr and exit code 2.
 pub fn main() -> ExitCode {
@@ -108,6 +148,8 @@ pub fn main() -> ExitCode {
         Command::Mnk(args) => mnk::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Query(args) => query::run(args),
+        Command::Play(args) => play::run(args),
     };
     match result {
         Ok(code) => code,

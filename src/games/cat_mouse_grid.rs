@@ -59,6 +59,8 @@ pub struct CatMouseGrid {
     mouse_start: u32,
     cat_start: u32,
     food: u32,
+    cat_jump: u32,
+    mouse_jump: u32,
 }
 
 impl CatMouseGrid {
@@ -150,6 +152,8 @@ impl CatMouseGrid {
             mouse_jumps: jumps(mouse_jump),
             cat_jumps: jumps(cat_jump),
             floor,
+            cat_jump,
+            mouse_jump,
             mouse_start: mouse[0],
             cat_start: cat[0],
             food: food[0],
@@ -159,6 +163,11 @@ impl CatMouseGrid {
     /// Rows and columns of the grid.
     pub fn size(&self) -> (u32, u32) {
         (self.rows, self.cols)
+    }
+
+    /// The longest jumps, (cat, mouse).
+    pub fn jumps(&self) -> (u32, u32) {
+        (self.cat_jump, self.mouse_jump)
     }
 
     /// Number of floor cells.

@@ -52,6 +52,27 @@ fn code_at(words: &[u64], i: usize) -> u64 {
 }
 
 impl PlyTable {
+    /// Rebuilds a ply from raw words (as [`raw`](Self::raw) gives them).
+    /// Contract: the lengths fit `shape` (checked by the caller).
+    pub(crate) fn from_raw(
+        shape: PlyShape,
+        reachable: Vec<u64>,
+        values: Vec<u64>,
+        depths: Vec<u8>,
+    ) -> Self {
+        let size = shape.size as usize;
+        let mut reachable = BitVec::from_vec(reachable);
+        reachable.truncate(size);
+        let mut values = BitVec::from_vec(values);
+        values.truncate(2 * size);
+        Self {
+            shape,
+            reachable,
+            values,
+            depths,
+        }
+    }
+
     /// Whether the board of rank `rank` occurs in legal play.
     pub fn is_reachable(&self, rank: u64) -> bool {
         self.reachable[rank as usize]
@@ -83,7 +104,7 @@ impl PlyTable {
 
 /// The counts of one ply. Classes are counted up to the board's rotations
 /// and reflections.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PlyCounts {
     /// Stones on the board.
     pub ply: u32,

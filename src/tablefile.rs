@@ -1,0 +1,441 @@
+//! Outcome tables on disk: a versioned, checksummed binary format, written
+//! atomically and read back (memory-mapped) without solving again.
+//! `docs/FORMAT.md` describes the layout byte by byte.
+//!
+//! Reading never trusts the file: every length is checked against what the
+//! parameters imply, the checksum covers every byte before it, and every
+//! failure is a [`Error::BadTableFile`] — never a panic, never a wrong answer.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::atomic_file::write_atomically;
+use crate::checksum::Checksum;
+use crate::error::{Error, Result};
+use crate::game::RankedGame;
+use crate::games::cat_mouse::CatMouseGraph;
+use crate::games::cat_mouse_grid::CatMouseGrid;
+use crate::games::mnk::Mnk;
+use crate::index::PlyShape;
+use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
+use crate::table::{code, OutcomeTable};
+
+/// The first eight bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"RETROGRD";
+/// The format this build writes and reads; bumped on any change of layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8;
+const TRAILER_BYTES: usize = 4 + 8;
+
+/// Which game a table solves, with everything needed to rebuild it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SavedGame {
+    /// Cat and Mouse on a graph: the adjacency lists.
+    Graph(Vec<Vec<u32>>),
+    /// Cat and Mouse II on a grid.
+    Grid {
+        /// The rows of the grid.
+        rows: Vec<String>,
+        /// The cat's longest jump.
+        cat_jump: u32,
+        /// The mouse's longest jump.
+        mouse_jump: u32,
+    },
+    /// An m,n,k board.
+    Mnk {
+        /// Rows.
+        rows: u32,
+        /// Columns.
+        cols: u32,
+        /// Stones in a row that win.
+        k: u32,
+    },
+}
+
+impl SavedGame {
+    /// The kind number stored in the header.
+    pub fn kind(&self) -> u32 {
+        match self {
+            SavedGame::Graph(_) => 1,
+            SavedGame::Grid { .. } => 2,
+            SavedGame::Mnk { .. } => 3,
+        }
+    }
+
+    /// A short name of the kind: `cat-mouse`, `cat-mouse-grid`, `mnk`.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            SavedGame::Graph(_) => "cat-mouse",
+            SavedGame::Grid { .. } => "cat-mouse-grid",
+            SavedGame::Mnk { .. } => "mnk",
+        }
+    }
+
+    fn parameters(&self) -> Value {
+        match self {
+            SavedGame::Graph(graph) => json!({ "graph": graph }),
+            SavedGame::Grid {
+                rows,
+                cat_jump,
+                mouse_jump,
+            } => {
+                json!({ "grid": rows, "cat_jump": cat_jump, "mouse_jump": mouse_jump })
+            }
+            SavedGame::Mnk { rows, cols, k } => json!({ "rows": rows, "cols": cols, "k": k }),
+        }
+    }
+
+    fn from_parameters(kind: u32, p: &Value) -> std::result::Result<Self, String> {
+        let number = |key: &str| {
+            p[key]
+                .as_u64()
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| format!("parameter {key} is missing or not a number"))
+        };
+        match kind {
+            1 => serde_json::from_value(p["graph"].clone())
+                .map(SavedGame::Graph)
+                .map_err(|e| format!("parameter graph: {e}")),
+            2 => Ok(SavedGame::Grid {
+                rows: serde_json::from_value(p["grid"].clone())
+                    .map_err(|e| format!("parameter grid: {e}"))?,
+                cat_jump: number("cat_jump")?,
+                mouse_jump: number("mouse_jump")?,
+            }),
+            3 => Ok(SavedGame::Mnk {
+                rows: number("rows")?,
+                cols: number("cols")?,
+                k: number("k")?,
+            }),
+            other => Err(format!("unknown game kind {other}")),
+        }
+    }
+}
+
+/// A solved table of either engine.
+#[derive(Clone, Debug)]
+pub enum SavedTable {
+    /// A retrograde table (cat-and-mouse games).
+    Retrograde(OutcomeTable),
+    /// A layered m,n,k solution.
+    Layered(MnkSolution),
+}
+
+fn section(out: &mut Vec<u8>, tag: &[u8; 4], bytes: &[u8]) {
+    out.extend_from_slice(tag);
+    out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+    out.extend_from_slice(bytes);
+}
+
+fn word_bytes(words: &[u64]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The file's bytes for a solved game. Contract: `table` solves `game`.
+pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
+    let (encoding, states) = match table {
+        SavedTable::Retrograde(t) => (1u32, t.states()),
+        SavedTable::Layered(s) => (2u32, s.plies.iter().map(|p| p.shape.size).sum()),
+    };
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&game.kind().to_le_bytes());
+    out.extend_from_slice(&encoding.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&states.to_le_bytes());
+    section(&mut out, b"PARM", game.parameters().to_string().as_bytes());
+    match table {
+        SavedTable::Retrograde(t) => {
+            section(&mut out, b"VALS", &word_bytes(t.value_words()));
+            let depths: Vec<u8> = t.depths().iter().flat_map(|d| d.to_le_bytes()).collect();
+            section(&mut out, b"DEPT", &depths);
+        }
+        SavedTable::Layered(s) => {
+            let summary = json!({
+                "counts": s.counts,
+                "games": [s.games.x_wins.to_string(), s.games.o_wins.to_string(), s.games.draws.to_string()],
+            });
+            section(&mut out, b"SUMM", summary.to_string().as_bytes());
+            let (mut reach, mut values, mut depths) = (Vec::new(), Vec::new(), Vec::new());
+            for ply in &s.plies {
+                let (r, v, d) = ply.raw();
+                reach.extend(word_bytes(r));
+                values.extend(word_bytes(v));
+                depths.extend_from_slice(d);
+            }
+            section(&mut out, b"REAC", &reach);
+            section(&mut out, b"VALS", &values);
+            section(&mut out, b"DEPT", &depths);
+        }
+    }
+    let sum = Checksum::default().bytes(&out).value();
+    out.extend_from_slice(b"CSUM");
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Writes the table to `path` atomically; returns the file's size.
+pub fn save(path: &Path, game: &SavedGame, table: &SavedTable) -> Result<u64> {
+    let bytes = encode(game, table);
+    write_atomically(path, &bytes).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    Ok(bytes.len() as u64)
+}
+
+/// Reads `path` (memory-mapped) and checks it completely; see [`decode`].
+pub fn load(path: &Path) -> Result<(SavedGame, SavedTable)> {
+    let io = |source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len < (HEADER_BYTES + TRAILER_BYTES) as u64 {
+        return decode(&[]).map_err(|e| rename(e, path));
+    }
+    // SAFETY: the map is only read, and every byte that decides anything is
+    // covered by the checksum; a file changed under us while we read fails
+    // the checksum or a length check, it cannot cause undefined behaviour
+    // in safe code reading plain bytes.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+    decode(&map).map_err(|e| rename(e, path))
+}
+
+fn rename(err: Error, path: &Path) -> Error {
+    match err {
+        Error::BadTableFile { why, .. } => Error::BadTableFile {
+            path: path.display().to_string(),
+            why,
+        },
+        other => other,
+    }
+}
+
+/// Bounds-checked reading of the file's bytes.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> std::result::Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| format!("truncated: {what} runs past the end of the file"))?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u32(&mut self, what: &str) -> std::result::Result<u32, String> {
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    fn u64(&mut self, what: &str) -> std::result::Result<u64, String> {
+        Ok(u64::from_le_bytes(
+            self.take(8, what)?.try_into().expect("8 bytes"),
+        ))
+    }
+
+    fn section(
+        &mut self,
+        tag: &[u8; 4],
+        expected_len: Option<u64>,
+    ) -> std::result::Result<&'a [u8], String> {
+        let name = String::from_utf8_lossy(tag).to_string();
+        if self.take(4, &name)? != tag {
+            return Err(format!("section {name} is missing"));
+        }
+        let len = self.u64(&name)?;
+        if let Some(expected) = expected_len {
+            if len != expected {
+                return Err(format!(
+                    "section {name} holds {len} bytes, the table needs {expected}"
+                ));
+            }
+        }
+        let len = usize::try_from(len).map_err(|_| format!("section {name} is too long"))?;
+        self.take(len, &name)
+    }
+}
+
+fn words_of(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect()
+}
+
+/// Parses and checks a whole table file.
+pub fn decode(bytes: &[u8]) -> Result<(SavedGame, SavedTable)> {
+    decode_checked(bytes).map_err(|why| Error::BadTableFile {
+        path: "table".into(),
+        why,
+    })
+}
+
+fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), String> {
+    if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
+        return Err(format!(
+            "truncated: {} bytes is too short for a table file",
+            bytes.len()
+        ));
+    }
+    if &bytes[..8] != MAGIC {
+        return Err("not a retrograde table file (wrong magic bytes)".into());
+    }
+    let mut r = Reader { bytes, at: 8 };
+    let version = r.u32("version")?;
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "format version {version}, but this build reads version {FORMAT_VERSION}"
+        ));
+    }
+    let body = bytes.len() - TRAILER_BYTES;
+    if &bytes[body..body + 4] != b"CSUM" {
+        return Err("truncated or damaged: the checksum trailer is missing".into());
+    }
+    let stored = u64::from_le_bytes(bytes[body + 4..].try_into().expect("8 bytes"));
+    if Checksum::default().bytes(&bytes[..body]).value() != stored {
+        return Err("corrupted: the checksum does not match the contents".into());
+    }
+    let kind = r.u32("kind")?;
+    let encoding = r.u32("index encoding")?;
+    let _reserved = r.u32("reserved")?;
+    let states = r.u64("state count")?;
+    let parameters: Value = serde_json::from_slice(r.section(b"PARM", None)?)
+        .map_err(|e| format!("parameters are not JSON: {e}"))?;
+    let game = SavedGame::from_parameters(kind, &parameters)?;
+    let bad_game = |e: Error| format!("the stored game is invalid: {e}");
+    let table = match (&game, encoding) {
+        (SavedGame::Graph(graph), 1) => {
+            let solved = CatMouseGraph::new(graph).map_err(bad_game)?;
+            SavedTable::Retrograde(read_retrograde(&mut r, solved.state_count(), states)?)
+        }
+        (
+            SavedGame::Grid {
+                rows,
+                cat_jump,
+                mouse_jump,
+            },
+            1,
+        ) => {
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let solved = CatMouseGrid::new(&rows, *cat_jump, *mouse_jump).map_err(bad_game)?;
+            SavedTable::Retrograde(read_retrograde(&mut r, solved.state_count(), states)?)
+        }
+        (SavedGame::Mnk { rows, cols, k }, 2) => {
+            let board = Mnk::new(*rows, *cols, *k).map_err(bad_game)?;
+            SavedTable::Layered(read_layered(&mut r, board.cells(), states)?)
+        }
+        (_, other) => {
+            return Err(format!(
+                "index encoding {other} does not fit game kind {kind}"
+            ))
+        }
+    };
+    if r.at != body {
+        return Err(format!(
+            "{} unexpected bytes before the checksum",
+            body - r.at
+        ));
+    }
+    Ok((game, table))
+}
+
+fn read_retrograde(
+    r: &mut Reader,
+    states: u64,
+    stored: u64,
+) -> std::result::Result<OutcomeTable, String> {
+    if states != stored {
+        return Err(format!(
+            "the header says {stored} states, the game has {states}"
+        ));
+    }
+    let words = words_of(r.section(b"VALS", Some(states.div_ceil(32) * 8))?);
+    let depth_bytes = r.section(b"DEPT", Some(states * 4))?;
+    let depths: Vec<u32> = depth_bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    for s in 0..states {
+        let value = (words[(s / 32) as usize] >> (2 * (s % 32))) & 0b11;
+        if value == code::UNKNOWN {
+            return Err(format!("state {s} has no value"));
+        }
+    }
+    Ok(OutcomeTable::from_parts(words, depths))
+}
+
+fn read_layered(
+    r: &mut Reader,
+    cells: u32,
+    stored: u64,
+) -> std::result::Result<MnkSolution, String> {
+    let shapes: Vec<PlyShape> = (0..=cells).map(|p| PlyShape::of_ply(cells, p)).collect();
+    let boards: u64 = shapes.iter().map(|s| s.size).sum();
+    if boards != stored {
+        return Err(format!(
+            "the header says {stored} boards, the game has {boards}"
+        ));
+    }
+    let summary: Value = serde_json::from_slice(r.section(b"SUMM", None)?)
+        .map_err(|e| format!("the summary is not JSON: {e}"))?;
+    let counts: Vec<PlyCounts> = serde_json::from_value(summary["counts"].clone())
+        .map_err(|e| format!("the summary's counts: {e}"))?;
+    let games: Vec<u128> = summary["games"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|g| g.as_str()?.parse().ok()).collect())
+        .unwrap_or_default();
+    if counts.len() != shapes.len() || games.len() != 3 {
+        return Err("the summary does not fit the board".into());
+    }
+    let reach_words: u64 = shapes.iter().map(|s| s.size.div_ceil(64)).sum();
+    let value_words: u64 = shapes.iter().map(|s| (2 * s.size).div_ceil(64)).sum();
+    let reach = r.section(b"REAC", Some(reach_words * 8))?;
+    let values = r.section(b"VALS", Some(value_words * 8))?;
+    let depths = r.section(b"DEPT", Some(boards))?;
+    let (mut at_reach, mut at_values, mut at_depths) = (0usize, 0usize, 0usize);
+    let mut plies = Vec::with_capacity(shapes.len());
+    for shape in shapes {
+        let size = shape.size as usize;
+        let (rn, vn) = (size.div_ceil(64) * 8, (2 * size).div_ceil(64) * 8);
+        let reach_w = words_of(&reach[at_reach..at_reach + rn]);
+        let value_w = words_of(&values[at_values..at_values + vn]);
+        for i in 0..size {
+            let reachable = (reach_w[i / 64] >> (i % 64)) & 1 == 1;
+            let value = (value_w[i / 32] >> (2 * (i % 32))) & 0b11;
+            if reachable == (value == code::UNKNOWN) {
+                return Err(format!(
+                    "board {i} of ply {} has a value that contradicts its reachability",
+                    shape.x + shape.o
+                ));
+            }
+        }
+        plies.push(PlyTable::from_raw(
+            shape,
+            reach_w,
+            value_w,
+            depths[at_depths..at_depths + size].to_vec(),
+        ));
+        at_reach += rn;
+        at_values += vn;
+        at_depths += size;
+    }
+    Ok(MnkSolution {
+        plies,
+        counts,
+        games: GameCounts {
+            x_wins: games[0],
+            o_wins: games[1],
+            draws: games[2],
+        },
+    })
+}
