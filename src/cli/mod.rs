@@ -6,6 +6,7 @@
 mod bench;
 mod cat_mouse;
 mod cat_mouse_grid;
+mod classics;
 mod mnk;
 mod output;
 mod play;
@@ -35,6 +36,12 @@ enum Command {
     CatMouseGrid(cat_mouse_grid::CatMouseGridArgs),
     /// m,n,k boards (tic-tac-toe family): every reachable position, every count.
     Mnk(mnk::MnkArgs),
+    /// Nim (LeetCode 292, generalised): every heap up to --stones, and the period.
+    Nim(classics::NimArgs),
+    /// Can I Win (LeetCode 464): every set of used numbers.
+    CanIWin(classics::CanIWinArgs),
+    /// Take from either end (LeetCode 486, 877): every interval of the row.
+    Ends(classics::EndsArgs),
     /// Play m,n,k against perfect play (`play mnk` or `play FILE`).
     Play(play::PlayArgs),
     /// Answer from a table saved with --out, without solving again.
@@ -150,6 +157,9 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Query(args) => query::run(args),
         Command::Play(args) => play::run(args),
+        Command::Nim(args) => classics::nim(args),
+        Command::CanIWin(args) => classics::can_i_win(args),
+        Command::Ends(args) => classics::ends(args),
     };
     match result {
         Ok(code) => code,
