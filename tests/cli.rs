@@ -1,47 +1,11 @@
 //! The command line as a user meets it: answers, JSON, and bad input that
 //! gets one clear line on stderr and exit code 2, never a panic.
 
-use std::process::{Command, Output, Stdio};
+#[path = "common/cli.rs"]
+mod cli_support;
 
-fn retrograde(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn json_of(args: &[&str]) -> serde_json::Value {
-    let out = retrograde(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.lines().count(), 1, "exactly one JSON line: {text}");
-    serde_json::from_str(&text).unwrap()
-}
-
-/// Runs a bad command line; returns its single stderr line.
-fn refused(args: &[&str]) -> String {
-    let out = retrograde(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "args {args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "args {args:?}: nothing on stdout");
-    assert!(!stderr.contains("panicked"), "args {args:?}: {stderr}");
-    assert_eq!(
-        stderr.trim_end().lines().count(),
-        1,
-        "args {args:?}: one line: {stderr}"
-    );
-    stderr
-}
+use cli_support::{json_of, refused, retrograde};
+use std::process::{Command, Stdio};
 
 const EXAMPLE_1: &str = "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]";
 

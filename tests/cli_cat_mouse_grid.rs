@@ -1,23 +1,9 @@
 //! `retrograde cat-mouse-grid` as a user meets it.
 
-use std::process::{Command, Output, Stdio};
+#[path = "common/cli.rs"]
+mod cli_support;
 
-fn retrograde(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn refused(args: &[&str]) -> String {
-    let out = retrograde(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "args {args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"));
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
-    stderr
-}
+use cli_support::{refused, retrograde};
 
 #[test]
 fn json_gives_the_answer_the_counts_and_the_depth() {

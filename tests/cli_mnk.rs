@@ -1,33 +1,9 @@
 //! `retrograde mnk` and `retrograde verify` as a user meets them.
 
-use std::process::{Command, Output, Stdio};
+#[path = "common/cli.rs"]
+mod cli_support;
 
-fn retrograde(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn json_of(args: &[&str]) -> serde_json::Value {
-    let out = retrograde(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn refused(args: &[&str]) -> String {
-    let out = retrograde(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "args {args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"));
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
-    stderr
-}
+use cli_support::{json_of, refused, retrograde};
 
 #[test]
 fn tic_tac_toe_json_has_every_field() {

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use retrograde::games::cat_mouse::{CatMouseGraph, Player, Turn};
+use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Player, Turn, WinnerTotals};
 use retrograde::solve::{in_pool, retrograde::solve_reporting};
 use retrograde::table::OutcomeTable;
 use retrograde::tablefile::{SavedGame, SavedTable};
@@ -125,10 +125,11 @@ pub fn report(
         levels,
     } = *timing;
     let n = game.nodes();
-    let [mouse_moves, cat_moves] = table.counts_by_parity();
-    let mouse_wins = mouse_moves.win + cat_moves.loss;
-    let cat_wins = mouse_moves.loss + cat_moves.win;
-    let draws = mouse_moves.draw + cat_moves.draw;
+    let WinnerTotals {
+        mouse_wins,
+        cat_wins,
+        draws,
+    } = winner_totals(table);
     let winner = game.winner(table, start);
     let (outcome, code) = match winner {
         Some(Player::Mouse) => ("mouse", 1),

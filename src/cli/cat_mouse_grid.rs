@@ -6,6 +6,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
+use retrograde::games::cat_mouse::winner_totals;
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, Player};
 use retrograde::solve::{in_pool, retrograde::solve_reporting};
 use retrograde::table::OutcomeTable;
@@ -134,12 +135,7 @@ pub fn report(
             .filter(|&s| game.mouse_wins_within(table, s, max_moves))
             .count() as u64
     })?;
-    let [mouse_moves, cat_moves] = table.counts_by_parity();
-    let unbounded = (
-        mouse_moves.win + cat_moves.loss,
-        mouse_moves.loss + cat_moves.win,
-        mouse_moves.draw + cat_moves.draw,
-    );
+    let unbounded = winner_totals(table);
     let depth = table.depth(start);
     let winner = game.winner(table, start);
     if json {
@@ -151,7 +147,7 @@ pub fn report(
             "outcome": match winner { Some(Player::Mouse) => "mouse", Some(Player::Cat) => "cat", None => "draw" },
             "max_moves": max_moves,
             "floor_cells": game.floor_cells(),
-            "unbounded": {"mouse_wins": unbounded.0, "cat_wins": unbounded.1, "draws": unbounded.2},
+            "unbounded": {"mouse_wins": unbounded.mouse_wins, "cat_wins": unbounded.cat_wins, "draws": unbounded.draws},
             "levels": levels,
             "threads": threads,
             "seconds": seconds,
@@ -175,9 +171,9 @@ pub fn report(
         verb = if mouse_wins { "reaches" } else { "does not reach" },
         states_g = grouped(states),
         mws = grouped(mouse_win_states),
-        mw = grouped(unbounded.0),
-        cw = grouped(unbounded.1),
-        dr = grouped(unbounded.2),
+        mw = grouped(unbounded.mouse_wins),
+        cw = grouped(unbounded.cat_wins),
+        dr = grouped(unbounded.draws),
         plural = if threads == 1 { "" } else { "s" },
         rate = rate(states, seconds),
         levels = levels,

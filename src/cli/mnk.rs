@@ -231,19 +231,8 @@ pub fn answer_position(
     };
     let mut moves = Vec::new();
     if in_play {
-        let x_moves = xs == os;
-        for cell in (0..game.cells()).filter(|c| (x | o) & (1 << c) == 0) {
-            let (cx, co) = if x_moves {
-                (x | 1 << cell, o)
-            } else {
-                (x, o | 1 << cell)
-            };
-            let (child, child_depth) = solution
-                .lookup(cx, co)
-                .expect("children of a reachable open board are reachable");
-            let mine = child.flip();
-            let best =
-                Some(mine) == value && (mine == Outcome::Draw || Some(child_depth + 1) == depth);
+        for (cell, mine, plies) in solution.moves(game, x, o) {
+            let best = Some(mine) == value && (mine == Outcome::Draw || Some(plies) == depth);
             moves.push((cell / game.cols(), cell % game.cols(), mine, best));
         }
     }

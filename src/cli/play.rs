@@ -166,24 +166,15 @@ fn ask(
 
 /// The fastest win, else a draw, else the slowest loss (lowest cell on ties).
 fn best_move(game: &Mnk, solution: &MnkSolution, x: u32, o: u32) -> u32 {
-    let x_to_move = x.count_ones() == o.count_ones();
-    let score = |cell: u32| {
-        let (cx, co) = if x_to_move {
-            (x | 1 << cell, o)
-        } else {
-            (x, o | 1 << cell)
-        };
-        let (child, depth) = solution
-            .lookup(cx, co)
-            .expect("children of a position in play are reachable");
-        match child.flip() {
-            Outcome::Win => (2, u32::MAX - depth),
-            Outcome::Draw => (1, 0),
-            Outcome::Loss => (0, depth),
-        }
+    let score = |value: Outcome, plies: u32| match value {
+        Outcome::Win => (2, u32::MAX - plies),
+        Outcome::Draw => (1, 0),
+        Outcome::Loss => (0, plies),
     };
-    (0..game.cells())
-        .filter(|&c| (x | o) & (1 << c) == 0)
-        .max_by_key(|&c| (score(c), std::cmp::Reverse(c)))
+    solution
+        .moves(game, x, o)
+        .into_iter()
+        .max_by_key(|&(cell, value, plies)| (score(value, plies), std::cmp::Reverse(cell)))
+        .map(|(cell, _, _)| cell)
         .expect("a position in play has an empty cell")
 }

@@ -7,10 +7,11 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use retrograde::games::cat_mouse::{CatMouseGraph, Turn};
+use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition};
 use retrograde::games::mnk::{parse_board, Mnk};
 use retrograde::memory::Bytes;
+use retrograde::table::OutcomeTable;
 use retrograde::tablefile::{load, SavedGame, SavedTable, FORMAT_VERSION};
 use serde_json::json;
 
@@ -161,15 +162,17 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A cat-and-mouse table's totals, for `--info`.
+fn totals_json(table: &OutcomeTable) -> serde_json::Value {
+    let t = winner_totals(table);
+    json!({"states": table.states(), "mouse_wins": t.mouse_wins, "cat_wins": t.cat_wins, "draws": t.draws})
+}
+
 fn info(args: &QueryArgs, game: &SavedGame, table: &SavedTable) -> anyhow::Result<ExitCode> {
     let size = std::fs::metadata(&args.file)?.len();
     let (parameters, counts) = match (game, table) {
         (SavedGame::Graph(graph), SavedTable::Retrograde(t)) => {
-            let [m, c] = t.counts_by_parity();
-            (
-                json!({"nodes": graph.len()}),
-                json!({"states": t.states(), "mouse_wins": m.win + c.loss, "cat_wins": m.loss + c.win, "draws": m.draw + c.draw}),
-            )
+            (json!({"nodes": graph.len()}), totals_json(t))
         }
         (
             SavedGame::Grid {
@@ -178,13 +181,10 @@ fn info(args: &QueryArgs, game: &SavedGame, table: &SavedTable) -> anyhow::Resul
                 mouse_jump,
             },
             SavedTable::Retrograde(t),
-        ) => {
-            let [m, c] = t.counts_by_parity();
-            (
-                json!({"rows": rows.len(), "cols": rows.first().map_or(0, |r| r.chars().count()), "cat_jump": cat_jump, "mouse_jump": mouse_jump}),
-                json!({"states": t.states(), "mouse_wins": m.win + c.loss, "cat_wins": m.loss + c.win, "draws": m.draw + c.draw}),
-            )
-        }
+        ) => (
+            json!({"rows": rows.len(), "cols": rows.first().map_or(0, |r| r.chars().count()), "cat_jump": cat_jump, "mouse_jump": mouse_jump}),
+            totals_json(t),
+        ),
         (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(s)) => {
             let t = s.totals();
             (

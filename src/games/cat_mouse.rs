@@ -44,6 +44,53 @@ pub enum Player {
     Cat,
 }
 
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Self {
+        match self {
+            Player::Mouse => Player::Cat,
+            Player::Cat => Player::Mouse,
+        }
+    }
+}
+
+/// Who wins `state` of a cat-and-mouse table, `None` for a draw. Both
+/// cat-and-mouse games put the side to move in the last index digit
+/// (0 mouse, 1 cat), so the parity of the index names the mover.
+pub fn winner_at(table: &OutcomeTable, state: u64) -> Option<Player> {
+    let mover = if state.is_multiple_of(2) {
+        Player::Mouse
+    } else {
+        Player::Cat
+    };
+    match table.outcome(state) {
+        Outcome::Win => Some(mover),
+        Outcome::Loss => Some(mover.other()),
+        Outcome::Draw => None,
+    }
+}
+
+/// The states of a cat-and-mouse table by who wins them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WinnerTotals {
+    /// States the mouse wins.
+    pub mouse_wins: u64,
+    /// States the cat wins.
+    pub cat_wins: u64,
+    /// Drawn states.
+    pub draws: u64,
+}
+
+/// Counts a cat-and-mouse table by winner (see [`winner_at`] for the layout).
+pub fn winner_totals(table: &OutcomeTable) -> WinnerTotals {
+    let [mouse_moves, cat_moves] = table.counts_by_parity();
+    WinnerTotals {
+        mouse_wins: mouse_moves.win + cat_moves.loss,
+        cat_wins: mouse_moves.loss + cat_moves.win,
+        draws: mouse_moves.draw + cat_moves.draw,
+    }
+}
+
 /// A position: where the mouse and the cat stand, and who moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -183,19 +230,7 @@ impl CatMouseGraph {
 
     /// Who wins `state` under perfect play, `None` for a draw.
     pub fn winner(&self, table: &OutcomeTable, state: u64) -> Option<Player> {
-        let mover = match self.unrank(state).turn {
-            Turn::Mouse => Player::Mouse,
-            Turn::Cat => Player::Cat,
-        };
-        match table.outcome(state) {
-            Outcome::Win => Some(mover),
-            Outcome::Loss => Some(if mover == Player::Mouse {
-                Player::Cat
-            } else {
-                Player::Mouse
-            }),
-            Outcome::Draw => None,
-        }
+        winner_at(table, state)
     }
 
     #[inline]

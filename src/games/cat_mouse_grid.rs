@@ -214,19 +214,7 @@ impl CatMouseGrid {
 
     /// Who wins `state` in the unbounded game, `None` for a draw.
     pub fn winner(&self, table: &OutcomeTable, state: u64) -> Option<Player> {
-        let mover = match state % 2 {
-            0 => Player::Mouse,
-            _ => Player::Cat,
-        };
-        match table.outcome(state) {
-            Outcome::Win => Some(mover),
-            Outcome::Loss => Some(if mover == Player::Mouse {
-                Player::Cat
-            } else {
-                Player::Mouse
-            }),
-            Outcome::Draw => None,
-        }
+        super::cat_mouse::winner_at(table, state)
     }
 
     /// Whether the mouse wins `state` within `max_moves` plies.

@@ -218,6 +218,27 @@ impl MnkSolution {
         self.counts.iter().fold(zero, |sum, c| sum.add(*c))
     }
 
+    /// Every legal move of a reachable board in play: `(cell, value for the
+    /// player who makes it, plies to the end counting this move)`, by cell.
+    /// Contract: the board is reachable and not over, on `game`'s board.
+    pub fn moves(&self, game: &Mnk, x_cells: u32, o_cells: u32) -> Vec<(u32, Outcome, u32)> {
+        let x_moves = x_cells.count_ones() == o_cells.count_ones();
+        (0..game.cells())
+            .filter(|c| (x_cells | o_cells) & (1 << c) == 0)
+            .map(|cell| {
+                let (x, o) = if x_moves {
+                    (x_cells | 1 << cell, o_cells)
+                } else {
+                    (x_cells, o_cells | 1 << cell)
+                };
+                let (child, depth) = self
+                    .lookup(x, o)
+                    .expect("children of a reachable board in play are reachable");
+                (cell, child.flip(), depth + 1)
+            })
+            .collect()
+    }
+
     /// A checksum of every ply's reachable bits, values and depths.
     pub fn checksum(&self) -> u64 {
         let mut sum = crate::checksum::Checksum::default();
