@@ -12,6 +12,7 @@ mod output;
 mod play;
 mod progress;
 mod query;
+mod search;
 mod verify;
 
 use std::process::ExitCode;
@@ -44,6 +45,8 @@ enum Command {
     Ends(classics::EndsArgs),
     /// Play m,n,k against perfect play (`play mnk` or `play FILE`).
     Play(play::PlayArgs),
+    /// Prove a value by search, without a table of every state (m,n,k).
+    Search(search::SearchArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
     /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
@@ -156,6 +159,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Query(args) => query::run(args),
+        Command::Search(args) => search::run(args),
         Command::Play(args) => play::run(args),
         Command::Nim(args) => classics::nim(args),
         Command::CanIWin(args) => classics::can_i_win(args),

@@ -12,6 +12,7 @@ pub mod atomic;
 pub mod layered;
 pub mod progress;
 pub mod retrograde;
+pub mod search;
 
 use crate::error::Result;
 

@@ -21,6 +21,18 @@ pub struct ParsedBoard {
 /// Reads a board; refuses an empty text, ragged rows, characters other than
 /// `X`, `O`, `.` and `/`, and boards beyond 5×5.
 pub fn parse_board(text: &str) -> Result<ParsedBoard> {
+    let (rows, cols, x, o) = parse_board_within(text, MAX_SIDE)?;
+    Ok(ParsedBoard {
+        rows,
+        cols,
+        x_cells: x as u32,
+        o_cells: o as u32,
+    })
+}
+
+/// Reads a board of at most `max_side` rows and columns (and 64 cells) as
+/// (rows, cols, X cells, O cells) with 64-bit masks.
+pub fn parse_board_within(text: &str, max_side: u32) -> Result<(u32, u32, u64, u64)> {
     let bad = |why: String| Err(Error::InvalidInput(format!("bad board {text:?}: {why}")));
     if text.is_empty() {
         return bad("it is empty".into());
@@ -37,16 +49,16 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard> {
             rows[r].chars().count()
         ));
     }
-    if rows.len() > MAX_SIDE as usize || cols > MAX_SIDE as usize {
+    if rows.len() > max_side as usize || cols > max_side as usize || rows.len() * cols > 64 {
         return bad(format!(
-            "{}×{cols} is larger than {MAX_SIDE}×{MAX_SIDE}",
+            "{}×{cols} is larger than {max_side}×{max_side}",
             rows.len()
         ));
     }
-    let (mut x_cells, mut o_cells) = (0u32, 0u32);
+    let (mut x_cells, mut o_cells) = (0u64, 0u64);
     for (r, row) in rows.iter().enumerate() {
         for (c, ch) in row.chars().enumerate() {
-            let bit = 1u32 << (r * cols + c);
+            let bit = 1u64 << (r * cols + c);
             match ch {
                 'X' => x_cells |= bit,
                 'O' => o_cells |= bit,
@@ -55,12 +67,7 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard> {
             }
         }
     }
-    Ok(ParsedBoard {
-        rows: rows.len() as u32,
-        cols: cols as u32,
-        x_cells,
-        o_cells,
-    })
+    Ok((rows.len() as u32, cols as u32, x_cells, o_cells))
 }
 
 /// The board as rows of `X`, `O`, `.`, one line each.

@@ -10,7 +10,8 @@
 mod board;
 mod symmetry;
 
-pub use board::{parse_board, render_board, ParsedBoard};
+pub use board::{parse_board, parse_board_within, render_board, ParsedBoard};
+pub(crate) use symmetry::map_cell;
 pub use symmetry::Symmetries;
 
 use crate::error::{Error, Result};

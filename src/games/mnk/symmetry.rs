@@ -103,7 +103,7 @@ impl Symmetries {
 
 /// Where symmetry `kind` (0..4 for any board, 4..8 only for squares)
 /// sends the cell at row `r`, column `c`.
-fn map_cell(kind: u32, r: u32, c: u32, rows: u32, cols: u32) -> (u32, u32) {
+pub(crate) fn map_cell(kind: u32, r: u32, c: u32, rows: u32, cols: u32) -> (u32, u32) {
     let (r1, c1) = (rows - 1, cols - 1);
     match kind {
         0 => (r, c),

@@ -1,0 +1,115 @@
+//! `retrograde search mnk`: the perfect-play value of an m,n,k board (or of
+//! a position) by search, without a table of every state.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use retrograde::game::Outcome;
+use retrograde::games::mnk::parse_board_within;
+use retrograde::solve::in_pool;
+use retrograde::solve::search::{value_of, SearchBoard, MAX_SIDE};
+use serde_json::json;
+
+use super::output::{emit, emit_json, grouped};
+use super::RunArgs;
+
+/// Bytes one transposition entry costs in the concurrent table, roughly
+/// (key, bounds, hash-map overhead): the budget divided by this is the
+/// table's capacity.
+const BYTES_PER_ENTRY: u64 = 64;
+
+/// Arguments of `retrograde search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    #[command(subcommand)]
+    game: SearchGame,
+}
+
+#[derive(Debug, Subcommand)]
+enum SearchGame {
+    /// An m,n,k board: sides up to 8, at most 64 cells.
+    Mnk(SearchMnkArgs),
+}
+
+#[derive(Debug, Args)]
+struct SearchMnkArgs {
+    /// Rows (default 3; taken from --board when given).
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
+
+    /// Columns (default 3; taken from --board when given).
+    #[arg(long, value_name = "C")]
+    cols: Option<u32>,
+
+    /// Stones in a row that win.
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    k: u32,
+
+    /// A position to answer instead of the empty board ("XO./.../...").
+    #[arg(long, value_name = "BOARD")]
+    board: Option<String>,
+
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Searches and prints the value.
+pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
+    let SearchGame::Mnk(args) = &args.game;
+    let position = args
+        .board
+        .as_deref()
+        .map(|b| parse_board_within(b, MAX_SIDE))
+        .transpose()?;
+    let (rows, cols, x, o) = match position {
+        Some((rows, cols, x, o)) => {
+            for (given, actual, name) in [(args.rows, rows, "--rows"), (args.cols, cols, "--cols")]
+            {
+                if given.is_some_and(|g| g != actual) {
+                    anyhow::bail!(
+                        "{name} {} disagrees with the board, which has {actual}",
+                        given.unwrap_or(0)
+                    );
+                }
+            }
+            (rows, cols, x, o)
+        }
+        None => (args.rows.unwrap_or(3), args.cols.unwrap_or(3), 0, 0),
+    };
+    let board = SearchBoard::new(rows, cols, args.k)?;
+    let threads = args.run.threads();
+    let capacity = (args.run.budget().0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize;
+    let clock = Instant::now();
+    let result = in_pool(threads, || value_of(&board, x, o, capacity))??;
+    let seconds = clock.elapsed().as_secs_f64();
+    let value = match (position.is_some(), result.value) {
+        (true, v) => v.name(),
+        (false, Outcome::Win) => "first",
+        (false, Outcome::Loss) => "second",
+        (false, Outcome::Draw) => "draw",
+    };
+    if args.run.json {
+        return emit_json(&json!({
+            "value": value,
+            "nodes": result.nodes,
+            "seconds": seconds,
+            "transposition_hits": result.hits,
+            "nodes_per_second": result.nodes as f64 / seconds.max(1e-9),
+            "threads": threads,
+        }));
+    }
+    let what = if position.is_some() {
+        "the position, for the player to move"
+    } else {
+        "the empty board"
+    };
+    emit(&format!(
+        "m,n,k search: {rows}×{cols} board, {} in a row wins\nvalue       {value} ({what})\nnodes       {} ({} nodes/s), {} transposition hits\nsearched in {seconds:.3} s on {threads} thread{}\n",
+        args.k,
+        grouped(result.nodes),
+        grouped((result.nodes as f64 / seconds.max(1e-9)) as u64),
+        grouped(result.hits),
+        if threads == 1 { "" } else { "s" },
+    ))
+}
