@@ -7,6 +7,7 @@ mod bench;
 mod cat_mouse;
 mod cat_mouse_grid;
 mod classics;
+mod connect;
 mod mnk;
 mod output;
 mod play;
@@ -45,6 +46,8 @@ enum Command {
     Ends(classics::EndsArgs),
     /// Play m,n,k against perfect play (`play mnk` or `play FILE`).
     Play(play::PlayArgs),
+    /// Gravity boards (Connect-Four family): every reachable position, per ply.
+    Connect(connect::ConnectArgs),
     /// Prove a value by search, without a table of every state (m,n,k).
     Search(search::SearchArgs),
     /// Answer from a table saved with --out, without solving again.
@@ -160,6 +163,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Query(args) => query::run(args),
         Command::Search(args) => search::run(args),
+        Command::Connect(args) => connect::run(args),
         Command::Play(args) => play::run(args),
         Command::Nim(args) => classics::nim(args),
         Command::CanIWin(args) => classics::can_i_win(args),

@@ -11,5 +11,6 @@ pub mod can_i_win;
 pub mod cat_mouse;
 pub mod cat_mouse_grid;
 pub mod ends;
+pub mod gravity;
 pub mod mnk;
 pub mod nim;

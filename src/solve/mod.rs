@@ -13,6 +13,7 @@ pub mod layered;
 pub mod progress;
 pub mod retrograde;
 pub mod search;
+pub mod sparse_layered;
 
 use crate::error::Result;
 
