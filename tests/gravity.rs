@@ -183,3 +183,32 @@ fn plies_are_identical_at_1_2_and_4_threads() {
         assert_eq!(run.counts, runs[0].counts);
     }
 }
+
+#[path = "common/cli.rs"]
+mod cli_support;
+
+#[test]
+fn the_connect_command_counts_and_searches() {
+    let v = cli_support::json_of(&["connect", "--cols", "4", "--rows", "4", "--json"]);
+    assert_eq!(
+        (v["positions"].as_u64(), v["value"].as_str()),
+        (Some(161_029), Some("draw"))
+    );
+    assert_eq!(v["per_ply"].as_array().unwrap().len(), 17);
+    let v = cli_support::json_of(&[
+        "connect", "--cols", "6", "--rows", "4", "--search", "--json",
+    ]);
+    assert_eq!(v["value"], "second");
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    cli_support::refused(&["connect", "--cols", "8", "--rows", "8"]);
+    cli_support::refused(&["connect", "--cols", "4", "--rows", "4", "--k", "5"]);
+    cli_support::refused(&[
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "5",
+        "--max-memory",
+        "1KiB",
+    ]);
+}

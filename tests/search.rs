@@ -138,3 +138,88 @@ fn the_search_command_answers_boards_and_positions() {
     cli_support::refused(&["search", "mnk", "--rows", "9"]);
     cli_support::refused(&["search", "mnk", "--board", "XO/X"]);
 }
+
+mod gravity {
+    use super::*;
+    use retrograde::game::Outcome;
+    use retrograde::games::gravity::Gravity;
+    use retrograde::solve::sparse_layered::solve_gravity;
+
+    /// Gravity key bits (column-major with a spare bit a column) to search
+    /// cells (row-major from the bottom).
+    fn to_cells(game: &Gravity, stones: u64) -> u64 {
+        let (cols, rows, _) = game.dimensions();
+        let mut out = 0;
+        for c in 0..cols {
+            for r in 0..rows {
+                if stones & (1 << (c * (rows + 1) + r)) != 0 {
+                    out |= 1u64 << (r * cols + c);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn search_agrees_with_the_exhaustive_gravity_tables() {
+        let mut rng = Rng::new(4);
+        for cols in 1..=5u32 {
+            for rows in 1..=4u32 {
+                for k in 1..=cols.max(rows) {
+                    let game = Gravity::new(cols, rows, k).unwrap();
+                    let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
+                    let board = SearchBoard::gravity(cols, rows, k).unwrap();
+                    let want = table.lookup(0, game.key(0, 0)).unwrap().0;
+                    assert_eq!(
+                        value_of(&board, 0, 0, CAPACITY).unwrap().value,
+                        want,
+                        "{cols}×{rows} k={k}"
+                    );
+                    // random games, stopped before they end
+                    for _ in 0..8 {
+                        let (mut x, mut occupied) = (0u64, 0u64);
+                        let plies = rng.below(u64::from(cols * rows)) as u32;
+                        let mut ply = 0;
+                        while ply < plies {
+                            let open: Vec<u64> = (0..cols)
+                                .filter_map(|c| game.drop_cell(occupied, c))
+                                .collect();
+                            let cell = open[rng.below(open.len() as u64) as usize];
+                            let (nx, no) = if ply % 2 == 0 {
+                                (x | cell, occupied | cell)
+                            } else {
+                                (x, occupied | cell)
+                            };
+                            if game.has_line(nx) || game.has_line(no & !nx) {
+                                break;
+                            }
+                            (x, occupied) = (nx, no);
+                            ply += 1;
+                        }
+                        if ply == cols * rows {
+                            continue;
+                        }
+                        let (value, _) = table.lookup(ply as usize, game.key(x, occupied)).unwrap();
+                        let got = value_of(
+                            &board,
+                            to_cells(&game, x),
+                            to_cells(&game, occupied & !x),
+                            CAPACITY,
+                        )
+                        .unwrap()
+                        .value;
+                        assert_eq!(
+                            got, value,
+                            "{cols}×{rows} k={k} x {x:b} occupied {occupied:b}"
+                        );
+                    }
+                }
+            }
+        }
+        let four_by_four = SearchBoard::gravity(4, 4, 4).unwrap();
+        assert_eq!(
+            value_of(&four_by_four, 0, 0, CAPACITY).unwrap().value,
+            Outcome::Draw
+        );
+    }
+}

@@ -9,6 +9,7 @@ use clap::Args;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::solve::in_pool;
+use retrograde::solve::search::SearchBoard;
 use retrograde::solve::sparse_layered::{solve_gravity, GravityCounts};
 use serde_json::json;
 
@@ -30,6 +31,11 @@ pub struct ConnectArgs {
     #[arg(long, value_name = "K", default_value_t = 4)]
     k: u32,
 
+    /// Prove the empty board's value by search instead of solving every
+    /// position (for boards beyond exhaustive reach).
+    #[arg(long)]
+    search: bool,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -37,6 +43,9 @@ pub struct ConnectArgs {
 /// Solves every reachable position and prints the per-ply counts.
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let game = Gravity::new(args.cols, args.rows, args.k)?;
+    if args.search {
+        return search(args);
+    }
     let threads = args.run.threads();
     let budget = args.run.budget();
     let clock = Instant::now();
@@ -114,4 +123,13 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         rate(total.positions, seconds)
     );
     emit(&out)
+}
+
+fn search(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
+    let board = SearchBoard::gravity(args.cols, args.rows, args.k)?;
+    let title = format!(
+        "gravity board by search: {} columns × {} rows, {} in a row wins",
+        args.cols, args.rows, args.k
+    );
+    super::search::search_and_report(&board, 0, 0, true, &title, &args.run)
 }

@@ -78,18 +78,36 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         None => (args.rows.unwrap_or(3), args.cols.unwrap_or(3), 0, 0),
     };
     let board = SearchBoard::new(rows, cols, args.k)?;
-    let threads = args.run.threads();
-    let capacity = (args.run.budget().0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize;
+    let title = format!(
+        "m,n,k search: {rows}×{cols} board, {} in a row wins",
+        args.k
+    );
+    search_and_report(&board, x, o, position.is_none(), &title, &args.run)
+}
+
+/// Searches (X cells, O cells) on `board` and prints the value — as
+/// first / second / draw for the empty board, else for the player to move —
+/// with nodes, rate, transposition hits and time.
+pub fn search_and_report(
+    board: &SearchBoard,
+    x: u64,
+    o: u64,
+    empty_board: bool,
+    title: &str,
+    run: &RunArgs,
+) -> anyhow::Result<ExitCode> {
+    let threads = run.threads();
+    let capacity = (run.budget().0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize;
     let clock = Instant::now();
-    let result = in_pool(threads, || value_of(&board, x, o, capacity))??;
+    let result = in_pool(threads, || value_of(board, x, o, capacity))??;
     let seconds = clock.elapsed().as_secs_f64();
-    let value = match (position.is_some(), result.value) {
-        (true, v) => v.name(),
-        (false, Outcome::Win) => "first",
-        (false, Outcome::Loss) => "second",
-        (false, Outcome::Draw) => "draw",
+    let value = match (empty_board, result.value) {
+        (false, v) => v.name(),
+        (true, Outcome::Win) => "first",
+        (true, Outcome::Loss) => "second",
+        (true, Outcome::Draw) => "draw",
     };
-    if args.run.json {
+    if run.json {
         return emit_json(&json!({
             "value": value,
             "nodes": result.nodes,
@@ -99,14 +117,13 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
             "threads": threads,
         }));
     }
-    let what = if position.is_some() {
-        "the position, for the player to move"
-    } else {
+    let what = if empty_board {
         "the empty board"
+    } else {
+        "the position, for the player to move"
     };
     emit(&format!(
-        "m,n,k search: {rows}×{cols} board, {} in a row wins\nvalue       {value} ({what})\nnodes       {} ({} nodes/s), {} transposition hits\nsearched in {seconds:.3} s on {threads} thread{}\n",
-        args.k,
+        "{title}\nvalue       {value} ({what})\nnodes       {} ({} nodes/s), {} transposition hits\nsearched in {seconds:.3} s on {threads} thread{}\n",
         grouped(result.nodes),
         grouped((result.nodes as f64 / seconds.max(1e-9)) as u64),
         grouped(result.hits),

@@ -38,15 +38,29 @@ pub struct SearchBoard {
     full: u64,
     /// Winning lines through each cell.
     lines_through: Vec<Vec<u64>>,
-    /// Cells, centre first.
+    /// Cells, centre first (free boards); columns, centre first (gravity).
     order: Vec<u32>,
+    /// Stones drop to the lowest empty cell of a column (row 0 is the bottom).
+    gravity: bool,
     /// Cell permutations of the board's symmetries, identity first.
     symmetries: Vec<Vec<u32>>,
 }
 
 impl SearchBoard {
-    /// Validates and precomputes lines, move order and symmetries.
+    /// An m,n,k board: a stone may go on any empty cell.
     pub fn new(rows: u32, cols: u32, k: u32) -> Result<Self> {
+        Self::build(rows, cols, k, false)
+    }
+
+    /// A gravity board (the Connect-Four family) of `cols` columns and
+    /// `rows` rows: a stone drops to the lowest empty cell of its column.
+    /// Cell `r · cols + c` is row `r` from the bottom, column `c`.
+    pub fn gravity(cols: u32, rows: u32, k: u32) -> Result<Self> {
+        Self::build(rows, cols, k, true)
+    }
+
+    /// Validates and precomputes lines, move order and symmetries.
+    fn build(rows: u32, cols: u32, k: u32, gravity: bool) -> Result<Self> {
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) || rows * cols > 64 {
             return Err(Error::InvalidInput(format!("a {rows}×{cols} board is outside what search handles (sides 1..={MAX_SIDE}, at most 64 cells)")));
         }
@@ -82,11 +96,20 @@ impl SearchBoard {
             let (mr, mc) = ((rows - 1) as f64 / 2.0, (cols - 1) as f64 / 2.0);
             ((r - mr).powi(2) + (c - mc).powi(2), cell)
         };
-        let mut order: Vec<u32> = (0..cells).collect();
+        let mut order: Vec<u32> = if gravity {
+            (0..cols).collect()
+        } else {
+            (0..cells).collect()
+        };
         order.sort_by(|&a, &b| centre(a).partial_cmp(&centre(b)).expect("finite"));
-        let kinds = if rows == cols { 8 } else { 4 };
+        // Gravity keeps the bottom down: only the left-right mirror is a symmetry.
+        let kinds: &[u32] = match (gravity, rows == cols) {
+            (true, _) => &[0, 1],
+            (false, true) => &[0, 1, 2, 3, 4, 5, 6, 7],
+            (false, false) => &[0, 1, 2, 3],
+        };
         let mut symmetries: Vec<Vec<u32>> = Vec::new();
-        for kind in 0..kinds {
+        for &kind in kinds {
             let perm: Vec<u32> = (0..cells)
                 .map(|cell| {
                     let (r, c) = map_cell(kind, cell / cols, cell % cols, rows, cols);
@@ -108,8 +131,29 @@ impl SearchBoard {
             },
             lines_through,
             order,
+            gravity,
             symmetries,
         })
+    }
+
+    /// The cells a stone may go on, best first.
+    fn playable(&self, empty: u64) -> Vec<u32> {
+        if self.gravity {
+            self.order
+                .iter()
+                .filter_map(|&c| {
+                    (0..self.rows)
+                        .map(|r| r * self.cols + c)
+                        .find(|&cell| empty & (1 << cell) != 0)
+                })
+                .collect()
+        } else {
+            self.order
+                .iter()
+                .copied()
+                .filter(|&c| empty & (1 << c) != 0)
+                .collect()
+        }
     }
 
     /// Rows, columns and k.
@@ -248,13 +292,17 @@ impl<'a> Searcher<'a> {
         if empty == 0 {
             return Err(0);
         }
-        let cells = b.order.iter().copied().filter(|&c| empty & (1 << c) != 0);
-        if cells.clone().any(|c| b.completes(me, c)) {
+        let cells = b.playable(empty);
+        if cells.iter().any(|&c| b.completes(me, c)) {
             return Err(1);
         }
-        let threats: Vec<u32> = cells.clone().filter(|&c| b.completes(opp, c)).collect();
+        let threats: Vec<u32> = cells
+            .iter()
+            .copied()
+            .filter(|&c| b.completes(opp, c))
+            .collect();
         match threats.len() {
-            0 => Ok(cells.collect()),
+            0 => Ok(cells),
             1 => Ok(threats),
             _ => Err(-1),
         }
@@ -303,7 +351,8 @@ impl<'a> Searcher<'a> {
 }
 
 /// The perfect-play value of (X cells, O cells) for the player to move:
-/// refuses illegal counts and finished positions.
+/// refuses illegal counts and finished positions. On a gravity board the
+/// stones must stand in stacks from the bottom (not checked).
 pub fn value_of(board: &SearchBoard, x: u64, o: u64, capacity: usize) -> Result<SearchResult> {
     let (xs, os) = (x.count_ones(), o.count_ones());
     if x & o != 0 || (x | o) & !board.full != 0 {
