@@ -223,3 +223,21 @@ mod gravity {
         );
     }
 }
+
+#[test]
+fn a_search_past_its_deadline_reports_nothing() {
+    let board = SearchBoard::new(5, 5, 4).unwrap();
+    let now = std::time::Instant::now();
+    assert_eq!(
+        retrograde::solve::search::value_within(&board, 0, 0, CAPACITY, Some(now)).unwrap(),
+        None
+    );
+    let quick = SearchBoard::new(3, 3, 3).unwrap();
+    let later = now + std::time::Duration::from_secs(600);
+    let found =
+        retrograde::solve::search::value_within(&quick, 0, 0, CAPACITY, Some(later)).unwrap();
+    assert_eq!(
+        found.map(|r| r.value),
+        Some(retrograde::game::Outcome::Draw)
+    );
+}

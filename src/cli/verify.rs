@@ -1,14 +1,17 @@
 //! `retrograde verify`: solves the published m,n,k cases within exhaustive
 //! reach and checks every figure; exit 1 if any differs.
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use retrograde::game::Outcome;
+use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
+use retrograde::solve::search::{value_within, SearchBoard};
+use retrograde::solve::sparse_layered::solve_gravity;
 
 use super::mnk::empty_board_value;
 use super::output::emit;
@@ -17,6 +20,11 @@ use super::RunArgs;
 /// Arguments of `retrograde verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
+    /// Time budget of each search case, in seconds; a case that does not
+    /// finish in time is reported as not reached.
+    #[arg(long, value_name = "S", default_value_t = 120.0)]
+    case_seconds: f64,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -119,63 +127,162 @@ fn cases() -> Vec<((u32, u32, u32), Vec<Check>)> {
     ]
 }
 
+/// Search cases: (case, published value of the empty board, the board).
+/// Sources: m,n,k results with k = 4 and 5 (4×5, 4×6, 5×5 draws; 6,5,4 a
+/// first-player win — Uiterwijk 2019; 5,5,5 a draw); Connect Four, John
+/// Tromp's table of results for widths 4–7 × heights 4–6.
+fn search_cases() -> Vec<(String, &'static str, anyhow::Result<SearchBoard>)> {
+    let mut cases: Vec<(String, &'static str, anyhow::Result<SearchBoard>)> = vec![
+        (
+            "4,5,4 value (search)".into(),
+            "draw",
+            SearchBoard::new(4, 5, 4).map_err(Into::into),
+        ),
+        (
+            "4,6,4 value (search)".into(),
+            "draw",
+            SearchBoard::new(4, 6, 4).map_err(Into::into),
+        ),
+        (
+            "5,5,4 value (search)".into(),
+            "draw",
+            SearchBoard::new(5, 5, 4).map_err(Into::into),
+        ),
+        (
+            "6,5,4 value (search)".into(),
+            "first",
+            SearchBoard::new(6, 5, 4).map_err(Into::into),
+        ),
+        (
+            "5,5,5 value (search)".into(),
+            "draw",
+            SearchBoard::new(5, 5, 5).map_err(Into::into),
+        ),
+    ];
+    for rows in 4..=6 {
+        for cols in 4..=7 {
+            let value = match (cols, rows) {
+                (7, 6) => "first",
+                (6, 4) | (6, 6) => "second",
+                _ => "draw",
+            };
+            cases.push((
+                format!("Connect Four {cols}×{rows} value"),
+                value,
+                SearchBoard::gravity(cols, rows, 4).map_err(Into::into),
+            ));
+        }
+    }
+    cases
+}
+
+/// The verify table, printed row by row as the cases finish.
+struct Report {
+    failed: usize,
+    unreached: usize,
+}
+
+impl Report {
+    /// One row; `computed` is `None` for a case not reached.
+    fn row(
+        &mut self,
+        case: &str,
+        published: &str,
+        computed: Option<&str>,
+        seconds: f64,
+    ) -> anyhow::Result<()> {
+        let shorten = |s: &str| {
+            if s.chars().count() > 12 {
+                format!("{}…", s.chars().take(11).collect::<String>())
+            } else {
+                s.to_string()
+            }
+        };
+        let mark = match computed {
+            Some(c) if c == published => "✓",
+            Some(_) => "✗",
+            None => "–",
+        };
+        self.failed += usize::from(mark == "✗");
+        self.unreached += usize::from(mark == "–");
+        let mut line = format!(
+            "{case:<42} {:>12} {:>12}  {mark}  {seconds:.2} s\n",
+            shorten(published),
+            computed.map_or("not reached".to_string(), shorten)
+        );
+        if let Some(c) = computed.filter(|c| *c != published && published.len() > 12) {
+            line.push_str(&format!("    published {published}\n    computed  {c}\n"));
+        }
+        emit(&line)?;
+        Ok(())
+    }
+}
+
 /// Solves every case and prints the table.
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let threads = args.run.threads();
     let budget = args.run.budget();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<42} {:>12} {:>12}  ok  time",
+    let mut report = Report {
+        failed: 0,
+        unreached: 0,
+    };
+    emit(&format!(
+        "{:<42} {:>12} {:>12}  ok  time\n",
         "case", "published", "computed"
-    );
-    let mut failed = 0;
+    ))?;
     for ((rows, cols, k), checks) in cases() {
         let game = Mnk::new(rows, cols, k)?;
         let clock = Instant::now();
         let solution = in_pool(threads, || solve_mnk(&game, &budget))??;
         let seconds = clock.elapsed().as_secs_f64();
         for c in checks {
-            let computed = (c.computed)(&solution);
-            let ok = computed == c.published;
-            failed += usize::from(!ok);
-            let shorten = |s: &str| {
-                if s.len() > 12 {
-                    format!("{}…", &s[..11])
-                } else {
-                    s.to_string()
-                }
-            };
-            let _ = writeln!(
-                out,
-                "{:<42} {:>12} {:>12}  {}  {seconds:.2} s",
+            report.row(
                 c.case,
-                shorten(&c.published),
-                shorten(&computed),
-                if ok { "✓" } else { "✗" }
-            );
-            if !ok && c.published.len() > 12 {
-                let _ = writeln!(
-                    out,
-                    "    published {}\n    computed  {computed}",
-                    c.published
-                );
-            }
+                &c.published,
+                Some(&(c.computed)(&solution)),
+                seconds,
+            )?;
         }
     }
-    let _ = writeln!(
-        out,
-        "note: the seed article prints 6,035,992 positions for 4,4,3; the dense engine and an\n      independent hash-set enumeration (tests/mnk_published.rs) both count 6,036,001."
+    // Tromp's position counts, exhaustive (a case over the memory budget is not reached).
+    for (cols, rows, published) in [(4, 4, 161_029u64), (5, 4, 3_945_711), (5, 5, 69_763_700)] {
+        let clock = Instant::now();
+        let game = Gravity::new(cols, rows, 4)?;
+        let counted = in_pool(threads, || solve_gravity(&game, &budget))?
+            .ok()
+            .map(|s| s.positions().to_string());
+        let case = format!("Connect Four {cols}×{rows} positions");
+        report.row(
+            &case,
+            &published.to_string(),
+            counted.as_deref(),
+            clock.elapsed().as_secs_f64(),
+        )?;
+    }
+    let capacity = (budget.0 .0 / 64).min(usize::MAX as u64) as usize;
+    for (case, published, board) in search_cases() {
+        let board = board?;
+        let clock = Instant::now();
+        let deadline = clock + Duration::from_secs_f64(args.case_seconds);
+        let found = in_pool(threads, || {
+            value_within(&board, 0, 0, capacity, Some(deadline))
+        })??;
+        let value = found.map(|r| match r.value {
+            Outcome::Win => "first",
+            Outcome::Loss => "second",
+            Outcome::Draw => "draw",
+        });
+        report.row(&case, published, value, clock.elapsed().as_secs_f64())?;
+    }
+    let summary = format!(
+        "note: the seed article prints 6,035,992 positions for 4,4,3; the dense engine and an\n      independent hash-set enumeration (tests/mnk_published.rs) both count 6,036,001.\n{}{}\n",
+        if report.failed == 0 { "all figures reached agree".to_string() } else { format!("{} figure(s) differ", report.failed) },
+        if report.unreached > 0 { format!("; {} case(s) not reached within {} s each or the memory budget", report.unreached, args.case_seconds) } else { String::new() }
     );
-    let _ = writeln!(
-        out,
-        "{}",
-        if failed == 0 {
-            "all figures agree".to_string()
-        } else {
-            format!("{failed} figure(s) differ")
-        }
-    );
-    let code = emit(&out)?;
-    Ok(if failed == 0 { code } else { ExitCode::from(1) })
+    let code = emit(&summary)?;
+    Ok(if report.failed == 0 {
+        code
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -16,7 +16,8 @@
 //! can only be a true bound. So values do not depend on the thread count,
 //! the order in which workers finish, or the capacity — only node counts do.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 use dashmap::DashMap;
 use rayon::prelude::*;
@@ -226,6 +227,11 @@ pub struct Searcher<'a> {
     capacity: usize,
     nodes: AtomicU64,
     hits: AtomicU64,
+    /// When to give up, if ever.
+    deadline: Option<Instant>,
+    /// Set once the deadline has passed: every search then unwinds, and no
+    /// result computed after it is stored (it may rest on abandoned children).
+    stopped: AtomicBool,
 }
 
 impl<'a> Searcher<'a> {
@@ -237,6 +243,8 @@ impl<'a> Searcher<'a> {
             capacity,
             nodes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
+            deadline: None,
+            stopped: AtomicBool::new(false),
         }
     }
 
@@ -310,7 +318,14 @@ impl<'a> Searcher<'a> {
 
     /// Fail-soft negamax on {-1, 0, 1} for the player owning `me`.
     fn negamax(&self, me: u64, opp: u64, mut alpha: i8, mut beta: i8) -> i8 {
-        self.nodes.fetch_add(1, Relaxed);
+        let visited = self.nodes.fetch_add(1, Relaxed);
+        if self.stopped.load(Relaxed) {
+            return 0;
+        }
+        if visited.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped.store(true, Relaxed);
+            return 0;
+        }
         let moves = match self.moves(me, opp) {
             Ok(moves) => moves,
             Err(value) => return value,
@@ -343,6 +358,11 @@ impl<'a> Searcher<'a> {
         } else {
             (lower, upper) = (best, best);
         }
+        // Checked after the children: a child abandoned at the deadline
+        // returns a meaningless 0, and the flag is already set when it does.
+        if self.stopped.load(Relaxed) {
+            return 0;
+        }
         if self.table.len() < self.capacity || self.table.contains_key(&key) {
             self.table.insert(key, pack(lower, upper));
         }
@@ -354,6 +374,18 @@ impl<'a> Searcher<'a> {
 /// refuses illegal counts and finished positions. On a gravity board the
 /// stones must stand in stacks from the bottom (not checked).
 pub fn value_of(board: &SearchBoard, x: u64, o: u64, capacity: usize) -> Result<SearchResult> {
+    Ok(value_within(board, x, o, capacity, None)?.expect("no deadline, so the search finishes"))
+}
+
+/// [`value_of`], giving up at `deadline`: `Ok(None)` when the search did not
+/// finish in time (nothing it found is then reported).
+pub fn value_within(
+    board: &SearchBoard,
+    x: u64,
+    o: u64,
+    capacity: usize,
+    deadline: Option<Instant>,
+) -> Result<Option<SearchResult>> {
     let (xs, os) = (x.count_ones(), o.count_ones());
     if x & o != 0 || (x | o) & !board.full != 0 {
         return Err(Error::InvalidInput(
@@ -370,7 +402,12 @@ pub fn value_of(board: &SearchBoard, x: u64, o: u64, capacity: usize) -> Result<
             "the game is already over in this position".into(),
         ));
     }
-    Ok(Searcher::new(board, capacity).solve(x, o))
+    let searcher = Searcher {
+        deadline,
+        ..Searcher::new(board, capacity)
+    };
+    let result = searcher.solve(x, o);
+    Ok((!searcher.stopped.load(Relaxed)).then_some(result))
 }
 
 #[cfg(test)]
