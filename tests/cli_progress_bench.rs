@@ -56,6 +56,18 @@ fn progress_shows_on_a_terminal_only() {
 
     let levels = on_a_terminal("cat-mouse --graph-file benches/data/cat-mouse-2000.json");
     assert!(levels.contains("levels"), "{levels:?}");
+
+    let search = on_a_terminal("search mnk --rows 4 --cols 5 --k 4");
+    assert!(search.contains("nodes"), "{search:?}");
+    let piped = Command::new(BIN)
+        .args(["search", "mnk", "--rows", "4", "--cols", "5", "--k", "4"])
+        .output()
+        .unwrap();
+    assert!(
+        piped.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
 }
 
 #[test]

@@ -93,6 +93,11 @@ impl RunArgs {
         progress::Bar::on_stderr(self.quiet)
     }
 
+    /// A counter of work of unknown size on stderr, unless quiet or not a terminal.
+    pub fn progress_counter(&self) -> progress::Bar {
+        progress::Bar::counter_on_stderr(self.quiet)
+    }
+
     /// The memory budget in force.
     pub fn budget(&self) -> Budget {
         self.max_memory

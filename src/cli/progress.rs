@@ -27,6 +27,21 @@ impl Bar {
         Bar(Some(bar))
     }
 
+    /// A counter of work of unknown size (search nodes) on stderr, under
+    /// the same conditions as [`on_stderr`](Self::on_stderr).
+    pub fn counter_on_stderr(quiet: bool) -> Self {
+        let Bar(Some(bar)) = Self::on_stderr(quiet) else {
+            return Bar(None);
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {msg} {human_pos} ({per_sec}, {elapsed} so far)",
+            )
+            .expect("a valid template"),
+        );
+        Bar(Some(bar))
+    }
+
     /// Removes the bar before the report is printed.
     pub fn finish(&self) {
         if let Some(bar) = &self.0 {

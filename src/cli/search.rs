@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use retrograde::game::Outcome;
 use retrograde::games::mnk::parse_board_within;
 use retrograde::solve::in_pool;
-use retrograde::solve::search::{value_of, SearchBoard, MAX_SIDE};
+use retrograde::solve::search::{value_reporting, SearchBoard, MAX_SIDE};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped};
@@ -98,8 +98,13 @@ pub fn search_and_report(
 ) -> anyhow::Result<ExitCode> {
     let threads = run.threads();
     let capacity = (run.budget().0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize;
+    let bar = run.progress_counter();
     let clock = Instant::now();
-    let result = in_pool(threads, || value_of(board, x, o, capacity))??;
+    let result = in_pool(threads, || {
+        value_reporting(board, x, o, capacity, None, &bar)
+    })??
+    .expect("no deadline, so the search finishes");
+    bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
     let value = match (empty_board, result.value) {
         (false, v) => v.name(),

@@ -26,6 +26,7 @@ use rustc_hash::FxBuildHasher;
 use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::games::mnk::map_cell;
+use crate::solve::progress::{Progress, Silent};
 
 /// Largest side of a search board; a board holds at most 64 cells.
 pub const MAX_SIDE: u32 = 8;
@@ -229,6 +230,8 @@ pub struct Searcher<'a> {
     hits: AtomicU64,
     /// When to give up, if ever.
     deadline: Option<Instant>,
+    /// Told of every 4,096 nodes.
+    progress: &'a dyn Progress,
     /// Set once the deadline has passed: every search then unwinds, and no
     /// result computed after it is stored (it may rest on abandoned children).
     stopped: AtomicBool,
@@ -244,6 +247,7 @@ impl<'a> Searcher<'a> {
             nodes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
             deadline: None,
+            progress: &Silent,
             stopped: AtomicBool::new(false),
         }
     }
@@ -322,9 +326,12 @@ impl<'a> Searcher<'a> {
         if self.stopped.load(Relaxed) {
             return 0;
         }
-        if visited.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stopped.store(true, Relaxed);
-            return 0;
+        if visited.is_multiple_of(4096) {
+            self.progress.advance(4096);
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stopped.store(true, Relaxed);
+                return 0;
+            }
         }
         let moves = match self.moves(me, opp) {
             Ok(moves) => moves,
@@ -386,6 +393,19 @@ pub fn value_within(
     capacity: usize,
     deadline: Option<Instant>,
 ) -> Result<Option<SearchResult>> {
+    value_reporting(board, x, o, capacity, deadline, &Silent)
+}
+
+/// [`value_within`], telling `progress` of the nodes searched (stage
+/// "nodes", in steps of 4,096; the total is unknown, given as 0).
+pub fn value_reporting(
+    board: &SearchBoard,
+    x: u64,
+    o: u64,
+    capacity: usize,
+    deadline: Option<Instant>,
+    progress: &dyn Progress,
+) -> Result<Option<SearchResult>> {
     let (xs, os) = (x.count_ones(), o.count_ones());
     if x & o != 0 || (x | o) & !board.full != 0 {
         return Err(Error::InvalidInput(
@@ -402,8 +422,10 @@ pub fn value_within(
             "the game is already over in this position".into(),
         ));
     }
+    progress.stage("nodes", 0);
     let searcher = Searcher {
         deadline,
+        progress,
         ..Searcher::new(board, capacity)
     };
     let result = searcher.solve(x, o);
