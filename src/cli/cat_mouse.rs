@@ -1,18 +1,16 @@
 //! `retrograde cat-mouse`: Cat and Mouse on a graph (LeetCode 913).
 
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Player, Turn, WinnerTotals};
-use retrograde::solve::{in_pool, retrograde::solve_reporting};
 use retrograde::table::OutcomeTable;
-use retrograde::tablefile::{SavedGame, SavedTable};
+use retrograde::tablefile::SavedGame;
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped, rate};
-use super::{OutArgs, RunArgs, Timing};
+use super::{solve_retrograde, OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse`.
 #[derive(Debug, Args)]
@@ -87,27 +85,11 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
         turn,
     )?;
 
-    let threads = args.run.threads();
-    let budget = args.run.budget();
-    let bar = args.run.progress();
-    let clock = Instant::now();
-    let (table, stats) = in_pool(threads, || solve_reporting(&game, &budget, &bar))??;
-    bar.finish();
-    let seconds = clock.elapsed().as_secs_f64();
     let lists: Vec<Vec<u32>> = lists
         .iter()
         .map(|l| l.iter().map(|&b| b as u32).collect())
         .collect();
-    let table = SavedTable::Retrograde(table);
-    args.out.save(&SavedGame::Graph(lists), &table)?;
-    let SavedTable::Retrograde(table) = table else {
-        unreachable!("built above")
-    };
-    let timing = Timing {
-        seconds,
-        threads,
-        levels: stats.levels,
-    };
+    let (table, timing) = solve_retrograde(&game, SavedGame::Graph(lists), &args.run, &args.out)?;
     report(&game, &table, start, &timing, args.run.json)
 }
 

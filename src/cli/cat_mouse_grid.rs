@@ -1,20 +1,19 @@
 //! `retrograde cat-mouse-grid`: Cat and Mouse II on a grid (LeetCode 1728).
 
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
 use retrograde::games::cat_mouse::winner_totals;
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, Player};
-use retrograde::solve::{in_pool, retrograde::solve_reporting};
+use retrograde::solve::in_pool;
 use retrograde::table::OutcomeTable;
-use retrograde::tablefile::{SavedGame, SavedTable};
+use retrograde::tablefile::SavedGame;
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped, rate};
-use super::{OutArgs, RunArgs, Timing};
+use super::{solve_retrograde, OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse-grid`.
 #[derive(Debug, Args)]
@@ -75,28 +74,12 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let max_moves = max_moves_of(args.max_moves)?;
     let game = CatMouseGrid::new(&rows, cat_jump, mouse_jump)?;
 
-    let threads = args.run.threads();
-    let budget = args.run.budget();
-    let bar = args.run.progress();
-    let clock = Instant::now();
-    let (table, stats) = in_pool(threads, || solve_reporting(&game, &budget, &bar))??;
-    bar.finish();
-    let seconds = clock.elapsed().as_secs_f64();
     let saved = SavedGame::Grid {
         rows: rows.iter().map(|r| r.to_string()).collect(),
         cat_jump,
         mouse_jump,
     };
-    let table = SavedTable::Retrograde(table);
-    args.out.save(&saved, &table)?;
-    let SavedTable::Retrograde(table) = table else {
-        unreachable!("built above")
-    };
-    let timing = Timing {
-        seconds,
-        threads,
-        levels: stats.levels,
-    };
+    let (table, timing) = solve_retrograde(&game, saved, &args.run, &args.out)?;
     report(
         &game,
         &table,

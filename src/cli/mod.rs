@@ -128,6 +128,36 @@ impl OutArgs {
     }
 }
 
+/// Solves a game with the retrograde engine on the run's threads, budget
+/// and progress bar, and saves the table if `--out` asks for it.
+pub fn solve_retrograde<G: retrograde::game::RankedGame>(
+    game: &G,
+    saved: retrograde::tablefile::SavedGame,
+    run: &RunArgs,
+    out: &OutArgs,
+) -> anyhow::Result<(retrograde::table::OutcomeTable, Timing)> {
+    use retrograde::tablefile::SavedTable;
+    let threads = run.threads();
+    let budget = run.budget();
+    let bar = run.progress();
+    let clock = std::time::Instant::now();
+    let (table, stats) = retrograde::solve::in_pool(threads, || {
+        retrograde::solve::retrograde::solve_reporting(game, &budget, &bar)
+    })??;
+    bar.finish();
+    let timing = Timing {
+        seconds: clock.elapsed().as_secs_f64(),
+        threads,
+        levels: stats.levels,
+    };
+    let table = SavedTable::Retrograde(table);
+    out.save(&saved, &table)?;
+    let SavedTable::Retrograde(table) = table else {
+        unreachable!("built above")
+    };
+    Ok((table, timing))
+}
+
 /// How an answer was obtained, for the report's last line.
 #[derive(Clone, Copy, Debug)]
 pub struct Timing {
