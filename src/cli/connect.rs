@@ -13,7 +13,7 @@ use retrograde::solve::search::SearchBoard;
 use retrograde::solve::sparse_layered::{solve_gravity, GravityCounts};
 use serde_json::json;
 
-use super::output::{emit, emit_json, grouped, rate};
+use super::output::{emit, emit_json, first_player_result, grouped, rate, result_in_words};
 use super::RunArgs;
 
 /// Arguments of `retrograde connect`.
@@ -51,11 +51,11 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let clock = Instant::now();
     let solution = in_pool(threads, || solve_gravity(&game, &budget))??;
     let seconds = clock.elapsed().as_secs_f64();
-    let value = match solution.lookup(0, game.key(0, 0)) {
-        Some((Outcome::Win, _)) => "first",
-        Some((Outcome::Loss, _)) => "second",
-        _ => "draw",
-    };
+    let value = first_player_result(
+        solution
+            .lookup(0, game.key(0, 0))
+            .map_or(Outcome::Draw, |(v, _)| v),
+    );
     let total = solution
         .counts
         .iter()
@@ -107,15 +107,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         line(c.ply.to_string(), c);
     }
     line("total".into(), &total);
-    let _ = writeln!(
-        out,
-        "value of the empty board: {}",
-        match value {
-            "first" => "first player wins",
-            "second" => "second player wins",
-            _ => "draw",
-        }
-    );
+    let _ = writeln!(out, "value of the empty board: {}", result_in_words(value));
     let _ = writeln!(
         out,
         "solved in {seconds:.3} s on {threads} thread{}, {}",

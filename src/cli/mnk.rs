@@ -12,8 +12,8 @@ use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
 use serde_json::{json, Value};
 
-use super::output::{emit, emit_json, grouped, rate};
-use super::{OutArgs, RunArgs};
+use super::output::{emit, emit_json, first_player_result, grouped, rate, result_in_words};
+use super::{check_board_size, OutArgs, RunArgs};
 use retrograde::tablefile::{SavedGame, SavedTable};
 
 /// Arguments of `retrograde mnk`.
@@ -48,16 +48,7 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     let position = args.board.as_deref().map(parse_board).transpose()?;
     let (rows, cols) = match position {
         Some(p) => {
-            for (given, actual, name) in
-                [(args.rows, p.rows, "--rows"), (args.cols, p.cols, "--cols")]
-            {
-                if given.is_some_and(|g| g != actual) {
-                    anyhow::bail!(
-                        "{name} {} disagrees with the board, which has {actual}",
-                        given.unwrap_or(0)
-                    );
-                }
-            }
+            check_board_size([args.rows, args.cols], [p.rows, p.cols])?;
             (p.rows, p.cols)
         }
         None => (args.rows.unwrap_or(3), args.cols.unwrap_or(3)),
@@ -90,11 +81,7 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
 
 /// "first", "second" or "draw": the value of the empty board.
 pub fn empty_board_value(solution: &MnkSolution) -> &'static str {
-    match solution.lookup(0, 0) {
-        Some((Outcome::Win, _)) => "first",
-        Some((Outcome::Loss, _)) => "second",
-        _ => "draw",
-    }
+    first_player_result(solution.lookup(0, 0).map_or(Outcome::Draw, |(v, _)| v))
 }
 
 fn ply_json(c: &PlyCounts) -> Value {
@@ -168,11 +155,7 @@ pub fn report(
         line(c.ply.to_string(), c);
     }
     line("total".into(), &t);
-    let value = match empty_board_value(solution) {
-        "first" => "first player wins",
-        "second" => "second player wins",
-        _ => "draw",
-    };
+    let value = result_in_words(empty_board_value(solution));
     let depth = solution.lookup(0, 0).map_or(0, |(_, d)| d);
     let g = &solution.games;
     let _ = writeln!(

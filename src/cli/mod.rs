@@ -128,6 +128,16 @@ impl OutArgs {
     }
 }
 
+/// Refuses `--rows`/`--cols` that contradict the size of a `--board`.
+pub fn check_board_size(given: [Option<u32>; 2], board: [u32; 2]) -> anyhow::Result<()> {
+    for ((given, actual), name) in given.into_iter().zip(board).zip(["--rows", "--cols"]) {
+        if let Some(g) = given.filter(|&g| g != actual) {
+            anyhow::bail!("{name} {g} disagrees with the board, which has {actual}");
+        }
+    }
+    Ok(())
+}
+
 /// Solves a game with the retrograde engine on the run's threads, budget
 /// and progress bar, and saves the table if `--out` asks for it.
 pub fn solve_retrograde<G: retrograde::game::RankedGame>(

@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use retrograde::game::Outcome;
+
 /// Writes `text` to stdout. A reader that went away (a broken pipe, as with
 /// `| head`) is not an error: the command exits quietly with success.
 pub fn emit(text: &str) -> anyhow::Result<ExitCode> {
@@ -17,6 +19,25 @@ pub fn emit(text: &str) -> anyhow::Result<ExitCode> {
 /// Writes one JSON object and a newline to stdout.
 pub fn emit_json(value: &serde_json::Value) -> anyhow::Result<ExitCode> {
     emit(&format!("{value}\n"))
+}
+
+/// The empty board's value for the first player as a game result:
+/// `"first"`, `"second"` or `"draw"` (as printed in JSON).
+pub fn first_player_result(value: Outcome) -> &'static str {
+    match value {
+        Outcome::Win => "first",
+        Outcome::Loss => "second",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// A game result in words: "first player wins", "second player wins", "draw".
+pub fn result_in_words(result: &str) -> &'static str {
+    match result {
+        "first" => "first player wins",
+        "second" => "second player wins",
+        _ => "draw",
+    }
 }
 
 /// `1234567` → `1,234,567`.

@@ -5,19 +5,25 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use retrograde::game::Outcome;
 use retrograde::games::mnk::parse_board_within;
+use retrograde::memory::Budget;
 use retrograde::solve::in_pool;
 use retrograde::solve::search::{value_reporting, SearchBoard, MAX_SIDE};
 use serde_json::json;
 
-use super::output::{emit, emit_json, grouped};
-use super::RunArgs;
+use super::output::{emit, emit_json, first_player_result, grouped};
+use super::{check_board_size, RunArgs};
 
 /// Bytes one transposition entry costs in the concurrent table, roughly
 /// (key, bounds, hash-map overhead): the budget divided by this is the
 /// table's capacity.
 const BYTES_PER_ENTRY: u64 = 64;
+
+/// How many positions a search's transposition table may keep within
+/// `budget`.
+pub fn table_capacity(budget: &Budget) -> usize {
+    (budget.0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize
+}
 
 /// Arguments of `retrograde search`.
 #[derive(Debug, Args)]
@@ -64,15 +70,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         .transpose()?;
     let (rows, cols, x, o) = match position {
         Some((rows, cols, x, o)) => {
-            for (given, actual, name) in [(args.rows, rows, "--rows"), (args.cols, cols, "--cols")]
-            {
-                if given.is_some_and(|g| g != actual) {
-                    anyhow::bail!(
-                        "{name} {} disagrees with the board, which has {actual}",
-                        given.unwrap_or(0)
-                    );
-                }
-            }
+            check_board_size([args.rows, args.cols], [rows, cols])?;
             (rows, cols, x, o)
         }
         None => (args.rows.unwrap_or(3), args.cols.unwrap_or(3), 0, 0),
@@ -97,7 +95,7 @@ pub fn search_and_report(
     run: &RunArgs,
 ) -> anyhow::Result<ExitCode> {
     let threads = run.threads();
-    let capacity = (run.budget().0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize;
+    let capacity = table_capacity(&run.budget());
     let bar = run.progress_counter();
     let clock = Instant::now();
     let result = in_pool(threads, || {
@@ -106,11 +104,10 @@ pub fn search_and_report(
     .expect("no deadline, so the search finishes");
     bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
-    let value = match (empty_board, result.value) {
-        (false, v) => v.name(),
-        (true, Outcome::Win) => "first",
-        (true, Outcome::Loss) => "second",
-        (true, Outcome::Draw) => "draw",
+    let value = if empty_board {
+        first_player_result(result.value)
+    } else {
+        result.value.name()
     };
     if run.json {
         return emit_json(&json!({

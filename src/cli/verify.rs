@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::solve::in_pool;
@@ -14,7 +13,7 @@ use retrograde::solve::search::{value_within, SearchBoard};
 use retrograde::solve::sparse_layered::solve_gravity;
 
 use super::mnk::empty_board_value;
-use super::output::emit;
+use super::output::{emit, first_player_result};
 use super::RunArgs;
 
 /// Arguments of `retrograde verify`.
@@ -259,7 +258,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             clock.elapsed().as_secs_f64(),
         )?;
     }
-    let capacity = (budget.0 .0 / 64).min(usize::MAX as u64) as usize;
+    let capacity = super::search::table_capacity(&budget);
     for (case, published, board) in search_cases() {
         let board = board?;
         let clock = Instant::now();
@@ -267,11 +266,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let found = in_pool(threads, || {
             value_within(&board, 0, 0, capacity, Some(deadline))
         })??;
-        let value = found.map(|r| match r.value {
-            Outcome::Win => "first",
-            Outcome::Loss => "second",
-            Outcome::Draw => "draw",
-        });
+        let value = found.map(|r| first_player_result(r.value));
         report.row(&case, published, value, clock.elapsed().as_secs_f64())?;
     }
     let summary = format!(
