@@ -12,7 +12,7 @@ pub enum Error {
     InvalidInput(String),
 
     /// The solve would need more memory than the budget allows.
-    #[error("{what} needs an estimated {needed} of memory, over the budget of {budget} (raise it with --max-memory)")]
+    #[error("{what} needs an estimated {needed} of memory, over the budget of {budget}{hint}")]
     OverMemoryBudget {
         /// What was being sized, e.g. "the cat-and-mouse table".
         what: String,
@@ -20,6 +20,8 @@ pub enum Error {
         needed: Bytes,
         /// The budget in force.
         budget: Bytes,
+        /// How to get more: raise the budget, or nothing on this machine.
+        hint: String,
     },
 
     /// The state space does not fit the solver's index width.
@@ -42,7 +44,7 @@ pub enum Error {
     },
 
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {}", os_text(source))]
     Io {
         /// The file.
         path: String,
@@ -57,3 +59,13 @@ pub enum Error {
 
 /// Shorthand for results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// An I/O error's text without the `(os error N)` suffix that the standard
+/// library appends: `No such file or directory`.
+pub fn os_text(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}

@@ -26,6 +26,7 @@ pub mod game;
 pub mod games;
 pub mod index;
 pub mod memory;
+pub mod position;
 pub mod solve;
 pub mod table;
 pub mod tablefile;

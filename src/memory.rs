@@ -102,9 +102,21 @@ impl Budget {
                 what: what.to_string(),
                 needed,
                 budget: self.0,
+                hint: beyond_machine_hint(needed),
             });
         }
         Ok(())
+    }
+}
+
+/// What to tell a user whose solve needs `needed`: raise `--max-memory`
+/// while the machine has that much memory, else that it does not.
+pub fn beyond_machine_hint(needed: Bytes) -> String {
+    match physical_memory() {
+        Some(total) if needed > total => {
+            format!("; this machine has only {total} of memory")
+        }
+        _ => " (raise it with --max-memory)".into(),
     }
 }
 

@@ -14,11 +14,16 @@ use crate::atomic_file::write_atomically;
 use crate::checksum::Checksum;
 use crate::error::{Error, Result};
 use crate::game::RankedGame;
+use crate::games::can_i_win::{self, CanIWinTable};
 use crate::games::cat_mouse::CatMouseGraph;
 use crate::games::cat_mouse_grid::CatMouseGrid;
+use crate::games::ends::{self, EndsSolution};
+use crate::games::gravity::Gravity;
 use crate::games::mnk::Mnk;
+use crate::games::nim::NimTable;
 use crate::index::PlyShape;
 use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
+use crate::solve::sparse_layered::{GravityCounts, GravityPly, GravitySolution};
 use crate::table::{code, OutcomeTable};
 
 /// The first eight bytes of every table file.
@@ -52,6 +57,34 @@ pub enum SavedGame {
         /// Stones in a row that win.
         k: u32,
     },
+    /// A gravity board (Connect-Four family).
+    Gravity {
+        /// Columns.
+        cols: u32,
+        /// Rows.
+        rows: u32,
+        /// Stones in a row that win.
+        k: u32,
+    },
+    /// Nim: every heap up to `stones`.
+    Nim {
+        /// The largest heap.
+        stones: u64,
+        /// The largest take.
+        max_take: u64,
+    },
+    /// Can I Win: every set of used numbers.
+    CanIWin {
+        /// The numbers are `1..=max`.
+        max: u32,
+        /// The total to reach.
+        total: i64,
+    },
+    /// Take from either end: every interval of the row.
+    Ends {
+        /// The row.
+        numbers: Vec<u64>,
+    },
 }
 
 impl SavedGame {
@@ -61,15 +94,23 @@ impl SavedGame {
             SavedGame::Graph(_) => 1,
             SavedGame::Grid { .. } => 2,
             SavedGame::Mnk { .. } => 3,
+            SavedGame::Gravity { .. } => 4,
+            SavedGame::Nim { .. } => 5,
+            SavedGame::CanIWin { .. } => 6,
+            SavedGame::Ends { .. } => 7,
         }
     }
 
-    /// A short name of the kind: `cat-mouse`, `cat-mouse-grid`, `mnk`.
+    /// The kind's name: the subcommand that solves it.
     pub fn kind_name(&self) -> &'static str {
         match self {
             SavedGame::Graph(_) => "cat-mouse",
             SavedGame::Grid { .. } => "cat-mouse-grid",
             SavedGame::Mnk { .. } => "mnk",
+            SavedGame::Gravity { .. } => "connect",
+            SavedGame::Nim { .. } => "nim",
+            SavedGame::CanIWin { .. } => "can-i-win",
+            SavedGame::Ends { .. } => "ends",
         }
     }
 
@@ -84,6 +125,12 @@ impl SavedGame {
                 json!({ "grid": rows, "cat_jump": cat_jump, "mouse_jump": mouse_jump })
             }
             SavedGame::Mnk { rows, cols, k } => json!({ "rows": rows, "cols": cols, "k": k }),
+            SavedGame::Gravity { cols, rows, k } => json!({ "cols": cols, "rows": rows, "k": k }),
+            SavedGame::Nim { stones, max_take } => {
+                json!({ "stones": stones, "max_take": max_take })
+            }
+            SavedGame::CanIWin { max, total } => json!({ "max": max, "total": total }),
+            SavedGame::Ends { numbers } => json!({ "numbers": numbers }),
         }
     }
 
@@ -92,6 +139,11 @@ impl SavedGame {
             p[key]
                 .as_u64()
                 .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| format!("parameter {key} is missing or not a number"))
+        };
+        let big = |key: &str| {
+            p[key]
+                .as_u64()
                 .ok_or_else(|| format!("parameter {key} is missing or not a number"))
         };
         match kind {
@@ -109,6 +161,24 @@ impl SavedGame {
                 cols: number("cols")?,
                 k: number("k")?,
             }),
+            4 => Ok(SavedGame::Gravity {
+                cols: number("cols")?,
+                rows: number("rows")?,
+                k: number("k")?,
+            }),
+            5 => Ok(SavedGame::Nim {
+                stones: big("stones")?,
+                max_take: big("max_take")?,
+            }),
+            6 => Ok(SavedGame::CanIWin {
+                max: number("max")?,
+                total: p["total"]
+                    .as_i64()
+                    .ok_or("parameter total is missing or not a number")?,
+            }),
+            7 => serde_json::from_value(p["numbers"].clone())
+                .map(|numbers| SavedGame::Ends { numbers })
+                .map_err(|e| format!("parameter numbers: {e}")),
             other => Err(format!("unknown game kind {other}")),
         }
     }
@@ -121,6 +191,14 @@ pub enum SavedTable {
     Retrograde(OutcomeTable),
     /// A layered m,n,k solution.
     Layered(MnkSolution),
+    /// A sparse layered gravity solution.
+    Gravity(GravitySolution),
+    /// A Nim table.
+    Nim(NimTable),
+    /// A Can I Win table.
+    CanIWin(CanIWinTable),
+    /// A take-from-either-end solution.
+    Ends(EndsSolution),
 }
 
 fn section(out: &mut Vec<u8>, tag: &[u8; 4], bytes: &[u8]) {
@@ -138,6 +216,10 @@ pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
     let (encoding, states) = match table {
         SavedTable::Retrograde(t) => (1u32, t.states()),
         SavedTable::Layered(s) => (2u32, s.plies.iter().map(|p| p.shape.size).sum()),
+        SavedTable::Gravity(s) => (3u32, s.positions()),
+        SavedTable::Nim(t) => (4u32, t.stones() + 1),
+        SavedTable::CanIWin(t) => (5u32, t.states()),
+        SavedTable::Ends(t) => (6u32, (t.numbers().len() * t.numbers().len()) as u64),
     };
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
@@ -169,6 +251,28 @@ pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
             section(&mut out, b"REAC", &reach);
             section(&mut out, b"VALS", &values);
             section(&mut out, b"DEPT", &depths);
+        }
+        SavedTable::Gravity(s) => {
+            section(
+                &mut out,
+                b"SUMM",
+                json!({ "counts": s.counts }).to_string().as_bytes(),
+            );
+            let (mut keys, mut values) = (Vec::new(), Vec::new());
+            for ply in &s.plies {
+                let (k, v) = ply.raw();
+                keys.extend(word_bytes(k));
+                values.extend(v.iter().flat_map(|w| w.to_le_bytes()));
+            }
+            section(&mut out, b"KEYS", &keys);
+            section(&mut out, b"VALS", &values);
+        }
+        SavedTable::Nim(t) => section(&mut out, b"BITS", &word_bytes(t.raw_words())),
+        SavedTable::CanIWin(t) => section(&mut out, b"BITS", &word_bytes(t.raw_words())),
+        SavedTable::Ends(t) => {
+            let summary = json!({ "difference": t.difference });
+            section(&mut out, b"SUMM", summary.to_string().as_bytes());
+            section(&mut out, b"BITS", &word_bytes(t.raw_words()));
         }
     }
     let sum = Checksum::default().bytes(&out).value();
@@ -334,6 +438,38 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
             let board = Mnk::new(*rows, *cols, *k).map_err(bad_game)?;
             SavedTable::Layered(read_layered(&mut r, board.cells(), states)?)
         }
+        (SavedGame::Gravity { cols, rows, k }, 3) => {
+            let board = Gravity::new(*cols, *rows, *k).map_err(bad_game)?;
+            SavedTable::Gravity(read_gravity(&mut r, board.cells(), states)?)
+        }
+        (SavedGame::Nim { stones, max_take }, 4) => {
+            let heaps = stones
+                .checked_add(1)
+                .filter(|&h| h == states && *max_take > 0)
+                .ok_or("the Nim parameters do not fit the table")?;
+            let words = words_of(r.section(b"BITS", Some(heaps.div_ceil(64) * 8))?);
+            SavedTable::Nim(NimTable::from_raw(words, heaps as usize, *max_take))
+        }
+        (SavedGame::CanIWin { max, total }, 5) => {
+            if *max > can_i_win::MAX_NUMBERS || states != 1u64 << max {
+                return Err("the Can I Win parameters do not fit the table".into());
+            }
+            let words = words_of(r.section(b"BITS", Some(states.div_ceil(64) * 8))?);
+            SavedTable::CanIWin(CanIWinTable::from_raw(*max, *total, words))
+        }
+        (SavedGame::Ends { numbers }, 6) => {
+            let n = numbers.len();
+            if n == 0 || n > ends::MAX_NUMBERS || states != (n * n) as u64 {
+                return Err("the row does not fit the table".into());
+            }
+            let summary: Value = serde_json::from_slice(r.section(b"SUMM", None)?)
+                .map_err(|e| format!("the summary is not JSON: {e}"))?;
+            let difference = summary["difference"]
+                .as_i64()
+                .ok_or("the summary has no difference")?;
+            let words = words_of(r.section(b"BITS", Some(states.div_ceil(64) * 8))?);
+            SavedTable::Ends(EndsSolution::from_raw(numbers.clone(), difference, words))
+        }
         (_, other) => {
             return Err(format!(
                 "index encoding {other} does not fit game kind {kind}"
@@ -347,6 +483,47 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
         ));
     }
     Ok((game, table))
+}
+
+fn read_gravity(
+    r: &mut Reader,
+    cells: u32,
+    stored: u64,
+) -> std::result::Result<GravitySolution, String> {
+    let summary: Value = serde_json::from_slice(r.section(b"SUMM", None)?)
+        .map_err(|e| format!("the summary is not JSON: {e}"))?;
+    let counts: Vec<GravityCounts> = serde_json::from_value(summary["counts"].clone())
+        .map_err(|e| format!("the summary's counts: {e}"))?;
+    let positions = counts
+        .iter()
+        .try_fold(0u64, |t, c| t.checked_add(c.positions))
+        .ok_or("the summary's counts overflow")?;
+    if counts.len() != cells as usize + 1 || positions != stored {
+        return Err("the summary does not fit the board".into());
+    }
+    let too_long = || "the table is too long for this machine".to_string();
+    let key_bytes = positions.checked_mul(8).ok_or_else(too_long)?;
+    let keys = r.section(b"KEYS", Some(key_bytes))?;
+    let values = r.section(b"VALS", Some(positions * 2))?;
+    let mut plies = Vec::with_capacity(counts.len());
+    let mut at = 0usize;
+    for c in &counts {
+        let n = usize::try_from(c.positions).map_err(|_| too_long())?;
+        let k = words_of(&keys[at * 8..(at + n) * 8]);
+        let v: Vec<u16> = values[at * 2..(at + n) * 2]
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        if k.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(format!("the keys of ply {} are not in order", c.ply));
+        }
+        if v.iter().any(|&w| w & 0b11 == 0) {
+            return Err(format!("a position of ply {} has no value", c.ply));
+        }
+        plies.push(GravityPly::from_raw(k, v));
+        at += n;
+    }
+    Ok(GravitySolution { plies, counts })
 }
 
 fn read_retrograde(

@@ -9,7 +9,9 @@ use retrograde::table::OutcomeTable;
 use retrograde::tablefile::SavedGame;
 use serde_json::json;
 
-use super::output::{emit, emit_json, grouped, rate};
+use retrograde::position::answer::plies;
+
+use super::output::{emit, emit_json, grouped};
 use super::{solve_retrograde, OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse`.
@@ -101,11 +103,6 @@ pub fn report(
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let Timing {
-        seconds,
-        threads,
-        levels,
-    } = *timing;
     let n = game.nodes();
     let WinnerTotals {
         mouse_wins,
@@ -128,7 +125,7 @@ pub fn report(
     };
 
     if json {
-        return emit_json(&json!({
+        let mut value = json!({
             "nodes": n,
             "states": states,
             "mouse_wins": mouse_wins,
@@ -138,15 +135,15 @@ pub fn report(
             "outcome": outcome,
             "code": code,
             "depth": depth,
-            "levels": levels,
-            "threads": threads,
-            "seconds": seconds,
-            "states_per_second": states as f64 / seconds.max(1e-9),
-        }));
+        });
+        if let serde_json::Value::Object(map) = &mut value {
+            map.extend(timing.json_keys(Some(states)));
+        }
+        return emit_json(&value);
     }
     let depth_line = match depth {
         Some(0) => "0 (the start is already over)".to_string(),
-        Some(d) => format!("{d} plies to the end under perfect play"),
+        Some(d) => format!("{} to the end under perfect play", plies(d)),
         None => "none (a drawn position never ends)".to_string(),
     };
     emit(&format!(
@@ -157,7 +154,7 @@ pub fn report(
          mouse wins  {mw} states\n\
          cat wins    {cw} states\n\
          draws       {dr} states\n\
-         solved in   {seconds:.3} s on {threads} thread{plural}, {rate}, {levels} levels\n",
+         {timing_line}",
         nodes = grouped(u64::from(n)),
         states_g = grouped(states),
         m = p.mouse,
@@ -170,8 +167,6 @@ pub fn report(
         mw = grouped(mouse_wins),
         cw = grouped(cat_wins),
         dr = grouped(draws),
-        plural = if threads == 1 { "" } else { "s" },
-        rate = rate(states, seconds),
-        levels = levels,
+        timing_line = timing.line(Some(states)),
     ))
 }

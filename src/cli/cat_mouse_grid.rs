@@ -12,7 +12,9 @@ use retrograde::table::OutcomeTable;
 use retrograde::tablefile::SavedGame;
 use serde_json::json;
 
-use super::output::{emit, emit_json, grouped, rate};
+use retrograde::position::answer::plies;
+
+use super::output::{board_name, emit, emit_json, grouped};
 use super::{solve_retrograde, OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse-grid`.
@@ -104,11 +106,7 @@ pub fn report(
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let Timing {
-        seconds,
-        threads,
-        levels,
-    } = *timing;
+    let threads = timing.threads;
     let (cat_jump, mouse_jump) = game.jumps();
     let states = table.states();
     let mouse_wins = game.mouse_wins_within(table, start, max_moves);
@@ -122,8 +120,8 @@ pub fn report(
     let depth = table.depth(start);
     let winner = game.winner(table, start);
     if json {
-        return emit_json(&json!({
-            "mouse_wins": mouse_wins,
+        let mut value = json!({
+            "mouse_can_win": mouse_wins,
             "states": states,
             "mouse_win_states": mouse_win_states,
             "depth": depth,
@@ -131,25 +129,25 @@ pub fn report(
             "max_moves": max_moves,
             "floor_cells": game.floor_cells(),
             "unbounded": {"mouse_wins": unbounded.mouse_wins, "cat_wins": unbounded.cat_wins, "draws": unbounded.draws},
-            "levels": levels,
-            "threads": threads,
-            "seconds": seconds,
-            "states_per_second": states as f64 / seconds.max(1e-9),
-        }));
+        });
+        if let serde_json::Value::Object(map) = &mut value {
+            map.extend(timing.json_keys(Some(states)));
+        }
+        return emit_json(&value);
     }
     let (rows_n, cols_n) = game.size();
     let start_text = match (winner, depth) {
-        (Some(Player::Mouse), Some(d)) => format!("the mouse wins in {d} plies"),
-        (Some(Player::Cat), Some(d)) => format!("the cat wins in {d} plies"),
+        (Some(Player::Mouse), Some(d)) => format!("the mouse wins in {}", plies(d)),
+        (Some(Player::Cat), Some(d)) => format!("the cat wins in {}", plies(d)),
         _ => "a draw: neither can force a win, so the cat wins at the move limit".to_string(),
     };
     emit(&format!(
-        "Cat and Mouse II: {rows_n}×{cols_n} grid, {floor} floor cells, cat jump {cat_jump}, mouse jump {mouse_jump}\n\
+        "Cat and Mouse II: {grid_size} grid, {floor} floor cells, cat jump {cat_jump}, mouse jump {mouse_jump}\n\
          answer        {mouse_wins} (the mouse {verb} the food within {max_moves} moves)\n\
          start         {start_text} (unbounded game)\n\
          states        {states_g}; the mouse wins {mws} of them within the limit\n\
          unbounded     mouse wins {mw}, cat wins {cw}, draws {dr}\n\
-         solved in     {seconds:.3} s on {threads} thread{plural}, {rate}, {levels} levels\n",
+         {timing_line}",
         floor = grouped(u64::from(game.floor_cells())),
         verb = if mouse_wins { "reaches" } else { "does not reach" },
         states_g = grouped(states),
@@ -157,8 +155,7 @@ pub fn report(
         mw = grouped(unbounded.mouse_wins),
         cw = grouped(unbounded.cat_wins),
         dr = grouped(unbounded.draws),
-        plural = if threads == 1 { "" } else { "s" },
-        rate = rate(states, seconds),
-        levels = levels,
+        grid_size = board_name(cols_n, rows_n),
+        timing_line = timing.line(Some(states)),
     ))
 }

@@ -1,23 +1,26 @@
-//! `retrograde nim`, `can-i-win`, `ends`: the small seed games.
+//! `retrograde nim`, `can-i-win`, `ends`: the small classics. Each solves
+//! every state; a position option (`--stones`, `--used`, `--from/--to`)
+//! asks about one of them, on the solving command and on `query` alike.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use retrograde::games::can_i_win::solve_can_i_win;
-use retrograde::games::ends::{solve_ends, End};
-use retrograde::games::nim::solve_nim;
+use retrograde::games::can_i_win::{solve_can_i_win, CanIWinTable};
+use retrograde::games::ends::{solve_ends, End, EndsSolution};
+use retrograde::games::nim::{solve_nim, NimTable};
 use retrograde::solve::in_pool;
-use serde_json::json;
+use retrograde::tablefile::{SavedGame, SavedTable};
+use serde_json::{json, Value};
 
 use super::output::{emit, emit_json, grouped};
-use super::RunArgs;
+use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde nim`.
 #[derive(Debug, Args)]
 pub struct NimArgs {
-    /// Stones on the heap.
+    /// Stones on the heap; every heap from 0 up to it is solved.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     stones: i64,
 
@@ -32,12 +35,15 @@ pub struct NimArgs {
 
     #[command(flatten)]
     run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
 }
 
 /// Arguments of `retrograde can-i-win`.
 #[derive(Debug, Args)]
 pub struct CanIWinArgs {
-    /// The numbers are 1..=M (M ≤ 30).
+    /// The numbers are 1 to M (M at most 30).
     #[arg(long, value_name = "M", allow_negative_numbers = true)]
     max: i64,
 
@@ -46,7 +52,13 @@ pub struct CanIWinArgs {
     total: i64,
 
     #[command(flatten)]
+    position: UsedArgs,
+
+    #[command(flatten)]
     run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
 }
 
 /// Arguments of `retrograde ends`.
@@ -57,7 +69,33 @@ pub struct EndsArgs {
     nums: String,
 
     #[command(flatten)]
+    position: IntervalArgs,
+
+    #[command(flatten)]
     run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
+}
+
+/// `--used`: a position of Can I Win.
+#[derive(Debug, Args, Clone, Default)]
+pub struct UsedArgs {
+    /// Answer for the position where these numbers are used, e.g. 1,5,7.
+    #[arg(long, value_name = "LIST")]
+    pub used: Option<String>,
+}
+
+/// `--from` / `--to`: a position of take-from-either-end.
+#[derive(Debug, Args, Clone, Default)]
+pub struct IntervalArgs {
+    /// Answer for the row from this number on (counted from 1).
+    #[arg(long, value_name = "I")]
+    pub from: Option<usize>,
+
+    /// Answer for the row up to this number (counted from 1).
+    #[arg(long, value_name = "J")]
+    pub to: Option<usize>,
 }
 
 fn non_negative(value: i64, what: &str) -> anyhow::Result<u64> {
@@ -68,33 +106,74 @@ fn non_negative(value: i64, what: &str) -> anyhow::Result<u64> {
 pub fn nim(args: &NimArgs) -> anyhow::Result<ExitCode> {
     let stones = non_negative(args.stones, "--stones")?;
     let max_take = non_negative(args.max_take, "--max-take")?;
+    args.out.check()?;
     let clock = Instant::now();
     let table = solve_nim(stones, max_take, &args.run.budget())?;
-    let period = table.period();
-    let seconds = clock.elapsed().as_secs_f64();
-    let wins = table.wins(stones);
-    if args.run.json {
-        return emit_json(&json!({
+    let timing = Timing::solved(clock.elapsed().as_secs_f64(), 1);
+    let table = save(
+        &args.out,
+        SavedGame::Nim { stones, max_take },
+        SavedTable::Nim(table),
+    )?;
+    let SavedTable::Nim(table) = table else {
+        unreachable!("built above")
+    };
+    nim_report(&table, stones, &timing, args.run.json)
+}
+
+/// Saves the table if `--out` asks for it, and hands it back.
+fn save(out: &OutArgs, game: SavedGame, table: SavedTable) -> anyhow::Result<SavedTable> {
+    out.save(&game, &table)?;
+    Ok(table)
+}
+
+/// Appends the timing keys to a JSON object.
+fn with_timing(mut value: Value, timing: &Timing, states: u64) -> Value {
+    if let Value::Object(map) = &mut value {
+        map.extend(timing.json_keys(Some(states)));
+    }
+    value
+}
+
+/// Prints the answer for a heap of `heap` stones and the table's pattern.
+pub fn nim_report(
+    table: &NimTable,
+    heap: u64,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    if heap > table.stones() {
+        anyhow::bail!(
+            "--stones {heap} is beyond the table, which holds heaps 0 to {}",
+            table.stones()
+        );
+    }
+    let (period, max_take, stones) = (table.period(), table.max_take(), table.stones());
+    let wins = table.wins(heap);
+    if json {
+        let value = json!({
             "first_player_wins": wins,
             "period": period,
-            "stones": stones,
+            "stones": heap,
             "max_take": max_take,
+            "table_stones": stones,
             "losing_heaps": table.losses(),
-            "seconds": seconds,
-        }));
+        });
+        return emit_json(&with_timing(value, timing, stones + 1));
     }
     let losing: Vec<String> = (0..period.min(stones + 1))
         .filter(|&h| !table.wins(h))
         .map(|h| h.to_string())
         .collect();
     emit(&format!(
-        "Nim: {} stones, take 1..={max_take}\nanswer      {wins} (the first player {})\npattern     period {period}: the player to move loses iff the heap mod {period} is in {{{}}}\ntable       heaps 0..={}: {} won, {} lost\nsolved in   {seconds:.3} s\n",
-        grouped(stones),
+        "Nim: {} stones, take 1 to {max_take}\nanswer      {wins} (the first player {})\npattern     period {period}: the player to move loses when the heap modulo {period} is one of {{{}}}\ntable       heaps 0 to {}: {} won, {} lost\n{}",
+        grouped(heap),
         if wins { "wins" } else { "loses" },
         losing.join(", "),
         grouped(stones),
         grouped(stones + 1 - table.losses()),
         grouped(table.losses()),
+        timing.line(Some(stones + 1)),
     ))
 }
 
@@ -102,26 +181,82 @@ pub fn nim(args: &NimArgs) -> anyhow::Result<ExitCode> {
 pub fn can_i_win(args: &CanIWinArgs) -> anyhow::Result<ExitCode> {
     let max = u32::try_from(args.max)
         .map_err(|_| anyhow::anyhow!("--max {} must be between 0 and 30", args.max))?;
+    args.out.check()?;
+    let threads = args.run.threads();
     let clock = Instant::now();
-    let table = in_pool(args.run.threads(), || {
+    let table = in_pool(threads, || {
         solve_can_i_win(max, args.total, &args.run.budget())
     })??;
-    let seconds = clock.elapsed().as_secs_f64();
+    let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
+    let game = SavedGame::CanIWin {
+        max,
+        total: args.total,
+    };
+    let SavedTable::CanIWin(table) = save(&args.out, game, SavedTable::CanIWin(table))? else {
+        unreachable!("built above")
+    };
+    can_i_win_report(&table, &args.position, &timing, args.run.json)
+}
+
+/// Prints LeetCode's answer and, with `--used`, the value of that state.
+pub fn can_i_win_report(
+    table: &CanIWinTable,
+    position: &UsedArgs,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
     let wins = table.first_player_wins();
-    if args.run.json {
-        return emit_json(&json!({
+    let used = position
+        .used
+        .as_deref()
+        .map(|list| used_mask(list, table.max()))
+        .transpose()?;
+    let mover_wins = used.map(|mask| table.wins(mask));
+    if json {
+        let mut value = json!({
             "first_player_wins": wins,
             "states": table.states(),
             "winning_states": table.winning_states(),
-            "seconds": seconds,
-        }));
+        });
+        if let (Some(list), Some(w)) = (&position.used, mover_wins) {
+            value["used"] = json!(list);
+            value["mover_wins"] = json!(w);
+        }
+        return emit_json(&with_timing(value, timing, table.states()));
     }
-    emit(&format!(
-        "Can I Win: numbers 1..={max}, total {}\nanswer      {wins}\ntable       {} sets of used numbers, {} won by the player to move\nsolved in   {seconds:.3} s\n",
-        args.total,
+    let mut out = format!(
+        "Can I Win: numbers 1 to {}, total {}\nanswer      {wins}\ntable       {} sets of used numbers, {} won by the player to move\n",
+        table.max(),
+        table.total(),
         grouped(table.states()),
         grouped(table.winning_states()),
-    ))
+    );
+    if let (Some(list), Some(w)) = (&position.used, mover_wins) {
+        let _ = writeln!(
+            out,
+            "position    {list} used: the player to move {}",
+            if w { "wins" } else { "loses" }
+        );
+    }
+    out.push_str(&timing.line(Some(table.states())));
+    emit(&out)
+}
+
+/// The bit mask of a list of used numbers, each from 1 to `max`, once.
+fn used_mask(list: &str, max: u32) -> anyhow::Result<u32> {
+    let mut mask = 0u32;
+    for token in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let n: u32 = token
+            .parse()
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| anyhow::anyhow!("--used: {token:?} is not a number from 1 to {max}"))?;
+        if mask & (1 << (n - 1)) != 0 {
+            anyhow::bail!("--used: {n} is listed twice");
+        }
+        mask |= 1 << (n - 1);
+    }
+    Ok(mask)
 }
 
 /// Solves every interval of the row.
@@ -140,22 +275,51 @@ pub fn ends(args: &EndsArgs) -> anyhow::Result<ExitCode> {
             })
         })
         .collect::<anyhow::Result<Vec<u64>>>()?;
+    args.out.check()?;
+    let threads = args.run.threads();
     let clock = Instant::now();
-    let solution = in_pool(args.run.threads(), || {
-        solve_ends(&numbers, &args.run.budget())
-    })??;
-    let seconds = clock.elapsed().as_secs_f64();
+    let solution = in_pool(threads, || solve_ends(&numbers, &args.run.budget()))??;
+    let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
+    let game = SavedGame::Ends { numbers };
+    let SavedTable::Ends(solution) = save(&args.out, game, SavedTable::Ends(solution))? else {
+        unreachable!("built above")
+    };
+    ends_report(&solution, &args.position, &timing, args.run.json)
+}
+
+/// Prints the whole row's answer and, with `--from/--to`, that interval's.
+pub fn ends_report(
+    solution: &EndsSolution,
+    position: &IntervalArgs,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let n = solution.numbers().len();
+    let interval = match (position.from, position.to) {
+        (None, None) => None,
+        (from, to) => {
+            let (i, j) = (from.unwrap_or(1), to.unwrap_or(n));
+            if i == 0 || j > n || i > j {
+                anyhow::bail!("--from {i} --to {j} is not a part of the row of {n} numbers (1 ≤ from ≤ to ≤ {n})");
+            }
+            Some((i, j, solution.interval(i - 1, j - 1)))
+        }
+    };
     let line = solution.line();
     let name = |end: End| if end == End::Left { "left" } else { "right" };
-    if args.run.json {
-        return emit_json(&json!({
+    let states = (n * n) as u64;
+    if json {
+        let mut value = json!({
             "difference": solution.difference,
             "first_score": solution.first_score(),
             "second_score": solution.second_score(),
             "first_wins_or_ties": solution.difference >= 0,
             "line": line.iter().map(|&(end, n)| json!({"end": name(end), "number": n})).collect::<Vec<_>>(),
-            "seconds": seconds,
-        }));
+        });
+        if let Some((i, j, (lead, end))) = interval {
+            value["interval"] = json!({"from": i, "to": j, "lead": lead, "best_end": name(end)});
+        }
+        return emit_json(&with_timing(value, timing, states));
     }
     let mut play = String::new();
     for (turn, &(end, n)) in line.iter().enumerate().take(40) {
@@ -170,13 +334,22 @@ pub fn ends(args: &EndsArgs) -> anyhow::Result<ExitCode> {
     if line.len() > 40 {
         let _ = write!(play, ", … ({} moves)", line.len());
     }
-    emit(&format!(
-        "Take from either end: {} numbers\ndifference  {} (first minus second)\nscores      first {}, second {}\nanswer      {} (the first player {})\nline        {play}\nsolved in   {seconds:.3} s\n",
-        numbers.len(),
+    let mut out = format!(
+        "Take from either end: {} numbers\ndifference  {} (first minus second)\nscores      first {}, second {}\nanswer      {} (the first player {})\nline        {play}\n",
+        n,
         solution.difference,
         solution.first_score(),
         solution.second_score(),
         solution.difference >= 0,
         if solution.difference > 0 { "wins" } else if solution.difference == 0 { "ties" } else { "loses" },
-    ))
+    );
+    if let Some((i, j, (lead, end))) = interval {
+        let _ = writeln!(
+            out,
+            "position    numbers {i} to {j}: the player to move leads by {lead}, taking the {} end",
+            name(end)
+        );
+    }
+    out.push_str(&timing.line(Some(states)));
+    emit(&out)
 }

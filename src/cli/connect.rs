@@ -1,5 +1,6 @@
 //! `retrograde connect`: gravity boards (the Connect-Four family), solved
-//! exhaustively ply by ply.
+//! exhaustively ply by ply — the whole board's counts, or one position's
+//! answer (`--moves` / `--board`).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -8,55 +9,145 @@ use std::time::Instant;
 use clap::Args;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
+use retrograde::position::oracles::{gravity_key, GravityTable};
+use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::in_pool;
-use retrograde::solve::search::SearchBoard;
-use retrograde::solve::sparse_layered::{solve_gravity, GravityCounts};
-use serde_json::json;
+use retrograde::solve::sparse_layered::{solve_gravity_reporting, GravityCounts, GravitySolution};
+use retrograde::tablefile::{SavedGame, SavedTable};
+use serde_json::{json, Value};
 
-use super::output::{emit, emit_json, first_player_result, grouped, rate, result_in_words};
-use super::RunArgs;
+use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
+use super::position::{board_size, print_table_answer, PositionArgs};
+use super::search::{search, SearchBoardArgs};
+use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde connect`.
 #[derive(Debug, Args)]
 pub struct ConnectArgs {
-    /// Columns (width).
-    #[arg(long, value_name = "W", default_value_t = 4)]
-    cols: u32,
+    /// Columns (width) [default: 4, or the --board's]
+    #[arg(long, value_name = "C")]
+    cols: Option<u32>,
 
-    /// Rows (height).
-    #[arg(long, value_name = "H", default_value_t = 4)]
-    rows: u32,
+    /// Rows (height) [default: 4, or the --board's]
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
 
     /// Stones in a row that win.
     #[arg(long, value_name = "K", default_value_t = 4)]
     k: u32,
 
-    /// Prove the empty board's value by search instead of solving every
-    /// position (for boards beyond exhaustive reach).
+    #[command(flatten)]
+    position: PositionArgs,
+
+    /// Answer by search instead of solving every position (short for
+    /// `retrograde search connect`).
     #[arg(long)]
     search: bool,
 
     #[command(flatten)]
     run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
 }
 
-/// Solves every reachable position and prints the per-ply counts.
+/// The engine's board and the position language's board of one size.
+pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGame)> {
+    Ok((
+        Gravity::new(cols, rows, k)?,
+        BoardGame::new(Family::Gravity, cols, rows, k)?,
+    ))
+}
+
+/// Solves every reachable position; prints the per-ply counts or the
+/// position's answer.
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
-    let game = Gravity::new(args.cols, args.rows, args.k)?;
+    let (cols, rows) = board_size(args.cols, args.rows, &args.position, (4, 4))?;
     if args.search {
-        return search(args);
+        if args.out.out.is_some() {
+            anyhow::bail!("--out saves a solved table; a search has none (drop --search)");
+        }
+        let search_args =
+            SearchBoardArgs::for_connect(cols, rows, args.k, &args.position, &args.run);
+        return search(Family::Gravity, &search_args);
     }
+    let (game, board) = boards(cols, rows, args.k)?;
+    let position = args
+        .position
+        .given()
+        .then(|| args.position.position(&board))
+        .transpose()?;
+    args.out.check()?;
     let threads = args.run.threads();
     let budget = args.run.budget();
+    let bar = args.run.progress_plies();
     let clock = Instant::now();
-    let solution = in_pool(threads, || solve_gravity(&game, &budget))??;
-    let seconds = clock.elapsed().as_secs_f64();
-    let value = first_player_result(
-        solution
-            .lookup(0, game.key(0, 0))
-            .map_or(Outcome::Draw, |(v, _)| v),
-    );
-    let total = solution
+    let solution = in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))??;
+    bar.finish();
+    let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
+    let table = SavedTable::Gravity(solution);
+    args.out.save(
+        &SavedGame::Gravity {
+            cols,
+            rows,
+            k: args.k,
+        },
+        &table,
+    )?;
+    let SavedTable::Gravity(solution) = table else {
+        unreachable!("built above")
+    };
+    match position {
+        Some(p) => answer_position(&game, &board, &solution, &p, &timing, args.run.json),
+        None => report(&game, &solution, &timing, args.run.json),
+    }
+}
+
+/// Prints the answer for `p` from a solved table.
+pub fn answer_position(
+    game: &Gravity,
+    board: &BoardGame,
+    solution: &GravitySolution,
+    p: &Position,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let oracle = GravityTable { game, solution };
+    print_table_answer(board, p, &oracle, json, || {
+        (timing.json_keys(None), timing.line(None))
+    })
+}
+
+/// The empty board's value for the first player.
+pub fn empty_board_value(game: &Gravity, solution: &GravitySolution) -> &'static str {
+    let key = gravity_key(game, &Position::default());
+    first_player_result(solution.lookup(0, key).map_or(Outcome::Draw, |(v, _)| v))
+}
+
+/// The JSON summary of a solved board.
+pub fn summary_json(game: &Gravity, solution: &GravitySolution) -> Value {
+    let (cols, rows, k) = game.dimensions();
+    let total = totals(solution);
+    let depth = solution
+        .lookup(0, gravity_key(game, &Position::default()))
+        .map(|(_, d)| d);
+    json!({
+        "cols": cols,
+        "rows": rows,
+        "k": k,
+        "positions": total.positions,
+        "terminal": total.terminal,
+        "x_wins": total.x_wins,
+        "o_wins": total.o_wins,
+        "draws": total.draws,
+        "value": empty_board_value(game, solution),
+        "depth": depth,
+        "per_ply": solution.counts,
+    })
+}
+
+fn totals(solution: &GravitySolution) -> GravityCounts {
+    solution
         .counts
         .iter()
         .fold(GravityCounts::default(), |t, c| GravityCounts {
@@ -66,26 +157,30 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
             x_wins: t.x_wins + c.x_wins,
             o_wins: t.o_wins + c.o_wins,
             draws: t.draws + c.draws,
-        });
-    if args.run.json {
-        return emit_json(&json!({
-            "cols": args.cols,
-            "rows": args.rows,
-            "k": args.k,
-            "positions": total.positions,
-            "terminal": total.terminal,
-            "value": value,
-            "per_ply": solution.counts,
-            "threads": threads,
-            "seconds": seconds,
-            "states_per_second": total.positions as f64 / seconds.max(1e-9),
-        }));
+        })
+}
+
+/// Prints the whole board's counts (human or JSON).
+pub fn report(
+    game: &Gravity,
+    solution: &GravitySolution,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let total = totals(solution);
+    if json {
+        let mut value = summary_json(game, solution);
+        if let Value::Object(map) = &mut value {
+            map.extend(timing.json_keys(Some(total.positions)));
+        }
+        return emit_json(&value);
     }
+    let (cols, rows, k) = game.dimensions();
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "gravity board: {} columns × {} rows, {} in a row wins",
-        args.cols, args.rows, args.k
+        "gravity board: {}, {k} in a row wins",
+        board_name(cols, rows)
     );
     let _ = writeln!(
         out,
@@ -107,21 +202,15 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         line(c.ply.to_string(), c);
     }
     line("total".into(), &total);
-    let _ = writeln!(out, "value of the empty board: {}", result_in_words(value));
+    let depth = solution
+        .lookup(0, gravity_key(game, &Position::default()))
+        .map_or(0, |(_, d)| d);
     let _ = writeln!(
         out,
-        "solved in {seconds:.3} s on {threads} thread{}, {}",
-        if threads == 1 { "" } else { "s" },
-        rate(total.positions, seconds)
+        "value of the empty board: {} (in {} under perfect play)",
+        result_in_words(empty_board_value(game, solution)),
+        retrograde::position::answer::plies(depth)
     );
+    out.push_str(&timing.line(Some(total.positions)));
     emit(&out)
-}
-
-fn search(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
-    let board = SearchBoard::gravity(args.cols, args.rows, args.k)?;
-    let title = format!(
-        "gravity board by search: {} columns × {} rows, {} in a row wins",
-        args.cols, args.rows, args.k
-    );
-    super::search::search_and_report(&board, 0, 0, true, &title, &args.run)
 }

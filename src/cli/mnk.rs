@@ -7,34 +7,38 @@ use std::time::Instant;
 
 use clap::Args;
 use retrograde::game::Outcome;
-use retrograde::games::mnk::{parse_board, render_board, Mnk};
+use retrograde::games::mnk::Mnk;
+use retrograde::position::answer::plies;
+use retrograde::position::oracles::MnkTable;
+use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
 use serde_json::{json, Value};
 
-use super::output::{emit, emit_json, first_player_result, grouped, rate, result_in_words};
-use super::{check_board_size, OutArgs, RunArgs};
+use super::output::{
+    board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
+};
+use super::position::{board_size, print_table_answer, PositionArgs};
+use super::{OutArgs, RunArgs, Timing};
 use retrograde::tablefile::{SavedGame, SavedTable};
 
 /// Arguments of `retrograde mnk`.
 #[derive(Debug, Args)]
 pub struct MnkArgs {
-    /// Rows of the board (1..=5; default 3).
-    #[arg(long, value_name = "R")]
-    rows: Option<u32>,
-
-    /// Columns of the board (1..=5; default 3).
+    /// Columns (width, 1 to 5) [default: 3, or the --board's]
     #[arg(long, value_name = "C")]
     cols: Option<u32>,
 
-    /// Stones in a row that win (1..=max(rows, cols)).
+    /// Rows (height, 1 to 5) [default: 3, or the --board's]
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
+
+    /// Stones in a row that win (1 to the longer side).
     #[arg(long, value_name = "K", default_value_t = 3)]
     k: u32,
 
-    /// Answer for one position instead: rows separated by '/', '.' empty,
-    /// e.g. "XOX/.O./..."; the board's size is taken from it.
-    #[arg(long, value_name = "BOARD")]
-    board: Option<String>,
+    #[command(flatten)]
+    position: PositionArgs,
 
     #[command(flatten)]
     run: RunArgs,
@@ -43,17 +47,28 @@ pub struct MnkArgs {
     out: OutArgs,
 }
 
+/// The dense engine's board and the position language's board for the
+/// same size: `(columns, rows)` from the flags or the diagram, default 3×3.
+pub fn boards(
+    cols: Option<u32>,
+    rows: Option<u32>,
+    k: u32,
+    position: &PositionArgs,
+) -> anyhow::Result<(Mnk, BoardGame)> {
+    let (cols, rows) = board_size(cols, rows, position, (3, 3))?;
+    let game = Mnk::new(rows, cols, k)?;
+    Ok((game, BoardGame::new(Family::Mnk, cols, rows, k)?))
+}
+
 /// Solves the board (and answers the position) and prints the report.
 pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
-    let position = args.board.as_deref().map(parse_board).transpose()?;
-    let (rows, cols) = match position {
-        Some(p) => {
-            check_board_size([args.rows, args.cols], [p.rows, p.cols])?;
-            (p.rows, p.cols)
-        }
-        None => (args.rows.unwrap_or(3), args.cols.unwrap_or(3)),
-    };
-    let game = Mnk::new(rows, cols, args.k)?;
+    let (game, board) = boards(args.cols, args.rows, args.k, &args.position)?;
+    let position = args
+        .position
+        .given()
+        .then(|| args.position.position(&board))
+        .transpose()?;
+    args.out.check()?;
     let threads = args.run.threads();
     let budget = args.run.budget();
     let bar = args.run.progress();
@@ -64,8 +79,8 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     let table = SavedTable::Layered(solution);
     args.out.save(
         &SavedGame::Mnk {
-            rows,
-            cols,
+            rows: game.rows(),
+            cols: game.cols(),
             k: args.k,
         },
         &table,
@@ -73,10 +88,24 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     let SavedTable::Layered(solution) = table else {
         unreachable!("built above")
     };
+    let timing = Timing::solved(seconds, threads);
     match position {
-        Some(p) => answer_position(&game, &solution, p.x_cells, p.o_cells, args.run.json),
-        None => report(&game, &solution, seconds, threads, args.run.json),
+        Some(p) => answer_position(&board, &solution, &p, &timing, args.run.json),
+        None => report(&game, &solution, &timing, args.run.json),
     }
+}
+
+/// Prints the answer for `p` from a solved table.
+pub fn answer_position(
+    board: &BoardGame,
+    solution: &MnkSolution,
+    p: &Position,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    print_table_answer(board, p, &MnkTable(solution), json, || {
+        (timing.json_keys(None), timing.line(None))
+    })
 }
 
 /// "first", "second" or "draw": the value of the empty board.
@@ -111,27 +140,26 @@ pub fn summary_json(game: &Mnk, solution: &MnkSolution) -> Value {
     })
 }
 
+/// Prints the whole board's counts (human or JSON).
 pub fn report(
     game: &Mnk,
     solution: &MnkSolution,
-    seconds: f64,
-    threads: usize,
+    timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let t = solution.totals();
     if json {
         let mut value = summary_json(game, solution);
-        value["threads"] = json!(threads);
-        value["seconds"] = json!(seconds);
-        value["states_per_second"] = json!(t.positions as f64 / seconds.max(1e-9));
+        if let Value::Object(map) = &mut value {
+            map.extend(timing.json_keys(Some(t.positions)));
+        }
         return emit_json(&value);
     }
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "m,n,k game: {}×{} board, {} in a row wins",
-        game.rows(),
-        game.cols(),
+        "m,n,k game: {}, {} in a row wins",
+        board_name(game.cols(), game.rows()),
         game.k()
     );
     let _ = writeln!(
@@ -160,97 +188,18 @@ pub fn report(
     let g = &solution.games;
     let _ = writeln!(
         out,
-        "value of the empty board: {value} (in {depth} plies under perfect play)"
+        "value of the empty board: {value} (in {} under perfect play)",
+        plies(depth)
     );
     let _ = writeln!(
         out,
         "games: {} (X wins {}, O wins {}, draws {}); terminal classes {}",
-        g.total(),
-        g.x_wins,
-        g.o_wins,
-        g.draws,
+        grouped_u128(g.total()),
+        grouped_u128(g.x_wins),
+        grouped_u128(g.o_wins),
+        grouped_u128(g.draws),
         grouped(t.terminal_classes)
     );
-    let _ = writeln!(
-        out,
-        "solved in {seconds:.3} s on {threads} thread{}, {}",
-        if threads == 1 { "" } else { "s" },
-        rate(t.positions, seconds)
-    );
-    emit(&out)
-}
-
-pub fn answer_position(
-    game: &Mnk,
-    solution: &MnkSolution,
-    x: u32,
-    o: u32,
-    json: bool,
-) -> anyhow::Result<ExitCode> {
-    let (x_line, o_line) = (game.has_line(x), game.has_line(o));
-    let (xs, os) = (x.count_ones(), o.count_ones());
-    let full = xs + os == game.cells();
-    let status = match (x_line, o_line) {
-        (true, false) => "x_won",
-        (false, true) => "o_won",
-        // both lines: no legal game gets there; name the last mover's win
-        (true, true) => {
-            if xs > os {
-                "x_won"
-            } else {
-                "o_won"
-            }
-        }
-        (false, false) if full => "draw",
-        _ => "in_progress",
-    };
-    let entry = solution.lookup(x, o);
-    let reachable = entry.is_some();
-    let in_play = status == "in_progress" && reachable;
-    let to_move = in_play.then_some(if xs == os { "X" } else { "O" });
-    let (value, depth) = match entry {
-        Some((outcome, depth)) if in_play => (Some(outcome), Some(depth)),
-        _ => (None, None),
-    };
-    let mut moves = Vec::new();
-    if in_play {
-        for (cell, mine, plies) in solution.moves(game, x, o) {
-            let best = Some(mine) == value && (mine == Outcome::Draw || Some(plies) == depth);
-            moves.push((cell / game.cols(), cell % game.cols(), mine, best));
-        }
-    }
-    if json {
-        return emit_json(&json!({
-            "reachable": reachable,
-            "status": status,
-            "to_move": to_move,
-            "value": value.map(Outcome::name),
-            "depth": depth,
-            "moves": moves.iter().map(|&(row, col, v, best)| json!({"row": row, "col": col, "value": v.name(), "best": best})).collect::<Vec<_>>(),
-        }));
-    }
-    let mut out = render_board(game.rows(), game.cols(), x, o);
-    let _ = writeln!(
-        out,
-        "k = {}; reachable in legal play: {}",
-        game.k(),
-        if reachable { "yes" } else { "no" }
-    );
-    let _ = writeln!(out, "status: {}", status.replace('_', " "));
-    if let (Some(side), Some(v), Some(d)) = (to_move, value, depth) {
-        let _ = writeln!(
-            out,
-            "{side} to move: {} in {d} plies under perfect play",
-            v.name()
-        );
-        for (row, col, v, best) in &moves {
-            let _ = writeln!(
-                out,
-                "  move row {row} col {col}: {}{}",
-                v.name(),
-                if *best { "  (best)" } else { "" }
-            );
-        }
-    }
+    out.push_str(&timing.line(Some(t.positions)));
     emit(&out)
 }

@@ -11,6 +11,7 @@ mod connect;
 mod mnk;
 mod output;
 mod play;
+mod position;
 mod progress;
 mod query;
 mod search;
@@ -59,7 +60,7 @@ enum Command {
 }
 
 /// Options every solving subcommand takes.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone)]
 pub struct RunArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
@@ -93,6 +94,12 @@ impl RunArgs {
         progress::Bar::on_stderr(self.quiet)
     }
 
+    /// A bar of plies on stderr (forward, then backward), unless quiet or
+    /// not a terminal.
+    pub fn progress_plies(&self) -> progress::Bar {
+        progress::Bar::plies_on_stderr(self.quiet)
+    }
+
     /// A counter of work of unknown size on stderr, unless quiet or not a terminal.
     pub fn progress_counter(&self) -> progress::Bar {
         progress::Bar::counter_on_stderr(self.quiet)
@@ -111,10 +118,54 @@ pub struct OutArgs {
     /// Also write the complete outcome table to FILE (atomically; read it
     /// back with `retrograde query FILE`).
     #[arg(long, value_name = "FILE")]
-    out: Option<std::path::PathBuf>,
+    pub out: Option<std::path::PathBuf>,
 }
 
 impl OutArgs {
+    /// Checks, before any solving, that `--out` can be written: its
+    /// directory exists and takes a new file, and the path is not a
+    /// directory or another non-regular file.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let Some(path) = &self.out else {
+            return Ok(());
+        };
+        let shown = path.display();
+        if path.file_name().is_none() {
+            anyhow::bail!("--out {shown}: the path names no file");
+        }
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            if !meta.file_type().is_file() {
+                anyhow::bail!("--out {shown}: exists and is not a regular file; give another path");
+            }
+        }
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => std::path::Path::new("."),
+        };
+        if !dir.is_dir() {
+            anyhow::bail!(
+                "--out {shown}: the directory {} does not exist",
+                dir.display()
+            );
+        }
+        let probe = dir.join(format!(".retrograde-probe-{}", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&probe)
+        {
+            Ok(_) => {
+                let _ = std::fs::remove_file(&probe);
+                Ok(())
+            }
+            Err(err) => anyhow::bail!(
+                "--out {shown}: cannot write in {}: {}",
+                dir.display(),
+                retrograde::error::os_text(&err)
+            ),
+        }
+    }
+
     /// Saves the table if `--out` was given.
     pub fn save(
         &self,
@@ -126,16 +177,6 @@ impl OutArgs {
         }
         Ok(())
     }
-}
-
-/// Refuses `--rows`/`--cols` that contradict the size of a `--board`.
-pub fn check_board_size(given: [Option<u32>; 2], board: [u32; 2]) -> anyhow::Result<()> {
-    for ((given, actual), name) in given.into_iter().zip(board).zip(["--rows", "--cols"]) {
-        if let Some(g) = given.filter(|&g| g != actual) {
-            anyhow::bail!("{name} {g} disagrees with the board, which has {actual}");
-        }
-    }
-    Ok(())
 }
 
 /// Solves a game with the retrograde engine on the run's threads, budget
@@ -156,9 +197,8 @@ pub fn solve_retrograde<G: retrograde::game::RankedGame>(
     })??;
     bar.finish();
     let timing = Timing {
-        seconds: clock.elapsed().as_secs_f64(),
-        threads,
-        levels: stats.levels,
+        levels: Some(stats.levels),
+        ..Timing::solved(clock.elapsed().as_secs_f64(), threads)
     };
     let table = SavedTable::Retrograde(table);
     out.save(&saved, &table)?;
@@ -175,8 +215,77 @@ pub struct Timing {
     pub seconds: f64,
     /// Worker threads.
     pub threads: usize,
-    /// Levels of the retrograde solve.
-    pub levels: u32,
+    /// Levels of a retrograde solve.
+    pub levels: Option<u32>,
+    /// `"solved"` or `"loaded"` (an answer read from a table file).
+    pub verb: &'static str,
+}
+
+impl Timing {
+    /// A solve on `threads` that took `seconds`.
+    pub fn solved(seconds: f64, threads: usize) -> Self {
+        Self {
+            seconds,
+            threads,
+            levels: None,
+            verb: "solved",
+        }
+    }
+
+    /// A table loaded from a file in `seconds`.
+    pub fn loaded(seconds: f64) -> Self {
+        Self {
+            seconds,
+            threads: 1,
+            levels: None,
+            verb: "loaded",
+        }
+    }
+
+    /// The JSON keys of the timing: `seconds`, `threads` and, for a solve,
+    /// `states_per_second` (of `states`) and `levels`; `loaded: true` for
+    /// an answer read from a file.
+    pub fn json_keys(&self, states: Option<u64>) -> serde_json::Map<String, serde_json::Value> {
+        use serde_json::json;
+        let mut keys = serde_json::Map::new();
+        if self.verb == "loaded" {
+            keys.insert("loaded".into(), json!(true));
+        }
+        if let Some(levels) = self.levels {
+            keys.insert("levels".into(), json!(levels));
+        }
+        keys.insert("threads".into(), json!(self.threads));
+        keys.insert("seconds".into(), json!(self.seconds));
+        if let (Some(states), "solved") = (states, self.verb) {
+            keys.insert(
+                "states_per_second".into(),
+                json!(states as f64 / self.seconds.max(1e-9)),
+            );
+        }
+        keys
+    }
+
+    /// The report's last line: `solved in 0.012 s on 2 threads, 4.5 M
+    /// states/s, 17 levels` or `loaded in 0.003 s`.
+    pub fn line(&self, states: Option<u64>) -> String {
+        if self.verb == "loaded" {
+            return format!("loaded in {:.3} s from the table file\n", self.seconds);
+        }
+        let mut line = format!(
+            "solved in {:.3} s on {} thread{}",
+            self.seconds,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        );
+        if let Some(states) = states {
+            line.push_str(&format!(", {}", output::rate(states, self.seconds)));
+        }
+        if let Some(levels) = self.levels {
+            line.push_str(&format!(", {} levels", output::grouped(u64::from(levels))));
+        }
+        line.push('\n');
+        line
+    }
 }
 
 /// Parses the arguments, runs the subcommand, and turns its result into an

@@ -42,6 +42,21 @@ pub fn result_in_words(result: &str) -> &'static str {
 
 /// `1234567` → `1,234,567`.
 pub fn grouped(n: u64) -> String {
+    grouped_u128(u128::from(n))
+}
+
+/// A board's size as every report names it: width first, `7 columns × 6 rows`.
+pub fn board_name(cols: u32, rows: u32) -> String {
+    let unit = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{} × {}",
+        unit(cols, "column", "columns"),
+        unit(rows, "row", "rows")
+    )
+}
+
+/// [`grouped`] for the 128-bit game counts.
+pub fn grouped_u128(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {

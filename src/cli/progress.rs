@@ -29,6 +29,19 @@ impl Bar {
 
     /// A counter of work of unknown size (search nodes) on stderr, under
     /// the same conditions as [`on_stderr`](Self::on_stderr).
+    /// A bar counting plies, for the layered gravity engine.
+    pub fn plies_on_stderr(quiet: bool) -> Self {
+        let Bar(Some(bar)) = Self::on_stderr(quiet) else {
+            return Bar(None);
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>9} [{bar:24}] ply {pos}/{len}, {elapsed} so far")
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        Bar(Some(bar))
+    }
+
     pub fn counter_on_stderr(quiet: bool) -> Self {
         let Bar(Some(bar)) = Self::on_stderr(quiet) else {
             return Bar(None);

@@ -9,14 +9,15 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition};
-use retrograde::games::mnk::{parse_board, Mnk};
 use retrograde::memory::Bytes;
 use retrograde::table::OutcomeTable;
 use retrograde::tablefile::{load, SavedGame, SavedTable, FORMAT_VERSION};
 use serde_json::json;
 
-use super::output::{emit, emit_json, grouped};
-use super::Timing;
+use super::classics::{IntervalArgs, UsedArgs};
+use super::output::{board_name, emit, emit_json, grouped};
+use super::position::PositionArgs;
+use super::{RunArgs, Timing};
 
 /// Arguments of `retrograde query`.
 #[derive(Debug, Args)]
@@ -28,9 +29,9 @@ pub struct QueryArgs {
     #[arg(long)]
     info: bool,
 
-    /// m,n,k tables: the position to answer ("XOX/.O./...").
-    #[arg(long, value_name = "BOARD")]
-    board: Option<String>,
+    /// m,n,k and gravity tables: the position to answer.
+    #[command(flatten)]
+    position: PositionArgs,
 
     /// Cat-and-mouse tables: the mouse's node (graph) or ROW,COL (grid, from 0).
     #[arg(long, value_name = "M")]
@@ -40,22 +41,26 @@ pub struct QueryArgs {
     #[arg(long, value_name = "C")]
     cat: Option<String>,
 
-    /// Cat-and-mouse tables: who moves.
-    #[arg(long, value_enum, default_value_t = TurnArg::Mouse)]
-    turn: TurnArg,
+    /// Cat-and-mouse tables: who moves [default: mouse]
+    #[arg(long, value_enum)]
+    turn: Option<TurnArg>,
 
-    /// Grid tables: the move limit.
-    #[arg(
-        long,
-        value_name = "L",
-        default_value_t = 1000,
-        allow_negative_numbers = true
-    )]
-    max_moves: i64,
+    /// Grid tables: the move limit [default: 1000]
+    #[arg(long, value_name = "L", allow_negative_numbers = true)]
+    max_moves: Option<i64>,
 
-    /// Print one JSON object.
-    #[arg(long)]
-    json: bool,
+    /// Nim tables: the heap to answer [default: the table's largest]
+    #[arg(long, value_name = "N")]
+    stones: Option<u64>,
+
+    #[command(flatten)]
+    used: UsedArgs,
+
+    #[command(flatten)]
+    interval: IntervalArgs,
+
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -64,30 +69,74 @@ enum TurnArg {
     Cat,
 }
 
+impl QueryArgs {
+    /// The position options given, by name, for the check against the
+    /// table's kind.
+    fn options_given(&self) -> Vec<&'static str> {
+        let given = [
+            ("--moves", self.position.moves.is_some()),
+            ("--board", self.position.board.is_some()),
+            ("--mouse", self.mouse.is_some()),
+            ("--cat", self.cat.is_some()),
+            ("--turn", self.turn.is_some()),
+            ("--max-moves", self.max_moves.is_some()),
+            ("--stones", self.stones.is_some()),
+            ("--used", self.used.used.is_some()),
+            ("--from", self.interval.from.is_some()),
+            ("--to", self.interval.to.is_some()),
+        ];
+        given.iter().filter(|(_, g)| *g).map(|(n, _)| *n).collect()
+    }
+}
+
+/// The position options each kind of table answers.
+fn options_of(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "cat-mouse" => &["--mouse", "--cat", "--turn"],
+        "cat-mouse-grid" => &["--mouse", "--cat", "--turn", "--max-moves"],
+        "mnk" | "connect" => &["--moves", "--board"],
+        "nim" => &["--stones"],
+        "can-i-win" => &["--used"],
+        "ends" => &["--from", "--to"],
+        _ => &[],
+    }
+}
+
 /// Loads the table and answers.
 pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let clock = Instant::now();
+    let size = std::fs::metadata(&args.file)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}: {}",
+                args.file.display(),
+                retrograde::error::os_text(&e)
+            )
+        })?
+        .len();
+    args.run
+        .budget()
+        .check(&format!("loading {}", args.file.display()), Bytes(size))?;
     let (game, table) = load(&args.file)?;
-    let timing = |levels| Timing {
-        seconds: clock.elapsed().as_secs_f64(),
-        threads: 1,
-        levels,
-    };
+    let timing = Timing::loaded(clock.elapsed().as_secs_f64());
     let file = args.file.display();
     let kind = game.kind_name();
-    if args.board.is_some() && kind != "mnk" {
-        bail!("{file} holds a {kind} table; --board asks an m,n,k table");
-    }
-    if (args.mouse.is_some() || args.cat.is_some()) && kind == "mnk" {
-        bail!("{file} holds an m,n,k table; --mouse/--cat ask a cat-and-mouse table");
+    if let Some(wrong) = args
+        .options_given()
+        .into_iter()
+        .find(|o| !options_of(kind).contains(o))
+    {
+        let fits = options_of(kind).join(", ");
+        bail!("{file} holds a {kind} table, which {wrong} does not ask (it takes {fits})");
     }
     if args.info {
         return info(args, &game, &table);
     }
-    let turn = if args.turn == TurnArg::Mouse {
-        Turn::Mouse
-    } else {
+    let json = args.run.json;
+    let turn = if args.turn == Some(TurnArg::Cat) {
         Turn::Cat
+    } else {
+        Turn::Mouse
     };
     match (&game, &table) {
         (SavedGame::Graph(graph), SavedTable::Retrograde(t)) => {
@@ -106,7 +155,11 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
                 node(&args.cat, 2, "cat")?,
                 turn,
             )?;
-            super::cat_mouse::report(&g, t, start, &timing(t.levels()), args.json)
+            let timing = Timing {
+                levels: Some(t.levels()),
+                ..timing
+            };
+            super::cat_mouse::report(&g, t, start, &timing, json)
         }
         (
             SavedGame::Grid {
@@ -138,25 +191,45 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
                 }
                 _ => bail!("give both --mouse ROW,COL and --cat ROW,COL (or neither, for the grid's start)"),
             };
-            let max_moves = super::cat_mouse_grid::max_moves_of(args.max_moves)?;
-            super::cat_mouse_grid::report(&g, t, start, max_moves, &timing(t.levels()), args.json)
+            let max_moves = super::cat_mouse_grid::max_moves_of(args.max_moves.unwrap_or(1000))?;
+            let timing = Timing {
+                levels: Some(t.levels()),
+                threads: args.run.threads(),
+                ..timing
+            };
+            super::cat_mouse_grid::report(&g, t, start, max_moves, &timing, json)
         }
         (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => {
-            let board = Mnk::new(*rows, *cols, *k)?;
-            match &args.board {
-                Some(text) => {
-                    let p = parse_board(text)?;
-                    if (p.rows, p.cols) != (*rows, *cols) {
-                        bail!(
-                            "the board is {}×{}, the table solves {rows}×{cols}",
-                            p.rows,
-                            p.cols
-                        );
-                    }
-                    super::mnk::answer_position(&board, solution, p.x_cells, p.o_cells, args.json)
-                }
-                None => super::mnk::report(&board, solution, timing(0).seconds, 1, args.json),
+            let (board, game) = super::mnk::boards(Some(*cols), Some(*rows), *k, &args.position)
+                .map_err(|e| {
+                    anyhow::anyhow!("{e} (the table solves {})", board_name(*cols, *rows))
+                })?;
+            if args.position.given() {
+                let p = args.position.position(&game)?;
+                super::mnk::answer_position(&game, solution, &p, &timing, json)
+            } else {
+                super::mnk::report(&board, solution, &timing, json)
             }
+        }
+        (SavedGame::Gravity { cols, rows, k }, SavedTable::Gravity(solution)) => {
+            super::position::board_size(Some(*cols), Some(*rows), &args.position, (*cols, *rows))
+                .map_err(|e| anyhow::anyhow!("{e} (the table solves {})", board_name(*cols, *rows)))?;
+            let (engine, game) = super::connect::boards(*cols, *rows, *k)?;
+            if args.position.given() {
+                let p = args.position.position(&game)?;
+                super::connect::answer_position(&engine, &game, solution, &p, &timing, json)
+            } else {
+                super::connect::report(&engine, solution, &timing, json)
+            }
+        }
+        (SavedGame::Nim { stones, .. }, SavedTable::Nim(t)) => {
+            super::classics::nim_report(t, args.stones.unwrap_or(*stones), &timing, json)
+        }
+        (SavedGame::CanIWin { .. }, SavedTable::CanIWin(t)) => {
+            super::classics::can_i_win_report(t, &args.used, &timing, json)
+        }
+        (SavedGame::Ends { .. }, SavedTable::Ends(t)) => {
+            super::classics::ends_report(t, &args.interval, &timing, json)
         }
         _ => bail!("{file}: the table does not fit its game"),
     }
@@ -188,13 +261,33 @@ fn info(args: &QueryArgs, game: &SavedGame, table: &SavedTable) -> anyhow::Resul
         (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(s)) => {
             let t = s.totals();
             (
-                json!({"rows": rows, "cols": cols, "k": k}),
+                json!({"cols": cols, "rows": rows, "k": k}),
                 json!({"positions": t.positions, "terminal": t.terminal, "classes": t.classes, "value": super::mnk::empty_board_value(s)}),
             )
         }
+        (SavedGame::Gravity { cols, rows, k }, SavedTable::Gravity(s)) => {
+            let engine = retrograde::games::gravity::Gravity::new(*cols, *rows, *k)?;
+            let mut summary = super::connect::summary_json(&engine, s);
+            if let serde_json::Value::Object(map) = &mut summary {
+                map.retain(|key, _| ["positions", "terminal", "value"].contains(&key.as_str()));
+            }
+            (json!({"cols": cols, "rows": rows, "k": k}), summary)
+        }
+        (SavedGame::Nim { stones, max_take }, SavedTable::Nim(t)) => (
+            json!({"stones": stones, "max_take": max_take}),
+            json!({"heaps": t.stones() + 1, "lost_heaps": t.losses(), "period": t.period()}),
+        ),
+        (SavedGame::CanIWin { max, total }, SavedTable::CanIWin(t)) => (
+            json!({"max": max, "total": total}),
+            json!({"states": t.states(), "winning_states": t.winning_states(), "first_player_wins": t.first_player_wins()}),
+        ),
+        (SavedGame::Ends { numbers }, SavedTable::Ends(t)) => (
+            json!({"numbers": numbers.len()}),
+            json!({"intervals": numbers.len() * (numbers.len() + 1) / 2, "difference": t.difference}),
+        ),
         _ => bail!("the table does not fit its game"),
     };
-    if args.json {
+    if args.run.json {
         return emit_json(&json!({
             "game": game.kind_name(),
             "format_version": FORMAT_VERSION,

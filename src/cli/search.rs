@@ -1,18 +1,22 @@
-//! `retrograde search mnk`: the perfect-play value of an m,n,k board (or of
-//! a position) by search, without a table of every state.
+//! `retrograde search mnk|connect`: a position's value and exact depth by
+//! search, without a table of every state — for boards beyond exhaustive
+//! reach. The answer has the shape of every position answer.
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use retrograde::games::mnk::parse_board_within;
 use retrograde::memory::Budget;
+use retrograde::position::answer::answer;
+use retrograde::position::oracles::Search;
+use retrograde::position::{BoardGame, Family};
 use retrograde::solve::in_pool;
-use retrograde::solve::search::{value_reporting, SearchBoard, MAX_SIDE};
+use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 use serde_json::json;
 
-use super::output::{emit, emit_json, first_player_result, grouped};
-use super::{check_board_size, RunArgs};
+use super::output::grouped;
+use super::position::{board_size, print_answer, PositionArgs};
+use super::RunArgs;
 
 /// Bytes one transposition entry costs in the concurrent table, roughly
 /// (key, bounds, hash-map overhead): the budget divided by this is the
@@ -34,101 +38,130 @@ pub struct SearchArgs {
 
 #[derive(Debug, Subcommand)]
 enum SearchGame {
-    /// An m,n,k board: sides up to 8, at most 64 cells.
-    Mnk(SearchMnkArgs),
+    /// An m,n,k board (sides up to 8, at most 64 cells) [default: 3 × 3, k = 3]
+    Mnk(SearchBoardArgs),
+    /// A gravity board (Connect-Four family; sides up to 8) [default: 7 × 6, k = 4]
+    Connect(SearchBoardArgs),
 }
 
+/// The options of `search mnk` and `search connect`.
 #[derive(Debug, Args)]
-struct SearchMnkArgs {
-    /// Rows (default 3; taken from --board when given).
-    #[arg(long, value_name = "R")]
-    rows: Option<u32>,
-
-    /// Columns (default 3; taken from --board when given).
+pub struct SearchBoardArgs {
+    /// Columns (width) [default: the game's, or the --board's]
     #[arg(long, value_name = "C")]
     cols: Option<u32>,
 
-    /// Stones in a row that win.
-    #[arg(long, value_name = "K", default_value_t = 3)]
-    k: u32,
+    /// Rows (height) [default: the game's, or the --board's]
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
 
-    /// A position to answer instead of the empty board ("XO./.../...").
-    #[arg(long, value_name = "BOARD")]
-    board: Option<String>,
+    /// Stones in a row that win [default: 3 for mnk, 4 for connect]
+    #[arg(long, value_name = "K")]
+    k: Option<u32>,
+
+    #[command(flatten)]
+    position: PositionArgs,
+
+    /// Give up after SECONDS and print "not reached" (exit 3).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+
+    /// Prove win / draw / loss only (faster; no depths or scores).
+    #[arg(long)]
+    weak: bool,
 
     #[command(flatten)]
     run: RunArgs,
 }
 
-/// Searches and prints the value.
+/// Runs `search mnk` or `search connect`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    let SearchGame::Mnk(args) = &args.game;
-    let position = args
-        .board
-        .as_deref()
-        .map(|b| parse_board_within(b, MAX_SIDE))
-        .transpose()?;
-    let (rows, cols, x, o) = match position {
-        Some((rows, cols, x, o)) => {
-            check_board_size([args.rows, args.cols], [rows, cols])?;
-            (rows, cols, x, o)
-        }
-        None => (args.rows.unwrap_or(3), args.cols.unwrap_or(3), 0, 0),
-    };
-    let board = SearchBoard::new(rows, cols, args.k)?;
-    let title = format!(
-        "m,n,k search: {rows}×{cols} board, {} in a row wins",
-        args.k
-    );
-    search_and_report(&board, x, o, position.is_none(), &title, &args.run)
+    match &args.game {
+        SearchGame::Mnk(a) => search(Family::Mnk, a),
+        SearchGame::Connect(a) => search(Family::Gravity, a),
+    }
 }
 
-/// Searches (X cells, O cells) on `board` and prints the value — as
-/// first / second / draw for the empty board, else for the player to move —
-/// with nodes, rate, transposition hits and time.
-pub fn search_and_report(
-    board: &SearchBoard,
-    x: u64,
-    o: u64,
-    empty_board: bool,
-    title: &str,
-    run: &RunArgs,
-) -> anyhow::Result<ExitCode> {
-    let threads = run.threads();
-    let capacity = table_capacity(&run.budget());
-    let bar = run.progress_counter();
+impl SearchBoardArgs {
+    /// The options `connect --search` passes on: the board and the run.
+    pub fn for_connect(
+        cols: u32,
+        rows: u32,
+        k: u32,
+        position: &PositionArgs,
+        run: &RunArgs,
+    ) -> Self {
+        Self {
+            cols: Some(cols),
+            rows: Some(rows),
+            k: Some(k),
+            position: position.clone(),
+            time_limit: None,
+            weak: false,
+            run: run.clone(),
+        }
+    }
+}
+
+/// Searches the position of `args` on a board of `family` and prints the
+/// position answer with nodes, rate, transposition hits and time.
+pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode> {
+    let (default_size, default_k) = match family {
+        Family::Mnk => ((3, 3), 3),
+        Family::Gravity => ((7, 6), 4),
+    };
+    let (cols, rows) = board_size(args.cols, args.rows, &args.position, default_size)?;
+    let k = args.k.unwrap_or(default_k);
+    let game = BoardGame::new(family, cols, rows, k)?;
+    let p = args.position.position(&game)?;
+    let board = match family {
+        Family::Mnk => SearchBoard::new(rows, cols, k)?,
+        Family::Gravity => SearchBoard::gravity(cols, rows, k)?,
+    };
+    let deadline = match args.time_limit {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => {
+            Some(Instant::now() + Duration::from_secs_f64(s))
+        }
+        Some(s) => anyhow::bail!("--time-limit {s} must be a number of seconds above 0"),
+    };
+    let precision = if args.weak {
+        Precision::Weak
+    } else {
+        Precision::Exact
+    };
+    let threads = args.run.threads();
+    let bar = args.run.progress_counter();
+    let searcher = Searcher::reporting(&board, table_capacity(&args.run.budget()), deadline, &bar);
+    let oracle = Search {
+        game: &game,
+        searcher: &searcher,
+        precision,
+    };
     let clock = Instant::now();
-    let result = in_pool(threads, || {
-        value_reporting(board, x, o, capacity, None, &bar)
-    })??
-    .expect("no deadline, so the search finishes");
+    let result = in_pool(threads, || answer(&game, &p, &oracle))??;
     bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
-    let value = if empty_board {
-        first_player_result(result.value)
-    } else {
-        result.value.name()
-    };
-    if run.json {
-        return emit_json(&json!({
-            "value": value,
-            "nodes": result.nodes,
-            "seconds": seconds,
-            "transposition_hits": result.hits,
-            "nodes_per_second": result.nodes as f64 / seconds.max(1e-9),
+    let (nodes, hits) = (searcher.nodes(), searcher.hits());
+    let rate = nodes as f64 / seconds.max(1e-9);
+    print_answer(&game, &p, result, args.run.json, || {
+        let keys = json!({
+            "nodes": nodes,
+            "nodes_per_second": rate,
+            "transposition_hits": hits,
             "threads": threads,
-        }));
-    }
-    let what = if empty_board {
-        "the empty board"
-    } else {
-        "the position, for the player to move"
-    };
-    emit(&format!(
-        "{title}\nvalue       {value} ({what})\nnodes       {} ({} nodes/s), {} transposition hits\nsearched in {seconds:.3} s on {threads} thread{}\n",
-        grouped(result.nodes),
-        grouped((result.nodes as f64 / seconds.max(1e-9)) as u64),
-        grouped(result.hits),
-        if threads == 1 { "" } else { "s" },
-    ))
+            "seconds": seconds,
+        });
+        let serde_json::Value::Object(keys) = keys else {
+            unreachable!("an object")
+        };
+        let footer = format!(
+            "searched {} nodes ({} nodes/s, {} transposition hits) in {seconds:.3} s on {threads} thread{}\n",
+            grouped(nodes),
+            grouped(rate as u64),
+            grouped(hits),
+            if threads == 1 { "" } else { "s" },
+        );
+        (keys, footer)
+    })
 }

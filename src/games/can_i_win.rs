@@ -23,6 +23,7 @@ pub const MAX_NUMBERS: u32 = 30;
 const SHARD: u64 = 1 << 14;
 
 /// The solved states of a game of `1..=M` to `T`.
+#[derive(Clone, Debug)]
 pub struct CanIWinTable {
     numbers: u32,
     total: i64,
@@ -111,6 +112,30 @@ pub fn solve_can_i_win(numbers: u32, total: i64, budget: &Budget) -> Result<CanI
 }
 
 impl CanIWinTable {
+    /// A table from its parts, as [`Self::raw_words`] gives them.
+    pub(crate) fn from_raw(numbers: u32, total: i64, wins: Vec<u64>) -> Self {
+        Self {
+            numbers,
+            total,
+            wins,
+        }
+    }
+
+    /// The table's words (bit `mask` set: the mover wins).
+    pub(crate) fn raw_words(&self) -> &[u64] {
+        &self.wins
+    }
+
+    /// The numbers are `1..=max`.
+    pub fn max(&self) -> u32 {
+        self.numbers
+    }
+
+    /// The total to reach.
+    pub fn total(&self) -> i64 {
+        self.total
+    }
+
     /// Whether the player to move wins with the numbers of `used` gone.
     /// A state whose total already reached `T` is lost for the player to move.
     pub fn wins(&self, used: u32) -> bool {

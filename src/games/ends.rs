@@ -27,6 +27,7 @@ pub enum End {
 }
 
 /// The solved row.
+#[derive(Clone, Debug)]
 pub struct EndsSolution {
     numbers: Vec<u64>,
     /// The first player's lead under perfect play.
@@ -89,6 +90,54 @@ pub fn solve_ends(numbers: &[u64], budget: &Budget) -> Result<EndsSolution> {
 }
 
 impl EndsSolution {
+    /// A solution from its parts, as [`Self::raw_words`] gives them.
+    pub(crate) fn from_raw(numbers: Vec<u64>, difference: i64, words: Vec<u64>) -> Self {
+        let n = numbers.len();
+        let mut take_left = BitVec::from_vec(words);
+        take_left.truncate(n * n);
+        Self {
+            numbers,
+            difference,
+            take_left,
+        }
+    }
+
+    /// The take-left bits' words.
+    pub(crate) fn raw_words(&self) -> &[u64] {
+        self.take_left.as_raw_slice()
+    }
+
+    /// The row.
+    pub fn numbers(&self) -> &[u64] {
+        &self.numbers
+    }
+
+    /// The mover's optimal lead over the numbers `from..=to` (counted from
+    /// 0) and the end an optimal player takes, read back along an optimal
+    /// line. Contract: `from ≤ to < n`.
+    pub fn interval(&self, from: usize, to: usize) -> (i64, End) {
+        let n = self.numbers.len();
+        let first = if self.take_left[from * n + to] {
+            End::Left
+        } else {
+            End::Right
+        };
+        let (mut i, mut j) = (from, to);
+        let mut lead = 0i64;
+        for turn in 0..=to - from {
+            // a one-number interval always takes its left end, so j > i here
+            let take = if self.take_left[i * n + j] {
+                i += 1;
+                self.numbers[i - 1] as i64
+            } else {
+                j -= 1;
+                self.numbers[j + 1] as i64
+            };
+            lead += if turn % 2 == 0 { take } else { -take };
+        }
+        (lead, first)
+    }
+
     /// The sum of the row.
     pub fn total(&self) -> i64 {
         self.numbers.iter().map(|&a| a as i64).sum()

@@ -33,7 +33,8 @@ pub struct Gravity {
 impl Gravity {
     /// Validates the dimensions: `cols · (rows + 1) ≤ 64`, `1 ≤ k ≤ max`.
     pub fn new(cols: u32, rows: u32, k: u32) -> Result<Self> {
-        if cols == 0 || rows == 0 || cols * (rows + 1) > 64 {
+        let bits = u64::from(cols) * (u64::from(rows) + 1);
+        if cols == 0 || rows == 0 || bits > 64 {
             return Err(Error::InvalidInput(format!(
                 "a board of {cols} columns × {rows} rows does not fit (columns · (rows + 1) ≤ 64)"
             )));

@@ -50,6 +50,19 @@ pub fn solve_nim(stones: u64, max_take: u64, budget: &Budget) -> Result<NimTable
 }
 
 impl NimTable {
+    /// A table from its words (bit `h` set: heap `h` is won), the number of
+    /// heaps and the largest take, as [`Self::raw_words`] gives them.
+    pub(crate) fn from_raw(words: Vec<u64>, heaps: usize, max_take: u64) -> Self {
+        let mut wins = BitVec::from_vec(words);
+        wins.truncate(heaps);
+        Self { wins, max_take }
+    }
+
+    /// The table's words.
+    pub(crate) fn raw_words(&self) -> &[u64] {
+        self.wins.as_raw_slice()
+    }
+
     /// Whether the player to move wins a heap of `stones`.
     pub fn wins(&self, stones: u64) -> bool {
         self.wins[stones as usize]

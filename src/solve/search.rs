@@ -158,6 +158,11 @@ impl SearchBoard {
         }
     }
 
+    /// Cells of the board.
+    pub fn cells(&self) -> u32 {
+        self.rows * self.cols
+    }
+
     /// Rows, columns and k.
     pub fn dimensions(&self) -> (u32, u32, u32) {
         (self.rows, self.cols, self.k)
@@ -205,26 +210,55 @@ impl SearchBoard {
 pub struct SearchResult {
     /// The value for the player to move.
     pub value: Outcome,
+    /// The exact score for the player to move (see [`Precision::Exact`]);
+    /// `None` for a weak search.
+    pub score: Option<i8>,
+    /// Plies to the end under perfect play (winner fastest, loser slowest);
+    /// `None` for a weak search.
+    pub depth: Option<u32>,
     /// Positions visited.
     pub nodes: u64,
     /// Transposition-table hits that decided or narrowed a node.
     pub hits: u64,
 }
 
-/// Bounds packed in a byte: lower in the low nibble, upper in the high one,
-/// each as value + 1 (0 loss, 1 draw, 2 win).
-fn pack(lower: i8, upper: i8) -> u8 {
-    ((lower + 1) as u8) | (((upper + 1) as u8) << 4)
+/// What a search proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// Win / draw / loss only: two null-window probes around the draw.
+    Weak,
+    /// The exact score, hence the exact depth: a win whose winning stone is
+    /// placed when `m` stones are on the board scores `cells − m` (so a
+    /// faster win scores more), a loss the negation, a draw 0 — found by
+    /// narrowing a null window until the bounds meet.
+    Exact,
 }
 
-fn unpack(bounds: u8) -> (i8, i8) {
-    ((bounds & 0xF) as i8 - 1, (bounds >> 4) as i8 - 1)
+/// Plies to the end for a position with `stones` on a board of `cells`
+/// whose exact score is `score` (see [`Precision::Exact`]): a draw fills the
+/// board; a win or loss ends with the stone placed when `cells − |score|`
+/// stones are on the board.
+pub fn depth_of_score(score: i8, stones: u32, cells: u32) -> u32 {
+    if score == 0 {
+        cells - stones
+    } else {
+        cells + 1 - u32::from(score.unsigned_abs()) - stones
+    }
+}
+
+/// Bounds packed in 16 bits: lower in the low byte, upper in the high one.
+fn pack(lower: i8, upper: i8) -> u16 {
+    u16::from(lower as u8) | u16::from(upper as u8) << 8
+}
+
+fn unpack(bounds: u16) -> (i8, i8) {
+    (bounds as u8 as i8, (bounds >> 8) as u8 as i8)
 }
 
 /// A search over one board, with its shared transposition table.
 pub struct Searcher<'a> {
     board: &'a SearchBoard,
-    table: DashMap<(u64, u64), u8, FxBuildHasher>,
+    table: DashMap<(u64, u64), u16, FxBuildHasher>,
     capacity: usize,
     nodes: AtomicU64,
     hits: AtomicU64,
@@ -255,35 +289,72 @@ impl<'a> Searcher<'a> {
     /// The value of the position (X cells, O cells) for the player to move,
     /// on the current rayon pool. Contract: a legal position in play (no
     /// line, counts X = O or X = O + 1) — checked by [`value_of`].
-    fn solve(&self, x: u64, o: u64) -> SearchResult {
+    fn solve(&self, x: u64, o: u64, precision: Precision) -> SearchResult {
         let (me, opp) = if x.count_ones() == o.count_ones() {
             (x, o)
         } else {
             (o, x)
         };
-        // Null-window probes: first "at least a draw?", then "a win?".
-        let value = if self.root(me, opp, -1, 0) >= 0 {
-            if self.root(me, opp, 0, 1) >= 1 {
-                1
-            } else {
-                0
+        let stones = (x | o).count_ones();
+        let cells = self.board.cells();
+        let score = match precision {
+            // Null-window probes: first "a win?", then "at least a draw?".
+            Precision::Weak => {
+                if self.root(me, opp, 0, 1) >= 1 {
+                    1
+                } else if self.root(me, opp, -1, 0) >= 0 {
+                    0
+                } else {
+                    -1
+                }
             }
-        } else {
-            -1
-        };
-        SearchResult {
-            value: match value {
-                1 => Outcome::Win,
-                0 => Outcome::Draw,
-                _ => Outcome::Loss,
+            Precision::Exact => match self.moves(me, opp) {
+                Err(decided) => decided,
+                Ok(_) => {
+                    let (mut lower, mut upper) = self.static_bounds(stones, false);
+                    // Fail-soft probes return true bounds, so each one moves
+                    // a bound past the middle until they meet.
+                    while lower < upper && !self.stopped.load(Relaxed) {
+                        let mid = lower + (upper - lower) / 2;
+                        let r = self.root(me, opp, mid, mid + 1);
+                        if r <= mid {
+                            upper = r;
+                        } else {
+                            lower = r;
+                        }
+                    }
+                    lower
+                }
             },
+        };
+        let value = match score.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        };
+        let exact = precision == Precision::Exact;
+        SearchResult {
+            value,
+            score: exact.then_some(score),
+            depth: exact.then(|| depth_of_score(score, stones, cells)),
             nodes: self.nodes.load(Relaxed),
             hits: self.hits.load(Relaxed),
         }
     }
 
+    /// The scores a position with `stones` on the board can still have:
+    /// the mover cannot win before placing a stone (or, when `no_win_now`,
+    /// before their next stone), and cannot lose before the opponent's next
+    /// stone; a draw is always within.
+    fn static_bounds(&self, stones: u32, no_win_now: bool) -> (i8, i8) {
+        let cells = self.board.cells() as i8;
+        let n = stones as i8;
+        let fastest_win = if no_win_now { n + 2 } else { n };
+        ((n + 1 - cells).min(0), (cells - fastest_win).max(0))
+    }
+
     /// The root, its moves split across the workers. Every child is
-    /// searched with the root's window; the result is exact within it.
+    /// searched with the root's window; the result is fail-soft within it.
     fn root(&self, me: u64, opp: u64, alpha: i8, beta: i8) -> i8 {
         let moves = match self.moves(me, opp) {
             Ok(moves) => moves,
@@ -296,7 +367,7 @@ impl<'a> Searcher<'a> {
             .expect("a position in play has a move")
     }
 
-    /// The moves worth searching, best first, or the value when it is
+    /// The moves worth searching, best first, or the exact score when it is
     /// already clear (a full board, an immediate win, a double threat).
     fn moves(&self, me: u64, opp: u64) -> std::result::Result<Vec<u32>, i8> {
         let b = self.board;
@@ -304,23 +375,26 @@ impl<'a> Searcher<'a> {
         if empty == 0 {
             return Err(0);
         }
-        let cells = b.playable(empty);
-        if cells.iter().any(|&c| b.completes(me, c)) {
-            return Err(1);
+        let cells = b.cells() as i8;
+        let n = (me | opp).count_ones() as i8;
+        let playable = b.playable(empty);
+        if playable.iter().any(|&c| b.completes(me, c)) {
+            return Err(cells - n);
         }
-        let threats: Vec<u32> = cells
+        let threats: Vec<u32> = playable
             .iter()
             .copied()
             .filter(|&c| b.completes(opp, c))
             .collect();
         match threats.len() {
-            0 => Ok(cells),
+            0 => Ok(playable),
             1 => Ok(threats),
-            _ => Err(-1),
+            // one is blocked, the other completes with the next stone
+            _ => Err(-(cells - n - 1)),
         }
     }
 
-    /// Fail-soft negamax on {-1, 0, 1} for the player owning `me`.
+    /// Fail-soft negamax on exact scores for the player owning `me`.
     fn negamax(&self, me: u64, opp: u64, mut alpha: i8, mut beta: i8) -> i8 {
         let visited = self.nodes.fetch_add(1, Relaxed);
         if self.stopped.load(Relaxed) {
@@ -337,19 +411,20 @@ impl<'a> Searcher<'a> {
             Ok(moves) => moves,
             Err(value) => return value,
         };
+        let (mut lower, mut upper) = self.static_bounds((me | opp).count_ones(), true);
         let key = self.board.canonical(me, opp);
-        let (mut lower, mut upper) = (-1i8, 1i8);
         if let Some(entry) = self.table.get(&key) {
-            (lower, upper) = unpack(*entry);
+            let (l, u) = unpack(*entry);
+            (lower, upper) = (lower.max(l), upper.min(u));
             self.hits.fetch_add(1, Relaxed);
-            if lower >= beta || upper <= alpha || lower == upper {
-                return if lower >= beta { lower } else { upper };
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
         }
+        if lower >= beta || upper <= alpha || lower == upper {
+            return if lower >= beta { lower } else { upper };
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
         let (alpha0, beta0) = (alpha, beta);
-        let mut best = -2i8;
+        let mut best = i8::MIN;
         for cell in moves {
             let v = -self.negamax(opp, me | 1 << cell, -beta, -alpha);
             best = best.max(v);
@@ -393,43 +468,66 @@ pub fn value_within(
     capacity: usize,
     deadline: Option<Instant>,
 ) -> Result<Option<SearchResult>> {
-    value_reporting(board, x, o, capacity, deadline, &Silent)
-}
-
-/// [`value_within`], telling `progress` of the nodes searched (stage
-/// "nodes", in steps of 4,096; the total is unknown, given as 0).
-pub fn value_reporting(
-    board: &SearchBoard,
-    x: u64,
-    o: u64,
-    capacity: usize,
-    deadline: Option<Instant>,
-    progress: &dyn Progress,
-) -> Result<Option<SearchResult>> {
-    let (xs, os) = (x.count_ones(), o.count_ones());
-    if x & o != 0 || (x | o) & !board.full != 0 {
-        return Err(Error::InvalidInput(
-            "the stones overlap or lie off the board".into(),
-        ));
-    }
-    if xs != os && xs != os + 1 {
-        return Err(Error::InvalidInput(format!(
-            "X has {xs} stones and O {os}: not a position of a game (X moves first)"
-        )));
-    }
-    if board.has_line(x) || board.has_line(o) || (x | o) == board.full {
-        return Err(Error::InvalidInput(
-            "the game is already over in this position".into(),
-        ));
-    }
-    progress.stage("nodes", 0);
     let searcher = Searcher {
         deadline,
-        progress,
         ..Searcher::new(board, capacity)
     };
-    let result = searcher.solve(x, o);
-    Ok((!searcher.stopped.load(Relaxed)).then_some(result))
+    searcher.search(x, o, Precision::Weak)
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher that tells `progress` of the nodes searched (stage
+    /// "nodes", in steps of 4,096; the total is unknown, given as 0) and
+    /// gives up at `deadline`.
+    pub fn reporting(
+        board: &'a SearchBoard,
+        capacity: usize,
+        deadline: Option<Instant>,
+        progress: &'a dyn Progress,
+    ) -> Searcher<'a> {
+        progress.stage("nodes", 0);
+        Searcher {
+            deadline,
+            progress,
+            ..Searcher::new(board, capacity)
+        }
+    }
+
+    /// Positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+
+    /// Transposition hits so far.
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Relaxed)
+    }
+
+    /// Searches (X cells, O cells) to `precision`, reusing what earlier
+    /// searches of this searcher stored: `Ok(None)` once the deadline has
+    /// passed. Refuses overlapping stones, illegal counts and finished
+    /// positions. Node and hit counts add up over the searcher's life.
+    pub fn search(&self, x: u64, o: u64, precision: Precision) -> Result<Option<SearchResult>> {
+        let board = self.board;
+        let (xs, os) = (x.count_ones(), o.count_ones());
+        if x & o != 0 || (x | o) & !board.full != 0 {
+            return Err(Error::InvalidInput(
+                "the stones overlap or lie off the board".into(),
+            ));
+        }
+        if xs != os && xs != os + 1 {
+            return Err(Error::InvalidInput(format!(
+                "X has {xs} stones and O {os}: not a position of a game (X moves first)"
+            )));
+        }
+        if board.has_line(x) || board.has_line(o) || (x | o) == board.full {
+            return Err(Error::InvalidInput(
+                "the game is already over in this position".into(),
+            ));
+        }
+        let result = self.solve(x, o, precision);
+        Ok((!self.stopped.load(Relaxed)).then_some(result))
+    }
 }
 
 #[cfg(test)]
@@ -451,8 +549,8 @@ mod tests {
 
     #[test]
     fn bounds_pack_and_unpack() {
-        for lower in -1..=1 {
-            for upper in lower..=1 {
+        for lower in -64..=64 {
+            for upper in lower..=64 {
                 assert_eq!(unpack(pack(lower, upper)), (lower, upper));
             }
         }

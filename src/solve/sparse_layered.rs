@@ -16,13 +16,14 @@
 
 use rayon::prelude::*;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
+use crate::solve::progress::{Progress, Silent};
 
 /// The counts of one ply of a gravity board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GravityCounts {
     /// Stones on the board.
     pub ply: u32,
@@ -59,6 +60,19 @@ const WIN: u16 = 0b01;
 const LOSS: u16 = 0b10;
 const DRAW: u16 = 0b11;
 
+impl GravityPly {
+    /// A ply from its sorted keys and their value/depth words (as
+    /// [`Self::raw`] gives them). Contract: same lengths, keys ascending.
+    pub(crate) fn from_raw(keys: Vec<u64>, values: Vec<u16>) -> Self {
+        Self { keys, values }
+    }
+
+    /// The sorted keys and their value/depth words.
+    pub(crate) fn raw(&self) -> (&[u64], &[u16]) {
+        (&self.keys, &self.values)
+    }
+}
+
 impl GravitySolution {
     /// The value and depth of the position with `key` at `ply`, if reachable.
     pub fn lookup(&self, ply: usize, key: u64) -> Option<(Outcome, u32)> {
@@ -79,21 +93,42 @@ impl GravitySolution {
     }
 }
 
+/// Bytes the engine holds a position: its key and its value/depth word.
+const BYTES_PER_POSITION: u64 = 10;
+
+/// Plies enumerated before the projection is trusted to refuse a board.
+const PLIES_BEFORE_PROJECTING: usize = 5;
+
 /// Enumerates and solves every reachable position of `game`.
 pub fn solve_gravity(game: &Gravity, budget: &Budget) -> Result<GravitySolution> {
+    solve_gravity_reporting(game, budget, &Silent)
+}
+
+/// [`solve_gravity`], telling `progress` of each ply (stages "forward" and
+/// "backward", one unit a ply). After the first few plies the final size is
+/// projected ([`project_positions`]) and a board whose projection does not
+/// fit the budget is refused at once, with the projection.
+pub fn solve_gravity_reporting(
+    game: &Gravity,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<GravitySolution> {
     let cells = game.cells();
     let (cols, _, _) = game.dimensions();
     let mut plies_keys: Vec<Vec<u64>> = vec![vec![game.key(0, 0)]];
-    let mut held = 8u64;
+    let mut held = BYTES_PER_POSITION;
+    progress.stage("forward", u64::from(cells));
     for ply in 0..cells {
         let current = &plies_keys[ply as usize];
         let bound = current.len() as u64 * u64::from(cols) * 8;
         budget.check(
             &format!(
-                "enumerating ply {} ({held} bytes held, up to {bound} more)",
-                ply + 1
+                "enumerating ply {} ({} held, up to {} more)",
+                ply + 1,
+                Bytes(held),
+                Bytes(bound)
             ),
-            Bytes(held + bound),
+            Bytes(held.saturating_add(bound)),
         )?;
         let x_moved = ply % 2 == 1;
         let mut next: Vec<u64> = current
@@ -115,16 +150,34 @@ pub fn solve_gravity(game: &Gravity, budget: &Budget) -> Result<GravitySolution>
         next.par_sort_unstable();
         next.dedup();
         next.shrink_to_fit();
-        held += next.len() as u64 * 10;
+        held += next.len() as u64 * BYTES_PER_POSITION;
         plies_keys.push(next);
+        progress.advance(1);
+        if plies_keys.len() == PLIES_BEFORE_PROJECTING + 1 {
+            let sizes: Vec<u64> = plies_keys.iter().map(|k| k.len() as u64).collect();
+            let projected = project_positions(game, &sizes);
+            let bytes = Bytes(projected.saturating_mul(BYTES_PER_POSITION));
+            if bytes > budget.0 {
+                let (cols, rows, _) = game.dimensions();
+                return Err(Error::InvalidInput(format!(
+                    "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {BYTES_PER_POSITION} bytes a position — over the memory budget of {}{}",
+                    sizes.len(),
+                    projected as f64,
+                    budget.0,
+                    crate::memory::beyond_machine_hint(bytes)
+                )));
+            }
+        }
     }
     let mut plies: Vec<Option<GravityPly>> = vec![None; plies_keys.len()];
     let mut counts = vec![GravityCounts::default(); plies_keys.len()];
+    progress.stage("backward", plies_keys.len() as u64);
     for (ply, keys) in plies_keys.into_iter().enumerate().rev() {
         let next = plies.get(ply + 1).and_then(Option::as_ref);
         let (values, c) = solve_ply(game, ply as u32, &keys, next);
         counts[ply] = c;
         plies[ply] = Some(GravityPly { keys, values });
+        progress.advance(1);
     }
     Ok(GravitySolution {
         plies: plies
@@ -133,6 +186,47 @@ pub fn solve_gravity(game: &Gravity, budget: &Budget) -> Result<GravitySolution>
             .collect(),
         counts,
     })
+}
+
+/// A projection of a gravity board's total positions from the sizes of its
+/// first plies (at least three): the growth ratio of the last ply, shrinking
+/// each ply by the factor by which it last shrank, and no ply above the
+/// count of stone patterns it could hold (column heights summing to the
+/// ply, times the ways to colour its stones) — an upper bound no board
+/// exceeds.
+pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
+    let (cols, rows, _) = game.dimensions();
+    let cells = game.cells() as usize;
+    // patterns[p]: height vectors with sum p, times C(p, ⌈p/2⌉)
+    let mut heights = vec![0f64; cells + 1];
+    heights[0] = 1.0;
+    for _ in 0..cols {
+        let mut next = vec![0f64; cells + 1];
+        for (sum, &ways) in heights.iter().enumerate() {
+            for h in 0..=rows as usize {
+                if sum + h <= cells {
+                    next[sum + h] += ways;
+                }
+            }
+        }
+        heights = next;
+    }
+    let binomial =
+        |n: usize, k: usize| (0..k).fold(1f64, |b, i| b * (n - i) as f64 / (i + 1) as f64);
+    let bound = |p: usize| heights[p] * binomial(p, p.div_ceil(2));
+    let n = sizes.len();
+    let mut total: f64 = sizes.iter().map(|&s| s as f64).sum();
+    let last = sizes[n - 1] as f64;
+    let ratio = last / (sizes[n - 2] as f64).max(1.0);
+    let previous = sizes[n - 2] as f64 / (sizes[n - 3] as f64).max(1.0);
+    let shrink = (ratio / previous.max(1e-9)).min(1.0);
+    let (mut size, mut r) = (last, ratio);
+    for p in n..=cells {
+        r *= shrink;
+        size = (size * r).min(bound(p));
+        total += size;
+    }
+    total.min(u64::MAX as f64) as u64
 }
 
 fn solve_ply(

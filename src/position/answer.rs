@@ -1,0 +1,258 @@
+//! One answer shape for a position, whoever knows the values: a fresh
+//! solve, a saved table or a search. An [`Oracle`] gives the value and depth
+//! of a position in play; [`answer`] builds from it the position's status,
+//! value, depth and every legal move's value and depth, the same way for
+//! every source — so the answers of the three sources can be compared key
+//! by key.
+
+use serde::Serialize;
+
+use super::{BoardGame, Family, Position, Status};
+use crate::error::{Error, Result};
+use crate::game::Outcome;
+
+/// What an oracle knows of a position in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Its value for the player to move and, where known, its depth
+    /// (plies to the end under perfect play; `None` from a weak search).
+    Known(Outcome, Option<u32>),
+    /// The oracle holds no value for it (a table of reachable positions
+    /// asked about one that it lacks).
+    Unreachable,
+    /// The search ran out of time before proving it.
+    NotReached,
+}
+
+/// A source of values for positions in play.
+pub trait Oracle {
+    /// The value of `p`, a position in play (no line, board not full,
+    /// counts checked by [`BoardGame::check`]).
+    fn lookup(&self, p: &Position) -> Result<Lookup>;
+}
+
+/// The value of one legal move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveAnswer {
+    /// The move in the notation of [`super`].
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// What the move gets the player who makes it.
+    pub value: &'static str,
+    /// Plies to the end after this move, counting it.
+    pub depth: Option<u32>,
+    /// Gravity boards: the score in Pascal Pons' convention.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i32>,
+    /// Whether the move keeps the position's value at its depth.
+    pub best: bool,
+}
+
+/// The answer for a position, in the shape every command prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionAnswer {
+    /// The position as a one-line diagram.
+    pub position: String,
+    /// The player whose turn it is (or would be, once the game is over).
+    pub to_move: &'static str,
+    /// `in_progress`, `won` or `drawn`.
+    pub status: &'static str,
+    /// The player with a line, once the game is won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
+    /// m,n,k boards: whether legal play reaches the position (LeetCode 794).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reachable: Option<bool>,
+    /// The value for the player to move; `None` for an unreachable board.
+    pub value: Option<&'static str>,
+    /// Plies to the end under perfect play (0 once the game is over).
+    pub depth: Option<u32>,
+    /// Gravity boards: the score in Pascal Pons' convention.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i32>,
+    /// Every legal move, in column (gravity) or cell order.
+    pub moves: Vec<MoveAnswer>,
+}
+
+/// The score of a value reached `depth` plies from a position with `stones`
+/// on a board of `cells`, in Pascal Pons' convention: a win completed by
+/// the stone placed when `n` stones are on the board scores
+/// ⌊(cells + 1 − n) / 2⌋ for the winner, its negation for the loser; a
+/// draw 0. `None` without a depth.
+pub fn pons_score(cells: u32, stones: u32, value: Outcome, depth: Option<u32>) -> Option<i32> {
+    let depth = depth?;
+    let n = (stones + depth) as i32 - 1;
+    let magnitude = (cells as i32 + 1 - n) / 2;
+    Some(match value {
+        Outcome::Win => magnitude,
+        Outcome::Loss => -magnitude,
+        Outcome::Draw => 0,
+    })
+}
+
+/// Answers `p` on `game` from `oracle`. `Ok(None)` when the oracle ran out
+/// of time on any position it was asked. A position no legal game reaches
+/// ([`BoardGame::reachable`]) is an error on gravity boards and
+/// `reachable: false` on m,n,k boards (LeetCode 794); a table that lacks a
+/// reachable position is reported as damaged.
+pub fn answer(
+    game: &BoardGame,
+    p: &Position,
+    oracle: &dyn Oracle,
+) -> Result<Option<PositionAnswer>> {
+    game.check(p)?;
+    let status = game.status(p);
+    let gravity = game.family() == Family::Gravity;
+    let score = |stones, value, depth| {
+        if gravity {
+            pons_score(game.cells(), stones, value, depth)
+        } else {
+            None
+        }
+    };
+    let mut out = PositionAnswer {
+        position: game.diagram(p),
+        to_move: p.to_move().name(),
+        status: status.name(),
+        winner: match status {
+            Status::Won(side) => Some(side.name()),
+            _ => None,
+        },
+        reachable: (!gravity).then_some(true),
+        value: None,
+        depth: None,
+        score: None,
+        moves: Vec::new(),
+    };
+    if !game.reachable(p) {
+        if gravity {
+            return Err(Error::InvalidInput(format!(
+                "no legal game reaches {}",
+                game.diagram(p)
+            )));
+        }
+        out.reachable = Some(false);
+        return Ok(Some(out));
+    }
+    let (value, depth) = match status {
+        Status::Won(_) => (Outcome::Loss, Some(0)),
+        Status::Drawn => (Outcome::Draw, Some(0)),
+        Status::InProgress => match oracle.lookup(p)? {
+            Lookup::Known(value, depth) => (value, depth),
+            Lookup::NotReached => return Ok(None),
+            Lookup::Unreachable => {
+                return Err(Error::InvalidInput(format!(
+                    "the table has no value for {}, which legal play reaches: it is damaged",
+                    game.diagram(p)
+                )))
+            }
+        },
+    };
+    out.value = Some(value.name());
+    out.depth = depth;
+    out.score = score(p.stones(), value, depth);
+    for cell in game.legal_cells(p) {
+        let child = p.with(cell);
+        let (mine, plies) = match game.status(&child) {
+            Status::Won(_) => (Outcome::Win, Some(1)),
+            Status::Drawn => (Outcome::Draw, Some(1)),
+            Status::InProgress => match oracle.lookup(&child)? {
+                Lookup::Known(v, d) => (v.flip(), d.map(|d| d + 1)),
+                Lookup::NotReached => return Ok(None),
+                Lookup::Unreachable => {
+                    return Err(Error::InvalidInput(format!(
+                        "the table has no value for {} after {}: it is damaged",
+                        game.diagram(&child),
+                        game.format_move(cell)
+                    )))
+                }
+            },
+        };
+        out.moves.push(MoveAnswer {
+            notation: game.format_move(cell),
+            value: mine.name(),
+            depth: plies,
+            score: score(p.stones(), mine, plies),
+            best: mine == value && (mine == Outcome::Draw || plies == depth),
+        });
+    }
+    Ok(Some(out))
+}
+
+/// A plural that reads well: `1 ply`, `6 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// The answer for a person: the board, the status, the value, the moves.
+pub fn render(game: &BoardGame, p: &Position, a: &PositionAnswer) -> String {
+    use std::fmt::Write as _;
+    let mut out = game.render(p);
+    let score = |s: Option<i32>| s.map_or(String::new(), |s| format!(", score {s}"));
+    let depth = |d: Option<u32>| d.map_or(String::new(), |d| format!(" in {}", plies(d)));
+    if a.reachable == Some(false) {
+        let _ = writeln!(
+            out,
+            "unreachable: no legal game reaches this position{}",
+            a.winner
+                .map_or(String::new(), |w| format!(" (it shows a line of {w})"))
+        );
+        return out;
+    }
+    match (a.status, a.winner) {
+        ("won", Some(w)) => {
+            let _ = writeln!(out, "game over: {w} has won{}", score(a.score));
+        }
+        ("drawn", _) => {
+            let _ = writeln!(out, "game over: a draw (the board is full)");
+        }
+        _ => {
+            let _ = writeln!(
+                out,
+                "{} to move: {}{} under perfect play{}",
+                a.to_move,
+                a.value.unwrap_or("unknown"),
+                depth(a.depth),
+                score(a.score)
+            );
+            for m in &a.moves {
+                let _ = writeln!(
+                    out,
+                    "  {:>3}  {:<4}{}{}{}",
+                    m.notation,
+                    m.value,
+                    depth(m.depth),
+                    score(m.score),
+                    if m.best { "  (best)" } else { "" }
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pons_scores() {
+        // 7×6: a win with the first player's 4th stone (placed on 6 stones)
+        assert_eq!(pons_score(42, 6, Outcome::Win, Some(1)), Some(18));
+        assert_eq!(pons_score(42, 5, Outcome::Loss, Some(2)), Some(-18));
+        assert_eq!(pons_score(42, 0, Outcome::Draw, Some(42)), Some(0));
+        // the last stone of the board wins: (42 + 1 − 41) / 2 = 1
+        assert_eq!(pons_score(42, 41, Outcome::Win, Some(1)), Some(1));
+        assert_eq!(pons_score(42, 0, Outcome::Win, None), None);
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plies(1), "1 ply");
+        assert_eq!(plies(0), "0 plies");
+    }
+}

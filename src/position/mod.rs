@@ -1,0 +1,621 @@
+//! One position language for the board games (m,n,k and gravity boards):
+//! how a person writes a position and a move, and how every command prints
+//! them back — so a move printed by any command is accepted as it is by
+//! `--moves` and by `play`.
+//!
+//! ## Layout and notation
+//!
+//! A position is two stone sets, `x` and `o`, over cells numbered row by
+//! row from the **top** row, as a diagram is read:
+//!
+//! ```text
+//!        a  b  c  d          cell = row · cols + col
+//!   1    0  1  2  3          (row 1 printed first)
+//!   2    4  5  6  7
+//!   3    8  9 10 11
+//! ```
+//!
+//! * **m,n,k moves** name a cell as in a spreadsheet: the column's letter
+//!   (`a` first) and the row's number counted from 1 at the top — `b3` is
+//!   the second column of the third row. Letters may be given in either
+//!   case; the tool prints lower case.
+//! * **Gravity moves** name a column, counted from 1 at the left (the
+//!   convention of Pascal Pons' and John Tromp's Connect Four solvers); a
+//!   stone drops to the lowest empty cell of its column.
+//! * A **move list** separates moves by spaces or commas (`"b2 a1 c3"`,
+//!   `"4 4 5 3"`); on gravity boards of at most 9 columns a bare digit
+//!   string (`4453`) is a move list too.
+//! * A **diagram** lists the rows from the top, separated by `/`: `X`, `O`,
+//!   `.` for empty (`"XO./.X./..."`). On a gravity board every stone must
+//!   rest on the bottom or on another stone.
+//!
+//! Boards are described everywhere as *columns × rows* (width × height),
+//! the way Connect Four's 7×6 is named.
+
+pub mod answer;
+pub mod oracles;
+
+use crate::error::{Error, Result};
+
+/// Largest side of a board this module describes (a board holds at most 64
+/// cells, one bit each).
+pub const MAX_SIDE: u32 = 8;
+
+/// How stones are placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// A stone may go on any empty cell (tic-tac-toe and its kin).
+    Mnk,
+    /// A stone drops to the lowest empty cell of a column (Connect Four).
+    Gravity,
+}
+
+/// A player. X moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The first player.
+    X,
+    /// The second player.
+    O,
+}
+
+impl Side {
+    /// `"X"` or `"O"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::X => "X",
+            Side::O => "O",
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Moves remain and nobody has a line.
+    InProgress,
+    /// A player has `k` in a row.
+    Won(Side),
+    /// The board is full without a line.
+    Drawn,
+}
+
+impl Status {
+    /// `"in_progress"`, `"won"` or `"drawn"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::InProgress => "in_progress",
+            Status::Won(_) => "won",
+            Status::Drawn => "drawn",
+        }
+    }
+}
+
+/// A position: the cells of each player (layout in the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// X's stones.
+    pub x: u64,
+    /// O's stones.
+    pub o: u64,
+}
+
+impl Position {
+    /// Stones on the board.
+    pub fn stones(&self) -> u32 {
+        (self.x | self.o).count_ones()
+    }
+
+    /// The player whose turn it is (or would be, in a finished game).
+    pub fn to_move(&self) -> Side {
+        if self.x.count_ones() == self.o.count_ones() {
+            Side::X
+        } else {
+            Side::O
+        }
+    }
+
+    /// The position after the player to move puts a stone on `cell`.
+    pub fn with(&self, cell: u32) -> Position {
+        match self.to_move() {
+            Side::X => Position {
+                x: self.x | 1 << cell,
+                o: self.o,
+            },
+            Side::O => Position {
+                x: self.x,
+                o: self.o | 1 << cell,
+            },
+        }
+    }
+}
+
+/// A board of one family: its size, `k`, and its winning lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardGame {
+    family: Family,
+    cols: u32,
+    rows: u32,
+    k: u32,
+    lines: Vec<u64>,
+}
+
+impl BoardGame {
+    /// Validates the size (sides 1 to [`MAX_SIDE`]) and `k` (1 to the
+    /// longer side) and lists the winning lines.
+    pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
+        if !(1..=MAX_SIDE).contains(&cols) || !(1..=MAX_SIDE).contains(&rows) {
+            return Err(Error::InvalidInput(format!(
+                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE})"
+            )));
+        }
+        if k == 0 || k > cols.max(rows) {
+            return Err(Error::InvalidInput(format!(
+                "k = {k} does not fit {cols} columns × {rows} rows (k from 1 to {})",
+                cols.max(rows)
+            )));
+        }
+        let mut lines = Vec::new();
+        for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..i64::from(rows) {
+                for c in 0..i64::from(cols) {
+                    let (er, ec) = (r + dr * (i64::from(k) - 1), c + dc * (i64::from(k) - 1));
+                    if er >= i64::from(rows) || ec < 0 || ec >= i64::from(cols) {
+                        continue;
+                    }
+                    let mask = (0..i64::from(k)).fold(0u64, |m, i| {
+                        m | 1 << ((r + dr * i) * i64::from(cols) + c + dc * i)
+                    });
+                    if !lines.contains(&mask) {
+                        lines.push(mask);
+                    }
+                }
+            }
+        }
+        Ok(Self {
+            family,
+            cols,
+            rows,
+            k,
+            lines,
+        })
+    }
+
+    /// The family.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// Columns (width).
+    pub fn cols(&self) -> u32 {
+        self.cols
+    }
+
+    /// Rows (height).
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// Stones in a row that win.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// Cells of the board.
+    pub fn cells(&self) -> u32 {
+        self.cols * self.rows
+    }
+
+    /// Every cell.
+    pub fn full(&self) -> u64 {
+        if self.cells() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.cells()) - 1
+        }
+    }
+
+    /// Whether `stones` hold `k` in a row.
+    pub fn has_line(&self, stones: u64) -> bool {
+        self.lines.iter().any(|&l| l & !stones == 0)
+    }
+
+    /// Where the game stands. Both players holding a line happens in no
+    /// legal game; it is named for the last mover (see [`Self::check`]).
+    pub fn status(&self, p: &Position) -> Status {
+        match (self.has_line(p.x), self.has_line(p.o)) {
+            (true, true) => Status::Won(if p.to_move() == Side::X {
+                Side::O
+            } else {
+                Side::X
+            }),
+            (true, false) => Status::Won(Side::X),
+            (false, true) => Status::Won(Side::O),
+            _ if (p.x | p.o) == self.full() => Status::Drawn,
+            _ => Status::InProgress,
+        }
+    }
+
+    /// The cells the player to move may take, in order of column (gravity:
+    /// one cell a column with room) or of cell. Empty once the game is over.
+    pub fn legal_cells(&self, p: &Position) -> Vec<u32> {
+        if self.status(p) != Status::InProgress {
+            return Vec::new();
+        }
+        let empty = self.full() & !(p.x | p.o);
+        match self.family {
+            Family::Mnk => (0..self.cells())
+                .filter(|&c| empty & (1 << c) != 0)
+                .collect(),
+            Family::Gravity => (0..self.cols)
+                .filter_map(|c| self.drop_cell(empty, c))
+                .collect(),
+        }
+    }
+
+    /// The lowest empty cell of column `col`, if it has room.
+    fn drop_cell(&self, empty: u64, col: u32) -> Option<u32> {
+        (0..self.rows)
+            .rev()
+            .map(|r| r * self.cols + col)
+            .find(|&cell| empty & (1 << cell) != 0)
+    }
+
+    /// A move in the notation of the module docs.
+    pub fn format_move(&self, cell: u32) -> String {
+        let (row, col) = (cell / self.cols, cell % self.cols);
+        match self.family {
+            Family::Mnk => format!("{}{}", (b'a' + col as u8) as char, row + 1),
+            Family::Gravity => (col + 1).to_string(),
+        }
+    }
+
+    /// The cell the move `text` takes in position `p`; refuses malformed,
+    /// off-board and illegal moves with a sentence saying why.
+    pub fn parse_move(&self, p: &Position, text: &str) -> Result<u32> {
+        let bad = |why: String| Err(Error::InvalidInput(why));
+        let text = text.trim();
+        let cell = match self.family {
+            Family::Mnk => {
+                let mut chars = text.chars();
+                let letter = chars.next().map(|c| c.to_ascii_lowercase());
+                let row: Option<u32> = chars.as_str().parse().ok();
+                match (letter, row) {
+                    (Some(l @ 'a'..='z'), Some(row)) => {
+                        let col = l as u32 - 'a' as u32;
+                        if col >= self.cols || row == 0 || row > self.rows {
+                            return bad(format!(
+                                "{text:?} is off the board (columns a to {}, rows 1 to {})",
+                                (b'a' + (self.cols - 1) as u8) as char,
+                                self.rows
+                            ));
+                        }
+                        (row - 1) * self.cols + col
+                    }
+                    _ => {
+                        return bad(format!(
+                            "{text:?} is not a move: give the column's letter and the row's number, e.g. b2"
+                        ))
+                    }
+                }
+            }
+            Family::Gravity => {
+                let Ok(col) = text.parse::<u32>() else {
+                    return bad(format!(
+                        "{text:?} is not a move: give a column number from 1 to {}",
+                        self.cols
+                    ));
+                };
+                if col == 0 || col > self.cols {
+                    return bad(format!(
+                        "column {col} is off the board (columns 1 to {})",
+                        self.cols
+                    ));
+                }
+                let empty = self.full() & !(p.x | p.o);
+                match self.drop_cell(empty, col - 1) {
+                    Some(cell) => cell,
+                    None => return bad(format!("column {col} is full")),
+                }
+            }
+        };
+        if self.status(p) != Status::InProgress {
+            return bad("the game is already over".into());
+        }
+        if (p.x | p.o) & (1 << cell) != 0 {
+            return bad(format!("{} is taken", self.format_move(cell)));
+        }
+        Ok(cell)
+    }
+
+    /// The position after the moves of `text` from the empty board (module
+    /// docs); refuses a move that is illegal or comes after the game ended.
+    pub fn play_moves(&self, text: &str) -> Result<Position> {
+        let tokens: Vec<String> = if self.family == Family::Gravity
+            && self.cols <= 9
+            && !text.trim().is_empty()
+            && text.trim().chars().all(|c| c.is_ascii_digit())
+        {
+            text.trim().chars().map(String::from).collect()
+        } else {
+            text.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let mut p = Position::default();
+        for (i, token) in tokens.iter().enumerate() {
+            if self.status(&p) != Status::InProgress {
+                return Err(Error::InvalidInput(format!(
+                    "move {} ({token}) comes after the game ended",
+                    i + 1
+                )));
+            }
+            let cell = self
+                .parse_move(&p, token)
+                .map_err(|e| Error::InvalidInput(format!("move {} of {text:?}: {e}", i + 1)))?;
+            p = p.with(cell);
+        }
+        Ok(p)
+    }
+
+    /// The position a diagram shows (module docs). Its size must be this
+    /// board's; X has as many stones as O or one more; on a gravity board
+    /// every stone rests on the bottom or on a stone, and at most one
+    /// player has a line.
+    pub fn parse_diagram(&self, text: &str) -> Result<Position> {
+        let p = parse_diagram_any(text)?;
+        if (p.cols, p.rows) != (self.cols, self.rows) {
+            return Err(Error::InvalidInput(format!(
+                "the diagram has {} columns × {} rows, the board {} × {}",
+                p.cols, p.rows, self.cols, self.rows
+            )));
+        }
+        self.check(&p.position)?;
+        Ok(p.position)
+    }
+
+    /// Refuses what no game of this family reaches and no answer can fit:
+    /// stone counts off by more than one, and on gravity boards floating
+    /// stones and two winners. (An m,n,k position that no legal game
+    /// reaches otherwise is answered as unreachable, not refused.)
+    pub fn check(&self, p: &Position) -> Result<()> {
+        let (xs, os) = (p.x.count_ones(), p.o.count_ones());
+        if xs != os && xs != os + 1 {
+            return Err(Error::InvalidInput(format!(
+                "X has {xs} stones and O {os}: X moves first, so X has as many stones as O or one more"
+            )));
+        }
+        if self.family == Family::Gravity {
+            let occupied = p.x | p.o;
+            for cell in 0..self.cells() - self.cols {
+                let below = cell + self.cols;
+                if occupied & (1 << cell) != 0 && occupied & (1 << below) == 0 {
+                    return Err(Error::InvalidInput(format!(
+                        "the stone in column {} floats: on a gravity board every stone rests on the bottom or on another stone",
+                        cell % self.cols + 1
+                    )));
+                }
+            }
+            if self.has_line(p.x) && self.has_line(p.o) {
+                return Err(Error::InvalidInput(
+                    "both players have a line: no game reaches this position".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether legal play from the empty board reaches `p`: the counts fit
+    /// ([`Self::check`]) and the stones can be taken back one at a time,
+    /// each time a stone of the player who moved last (on gravity boards
+    /// the top stone of a column), leaving no line on the way — so only the
+    /// last stone may complete a line. m,n,k positions without a line are
+    /// always reachable; gravity positions are searched, each set of
+    /// column heights once.
+    pub fn reachable(&self, p: &Position) -> bool {
+        if self.check(p).is_err() {
+            return false;
+        }
+        let no_lines = |q: &Position| !self.has_line(q.x) && !self.has_line(q.o);
+        match self.family {
+            Family::Mnk => no_lines(p) || self.takebacks(p).iter().any(no_lines),
+            Family::Gravity => {
+                let mut seen = std::collections::HashSet::new();
+                self.unplay(p, &mut seen)
+            }
+        }
+    }
+
+    /// The positions before `p` whose last move was by the player who moved
+    /// last (on gravity boards, one a column: its top stone).
+    fn takebacks(&self, p: &Position) -> Vec<Position> {
+        let last_is_x = p.stones() % 2 == 1;
+        let mine = if last_is_x { p.x } else { p.o };
+        let take = |cell: u32| {
+            let bit = !(1u64 << cell);
+            Position {
+                x: p.x & bit,
+                o: p.o & bit,
+            }
+        };
+        match self.family {
+            Family::Mnk => (0..self.cells())
+                .filter(|&c| mine & (1 << c) != 0)
+                .map(take)
+                .collect(),
+            Family::Gravity => (0..self.cols)
+                .filter_map(|c| {
+                    let top = (0..self.rows)
+                        .map(|r| r * self.cols + c)
+                        .find(|&cell| (p.x | p.o) & (1 << cell) != 0)?;
+                    (mine & (1 << top) != 0).then(|| take(top))
+                })
+                .collect(),
+        }
+    }
+
+    /// Depth-first search for a way back to the empty board (see
+    /// [`Self::reachable`]); `seen` holds the occupied sets already tried.
+    fn unplay(&self, p: &Position, seen: &mut std::collections::HashSet<u64>) -> bool {
+        if p.stones() == 0 {
+            return true;
+        }
+        if !seen.insert(p.x | p.o) {
+            return false;
+        }
+        self.takebacks(p)
+            .iter()
+            .any(|q| !self.has_line(q.x) && !self.has_line(q.o) && self.unplay(q, seen))
+    }
+
+    /// The position as a one-line diagram (`"XO./.X./..."`).
+    pub fn diagram(&self, p: &Position) -> String {
+        self.rows_of(p).join("/")
+    }
+
+    /// The position drawn for a person: column labels on top, row numbers
+    /// (m,n,k) on the left, one line a row.
+    pub fn render(&self, p: &Position) -> String {
+        let mut out = String::from("   ");
+        for c in 0..self.cols {
+            let label = match self.family {
+                Family::Mnk => ((b'a' + c as u8) as char).to_string(),
+                Family::Gravity => (c + 1).to_string(),
+            };
+            out.push(' ');
+            out.push_str(&label);
+        }
+        out.push('\n');
+        for (r, row) in self.rows_of(p).into_iter().enumerate() {
+            let label = match self.family {
+                Family::Mnk => (r + 1).to_string(),
+                Family::Gravity => String::new(),
+            };
+            out.push_str(&format!("{label:>3}"));
+            for ch in row.chars() {
+                out.push(' ');
+                out.push(ch);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn rows_of(&self, p: &Position) -> Vec<String> {
+        (0..self.rows)
+            .map(|r| {
+                (0..self.cols)
+                    .map(|c| {
+                        let bit = 1u64 << (r * self.cols + c);
+                        if p.x & bit != 0 {
+                            'X'
+                        } else if p.o & bit != 0 {
+                            'O'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// A diagram read without a board to check it against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    /// Columns.
+    pub cols: u32,
+    /// Rows.
+    pub rows: u32,
+    /// The stones.
+    pub position: Position,
+}
+
+/// Reads a diagram (module docs) of any size up to [`MAX_SIDE`].
+pub fn parse_diagram_any(text: &str) -> Result<Diagram> {
+    let bad = |why: String| Err(Error::InvalidInput(format!("bad board {text:?}: {why}")));
+    if text.is_empty() {
+        return bad("it is empty".into());
+    }
+    let rows: Vec<&str> = text.split('/').collect();
+    let cols = rows[0].chars().count();
+    if cols == 0 {
+        return bad("a row is empty".into());
+    }
+    if let Some(r) = rows.iter().position(|row| row.chars().count() != cols) {
+        return bad(format!(
+            "row {} has {} cells, row 1 has {cols}",
+            r + 1,
+            rows[r].chars().count()
+        ));
+    }
+    if rows.len() > MAX_SIDE as usize || cols > MAX_SIDE as usize {
+        return bad(format!(
+            "{cols} columns × {} rows is larger than {MAX_SIDE} × {MAX_SIDE}",
+            rows.len()
+        ));
+    }
+    let mut position = Position::default();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            let bit = 1u64 << (r * cols + c);
+            match ch {
+                'X' => position.x |= bit,
+                'O' => position.o |= bit,
+                '.' => {}
+                other => return bad(format!("{other:?} is not X, O, . or /")),
+            }
+        }
+    }
+    Ok(Diagram {
+        cols: cols as u32,
+        rows: rows.len() as u32,
+        position,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mnk_moves_are_spreadsheet_cells() {
+        let g = BoardGame::new(Family::Mnk, 3, 3, 3).unwrap();
+        let p = g.play_moves("b2 a1, C3").unwrap();
+        assert_eq!(g.diagram(&p), "O../.X./..X");
+        assert_eq!(g.format_move(8), "c3");
+        assert_eq!(g.parse_move(&p, "c1").unwrap(), 2);
+        assert!(g.parse_move(&p, "b2").is_err());
+        assert!(g.parse_move(&p, "d1").is_err());
+        assert!(g.parse_move(&p, "a0").is_err());
+        assert!(g.play_moves("a1 b1 a2 b2 a3 b3").is_err());
+        assert_eq!(g.parse_diagram("O../.X./..X").unwrap(), p);
+    }
+
+    #[test]
+    fn gravity_moves_are_columns_from_one() {
+        let g = BoardGame::new(Family::Gravity, 5, 4, 4).unwrap();
+        let p = g.play_moves("4453").unwrap();
+        assert_eq!(p, g.play_moves("4 4 5 3").unwrap());
+        assert_eq!(g.diagram(&p), "...../...../...O./..OXX");
+        assert_eq!(g.parse_diagram(&g.diagram(&p)).unwrap(), p);
+        assert!(g.parse_diagram(".X.../...../...../.....").is_err());
+        assert!(g.play_moves("1111 1").is_err());
+        assert!(g.play_moves("6").is_err());
+        assert!(g.reachable(&p));
+        // O under every X stone: X never had a first move
+        let stuck = g.parse_diagram("...../...../..X../..O..").unwrap();
+        assert!(!g.reachable(&stuck));
+        // X's line was complete before O's last stone
+        let late = g.parse_diagram("...../...../...../XXXXO").unwrap();
+        assert!(g.check(&late).is_err() || !g.reachable(&late));
+        let cells = g.legal_cells(&p);
+        assert_eq!(cells.len(), 5);
+        for cell in cells {
+            let m = g.format_move(cell);
+            assert_eq!(g.parse_move(&p, &m).unwrap(), cell);
+        }
+    }
+}

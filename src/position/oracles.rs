@@ -1,0 +1,97 @@
+//! The three sources of values behind a position answer: a solved m,n,k
+//! table, a solved gravity table, and a search. Each translates the
+//! position layout of [`super`] into its engine's own.
+
+use super::answer::{Lookup, Oracle};
+use super::{BoardGame, Family, Position};
+use crate::error::Result;
+use crate::games::gravity::Gravity;
+use crate::solve::layered::MnkSolution;
+use crate::solve::search::{Precision, Searcher};
+use crate::solve::sparse_layered::GravitySolution;
+
+/// A solved m,n,k table (its cell layout is the position layout).
+pub struct MnkTable<'a>(pub &'a MnkSolution);
+
+impl Oracle for MnkTable<'_> {
+    fn lookup(&self, p: &Position) -> Result<Lookup> {
+        let (Ok(x), Ok(o)) = (u32::try_from(p.x), u32::try_from(p.o)) else {
+            return Ok(Lookup::Unreachable);
+        };
+        Ok(match self.0.lookup(x, o) {
+            Some((value, depth)) => Lookup::Known(value, Some(depth)),
+            None => Lookup::Unreachable,
+        })
+    }
+}
+
+/// A solved gravity table.
+pub struct GravityTable<'a> {
+    /// The board the table solves.
+    pub game: &'a Gravity,
+    /// The table.
+    pub solution: &'a GravitySolution,
+}
+
+/// The gravity engine's key of `p` (row `r` from the top, column `c` is
+/// bit `c · (rows + 1) + (rows − 1 − r)` there).
+pub fn gravity_key(game: &Gravity, p: &Position) -> u64 {
+    let (cols, rows, _) = game.dimensions();
+    let mut x = 0u64;
+    let mut occupied = 0u64;
+    for cell in 0..cols * rows {
+        let (r, c) = (cell / cols, cell % cols);
+        let bit = 1u64 << (c * (rows + 1) + (rows - 1 - r));
+        if p.x & (1 << cell) != 0 {
+            x |= bit;
+        }
+        if (p.x | p.o) & (1 << cell) != 0 {
+            occupied |= bit;
+        }
+    }
+    game.key(x, occupied)
+}
+
+impl Oracle for GravityTable<'_> {
+    fn lookup(&self, p: &Position) -> Result<Lookup> {
+        let key = gravity_key(self.game, p);
+        Ok(match self.solution.lookup(p.stones() as usize, key) {
+            Some((value, depth)) => Lookup::Known(value, Some(depth)),
+            None => Lookup::Unreachable,
+        })
+    }
+}
+
+/// A search: every position asked is searched with one shared
+/// transposition table, to the searcher's deadline.
+pub struct Search<'a> {
+    /// The board, in the position layout.
+    pub game: &'a BoardGame,
+    /// The searcher (its board matches `game`).
+    pub searcher: &'a Searcher<'a>,
+    /// Exact depth, or the value only.
+    pub precision: Precision,
+}
+
+impl Oracle for Search<'_> {
+    fn lookup(&self, p: &Position) -> Result<Lookup> {
+        let (x, o) = match self.game.family() {
+            Family::Mnk => (p.x, p.o),
+            // the search's gravity cells count rows from the bottom
+            Family::Gravity => (flip_rows(self.game, p.x), flip_rows(self.game, p.o)),
+        };
+        Ok(match self.searcher.search(x, o, self.precision)? {
+            Some(r) => Lookup::Known(r.value, r.depth),
+            None => Lookup::NotReached,
+        })
+    }
+}
+
+/// `mask` with its rows in the other order.
+fn flip_rows(game: &BoardGame, mask: u64) -> u64 {
+    let (cols, rows) = (game.cols(), game.rows());
+    let row_mask = (1u64 << cols) - 1;
+    (0..rows).fold(0u64, |out, r| {
+        out | ((mask >> (r * cols)) & row_mask) << ((rows - 1 - r) * cols)
+    })
+}
