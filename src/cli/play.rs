@@ -1,180 +1,278 @@
-//! `retrograde play`: a game of m,n,k against perfect play, in the terminal.
+//! `retrograde play`: a game of m,n,k or of a gravity board against perfect
+//! play, in the terminal — moves in the position language of every other
+//! command (`b2` on m,n,k boards, column numbers on gravity boards).
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use retrograde::game::Outcome;
-use retrograde::games::mnk::{render_board, Mnk};
-use retrograde::memory::Budget;
-use retrograde::solve::layered::{solve_mnk, MnkSolution};
+use retrograde::games::gravity::Gravity;
+use retrograde::position::answer::{answer, plies, Oracle};
+use retrograde::position::oracles::{GravityTable, MnkTable};
+use retrograde::position::{BoardGame, Family, Position, Side, Status};
+use retrograde::solve::in_pool;
+use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
+use retrograde::solve::sparse_layered::{solve_gravity_reporting, GravitySolution};
 use retrograde::tablefile::{load, SavedGame, SavedTable};
+
+use super::position::{board_size, PositionArgs};
+use super::{OutArgs, RunArgs};
+
+/// Longest input line echoed back in a message.
+const ECHO_CHARS: usize = 40;
 
 /// Arguments of `retrograde play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// `mnk` to solve a board now, or a saved m,n,k table file.
+    /// `mnk` or `connect` to solve a board now, or a table saved with --out.
     target: String,
 
-    /// Rows (with `mnk`; default 3).
-    #[arg(long, value_name = "R", default_value_t = 3)]
-    rows: u32,
+    /// Columns (with `mnk` or `connect`) [default: 3 for mnk, 4 for connect]
+    #[arg(long, value_name = "C")]
+    cols: Option<u32>,
 
-    /// Columns (with `mnk`; default 3).
-    #[arg(long, value_name = "C", default_value_t = 3)]
-    cols: u32,
+    /// Rows (with `mnk` or `connect`) [default: 3 for mnk, 4 for connect]
+    #[arg(long, value_name = "R")]
+    rows: Option<u32>,
 
-    /// Stones in a row that win (with `mnk`; default 3).
-    #[arg(long, value_name = "K", default_value_t = 3)]
-    k: u32,
+    /// Stones in a row that win (with `mnk` or `connect`) [default: 3 for mnk, 4 for connect]
+    #[arg(long, value_name = "K")]
+    k: Option<u32>,
 
     /// The side you play; X moves first.
-    #[arg(long, value_enum, default_value_t = Side::X)]
-    human: Side,
+    #[arg(long, value_enum, default_value_t = HumanSide::X)]
+    human: HumanSide,
+
+    /// Start from this position instead of the empty board.
+    #[command(flatten)]
+    position: PositionArgs,
+
+    #[command(flatten)]
+    run: RunArgs,
+
+    #[command(flatten)]
+    out: OutArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Side {
+enum HumanSide {
     X,
     O,
 }
 
-/// Plays one game on stdin/stdout.
+/// A solved board to play on.
+enum Solved {
+    Mnk(MnkSolution),
+    Gravity(Gravity, GravitySolution),
+}
+
+impl Solved {
+    fn oracle(&self) -> Box<dyn Oracle + '_> {
+        match self {
+            Solved::Mnk(solution) => Box::new(MnkTable(solution)),
+            Solved::Gravity(game, solution) => Box::new(GravityTable { game, solution }),
+        }
+    }
+}
+
+/// Solves (or loads) the board, then plays one game on stdin/stdout.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let (game, solution) = if args.target == "mnk" {
-        let game = Mnk::new(args.rows, args.cols, args.k)?;
-        let solution = solve_mnk(&game, &Budget::default_for_machine())?;
-        (game, solution)
-    } else {
-        match load(std::path::Path::new(&args.target))? {
-            (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => {
-                (Mnk::new(rows, cols, k)?, solution)
+    if args.run.json {
+        bail!("play is a conversation in the terminal; --json is not for it (use query --json)");
+    }
+    let (game, solved) = match args.target.as_str() {
+        "mnk" | "connect" => solve_now(args)?,
+        file => {
+            if let Some(flag) = [
+                ("--cols", args.cols),
+                ("--rows", args.rows),
+                ("--k", args.k),
+            ]
+            .iter()
+            .find_map(|(name, v)| v.map(|_| name))
+            {
+                bail!("{flag} is for `play mnk` or `play connect`; a table file fixes its board");
             }
-            (other, _) => bail!(
-                "{} holds a {} table; play needs an m,n,k table",
-                args.target,
-                other.kind_name()
-            ),
+            if args.out.out.is_some() {
+                bail!("--out saves a table solved for play; {file} is one already");
+            }
+            match load(std::path::Path::new(file))? {
+                (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => (
+                    BoardGame::new(Family::Mnk, cols, rows, k)?,
+                    Solved::Mnk(solution),
+                ),
+                (SavedGame::Gravity { cols, rows, k }, SavedTable::Gravity(solution)) => (
+                    BoardGame::new(Family::Gravity, cols, rows, k)?,
+                    Solved::Gravity(Gravity::new(cols, rows, k)?, solution),
+                ),
+                (other, _) => bail!(
+                    "{file} holds a {} table; play needs an mnk or connect table",
+                    other.kind_name()
+                ),
+            }
         }
     };
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut out = std::io::stdout().lock();
-    let human_is_x = args.human == Side::X;
-    let (mut x, mut o) = (0u32, 0u32);
-    let cols = game.cols();
+    let start = args.position.position(&game)?;
+    let oracle = solved.oracle();
+    play(
+        &game,
+        start,
+        oracle.as_ref(),
+        args.human,
+        &mut std::io::stdin().lock(),
+        &mut std::io::stdout().lock(),
+    )
+}
+
+/// `play mnk` / `play connect`: the board of the flags, solved now.
+fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
+    let gravity = args.target == "connect";
+    let default = if gravity { (4, 4) } else { (3, 3) };
+    let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
+    let k = args.k.unwrap_or(if gravity { 4 } else { 3 });
+    let family = if gravity {
+        Family::Gravity
+    } else {
+        Family::Mnk
+    };
+    let game = BoardGame::new(family, cols, rows, k)?;
+    args.position.position(&game)?;
+    args.out.check()?;
+    let (budget, bar) = (args.run.budget(), args.run.progress());
+    let solved = if gravity {
+        let engine = Gravity::new(cols, rows, k)?;
+        let solution = in_pool(args.run.threads(), || {
+            solve_gravity_reporting(&engine, &budget, &bar)
+        })??;
+        let table = SavedTable::Gravity(solution);
+        args.out
+            .save(&SavedGame::Gravity { cols, rows, k }, &table)?;
+        let SavedTable::Gravity(solution) = table else {
+            unreachable!("built above")
+        };
+        Solved::Gravity(engine, solution)
+    } else {
+        let engine = retrograde::games::mnk::Mnk::new(rows, cols, k)?;
+        let solution = in_pool(args.run.threads(), || {
+            solve_mnk_reporting(&engine, &budget, &bar)
+        })??;
+        let table = SavedTable::Layered(solution);
+        args.out.save(&SavedGame::Mnk { rows, cols, k }, &table)?;
+        let SavedTable::Layered(solution) = table else {
+            unreachable!("built above")
+        };
+        Solved::Mnk(solution)
+    };
+    bar.finish();
+    Ok((game, solved))
+}
+
+/// Plays from `start` until the game ends or the input does.
+fn play(
+    game: &BoardGame,
+    start: Position,
+    oracle: &dyn Oracle,
+    human: HumanSide,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let human = if human == HumanSide::X {
+        Side::X
+    } else {
+        Side::O
+    };
+    let how = match game.family() {
+        Family::Mnk => "a cell such as b2 (column letter, row number)",
+        Family::Gravity => "a column number",
+    };
     writeln!(
         out,
-        "{}×{} board, {} in a row wins. You play {}; moves are `row col`, counted from 1.",
+        "{} board of {} columns × {} rows, {} in a row wins. You play {}; a move is {how}.",
+        if game.family() == Family::Mnk {
+            "m,n,k"
+        } else {
+            "gravity"
+        },
+        game.cols(),
         game.rows(),
-        cols,
         game.k(),
-        if human_is_x { "X" } else { "O" }
+        human.name()
     )?;
+    let mut p = start;
     loop {
-        write!(out, "{}", render_board(game.rows(), cols, x, o))?;
-        let x_to_move = x.count_ones() == o.count_ones();
-        let mover = if x_to_move { "X" } else { "O" };
-        if let Some(result) = result(&game, x, o) {
-            writeln!(out, "result: {result}")?;
-            return Ok(ExitCode::SUCCESS);
+        write!(out, "{}", game.render(&p))?;
+        match game.status(&p) {
+            Status::Won(side) => {
+                writeln!(out, "result: {} wins", side.name())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            Status::Drawn => {
+                writeln!(out, "result: draw")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            Status::InProgress => {}
         }
-        let (value, depth) = solution
-            .lookup(x, o)
-            .expect("every position of a game is reachable");
+        let Some(a) = answer(game, &p, oracle)? else {
+            bail!("no value for the position");
+        };
+        if a.reachable == Some(false) {
+            bail!("no legal game reaches the starting position");
+        }
+        let mover = p.to_move();
         writeln!(
             out,
-            "{mover} to move: {} for {mover} in {depth} plies under perfect play",
-            value.name()
+            "{} to move: {} for {} in {} under perfect play",
+            mover.name(),
+            a.value.unwrap_or("unknown"),
+            mover.name(),
+            plies(a.depth.unwrap_or(0))
         )?;
-        let cell = if x_to_move == human_is_x {
-            match ask(&game, x | o, &mut input, &mut out)? {
+        let cell = if mover == human {
+            match ask(game, &p, input, out)? {
                 Some(cell) => cell,
                 None => return Ok(ExitCode::SUCCESS),
             }
         } else {
-            let cell = best_move(&game, &solution, x, o);
-            writeln!(out, "{mover} plays {} {}", cell / cols + 1, cell % cols + 1)?;
-            cell
+            let best = a
+                .moves
+                .iter()
+                .find(|m| m.best)
+                .expect("a position in play has a best move");
+            writeln!(out, "{} plays {}", mover.name(), best.notation)?;
+            game.parse_move(&p, &best.notation)?
         };
-        if x_to_move {
-            x |= 1 << cell;
-        } else {
-            o |= 1 << cell;
-        }
+        p = p.with(cell);
     }
 }
 
-/// The finished game's result, `None` while play goes on.
-fn result(game: &Mnk, x: u32, o: u32) -> Option<&'static str> {
-    if game.has_line(x) {
-        Some("X wins")
-    } else if game.has_line(o) {
-        Some("O wins")
-    } else if (x | o).count_ones() == game.cells() {
-        Some("draw")
-    } else {
-        None
-    }
-}
-
-/// Reads moves until a legal one; `None` at the end of input.
+/// Reads moves until a legal one; `None` at the end of input. A line that
+/// is not text, or not a legal move, gets a message and a new prompt.
 fn ask(
-    game: &Mnk,
-    taken: u32,
+    game: &BoardGame,
+    p: &Position,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<Option<u32>> {
     loop {
         write!(out, "your move: ")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             writeln!(out)?;
             return Ok(None);
         }
-        let numbers: Vec<Option<u32>> = line.split_whitespace().map(|w| w.parse().ok()).collect();
-        let (row, col) = match numbers[..] {
-            [Some(r), Some(c)] => (r, c),
-            _ => {
-                writeln!(
-                    out,
-                    "not a move: {:?} — type the row and the column, e.g. `2 3`",
-                    line.trim()
-                )?;
-                continue;
-            }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            writeln!(out, "not a move: the line is not text")?;
+            continue;
         };
-        if !(1..=game.rows()).contains(&row) || !(1..=game.cols()).contains(&col) {
-            writeln!(
-                out,
-                "off the board: rows 1..{}, columns 1..{}",
-                game.rows(),
-                game.cols()
-            )?;
-            continue;
+        match game.parse_move(p, line) {
+            Ok(cell) => return Ok(Some(cell)),
+            Err(err) => {
+                let shown: String = line.trim().chars().take(ECHO_CHARS).collect();
+                let text = err.to_string().replace(line.trim(), &shown);
+                writeln!(out, "{text}")?;
+            }
         }
-        let cell = (row - 1) * game.cols() + (col - 1);
-        if taken & (1 << cell) != 0 {
-            writeln!(out, "that cell is taken")?;
-            continue;
-        }
-        return Ok(Some(cell));
     }
-}
-
-/// The fastest win, else a draw, else the slowest loss (lowest cell on ties).
-fn best_move(game: &Mnk, solution: &MnkSolution, x: u32, o: u32) -> u32 {
-    let score = |value: Outcome, plies: u32| match value {
-        Outcome::Win => (2, u32::MAX - plies),
-        Outcome::Draw => (1, 0),
-        Outcome::Loss => (0, plies),
-    };
-    solution
-        .moves(game, x, o)
-        .into_iter()
-        .max_by_key(|&(cell, value, plies)| (score(value, plies), std::cmp::Reverse(cell)))
-        .map(|(cell, _, _)| cell)
-        .expect("a position in play has an empty cell")
 }

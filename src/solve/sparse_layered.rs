@@ -96,8 +96,10 @@ impl GravitySolution {
 /// Bytes the engine holds a position: its key and its value/depth word.
 const BYTES_PER_POSITION: u64 = 10;
 
-/// Plies enumerated before the projection is trusted to refuse a board.
-const PLIES_BEFORE_PROJECTING: usize = 5;
+/// Plies enumerated before the projection is trusted to refuse a board:
+/// the first lines (and so the shrinking share of the bound) appear at
+/// ply 2k − 1, 7 for Connect Four.
+const PLIES_BEFORE_PROJECTING: usize = 9;
 
 /// Enumerates and solves every reachable position of `game`.
 pub fn solve_gravity(game: &Gravity, budget: &Budget) -> Result<GravitySolution> {
@@ -153,7 +155,7 @@ pub fn solve_gravity_reporting(
         held += next.len() as u64 * BYTES_PER_POSITION;
         plies_keys.push(next);
         progress.advance(1);
-        if plies_keys.len() == PLIES_BEFORE_PROJECTING + 1 {
+        if plies_keys.len() > PLIES_BEFORE_PROJECTING && (ply as usize) < cells as usize - 1 {
             let sizes: Vec<u64> = plies_keys.iter().map(|k| k.len() as u64).collect();
             let projected = project_positions(game, &sizes);
             let bytes = Bytes(projected.saturating_mul(BYTES_PER_POSITION));
@@ -189,15 +191,14 @@ pub fn solve_gravity_reporting(
 }
 
 /// A projection of a gravity board's total positions from the sizes of its
-/// first plies (at least three): the growth ratio of the last ply, shrinking
-/// each ply by the factor by which it last shrank, and no ply above the
-/// count of stone patterns it could hold (column heights summing to the
-/// ply, times the ways to colour its stones) — an upper bound no board
-/// exceeds.
+/// first plies (at least two). Each ply can hold at most its stone patterns
+/// (column heights summing to the ply, times the ways to colour its
+/// stones); the projection takes the share of that bound the last ply
+/// filled, shrinking each later ply by the factor by which the share last
+/// shrank (wins stop play, so the share falls once lines appear).
 pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
     let (cols, rows, _) = game.dimensions();
     let cells = game.cells() as usize;
-    // patterns[p]: height vectors with sum p, times C(p, ⌈p/2⌉)
     let mut heights = vec![0f64; cells + 1];
     heights[0] = 1.0;
     for _ in 0..cols {
@@ -215,16 +216,14 @@ pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
         |n: usize, k: usize| (0..k).fold(1f64, |b, i| b * (n - i) as f64 / (i + 1) as f64);
     let bound = |p: usize| heights[p] * binomial(p, p.div_ceil(2));
     let n = sizes.len();
+    let share = |p: usize| sizes[p] as f64 / bound(p).max(1.0);
+    let last = share(n - 1);
+    let shrink = (last / share(n - 2).max(1e-300)).min(1.0);
     let mut total: f64 = sizes.iter().map(|&s| s as f64).sum();
-    let last = sizes[n - 1] as f64;
-    let ratio = last / (sizes[n - 2] as f64).max(1.0);
-    let previous = sizes[n - 2] as f64 / (sizes[n - 3] as f64).max(1.0);
-    let shrink = (ratio / previous.max(1e-9)).min(1.0);
-    let (mut size, mut r) = (last, ratio);
+    let mut fraction = last;
     for p in n..=cells {
-        r *= shrink;
-        size = (size * r).min(bound(p));
-        total += size;
+        fraction *= shrink;
+        total += bound(p) * fraction;
     }
     total.min(u64::MAX as f64) as u64
 }
