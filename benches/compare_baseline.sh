@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Whole-process race: `retrograde cat-mouse --json` at 1 and 2 threads against
-# the seeds' single-threaded C baseline (../shared/bench/baseline_cat_mouse.c),
-# on the bench graph and on larger random graphs the baseline generates.
+# the project's single-threaded C baseline (benches/baseline/cat_mouse.c, a
+# plain breadth-first retrograde solver built here with the system's C
+# compiler), on the bench graph and on larger random graphs it generates.
 # Both must print the same totals; the script stops if they do not.
 #
 # Usage: benches/compare_baseline.sh [RUNS]     (default 15 runs, best and median kept)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-15}
-source_c=../shared/bench/baseline_cat_mouse.c
+source_c=benches/baseline/cat_mouse.c
 work=target/compare-baseline
 mkdir -p "$work"
-gcc -O2 -o "$work/baseline" "$source_c"
+"${CC:-cc}" -O2 -o "$work/baseline" "$source_c"
 cargo build --release --quiet
 rg=target/release/retrograde
 
@@ -32,7 +33,7 @@ graphs=("bench:benches/data/cat-mouse-2000.json")
 for spec in "4000 6 1" "6000 4 2" "8000 5 3"; do
   read -r n deg seed <<<"$spec"
   file="$work/random-$n-$deg-$seed.json"
-  [ -f "$file" ] || "$work/baseline" --random "$n" "$deg" "$seed" --dump "$file" >/dev/null
+  [ -f "$file" ] || "$work/baseline" --random "$n" "$deg" "$seed" --dump "$file"
   graphs+=("random $n deg $deg seed $seed:$file")
 done
 

@@ -19,7 +19,7 @@ fn json_gives_the_answer_the_counts_and_the_depth() {
     ]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["mouse_wins"], true);
+    assert_eq!(v["mouse_can_win"], true);
     assert_eq!(v["states"], 7 * 7 * 2);
     assert_eq!(v["depth"], 3);
     assert!(v["mouse_win_states"].as_u64().unwrap() > 0);
@@ -37,7 +37,7 @@ fn json_gives_the_answer_the_counts_and_the_depth() {
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["mouse_wins"], false);
+    assert_eq!(v["mouse_can_win"], false);
     // a drawn start has no depth
     let out = retrograde(&[
         "cat-mouse-grid",
@@ -50,7 +50,7 @@ fn json_gives_the_answer_the_counts_and_the_depth() {
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(v["depth"].is_null() && v["mouse_wins"] == false);
+    assert!(v["depth"].is_null() && v["mouse_can_win"] == false);
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn a_grid_file_reads_one_row_per_line() {
     ]);
     std::fs::remove_file(&path).unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["mouse_wins"], true);
+    assert_eq!(v["mouse_can_win"], true);
 }
 
 #[test]

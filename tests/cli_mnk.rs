@@ -67,10 +67,18 @@ fn position_queries_answer_the_leetcode_puzzles() {
     // 1275: X has the diagonal
     let v = json_of(&["mnk", "--board", "XO./OX./..X", "--json"]);
     assert_eq!(
-        (v["reachable"].as_bool(), v["status"].as_str()),
-        (Some(true), Some("x_won"))
+        (
+            v["reachable"].as_bool(),
+            v["status"].as_str(),
+            v["winner"].as_str()
+        ),
+        (Some(true), Some("won"), Some("X"))
     );
-    assert!(v["to_move"].is_null() && v["value"].is_null());
+    assert_eq!(
+        (v["value"].as_str(), v["depth"].as_u64()),
+        (Some("loss"), Some(0))
+    );
+    assert!(v["moves"].as_array().unwrap().is_empty());
     // 794: O cannot have more stones than X
     let v = json_of(&["mnk", "--board", "O../.../...", "--json"]);
     assert_eq!(v["reachable"], false);
@@ -88,16 +96,16 @@ fn position_queries_answer_the_leetcode_puzzles() {
         (Some("in_progress"), Some("X"), Some("draw"))
     );
     assert_eq!(v["moves"].as_array().unwrap().len(), 9);
-    // O to move must block: only (0,2) holds the draw
+    // O to move must block: only c1 (column c, row 1) holds the draw
     let v = json_of(&["mnk", "--board", "XX./.O./...", "--json"]);
     assert_eq!(v["to_move"], "O");
     let moves = v["moves"].as_array().unwrap();
     let best: Vec<_> = moves
         .iter()
         .filter(|m| m["best"] == true)
-        .map(|m| (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap()))
+        .map(|m| m["move"].as_str().unwrap())
         .collect();
-    assert_eq!(best, [(0, 2)]);
+    assert_eq!(best, ["c1"]);
     assert_eq!(v["value"], "draw");
     assert!(moves
         .iter()

@@ -125,16 +125,23 @@ fn the_search_command_answers_boards_and_positions() {
     let v = cli_support::json_of(&[
         "search", "mnk", "--rows", "4", "--cols", "3", "--k", "3", "--json",
     ]);
-    assert_eq!(v["value"], "first");
+    assert_eq!(
+        (v["value"].as_str(), v["to_move"].as_str()),
+        (Some("win"), Some("X"))
+    );
     assert!(v["nodes"].as_u64().unwrap() > 0 && v["seconds"].is_number());
     let v = cli_support::json_of(&["search", "mnk", "--json"]);
     assert_eq!(v["value"], "draw");
-    // O to move must block at (0,2): a draw; elsewhere it loses
+    // O to move must block at c1: a draw; elsewhere it loses
     let v = cli_support::json_of(&["search", "mnk", "--board", "XX./.O./...", "--json"]);
     assert_eq!(v["value"], "draw");
     let v = cli_support::json_of(&["search", "mnk", "--board", "XX./.O./..O", "--json"]);
     assert_eq!(v["value"], "win");
-    cli_support::refused(&["search", "mnk", "--board", "XXX/OO./..."]);
+    let v = cli_support::json_of(&["search", "mnk", "--board", "XXX/OO./...", "--json"]);
+    assert_eq!(
+        (v["status"].as_str(), v["winner"].as_str()),
+        (Some("won"), Some("X"))
+    );
     cli_support::refused(&["search", "mnk", "--rows", "9"]);
     cli_support::refused(&["search", "mnk", "--board", "XO/X"]);
 }

@@ -204,11 +204,11 @@ fn the_cli_refuses_bad_files_and_tables_of_another_game() {
 /// The first free cell of `1 1, 1 2, …` — every line, with a few malformed
 /// and illegal ones mixed in, is offered until the game ends.
 fn scripted_moves(rows: u32, cols: u32) -> String {
-    let mut script = String::from("hello\n0 5\n9 9\n");
+    let mut script = String::from("hello\na0\nz9\n");
     for _ in 0..rows * cols {
         for r in 1..=rows {
-            for c in 1..=cols {
-                script.push_str(&format!("{r} {c}\n"));
+            for c in 0..cols {
+                script.push_str(&format!("{}{r}\n", (b'a' + c as u8) as char));
             }
         }
     }
@@ -256,7 +256,7 @@ fn play_never_loses_and_refuses_illegal_moves() {
     assert_eq!(on_4x3.lines().last().unwrap(), "result: X wins", "{on_4x3}");
 
     // End of input ends the game quietly.
-    let cut = play(&["play", "mnk"], "2 2\n");
+    let cut = play(&["play", "mnk"], "b2\n");
     assert!(!cut.contains("result:"));
 }
 

@@ -100,7 +100,9 @@ pub fn answer(
     p: &Position,
     oracle: &dyn Oracle,
 ) -> Result<Option<PositionAnswer>> {
-    game.check(p)?;
+    if game.family() == Family::Gravity {
+        game.check(p)?;
+    }
     let status = game.status(p);
     let gravity = game.family() == Family::Gravity;
     let score = |stones, value, depth| {
