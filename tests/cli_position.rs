@@ -308,7 +308,9 @@ fn bad_positions_get_one_line_and_exit_2() {
         vec!["mnk", "--moves", "a1 b1 a2 b2 a3 b3"],
         vec!["mnk", "--moves", "z9"],
         vec!["search", "mnk", "--board", "XO/X"],
-        vec!["search", "connect", "--cols", "5", "--rows", "4", "--moves", "66"],
+        vec![
+            "search", "connect", "--cols", "5", "--rows", "4", "--moves", "66",
+        ],
         vec!["mnk", "--cols", "4", "--board", "X../.../..."],
     ] {
         refused(&args);
