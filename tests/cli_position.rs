@@ -384,3 +384,50 @@ fn query_says_loaded_not_solved() {
     assert!(!out.contains("solved in"), "{out}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn the_solving_commands_answer_their_positions_too() {
+    let v = json_of(&[
+        "can-i-win",
+        "--max",
+        "10",
+        "--total",
+        "11",
+        "--used",
+        "1,2",
+        "--json",
+    ]);
+    assert_eq!(v["first_player_wins"], false);
+    assert!(v["mover_wins"].is_boolean());
+    refused(&["can-i-win", "--max", "10", "--total", "11", "--used", "11"]);
+    refused(&["can-i-win", "--max", "10", "--total", "11", "--used", "2,2"]);
+    let v = json_of(&[
+        "ends",
+        "--nums",
+        "1,5,233,7",
+        "--from",
+        "2",
+        "--to",
+        "3",
+        "--json",
+    ]);
+    // 5 and 233: the mover takes 233 and leads by 228
+    assert_eq!(v["interval"]["lead"], 228);
+    assert_eq!(v["interval"]["best_end"], "right");
+    refused(&["ends", "--nums", "1,5", "--from", "2", "--to", "3"]);
+    let grid = [
+        "cat-mouse-grid",
+        "--grid",
+        "M.C...F",
+        "--cat-jump",
+        "1",
+        "--mouse-jump",
+        "4",
+    ];
+    let start = json_of(&[&grid[..], &["--json"]].concat());
+    let same = json_of(&[&grid[..], &["--mouse", "1,1", "--cat", "1,3", "--json"]].concat());
+    assert_eq!(start["mouse_can_win"], same["mouse_can_win"]);
+    assert_eq!(start["depth"], same["depth"]);
+    refused(&[&grid[..], &["--mouse", "0,0", "--cat", "1,3"]].concat());
+    refused(&[&grid[..], &["--mouse", "1,1"]].concat());
+}

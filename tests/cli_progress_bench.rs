@@ -59,6 +59,16 @@ fn progress_shows_on_a_terminal_only() {
 
     let search = on_a_terminal("search mnk --rows 4 --cols 5 --k 4");
     assert!(search.contains("nodes"), "{search:?}");
+    // the other long solves draw bars too: gravity plies, Nim heaps, Can I Win states
+    let plies = on_a_terminal("connect --cols 5 --rows 4");
+    assert!(
+        plies.contains("forward") && plies.contains("ply"),
+        "{plies:?}"
+    );
+    let heaps = on_a_terminal("nim --stones 300000000");
+    assert!(heaps.contains("heaps"), "{heaps:?}");
+    let states = on_a_terminal("can-i-win --max 24 --total 150");
+    assert!(states.contains("states"), "{states:?}");
     let piped = Command::new(BIN)
         .args(["search", "mnk", "--rows", "4", "--cols", "5", "--k", "4"])
         .output()

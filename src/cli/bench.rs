@@ -25,7 +25,7 @@ const CAT_MOUSE_2000: &str = include_str!("../../benches/data/cat-mouse-2000.jso
 /// Arguments of `retrograde bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Thread counts to run (default: 1, 2, 4, … up to the number of cores).
+    /// Thread counts to run [default: 1, 2, 4, … up to the number of cores]
     #[arg(long, value_name = "N,N,...", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=4096))]
     threads_list: Option<Vec<u32>>,
 

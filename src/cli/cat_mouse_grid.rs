@@ -6,7 +6,8 @@ use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
 use retrograde::games::cat_mouse::winner_totals;
-use retrograde::games::cat_mouse_grid::{CatMouseGrid, Player};
+use retrograde::games::cat_mouse::Turn;
+use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition, Player};
 use retrograde::solve::in_pool;
 use retrograde::table::OutcomeTable;
 use retrograde::tablefile::SavedGame;
@@ -47,11 +48,80 @@ pub struct CatMouseGridArgs {
     )]
     max_moves: i64,
 
+    /// Answer for the mouse on ROW,COL (counted from 1 at the top left)
+    /// instead of its start; give --cat too.
+    #[arg(long, value_name = "ROW,COL")]
+    mouse: Option<String>,
+
+    /// Answer for the cat on ROW,COL (counted from 1 at the top left).
+    #[arg(long, value_name = "ROW,COL")]
+    cat: Option<String>,
+
+    /// Who moves in the position asked [default: mouse]
+    #[arg(long, value_enum)]
+    turn: Option<GridTurn>,
+
     #[command(flatten)]
     run: RunArgs,
 
     #[command(flatten)]
     out: OutArgs,
+}
+
+/// Who moves, as `--turn` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GridTurn {
+    /// The mouse moves.
+    Mouse,
+    /// The cat moves.
+    Cat,
+}
+
+/// The state `--mouse ROW,COL --cat ROW,COL --turn` names (rows and
+/// columns counted from 1), or the grid's start when none is given.
+pub fn grid_state(
+    game: &CatMouseGrid,
+    mouse: Option<&str>,
+    cat: Option<&str>,
+    turn: Option<GridTurn>,
+) -> anyhow::Result<u64> {
+    let turn_of = |t: Option<GridTurn>| {
+        if t == Some(GridTurn::Cat) {
+            Turn::Cat
+        } else {
+            Turn::Mouse
+        }
+    };
+    match (mouse, cat) {
+        (None, None) if turn_of(turn) == Turn::Mouse => Ok(game.start_state()),
+        (Some(m), Some(c)) => {
+            let cell = |text: &str, who: &str| -> anyhow::Result<u32> {
+                let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+                let (r, c) = match parts[..] {
+                    [r, c] => (r.parse::<u32>().ok(), c.parse::<u32>().ok()),
+                    _ => (None, None),
+                };
+                match (r, c) {
+                    (Some(r), Some(c)) if r > 0 && c > 0 => {
+                        game.cell_at(r - 1, c - 1).ok_or_else(|| {
+                            anyhow::anyhow!("--{who} {text}: not a floor cell of the grid")
+                        })
+                    }
+                    _ => anyhow::bail!(
+                        "--{who} {text:?} is not ROW,COL (counted from 1 at the top left)"
+                    ),
+                }
+            };
+            Ok(game.rank(GridPosition {
+                mouse: cell(m, "mouse")?,
+                cat: cell(c, "cat")?,
+                turn: turn_of(turn),
+            }))
+        }
+        _ => anyhow::bail!(
+            "give both --mouse ROW,COL and --cat ROW,COL (or neither, for the grid's start)"
+        ),
+    }
 }
 
 /// Reads, validates and solves; prints the report.
@@ -75,6 +145,7 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let mouse_jump = jump(args.mouse_jump, "mouse")?;
     let max_moves = max_moves_of(args.max_moves)?;
     let game = CatMouseGrid::new(&rows, cat_jump, mouse_jump)?;
+    let start = grid_state(&game, args.mouse.as_deref(), args.cat.as_deref(), args.turn)?;
 
     let saved = SavedGame::Grid {
         rows: rows.iter().map(|r| r.to_string()).collect(),
@@ -82,14 +153,7 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
         mouse_jump,
     };
     let (table, timing) = solve_retrograde(&game, saved, &args.run, &args.out)?;
-    report(
-        &game,
-        &table,
-        game.start_state(),
-        max_moves,
-        &timing,
-        args.run.json,
-    )
+    report(&game, &table, start, max_moves, &timing, args.run.json)
 }
 
 /// Parses `--max-moves`.

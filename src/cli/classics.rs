@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use retrograde::games::can_i_win::{solve_can_i_win, CanIWinTable};
+use retrograde::games::can_i_win::{solve_can_i_win_reporting, CanIWinTable};
 use retrograde::games::ends::{solve_ends, End, EndsSolution};
-use retrograde::games::nim::{solve_nim, NimTable};
+use retrograde::games::nim::{solve_nim_reporting, NimTable};
 use retrograde::solve::in_pool;
 use retrograde::tablefile::{SavedGame, SavedTable};
 use serde_json::{json, Value};
@@ -108,7 +108,9 @@ pub fn nim(args: &NimArgs) -> anyhow::Result<ExitCode> {
     let max_take = non_negative(args.max_take, "--max-take")?;
     args.out.check()?;
     let clock = Instant::now();
-    let table = solve_nim(stones, max_take, &args.run.budget())?;
+    let bar = args.run.progress();
+    let table = solve_nim_reporting(stones, max_take, &args.run.budget(), &bar)?;
+    bar.finish();
     let timing = Timing::solved(clock.elapsed().as_secs_f64(), 1);
     let table = save(
         &args.out,
@@ -184,9 +186,11 @@ pub fn can_i_win(args: &CanIWinArgs) -> anyhow::Result<ExitCode> {
     args.out.check()?;
     let threads = args.run.threads();
     let clock = Instant::now();
+    let bar = args.run.progress();
     let table = in_pool(threads, || {
-        solve_can_i_win(max, args.total, &args.run.budget())
+        solve_can_i_win_reporting(max, args.total, &args.run.budget(), &bar)
     })??;
+    bar.finish();
     let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
     let game = SavedGame::CanIWin {
         max,

@@ -121,8 +121,8 @@ fn ply_json(c: &PlyCounts) -> Value {
 pub fn summary_json(game: &Mnk, solution: &MnkSolution) -> Value {
     let t = solution.totals();
     json!({
-        "rows": game.rows(),
         "cols": game.cols(),
+        "rows": game.rows(),
         "k": game.k(),
         "positions": t.positions,
         "terminal": t.terminal,

@@ -62,7 +62,7 @@ enum Command {
 /// Options every solving subcommand takes.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
     threads: Option<u32>,
 
@@ -74,8 +74,8 @@ pub struct RunArgs {
     #[arg(long, short)]
     quiet: bool,
 
-    /// Refuse a solve whose estimated memory exceeds SIZE (e.g. 512MiB, 8GiB;
-    /// default: 80% of physical memory).
+    /// Refuse a solve whose estimated memory exceeds SIZE, e.g. 512MiB or 8GiB
+    /// [default: 80% of physical memory]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<Bytes>,
 }
@@ -188,6 +188,7 @@ pub fn solve_retrograde<G: retrograde::game::RankedGame>(
     out: &OutArgs,
 ) -> anyhow::Result<(retrograde::table::OutcomeTable, Timing)> {
     use retrograde::tablefile::SavedTable;
+    out.check()?;
     let threads = run.threads();
     let budget = run.budget();
     let bar = run.progress();

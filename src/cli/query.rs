@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
-use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition};
+use retrograde::games::cat_mouse_grid::CatMouseGrid;
 use retrograde::memory::Bytes;
 use retrograde::table::OutcomeTable;
 use retrograde::tablefile::{load, SavedGame, SavedTable, FORMAT_VERSION};
@@ -33,11 +33,11 @@ pub struct QueryArgs {
     #[command(flatten)]
     position: PositionArgs,
 
-    /// Cat-and-mouse tables: the mouse's node (graph) or ROW,COL (grid, from 0).
+    /// Cat-and-mouse tables: the mouse's node (graph) or ROW,COL (grid, counted from 1 at the top left).
     #[arg(long, value_name = "M")]
     mouse: Option<String>,
 
-    /// Cat-and-mouse tables: the cat's node (graph) or ROW,COL (grid, from 0).
+    /// Cat-and-mouse tables: the cat's node (graph) or ROW,COL (grid, counted from 1 at the top left).
     #[arg(long, value_name = "C")]
     cat: Option<String>,
 
@@ -171,26 +171,16 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
         ) => {
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let g = CatMouseGrid::new(&rows, *cat_jump, *mouse_jump)?;
-            let start = match (&args.mouse, &args.cat) {
-                (None, None) if turn == Turn::Mouse => g.start_state(),
-                (Some(m), Some(c)) => {
-                    let cell = |text: &str, who: &str| -> anyhow::Result<u32> {
-                        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-                        let (r, c) = match parts[..] {
-                            [r, c] => (r.parse::<u32>().ok(), c.parse::<u32>().ok()),
-                            _ => (None, None),
-                        };
-                        match (r, c) {
-                            (Some(r), Some(c)) => g
-                                .cell_at(r, c)
-                                .ok_or_else(|| anyhow::anyhow!("--{who} {text}: not a floor cell of the grid")),
-                            _ => bail!("--{who} {text:?} is not ROW,COL"),
-                        }
-                    };
-                    g.rank(GridPosition { mouse: cell(m, "mouse")?, cat: cell(c, "cat")?, turn })
-                }
-                _ => bail!("give both --mouse ROW,COL and --cat ROW,COL (or neither, for the grid's start)"),
-            };
+            let grid_turn = args.turn.map(|t| match t {
+                TurnArg::Mouse => super::cat_mouse_grid::GridTurn::Mouse,
+                TurnArg::Cat => super::cat_mouse_grid::GridTurn::Cat,
+            });
+            let start = super::cat_mouse_grid::grid_state(
+                &g,
+                args.mouse.as_deref(),
+                args.cat.as_deref(),
+                grid_turn,
+            )?;
             let max_moves = super::cat_mouse_grid::max_moves_of(args.max_moves.unwrap_or(1000))?;
             let timing = Timing {
                 levels: Some(t.levels()),

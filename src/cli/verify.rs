@@ -9,8 +9,8 @@ use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
-use retrograde::solve::search::{value_within, SearchBoard};
-use retrograde::solve::sparse_layered::solve_gravity;
+use retrograde::solve::search::{Precision, SearchBoard, Searcher};
+use retrograde::solve::sparse_layered::solve_gravity_reporting;
 
 use super::mnk::empty_board_value;
 use super::output::{emit, first_player_result};
@@ -270,9 +270,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     for (cols, rows, published) in [(4, 4, 161_029u64), (5, 4, 3_945_711), (5, 5, 69_763_700)] {
         let clock = Instant::now();
         let game = Gravity::new(cols, rows, 4)?;
-        let counted = in_pool(threads, || solve_gravity(&game, &budget))?
+        let bar = args.run.progress_plies();
+        let counted = in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))?
             .ok()
             .map(|s| s.positions().to_string());
+        bar.finish();
         let case = format!("Connect Four {cols}×{rows} positions");
         report.row(
             &case,
@@ -286,9 +288,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let board = board?;
         let clock = Instant::now();
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
-        let found = in_pool(threads, || {
-            value_within(&board, 0, 0, capacity, Some(deadline))
-        })??;
+        let bar = args.run.progress_counter();
+        let searcher = Searcher::reporting(&board, capacity, Some(deadline), &bar);
+        let found = in_pool(threads, || searcher.search(0, 0, Precision::Weak))??;
+        bar.finish();
         let value = found.map(|r| first_player_result(r.value));
         report.row(&case, published, value, clock.elapsed().as_secs_f64())?;
     }

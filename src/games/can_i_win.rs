@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::index::colex::{binomial, colex_unrank, next_subset};
 use crate::memory::{Budget, Bytes};
+use crate::solve::progress::{Progress, Silent};
 
 /// Largest `M`.
 pub const MAX_NUMBERS: u32 = 30;
@@ -49,6 +50,17 @@ fn sum_of(mask: u32) -> i64 {
 
 /// Solves every state, on the current rayon pool.
 pub fn solve_can_i_win(numbers: u32, total: i64, budget: &Budget) -> Result<CanIWinTable> {
+    solve_can_i_win_reporting(numbers, total, budget, &Silent)
+}
+
+/// [`solve_can_i_win`], telling `progress` of every shard of states solved
+/// (stage "states", total 2^M).
+pub fn solve_can_i_win_reporting(
+    numbers: u32,
+    total: i64,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<CanIWinTable> {
     if numbers > MAX_NUMBERS {
         return Err(Error::InvalidInput(format!(
             "--max {numbers} is above {MAX_NUMBERS}: the table has 2^M states"
@@ -66,6 +78,7 @@ pub fn solve_can_i_win(numbers: u32, total: i64, budget: &Budget) -> Result<CanI
     } else {
         (1u32 << numbers) - 1
     };
+    progress.stage("states", 1u64 << numbers);
     for layer in (0..=numbers).rev() {
         let count = binomial(numbers, layer);
         (0..count.div_ceil(SHARD))
@@ -73,6 +86,7 @@ pub fn solve_can_i_win(numbers: u32, total: i64, budget: &Budget) -> Result<CanI
             .for_each(|shard| {
                 let start = shard * SHARD;
                 let end = (start + SHARD).min(count);
+                progress.advance(end - start);
                 let mut mask = colex_unrank(start, layer);
                 for rank in start..end {
                     let sum = sum_of(mask);

@@ -10,6 +10,7 @@ use bitvec::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::memory::{Budget, Bytes};
+use crate::solve::progress::{Progress, Silent};
 
 /// The solved heaps `0..=N`.
 #[derive(Clone, Debug)]
@@ -25,6 +26,19 @@ pub fn estimate_bytes(stones: u64) -> Bytes {
 
 /// Solves every heap `0..=stones` with takes of `1..=max_take`.
 pub fn solve_nim(stones: u64, max_take: u64, budget: &Budget) -> Result<NimTable> {
+    solve_nim_reporting(stones, max_take, budget, &Silent)
+}
+
+/// Heaps solved between two progress reports.
+const REPORT_EVERY: u64 = 1 << 22;
+
+/// [`solve_nim`], telling `progress` of the heaps solved (stage "heaps").
+pub fn solve_nim_reporting(
+    stones: u64,
+    max_take: u64,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<NimTable> {
     if max_take == 0 {
         return Err(Error::InvalidInput("--max-take must be at least 1".into()));
     }
@@ -37,7 +51,11 @@ pub fn solve_nim(stones: u64, max_take: u64, budget: &Budget) -> Result<NimTable
     let mut words = vec![0u64; len.div_ceil(64)];
     // heap 0: the player to move has lost (the opponent took the last stone)
     let mut last_loss = 0u64;
+    progress.stage("heaps", stones + 1);
     for heap in 1..=stones {
+        if heap % REPORT_EVERY == 0 {
+            progress.advance(REPORT_EVERY);
+        }
         if heap - last_loss <= max_take {
             words[(heap / 64) as usize] |= 1 << (heap % 64);
         } else {
