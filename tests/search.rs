@@ -5,13 +5,23 @@
 mod common;
 
 use common::Rng;
+use retrograde::game::Outcome as Value;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution};
-use retrograde::solve::search::{value_of, SearchBoard};
+use retrograde::solve::search::{value_of, Precision, SearchBoard, Searcher};
 
 const CAPACITY: usize = 1 << 22;
+
+/// The exact value and depth of (X cells, O cells) by search.
+fn exact(board: &SearchBoard, x: u64, o: u64) -> (Value, u32) {
+    let r = Searcher::new(board, CAPACITY)
+        .search(x, o, Precision::Exact)
+        .unwrap()
+        .unwrap();
+    (r.value, r.depth.unwrap())
+}
 
 fn exhaustive(rows: u32, cols: u32, k: u32) -> MnkSolution {
     solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap()
@@ -23,10 +33,11 @@ fn search_agrees_with_the_tables_on_every_empty_board_up_to_4x4() {
         for cols in 1..=4 {
             for k in 1..=rows.max(cols) {
                 let table = exhaustive(rows, cols, k);
-                let want = table.lookup(0, 0).unwrap().0;
+                let want = table.lookup(0, 0).unwrap();
                 let board = SearchBoard::new(rows, cols, k).unwrap();
                 let got = value_of(&board, 0, 0, CAPACITY).unwrap().value;
-                assert_eq!(got, want, "{rows}×{cols} k={k}");
+                assert_eq!(got, want.0, "{rows}×{cols} k={k}");
+                assert_eq!(exact(&board, 0, 0), want, "{rows}×{cols} k={k} exact");
             }
         }
     }
@@ -66,12 +77,13 @@ fn search_agrees_on_random_positions_in_play() {
             }
             let want = table
                 .lookup(x, o)
-                .expect("a legal game prefix is reachable")
-                .0;
+                .expect("a legal game prefix is reachable");
             let got = value_of(&board, u64::from(x), u64::from(o), CAPACITY)
                 .unwrap()
                 .value;
-            assert_eq!(got, want, "{rows}×{cols} k={k}: x {x:b} o {o:b}");
+            assert_eq!(got, want.0, "{rows}×{cols} k={k}: x {x:b} o {o:b}");
+            let got = exact(&board, u64::from(x), u64::from(o));
+            assert_eq!(got, want, "{rows}×{cols} k={k}: x {x:b} o {o:b} exact");
             found += 1;
         }
         checked += found;
@@ -86,10 +98,11 @@ fn values_do_not_depend_on_the_thread_count() {
         let values: Vec<_> = [1, 2, 4]
             .into_iter()
             .map(|t| {
-                in_pool(t, || value_of(&board, 0, 0, CAPACITY))
+                let weak = in_pool(t, || value_of(&board, 0, 0, CAPACITY))
                     .unwrap()
                     .unwrap()
-                    .value
+                    .value;
+                (weak, in_pool(t, || exact(&board, 0, 0)).unwrap())
             })
             .collect();
         assert!(
@@ -176,12 +189,13 @@ mod gravity {
                     let game = Gravity::new(cols, rows, k).unwrap();
                     let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
                     let board = SearchBoard::gravity(cols, rows, k).unwrap();
-                    let want = table.lookup(0, game.key(0, 0)).unwrap().0;
+                    let want = table.lookup(0, game.key(0, 0)).unwrap();
                     assert_eq!(
                         value_of(&board, 0, 0, CAPACITY).unwrap().value,
-                        want,
+                        want.0,
                         "{cols}×{rows} k={k}"
                     );
+                    assert_eq!(exact(&board, 0, 0), want, "{cols}×{rows} k={k} exact");
                     // random games, stopped before they end
                     for _ in 0..8 {
                         let (mut x, mut occupied) = (0u64, 0u64);
@@ -206,19 +220,14 @@ mod gravity {
                         if ply == cols * rows {
                             continue;
                         }
-                        let (value, _) = table.lookup(ply as usize, game.key(x, occupied)).unwrap();
-                        let got = value_of(
-                            &board,
-                            to_cells(&game, x),
-                            to_cells(&game, occupied & !x),
-                            CAPACITY,
-                        )
-                        .unwrap()
-                        .value;
+                        let want = table.lookup(ply as usize, game.key(x, occupied)).unwrap();
+                        let (xs, os) = (to_cells(&game, x), to_cells(&game, occupied & !x));
+                        let got = value_of(&board, xs, os, CAPACITY).unwrap().value;
                         assert_eq!(
-                            got, value,
+                            got, want.0,
                             "{cols}×{rows} k={k} x {x:b} occupied {occupied:b}"
                         );
+                        assert_eq!(exact(&board, xs, os), want, "{cols}×{rows} k={k} exact");
                     }
                 }
             }
