@@ -20,10 +20,25 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         name.to_string_lossy(),
         std::process::id()
     ));
+    // a leftover of an earlier process with this id is ours to replace
+    let _ = std::fs::remove_file(&temporary);
     let result = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
         file.write_all(bytes)?;
         file.sync_all()?;
+        // checked again just before the rename: only a regular file (or
+        // nothing) is ever replaced
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            if !meta.file_type().is_file() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "the path exists and is not a regular file",
+                ));
+            }
+        }
         std::fs::rename(&temporary, path)
     })();
     if result.is_err() {

@@ -12,7 +12,7 @@ pub enum Error {
     InvalidInput(String),
 
     /// The solve would need more memory than the budget allows.
-    #[error("{what} needs an estimated {needed} of memory, over the budget of {budget}{hint}")]
+    #[error("{what} needs an estimated {} of memory, over the budget of {}{hint}", figures(*needed, *budget).0, figures(*needed, *budget).1)]
     OverMemoryBudget {
         /// What was being sized, e.g. "the cat-and-mouse table".
         what: String,
@@ -44,17 +44,18 @@ pub enum Error {
     },
 
     /// A file could not be read or written.
-    #[error("{path}: {}", os_text(source))]
+    #[error("{path}: {}", os_text(cause))]
     Io {
         /// The file.
         path: String,
-        /// The operating system's error.
-        source: std::io::Error,
+        /// The operating system's error (its text is in the message, so it
+        /// is not a separate source: a chain would print it twice).
+        cause: std::io::Error,
     },
 
     /// Rayon could not start the requested worker threads.
     #[error("could not start the thread pool: {0}")]
-    ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    ThreadPool(String),
 }
 
 /// Shorthand for results of this crate.
@@ -67,5 +68,19 @@ pub fn os_text(err: &std::io::Error) -> String {
     match text.find(" (os error") {
         Some(at) => text[..at].to_string(),
         None => text,
+    }
+}
+
+/// The two figures of a refusal, with the exact byte counts added when they
+/// would print alike (1.7 GiB against 1.7 GiB says nothing).
+fn figures(needed: Bytes, budget: Bytes) -> (String, String) {
+    let (n, b) = (needed.to_string(), budget.to_string());
+    if n == b {
+        (
+            format!("{n} ({} bytes)", needed.0),
+            format!("{b} ({} bytes)", budget.0),
+        )
+    } else {
+        (n, b)
     }
 }

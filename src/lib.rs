@@ -22,6 +22,7 @@
 pub mod atomic_file;
 pub mod checksum;
 pub mod error;
+pub mod files;
 pub mod game;
 pub mod games;
 pub mod index;

@@ -284,30 +284,21 @@ pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
 /// Writes the table to `path` atomically; returns the file's size.
 pub fn save(path: &Path, game: &SavedGame, table: &SavedTable) -> Result<u64> {
     let bytes = encode(game, table);
-    write_atomically(path, &bytes).map_err(|source| Error::Io {
+    write_atomically(path, &bytes).map_err(|cause| Error::Io {
         path: path.display().to_string(),
-        source,
+        cause,
     })?;
     Ok(bytes.len() as u64)
 }
 
-/// Reads `path` (memory-mapped) and checks it completely; see [`decode`].
+/// Reads the regular file `path` and checks it completely; see [`decode`].
+///
+/// The file is read into memory rather than mapped: a mapped file that
+/// another process shrinks while it is read kills the reader with SIGBUS,
+/// and the whole table is copied into memory anyway.
 pub fn load(path: &Path) -> Result<(SavedGame, SavedTable)> {
-    let io = |source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    if len < (HEADER_BYTES + TRAILER_BYTES) as u64 {
-        return decode(&[]).map_err(|e| rename(e, path));
-    }
-    // SAFETY: the map is only read, and every byte that decides anything is
-    // covered by the checksum; a file changed under us while we read fails
-    // the checksum or a length check, it cannot cause undefined behaviour
-    // in safe code reading plain bytes.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-    decode(&map).map_err(|e| rename(e, path))
+    let bytes = crate::files::read_regular(path)?;
+    decode(&bytes).map_err(|e| rename(e, path))
 }
 
 fn rename(err: Error, path: &Path) -> Error {

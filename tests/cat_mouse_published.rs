@@ -44,8 +44,8 @@ fn the_case_that_defeats_a_2n_turn_cutoff_is_a_mouse_win() {
     assert_eq!(answer(&graph).0, 1);
 }
 
-/// The bench graph (../shared/bench/cat-mouse-2000.json) as solved by the
-/// seeds' queue algorithm in C (../shared/bench/baseline_cat_mouse.c, run
+/// The bench graph (benches/data/cat-mouse-2000.json) as solved by a plain
+/// queue-based retrograde solver in C (benches/baseline/cat_mouse.c, run
 /// here): states 7,996,000; mouse wins 1,783,458; cat wins 13,996; draws
 /// 6,198,546; outcome mouse at depth 11.
 #[test]

@@ -19,7 +19,7 @@ use serde_json::json;
 
 use super::output::{emit, emit_json, grouped};
 
-/// The 2,000-node Cat and Mouse bench graph (`../shared/bench/cat-mouse-2000.json`).
+/// The 2,000-node Cat and Mouse bench graph (`benches/data/cat-mouse-2000.json`).
 const CAT_MOUSE_2000: &str = include_str!("../../benches/data/cat-mouse-2000.json");
 
 /// Arguments of `retrograde bench`.
@@ -130,6 +130,9 @@ fn cpu_model() -> String {
 /// Runs the suite and prints it; exit 1 if a checksum differs across
 /// thread counts.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.markdown {
+        retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--markdown {e}"))?;
+    }
     let counts = args
         .threads_list
         .clone()
@@ -141,7 +144,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         for &threads in &counts {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads as usize)
-                .build()?;
+                .build()
+                .map_err(|e| anyhow::anyhow!("could not start the thread pool: {e}"))?;
             let mut best = f64::INFINITY;
             let mut result = (0, 0);
             for run in 1..=args.runs {
@@ -177,8 +181,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let cpu = cpu_model();
     if let Some(path) = &args.markdown {
         let text = markdown(&rows, cores, &cpu, args.runs);
-        write_atomically(path, text.as_bytes())
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        write_atomically(path, text.as_bytes()).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot write {}: {}",
+                path.display(),
+                retrograde::error::os_text(&e)
+            )
+        })?;
     }
     let code = if args.json {
         emit_json(&json!({

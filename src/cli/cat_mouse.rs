@@ -65,8 +65,7 @@ enum TurnArg {
 pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
     let text = match (&args.graph, &args.graph_file) {
         (Some(text), _) => text.clone(),
-        (None, Some(path)) => std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the graph file {}", path.display()))?,
+        (None, Some(path)) => retrograde::files::read_regular_text(path)?,
         (None, None) => unreachable!("clap requires --graph or --graph-file"),
     };
     let lists: Vec<Vec<i64>> = serde_json::from_str(&text)

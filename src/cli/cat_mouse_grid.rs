@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
 use retrograde::games::cat_mouse::winner_totals;
@@ -128,8 +127,7 @@ pub fn grid_state(
 pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let text = match (&args.grid, &args.grid_file) {
         (Some(text), _) => text.replace(',', "\n"),
-        (None, Some(path)) => std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the grid file {}", path.display()))?,
+        (None, Some(path)) => retrograde::files::read_regular_text(path)?,
         (None, None) => unreachable!("clap requires --grid or --grid-file"),
     };
     let rows: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
@@ -139,7 +137,7 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     };
     let jump = |value: i64, who: &str| {
         u32::try_from(value)
-            .map_err(|_| anyhow::anyhow!("the {who}'s jump {value} must be 0 or more"))
+            .map_err(|_| anyhow::anyhow!("the {who}'s jump {value} must be from 0 to {}", u32::MAX))
     };
     let cat_jump = jump(args.cat_jump, "cat")?;
     let mouse_jump = jump(args.mouse_jump, "mouse")?;

@@ -59,6 +59,9 @@ enum Command {
     Verify(verify::VerifyArgs),
 }
 
+/// Most worker threads a core: beyond it, threads only queue up.
+const MAX_THREADS_A_CORE: usize = 16;
+
 /// Options every solving subcommand takes.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
@@ -81,11 +84,24 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// The thread count to use.
+    /// The thread count to use: `--threads`, at most [`MAX_THREADS_A_CORE`]
+    /// a core (more only queue up and cost start-up time; a note on stderr
+    /// says so), or all cores.
     pub fn threads(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         match self.threads {
+            Some(n) if n as usize > cores * MAX_THREADS_A_CORE => {
+                let cap = cores * MAX_THREADS_A_CORE;
+                static NOTED: std::sync::Once = std::sync::Once::new();
+                NOTED.call_once(|| {
+                    eprintln!(
+                        "note: --threads {n} is capped at {cap}, {MAX_THREADS_A_CORE} a core on this machine's {cores}"
+                    )
+                });
+                cap
+            }
             Some(n) => n as usize,
-            None => std::thread::available_parallelism().map_or(1, usize::from),
+            None => cores,
         }
     }
 
@@ -126,43 +142,12 @@ impl OutArgs {
     /// directory exists and takes a new file, and the path is not a
     /// directory or another non-regular file.
     pub fn check(&self) -> anyhow::Result<()> {
-        let Some(path) = &self.out else {
-            return Ok(());
-        };
-        let shown = path.display();
-        if path.file_name().is_none() {
-            anyhow::bail!("--out {shown}: the path names no file");
-        }
-        if let Ok(meta) = std::fs::symlink_metadata(path) {
-            if !meta.file_type().is_file() {
-                anyhow::bail!("--out {shown}: exists and is not a regular file; give another path");
+        match &self.out {
+            Some(path) => {
+                Ok(retrograde::files::check_output(path)
+                    .map_err(|e| anyhow::anyhow!("--out {e}"))?)
             }
-        }
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => std::path::Path::new("."),
-        };
-        if !dir.is_dir() {
-            anyhow::bail!(
-                "--out {shown}: the directory {} does not exist",
-                dir.display()
-            );
-        }
-        let probe = dir.join(format!(".retrograde-probe-{}", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&probe)
-        {
-            Ok(_) => {
-                let _ = std::fs::remove_file(&probe);
-                Ok(())
-            }
-            Err(err) => anyhow::bail!(
-                "--out {shown}: cannot write in {}: {}",
-                dir.display(),
-                retrograde::error::os_text(&err)
-            ),
+            None => Ok(()),
         }
     }
 

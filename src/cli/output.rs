@@ -16,6 +16,17 @@ pub fn emit(text: &str) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Writes `text` to stdout; `Ok(false)` when the reader has gone away (a
+/// broken pipe), so that a long command can stop its work.
+pub fn emit_while_read(text: &str) -> anyhow::Result<bool> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(true),
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(err) => Err(err.into()),
+    }
+}
+
 /// Writes one JSON object and a newline to stdout.
 pub fn emit_json(value: &serde_json::Value) -> anyhow::Result<ExitCode> {
     emit(&format!("{value}\n"))

@@ -72,9 +72,12 @@ pub fn solve_ends(numbers: &[u64], budget: &Budget) -> Result<EndsSolution> {
             .into_par_iter()
             .map(|i| {
                 let j = i + len - 1;
-                let left = numbers[i] as i64 - lead[i + 1];
-                let right = numbers[j] as i64 - lead[i];
-                (left.max(right), left >= right)
+                // a − lead can reach twice the total: computed in 128 bits;
+                // the best lead itself lies within ±total, which fits 64
+                let left = i128::from(numbers[i]) - i128::from(lead[i + 1]);
+                let right = i128::from(numbers[j]) - i128::from(lead[i]);
+                let best = i64::try_from(left.max(right)).expect("a lead within ±total");
+                (best, left >= right)
             })
             .unzip();
         for (i, &l) in left.iter().enumerate() {
@@ -145,12 +148,17 @@ impl EndsSolution {
 
     /// The first player's total under perfect play.
     pub fn first_score(&self) -> i64 {
-        (self.total() + self.difference) / 2
+        Self::half(i128::from(self.total()) + i128::from(self.difference))
     }
 
     /// The second player's total under perfect play.
     pub fn second_score(&self) -> i64 {
-        (self.total() - self.difference) / 2
+        Self::half(i128::from(self.total()) - i128::from(self.difference))
+    }
+
+    /// Half of a sum of two figures within ±total: a score within the total.
+    fn half(twice: i128) -> i64 {
+        i64::try_from(twice / 2).expect("a score within the total")
     }
 
     /// One optimal line of play: each move's end and number.

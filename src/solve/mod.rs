@@ -21,6 +21,7 @@ use crate::error::Result;
 pub fn in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
-        .build()?;
+        .build()
+        .map_err(|e| crate::error::Error::ThreadPool(e.to_string()))?;
     Ok(pool.install(work))
 }

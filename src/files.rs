@@ -1,0 +1,130 @@
+//! The two gates every file passes: inputs are read only from regular
+//! files (a FIFO would block forever, a directory or device is no input),
+//! and outputs are written only where a regular file may be created or
+//! replaced — never over a symlink, a FIFO, a device or a directory.
+
+use std::path::Path;
+
+use crate::error::{os_text, Error, Result};
+
+/// Refuses `path` unless it is a regular file (following symlinks), with
+/// a sentence naming what it is instead.
+pub fn check_regular_input(path: &Path) -> Result<()> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error::InvalidInput(format!("{}: {}", path.display(), os_text(&e))))?;
+    if !meta.file_type().is_file() {
+        return Err(Error::InvalidInput(format!(
+            "{}: {} is not a regular file",
+            path.display(),
+            kind_of(&meta.file_type())
+        )));
+    }
+    Ok(())
+}
+
+/// The whole content of the regular file `path`.
+pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    check_regular_input(path)?;
+    std::fs::read(path)
+        .map_err(|e| Error::InvalidInput(format!("{}: {}", path.display(), os_text(&e))))
+}
+
+/// The text of the regular file `path` (UTF-8).
+pub fn read_regular_text(path: &Path) -> Result<String> {
+    String::from_utf8(read_regular(path)?)
+        .map_err(|_| Error::InvalidInput(format!("{}: the file is not UTF-8 text", path.display())))
+}
+
+/// Checks, before any work, that `path` can receive a file written
+/// atomically: it names a file, it is absent or a regular file (not a
+/// symlink, FIFO, device or directory), and its directory exists and takes
+/// a new file.
+pub fn check_output(path: &Path) -> Result<()> {
+    let shown = path.display();
+    let bad = |why: String| Err(Error::InvalidInput(format!("{shown}: {why}")));
+    if path.file_name().is_none() {
+        return bad("the path names no file".into());
+    }
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_file() {
+            return bad(format!(
+                "exists and is {}; only a regular file is replaced — give another path",
+                kind_of(&meta.file_type())
+            ));
+        }
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return bad(format!("the directory {} does not exist", dir.display()));
+    }
+    let probe = dir.join(format!(".retrograde-probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => bad(format!(
+            "cannot write in {}: {}",
+            dir.display(),
+            os_text(&e)
+        )),
+    }
+}
+
+/// What a file type is, in words.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_files_are_refused_both_ways() {
+        let dir = std::env::temp_dir().join(format!("retrograde-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("f");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let real = dir.join("real.txt");
+        std::fs::write(&real, "x").unwrap();
+        let link = dir.join("l");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(read_regular(&fifo).is_err());
+        assert!(read_regular(&dir).is_err());
+        assert!(read_regular(&real).is_ok());
+        assert!(check_output(&fifo).is_err());
+        assert!(check_output(&link).is_err());
+        assert!(check_output(&dir).is_err());
+        assert!(check_output(&dir.join("missing/x")).is_err());
+        assert!(check_output(&real).is_ok());
+        assert!(check_output(&dir.join("new.rtb")).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
