@@ -1,10 +1,42 @@
 //! Files written atomically: the bytes go to a temporary file in the same
 //! directory, are flushed and synced, and the file is then renamed over the
 //! final name — so a failed or interrupted write never leaves a partial file
-//! under that name.
+//! under that name. Temporary files in flight are registered, so that
+//! SIGINT, SIGTERM and SIGHUP remove them before the process exits
+//! ([`remove_temporaries_on_signals`]).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Temporary files being written; the signal thread removes them.
+static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn in_flight() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    IN_FLIGHT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Starts a thread that, on SIGINT, SIGTERM or SIGHUP, removes every
+/// temporary file in flight and exits with 128 + the signal's number (130,
+/// 143, 129), as a shell reports a process killed by it. It holds the
+/// registry's lock while it does, so no new temporary file appears after
+/// the clean-up.
+pub fn remove_temporaries_on_signals() -> std::io::Result<()> {
+    use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let pending = in_flight();
+            for path in pending.iter() {
+                let _ = std::fs::remove_file(path);
+            }
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(())
+}
 
 /// Writes `bytes` to `path` atomically (see the module docs).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -23,10 +55,14 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     // a leftover of an earlier process with this id is ours to replace
     let _ = std::fs::remove_file(&temporary);
     let result = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)?;
+        let mut file = {
+            let mut pending = in_flight();
+            pending.push(temporary.clone());
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temporary)?
+        };
         file.write_all(bytes)?;
         file.sync_all()?;
         // checked again just before the rename: only a regular file (or
@@ -41,9 +77,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         }
         std::fs::rename(&temporary, path)
     })();
+    let mut pending = in_flight();
     if result.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
+    pending.retain(|p| p != &temporary);
     result
 }
 

@@ -325,3 +325,54 @@ fn a_killed_save_leaves_no_file_under_the_final_name() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Regression (hardening, line 9): SIGINT, SIGTERM or SIGHUP during a save
+/// leave neither the final file nor the temporary one, and the process
+/// exits as a shell reports the signal (128 + its number).
+#[test]
+fn a_signal_during_a_save_removes_the_temporary_file() {
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let dir =
+            std::env::temp_dir().join(format!("retrograde-signal-{signal}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("grid.rtb");
+        let grid = dir.join("grid.txt");
+        std::fs::write(
+            &grid,
+            retrograde::games::cat_mouse_grid::bench_grid().join("\n"),
+        )
+        .unwrap();
+        let mut child = Command::new(BIN)
+            .args(["cat-mouse-grid", "--grid-file", grid.to_str().unwrap()])
+            .args(["--cat-jump", "2", "--mouse-jump", "3", "--json", "--out"])
+            .arg(&target)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let temporary = dir.join(format!(".grid.rtb.tmp-{}", child.id()));
+        let started = std::time::Instant::now();
+        while !temporary.exists() {
+            assert!(started.elapsed().as_secs() < 120, "the save never started");
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "ended before the signal"
+            );
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(code), "SIG{signal}");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .filter(|name| name != "grid.txt")
+            .collect();
+        assert!(left.is_empty(), "SIG{signal} left {left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -277,6 +277,10 @@ impl Timing {
 /// Parses the arguments, runs the subcommand, and turns its result into an
 /// exit code: errors become one line on stderr and exit code 2.
 pub fn main() -> ExitCode {
+    if let Err(err) = retrograde::atomic_file::remove_temporaries_on_signals() {
+        eprintln!("error: cannot watch for signals: {err}");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
