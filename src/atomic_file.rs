@@ -40,6 +40,15 @@ pub fn remove_temporaries_on_signals() -> std::io::Result<()> {
 
 /// Writes `bytes` to `path` atomically (see the module docs).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |file| file.write_all(bytes))
+}
+
+/// Writes to `path` atomically whatever `fill` writes into the temporary
+/// file (see the module docs); the file is synced before the rename.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -63,7 +72,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
                 .create_new(true)
                 .open(&temporary)?
         };
-        file.write_all(bytes)?;
+        fill(&mut file)?;
         file.sync_all()?;
         // checked again just before the rename: only a regular file (or
         // nothing) is ever replaced

@@ -10,8 +10,10 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::atomic_file::write_atomically;
-use crate::checksum::Checksum;
+use std::io::Write;
+
+use crate::atomic_file::write_atomically_with;
+use crate::checksum::{Checksum, StreamChecksum};
 use crate::error::{Error, Result};
 use crate::game::RankedGame;
 use crate::games::can_i_win::{self, CanIWinTable};
@@ -201,18 +203,59 @@ pub enum SavedTable {
     Ends(EndsSolution),
 }
 
-fn section(out: &mut Vec<u8>, tag: &[u8; 4], bytes: &[u8]) {
-    out.extend_from_slice(tag);
-    out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-    out.extend_from_slice(bytes);
+/// A writer that keeps the checksum of everything written through it.
+struct Summing<W: Write> {
+    inner: W,
+    sum: StreamChecksum,
+    written: u64,
 }
 
-fn word_bytes(words: &[u64]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+impl<W: Write> Summing<W> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.sum.update(bytes);
+        self.written += bytes.len() as u64;
+        self.inner.write_all(bytes)
+    }
+
+    /// A section's tag and length, then its content from `body`, which
+    /// must write exactly `len` bytes.
+    fn section(
+        &mut self,
+        tag: &[u8; 4],
+        len: u64,
+        body: impl FnOnce(&mut Self) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        self.put(tag)?;
+        self.put(&len.to_le_bytes())?;
+        let start = self.written;
+        body(self)?;
+        debug_assert_eq!(self.written - start, len, "section {tag:?}");
+        Ok(())
+    }
+
+    fn words(&mut self, words: &[u64]) -> std::io::Result<()> {
+        for chunk in words.chunks(1024) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
+            self.put(&bytes)?;
+        }
+        Ok(())
+    }
+
+    fn json(&mut self, tag: &[u8; 4], value: &Value) -> std::io::Result<()> {
+        let text = value.to_string();
+        self.section(tag, text.len() as u64, |w| w.put(text.as_bytes()))
+    }
 }
 
-/// The file's bytes for a solved game. Contract: `table` solves `game`.
-pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
+/// Bytes of `words` 64-bit words.
+fn word_len(words: &[u64]) -> u64 {
+    words.len() as u64 * 8
+}
+
+/// Writes the file for a solved game to `out`, streaming: nothing beyond a
+/// few kilobytes of buffer is held besides the table itself. Contract:
+/// `table` solves `game`. Returns the bytes written.
+pub fn write_table(out: impl Write, game: &SavedGame, table: &SavedTable) -> std::io::Result<u64> {
     let (encoding, states) = match table {
         SavedTable::Retrograde(t) => (1u32, t.states()),
         SavedTable::Layered(s) => (2u32, s.plies.iter().map(|p| p.shape.size).sum()),
@@ -221,74 +264,113 @@ pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
         SavedTable::CanIWin(t) => (5u32, t.states()),
         SavedTable::Ends(t) => (6u32, (t.numbers().len() * t.numbers().len()) as u64),
     };
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&game.kind().to_le_bytes());
-    out.extend_from_slice(&encoding.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&states.to_le_bytes());
-    section(&mut out, b"PARM", game.parameters().to_string().as_bytes());
+    let mut w = Summing {
+        inner: out,
+        sum: StreamChecksum::default(),
+        written: 0,
+    };
+    w.put(MAGIC)?;
+    w.put(&FORMAT_VERSION.to_le_bytes())?;
+    w.put(&game.kind().to_le_bytes())?;
+    w.put(&encoding.to_le_bytes())?;
+    w.put(&0u32.to_le_bytes())?;
+    w.put(&states.to_le_bytes())?;
+    w.json(b"PARM", &game.parameters())?;
     match table {
         SavedTable::Retrograde(t) => {
-            section(&mut out, b"VALS", &word_bytes(t.value_words()));
-            let depths: Vec<u8> = t.depths().iter().flat_map(|d| d.to_le_bytes()).collect();
-            section(&mut out, b"DEPT", &depths);
+            w.section(b"VALS", word_len(t.value_words()), |w| {
+                w.words(t.value_words())
+            })?;
+            w.section(b"DEPT", t.depths().len() as u64 * 4, |w| {
+                for chunk in t.depths().chunks(2048) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|d| d.to_le_bytes()).collect();
+                    w.put(&bytes)?;
+                }
+                Ok(())
+            })?;
         }
         SavedTable::Layered(s) => {
-            let summary = json!({
-                "counts": s.counts,
-                "games": [s.games.x_wins.to_string(), s.games.o_wins.to_string(), s.games.draws.to_string()],
-            });
-            section(&mut out, b"SUMM", summary.to_string().as_bytes());
-            let (mut reach, mut values, mut depths) = (Vec::new(), Vec::new(), Vec::new());
-            for ply in &s.plies {
-                let (r, v, d) = ply.raw();
-                reach.extend(word_bytes(r));
-                values.extend(word_bytes(v));
-                depths.extend_from_slice(d);
-            }
-            section(&mut out, b"REAC", &reach);
-            section(&mut out, b"VALS", &values);
-            section(&mut out, b"DEPT", &depths);
+            w.json(
+                b"SUMM",
+                &json!({
+                    "counts": s.counts,
+                    "games": [s.games.x_wins.to_string(), s.games.o_wins.to_string(), s.games.draws.to_string()],
+                }),
+            )?;
+            let raws: Vec<_> = s.plies.iter().map(|p| p.raw()).collect();
+            let reach: u64 = raws.iter().map(|r| word_len(r.0)).sum();
+            w.section(b"REAC", reach, |w| {
+                raws.iter().try_for_each(|r| w.words(r.0))
+            })?;
+            let values: u64 = raws.iter().map(|r| word_len(r.1)).sum();
+            w.section(b"VALS", values, |w| {
+                raws.iter().try_for_each(|r| w.words(r.1))
+            })?;
+            let depths: u64 = raws.iter().map(|r| r.2.len() as u64).sum();
+            w.section(b"DEPT", depths, |w| {
+                raws.iter().try_for_each(|r| w.put(r.2))
+            })?;
         }
         SavedTable::Gravity(s) => {
-            section(
-                &mut out,
-                b"SUMM",
-                json!({ "counts": s.counts }).to_string().as_bytes(),
-            );
-            let (mut keys, mut values) = (Vec::new(), Vec::new());
-            for ply in &s.plies {
-                let (k, v) = ply.raw();
-                keys.extend(word_bytes(k));
-                values.extend(v.iter().flat_map(|w| w.to_le_bytes()));
-            }
-            section(&mut out, b"KEYS", &keys);
-            section(&mut out, b"VALS", &values);
+            w.json(b"SUMM", &json!({ "counts": s.counts }))?;
+            let raws: Vec<_> = s.plies.iter().map(|p| p.raw()).collect();
+            let keys: u64 = raws.iter().map(|r| word_len(r.0)).sum();
+            w.section(b"KEYS", keys, |w| {
+                raws.iter().try_for_each(|r| w.words(r.0))
+            })?;
+            let values: u64 = raws.iter().map(|r| r.1.len() as u64 * 2).sum();
+            w.section(b"VALS", values, |w| {
+                raws.iter().try_for_each(|r| {
+                    r.1.chunks(4096).try_for_each(|chunk| {
+                        let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+                        w.put(&bytes)
+                    })
+                })
+            })?;
         }
-        SavedTable::Nim(t) => section(&mut out, b"BITS", &word_bytes(t.raw_words())),
-        SavedTable::CanIWin(t) => section(&mut out, b"BITS", &word_bytes(t.raw_words())),
+        SavedTable::Nim(t) => {
+            w.section(b"BITS", word_len(t.raw_words()), |w| w.words(t.raw_words()))?
+        }
+        SavedTable::CanIWin(t) => {
+            w.section(b"BITS", word_len(t.raw_words()), |w| w.words(t.raw_words()))?
+        }
         SavedTable::Ends(t) => {
-            let summary = json!({ "difference": t.difference });
-            section(&mut out, b"SUMM", summary.to_string().as_bytes());
-            section(&mut out, b"BITS", &word_bytes(t.raw_words()));
+            w.json(b"SUMM", &json!({ "difference": t.difference }))?;
+            w.section(b"BITS", word_len(t.raw_words()), |w| w.words(t.raw_words()))?;
         }
     }
-    let sum = Checksum::default().bytes(&out).value();
-    out.extend_from_slice(b"CSUM");
-    out.extend_from_slice(&sum.to_le_bytes());
+    let sum = w.sum.value();
+    w.inner.write_all(b"CSUM")?;
+    w.inner.write_all(&sum.to_le_bytes())?;
+    w.inner.flush()?;
+    Ok(w.written + TRAILER_BYTES as u64)
+}
+
+/// The file's bytes for a solved game, in memory (for tests and small
+/// tables). Contract: `table` solves `game`.
+pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_table(&mut out, game, table).expect("writing to memory cannot fail");
     out
 }
 
-/// Writes the table to `path` atomically; returns the file's size.
+/// Writes the table to `path` atomically, streaming it through a buffer;
+/// returns the file's size.
 pub fn save(path: &Path, game: &SavedGame, table: &SavedTable) -> Result<u64> {
-    let bytes = encode(game, table);
-    write_atomically(path, &bytes).map_err(|cause| Error::Io {
+    let mut size = 0;
+    write_atomically_with(path, |file| {
+        size = write_table(
+            std::io::BufWriter::with_capacity(1 << 16, file),
+            game,
+            table,
+        )?;
+        Ok(())
+    })
+    .map_err(|cause| Error::Io {
         path: path.display().to_string(),
         cause,
     })?;
-    Ok(bytes.len() as u64)
+    Ok(size)
 }
 
 /// Reads the regular file `path` and checks it completely; see [`decode`].
