@@ -74,6 +74,13 @@ pub trait RankedGame: Sync {
     /// states; the solver sizes its per-state counters by it.
     fn max_move_count(&self) -> u32;
 
+    /// OPTIONAL. Bytes the game itself holds (its graph, its jump tables),
+    /// counted with the solver's tables against the memory budget.
+    /// Default: 0, for games whose rules need no tables.
+    fn structure_bytes(&self) -> u64 {
+        0
+    }
+
     /// REQUIRED. Calls `visit` once for every move of the non-terminal
     /// `state`, with the state the move leads to.
     fn for_each_move(&self, state: u64, visit: impl FnMut(u64));

@@ -83,14 +83,22 @@ pub struct Budget(pub Bytes);
 
 impl Budget {
     /// 80% of physical memory, or no limit where the memory is unknown.
+    /// 80% of the memory this process may really use: the least of
+    /// physical memory, the cgroup's limit and the address-space limit
+    /// (less a reserve for the runtime's own mappings); unlimited when
+    /// none can be read.
     pub fn default_for_machine() -> Self {
-        match physical_memory() {
+        match usable_memory() {
             Some(Bytes(total)) => Budget(Bytes(total / 5 * 4)),
             None => Budget::unlimited(),
         }
     }
 
-    /// No limit at all (for library callers and tests).
+    /// The budget left once `held` bytes are spent.
+    pub fn after(&self, held: Bytes) -> Self {
+        Budget(Bytes(self.0 .0.saturating_sub(held.0)))
+    }
+
     pub fn unlimited() -> Self {
         Budget(Bytes(u64::MAX))
     }
@@ -109,12 +117,42 @@ impl Budget {
     }
 }
 
+/// Address space kept for the runtime's own mappings (code, stacks,
+/// allocator arenas) when an address-space limit is in force.
+const ADDRESS_SPACE_RESERVE: u64 = 256 << 20;
+
+/// The memory this process may use: the least of physical memory, the
+/// memory limit of its cgroup (v2 `memory.max` or v1
+/// `memory.limit_in_bytes`) and its address-space limit (`ulimit -v`, less
+/// [`ADDRESS_SPACE_RESERVE`]).
+pub fn usable_memory() -> Option<Bytes> {
+    let read_number =
+        |path: &str| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    let cgroup = read_number("/sys/fs/cgroup/memory.max")
+        .or_else(|| read_number("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+    let address_space = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|limits| {
+            let line = limits
+                .lines()
+                .find(|l| l.starts_with("Max address space"))?;
+            let soft = line.split_whitespace().nth(3)?;
+            soft.parse::<u64>().ok()
+        })
+        .map(|limit| limit.saturating_sub(ADDRESS_SPACE_RESERVE));
+    [physical_memory().map(|b| b.0), cgroup, address_space]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(Bytes)
+}
+
 /// What to tell a user whose solve needs `needed`: raise `--max-memory`
-/// while the machine has that much memory, else that it does not.
+/// while this process may use that much memory, else that it may not.
 pub fn beyond_machine_hint(needed: Bytes) -> String {
-    match physical_memory() {
+    match usable_memory() {
         Some(total) if needed > total => {
-            format!("; this machine has only {total} of memory")
+            format!("; this process may use only {total} of memory here")
         }
         _ => " (raise it with --max-memory)".into(),
     }

@@ -103,6 +103,16 @@ impl SavedGame {
         }
     }
 
+    /// Bytes the description holds on the heap, roughly (lists, rows).
+    pub fn heap_bytes(&self) -> u64 {
+        match self {
+            SavedGame::Graph(lists) => lists.iter().map(|l| 24 + 4 * l.len() as u64).sum(),
+            SavedGame::Grid { rows, .. } => rows.iter().map(|r| 24 + r.len() as u64).sum(),
+            SavedGame::Ends { numbers } => 8 * numbers.len() as u64,
+            _ => 0,
+        }
+    }
+
     /// The kind's name: the subcommand that solves it.
     pub fn kind_name(&self) -> &'static str {
         match self {
@@ -489,6 +499,15 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
     let parameters: Value = serde_json::from_slice(r.section(b"PARM", None)?)
         .map_err(|e| format!("parameters are not JSON: {e}"))?;
     let game = SavedGame::from_parameters(kind, &parameters)?;
+    // A retrograde table holds 4 depth bytes a state: a header that claims
+    // more states than the file can hold is refused before the game (its
+    // graph or jump tables) is built.
+    if encoding == 1 && states.checked_mul(4).is_none_or(|b| b > bytes.len() as u64) {
+        return Err(format!(
+            "the header claims {states} states, more than a file of {} bytes holds",
+            bytes.len()
+        ));
+    }
     let bad_game = |e: Error| format!("the stored game is invalid: {e}");
     let table = match (&game, encoding) {
         (SavedGame::Graph(graph), 1) => {
@@ -504,6 +523,17 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
             1,
         ) => {
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            // the floor decides the state count: checked before the jump tables exist
+            let floor = rows
+                .iter()
+                .flat_map(|r| r.chars())
+                .filter(|&c| c != '#')
+                .count() as u64;
+            if floor.checked_mul(floor).and_then(|f| f.checked_mul(2)) != Some(states) {
+                return Err(format!(
+                    "the header says {states} states, the grid has {floor} floor cells"
+                ));
+            }
             let solved = CatMouseGrid::new(&rows, *cat_jump, *mouse_jump).map_err(bad_game)?;
             SavedTable::Retrograde(read_retrograde(&mut r, solved.state_count(), states)?)
         }

@@ -70,6 +70,7 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
     };
     let lists: Vec<Vec<i64>> = serde_json::from_str(&text)
         .context("the graph is not JSON adjacency lists such as [[2,5],[3],[0,4,5]]")?;
+    drop(text);
     let game = CatMouseGraph::from_signed(&lists)?;
     let n = game.nodes();
     let node = |v: i64, who: &str, low: u32| {

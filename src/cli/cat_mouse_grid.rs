@@ -142,7 +142,7 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let cat_jump = jump(args.cat_jump, "cat")?;
     let mouse_jump = jump(args.mouse_jump, "mouse")?;
     let max_moves = max_moves_of(args.max_moves)?;
-    let game = CatMouseGrid::new(&rows, cat_jump, mouse_jump)?;
+    let game = CatMouseGrid::new_within(&rows, cat_jump, mouse_jump, &args.run.budget())?;
     let start = grid_state(&game, args.mouse.as_deref(), args.cat.as_deref(), args.turn)?;
 
     let saved = SavedGame::Grid {

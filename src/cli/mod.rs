@@ -175,7 +175,8 @@ pub fn solve_retrograde<G: retrograde::game::RankedGame>(
     use retrograde::tablefile::SavedTable;
     out.check()?;
     let threads = run.threads();
-    let budget = run.budget();
+    // what the saved game's description holds during the solve is spent
+    let budget = run.budget().after(Bytes(saved.heap_bytes()));
     let bar = run.progress();
     let clock = std::time::Instant::now();
     let (table, stats) = retrograde::solve::in_pool(threads, || {

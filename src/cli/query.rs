@@ -170,7 +170,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             SavedTable::Retrograde(t),
         ) => {
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let g = CatMouseGrid::new(&rows, *cat_jump, *mouse_jump)?;
+            let g = CatMouseGrid::new_within(&rows, *cat_jump, *mouse_jump, &args.run.budget())?;
             let grid_turn = args.turn.map(|t| match t {
                 TurnArg::Mouse => super::cat_mouse_grid::GridTurn::Mouse,
                 TurnArg::Cat => super::cat_mouse_grid::GridTurn::Cat,

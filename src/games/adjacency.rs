@@ -9,6 +9,11 @@ pub struct Adjacency {
 }
 
 impl Adjacency {
+    /// Bytes the packed lists hold.
+    pub fn bytes(&self) -> u64 {
+        (self.offsets.len() + self.targets.len()) as u64 * 4
+    }
+
     /// Packs adjacency lists; each list is sorted and repeats are dropped.
     pub fn from_lists(lists: &[Vec<u32>]) -> Self {
         let mut offsets = Vec::with_capacity(lists.len() + 1);

@@ -265,6 +265,12 @@ impl CatMouseGraph {
 }
 
 impl RankedGame for CatMouseGraph {
+    fn structure_bytes(&self) -> u64 {
+        self.forward.bytes()
+            + self.backward.bytes()
+            + (self.mouse_moves.len() + self.cat_moves.len()) as u64 * 4
+    }
+
     fn state_count(&self) -> u64 {
         self.radix.size()
     }

@@ -27,6 +27,7 @@ use super::adjacency::Adjacency;
 use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
 use crate::index::MixedRadix;
+use crate::memory::{Budget, Bytes};
 use crate::table::OutcomeTable;
 
 pub use super::cat_mouse::{Player, Turn};
@@ -68,6 +69,18 @@ impl CatMouseGrid {
     /// tables. Refuses ragged rows, unknown characters, a missing or repeated
     /// `C`, `M` or `F`.
     pub fn new(rows_text: &[&str], cat_jump: u32, mouse_jump: u32) -> Result<Self> {
+        Self::new_within(rows_text, cat_jump, mouse_jump, &Budget::unlimited())
+    }
+
+    /// [`Self::new`], refusing before the jump tables are built a grid
+    /// whose jump tables and solve (the estimate of
+    /// [`crate::solve::retrograde::estimate_bytes`]) do not fit `budget`.
+    pub fn new_within(
+        rows_text: &[&str],
+        cat_jump: u32,
+        mouse_jump: u32,
+        budget: &Budget,
+    ) -> Result<Self> {
         let bad = |why: String| Err(Error::InvalidInput(format!("bad grid: {why}")));
         if rows_text.is_empty() || rows_text[0].is_empty() {
             return bad("it is empty".into());
@@ -121,6 +134,21 @@ impl CatMouseGrid {
             }
         }
         let f = floor.len() as u64;
+        // each cell reaches itself and at most `jump` cells a direction,
+        // never further than the grid's longer side
+        let reach = |jump: u32| 1 + 4 * u64::from(jump).min(rows.max(cols) as u64);
+        let (most_cat, most_mouse) = (reach(cat_jump), reach(mouse_jump));
+        let jump_bytes = f
+            .saturating_mul(most_cat + most_mouse)
+            .saturating_mul(4 + 4)
+            .saturating_add(f.saturating_mul(2 * 24 + 8));
+        let states = f.saturating_mul(f).saturating_mul(2);
+        let most_moves = u32::try_from(most_cat.max(most_mouse)).unwrap_or(u32::MAX);
+        let solve = crate::solve::retrograde::estimate_bytes(states, most_moves);
+        budget.check(
+            &format!("solving the grid (its jump tables and {states} states)"),
+            Bytes(jump_bytes.saturating_add(solve.0)),
+        )?;
         let radix = MixedRadix::new([f, f, 2]).expect("F² · 2 fits in u64");
         let jumps = |jump: u32| {
             let lists: Vec<Vec<u32>> = floor
@@ -268,6 +296,10 @@ pub fn bench_grid() -> Vec<String> {
 }
 
 impl RankedGame for CatMouseGrid {
+    fn structure_bytes(&self) -> u64 {
+        self.mouse_jumps.bytes() + self.cat_jumps.bytes() + self.floor.len() as u64 * 8
+    }
+
     fn state_count(&self) -> u64 {
         self.radix.size()
     }

@@ -99,7 +99,11 @@ pub fn solve_reporting<G: RankedGame>(
     let max_moves = game.max_move_count();
     budget.check(
         &format!("solving {states} states"),
-        estimate_bytes(states, max_moves),
+        Bytes(
+            estimate_bytes(states, max_moves)
+                .0
+                .saturating_add(game.structure_bytes()),
+        ),
     )?;
     if states > MAX_STATES {
         return Err(Error::TooManyStates {
