@@ -22,8 +22,10 @@ use crate::games::cat_mouse_grid::CatMouseGrid;
 use crate::games::ends::{self, EndsSolution};
 use crate::games::gravity::Gravity;
 use crate::games::mnk::Mnk;
-use crate::games::nim::NimTable;
+use crate::games::nim::{self, NimTable};
 use crate::index::PlyShape;
+use crate::memory::Budget;
+use crate::solve::certify::{check_gravity, check_mnk, check_retrograde};
 use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
 use crate::solve::sparse_layered::{GravityCounts, GravityPly, GravitySolution};
 use crate::table::{code, OutcomeTable};
@@ -512,7 +514,9 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
     let table = match (&game, encoding) {
         (SavedGame::Graph(graph), 1) => {
             let solved = CatMouseGraph::new(graph).map_err(bad_game)?;
-            SavedTable::Retrograde(read_retrograde(&mut r, solved.state_count(), states)?)
+            let table = read_retrograde(&mut r, solved.state_count(), states)?;
+            check_retrograde(&solved, &table)?;
+            SavedTable::Retrograde(table)
         }
         (
             SavedGame::Grid {
@@ -535,15 +539,21 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
                 ));
             }
             let solved = CatMouseGrid::new(&rows, *cat_jump, *mouse_jump).map_err(bad_game)?;
-            SavedTable::Retrograde(read_retrograde(&mut r, solved.state_count(), states)?)
+            let table = read_retrograde(&mut r, solved.state_count(), states)?;
+            check_retrograde(&solved, &table)?;
+            SavedTable::Retrograde(table)
         }
         (SavedGame::Mnk { rows, cols, k }, 2) => {
             let board = Mnk::new(*rows, *cols, *k).map_err(bad_game)?;
-            SavedTable::Layered(read_layered(&mut r, board.cells(), states)?)
+            let solution = read_layered(&mut r, board.cells(), states)?;
+            check_mnk(&board, &solution)?;
+            SavedTable::Layered(solution)
         }
         (SavedGame::Gravity { cols, rows, k }, 3) => {
             let board = Gravity::new(*cols, *rows, *k).map_err(bad_game)?;
-            SavedTable::Gravity(read_gravity(&mut r, board.cells(), states)?)
+            let solution = read_gravity(&mut r, board.cells(), states)?;
+            check_gravity(&board, &solution)?;
+            SavedTable::Gravity(solution)
         }
         (SavedGame::Nim { stones, max_take }, 4) => {
             let heaps = stones
@@ -551,13 +561,25 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
                 .filter(|&h| h == states && *max_take > 0)
                 .ok_or("the Nim parameters do not fit the table")?;
             let words = words_of(r.section(b"BITS", Some(heaps.div_ceil(64) * 8))?);
-            SavedTable::Nim(NimTable::from_raw(words, heaps as usize, *max_take))
+            let table = NimTable::from_raw(words, heaps as usize, *max_take);
+            // the classics are certified by solving them again: one pass each
+            let again =
+                nim::solve_nim(*stones, *max_take, &Budget::unlimited()).map_err(bad_game)?;
+            if again.raw_words() != table.raw_words() {
+                return Err("the Nim table does not follow from the rules".into());
+            }
+            SavedTable::Nim(table)
         }
         (SavedGame::CanIWin { max, total }, 5) => {
             if *max > can_i_win::MAX_NUMBERS || states != 1u64 << max {
                 return Err("the Can I Win parameters do not fit the table".into());
             }
             let words = words_of(r.section(b"BITS", Some(states.div_ceil(64) * 8))?);
+            let again =
+                can_i_win::solve_can_i_win(*max, *total, &Budget::unlimited()).map_err(bad_game)?;
+            if again.raw_words() != words.as_slice() {
+                return Err("the Can I Win table does not follow from the rules".into());
+            }
             SavedTable::CanIWin(CanIWinTable::from_raw(*max, *total, words))
         }
         (SavedGame::Ends { numbers }, 6) => {
@@ -571,6 +593,10 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
                 .as_i64()
                 .ok_or("the summary has no difference")?;
             let words = words_of(r.section(b"BITS", Some(states.div_ceil(64) * 8))?);
+            let again = ends::solve_ends(numbers, &Budget::unlimited()).map_err(bad_game)?;
+            if again.raw_words() != words.as_slice() || again.difference != difference {
+                return Err("the row's table does not follow from the rules".into());
+            }
             SavedTable::Ends(EndsSolution::from_raw(numbers.clone(), difference, words))
         }
         (_, other) => {

@@ -9,6 +9,7 @@
 //! [`in_pool`] runs a closure on a pool of a chosen size.
 
 pub mod atomic;
+pub mod certify;
 pub mod layered;
 pub mod progress;
 pub mod retrograde;
