@@ -198,7 +198,7 @@ fn line_4_grid_jump_tables_are_checked_before_they_are_built() {
 }
 
 /// Recomputes a table file's checksum after an edit, as an attacker would.
-fn resum(bytes: &mut Vec<u8>) {
+fn resum(bytes: &mut [u8]) {
     let body = bytes.len() - 12;
     let sum = retrograde::checksum::Checksum::default()
         .bytes(&bytes[..body])
