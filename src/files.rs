@@ -10,11 +10,12 @@ use crate::error::{os_text, Error, Result};
 /// Refuses `path` unless it is a regular file (following symlinks), with
 /// a sentence naming what it is instead.
 pub fn check_regular_input(path: &Path) -> Result<()> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Error::InvalidInput(format!("{}: {}", path.display(), os_text(&e))))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        Error::InvalidInput(format!("cannot read {}: {}", path.display(), os_text(&e)))
+    })?;
     if !meta.file_type().is_file() {
         return Err(Error::InvalidInput(format!(
-            "{}: {} is not a regular file",
+            "cannot read {}: {} is not a regular file",
             path.display(),
             kind_of(&meta.file_type())
         )));
@@ -25,8 +26,9 @@ pub fn check_regular_input(path: &Path) -> Result<()> {
 /// The whole content of the regular file `path`.
 pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
     check_regular_input(path)?;
-    std::fs::read(path)
-        .map_err(|e| Error::InvalidInput(format!("{}: {}", path.display(), os_text(&e))))
+    std::fs::read(path).map_err(|e| {
+        Error::InvalidInput(format!("cannot read {}: {}", path.display(), os_text(&e)))
+    })
 }
 
 /// The text of the regular file `path` (UTF-8).

@@ -128,6 +128,24 @@ impl SavedGame {
         }
     }
 
+    /// Writes the parameters' JSON to `out` without building a JSON tree
+    /// of them (a large graph's tree would cost far more than the graph).
+    fn write_parameters(&self, out: impl Write) -> serde_json::Result<()> {
+        #[derive(serde::Serialize)]
+        struct GraphParameters<'a> {
+            graph: &'a [Vec<u32>],
+        }
+        #[derive(serde::Serialize)]
+        struct EndsParameters<'a> {
+            numbers: &'a [u64],
+        }
+        match self {
+            SavedGame::Graph(graph) => serde_json::to_writer(out, &GraphParameters { graph }),
+            SavedGame::Ends { numbers } => serde_json::to_writer(out, &EndsParameters { numbers }),
+            small => serde_json::to_writer(out, &small.parameters()),
+        }
+    }
+
     fn parameters(&self) -> Value {
         match self {
             SavedGame::Graph(graph) => json!({ "graph": graph }),
@@ -215,6 +233,31 @@ pub enum SavedTable {
     Ends(EndsSolution),
 }
 
+/// A writer that only counts the bytes written to it.
+struct Counter(u64);
+
+impl Write for Counter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for Summing<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.put(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// A writer that keeps the checksum of everything written through it.
 struct Summing<W: Write> {
     inner: W,
@@ -287,7 +330,9 @@ pub fn write_table(out: impl Write, game: &SavedGame, table: &SavedTable) -> std
     w.put(&encoding.to_le_bytes())?;
     w.put(&0u32.to_le_bytes())?;
     w.put(&states.to_le_bytes())?;
-    w.json(b"PARM", &game.parameters())?;
+    let mut counted = Counter(0);
+    game.write_parameters(&mut counted)?;
+    w.section(b"PARM", counted.0, |w| Ok(game.write_parameters(w)?))?;
     match table {
         SavedTable::Retrograde(t) => {
             w.section(b"VALS", word_len(t.value_words()), |w| {

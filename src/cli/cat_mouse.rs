@@ -87,9 +87,10 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
         turn,
     )?;
 
+    // consumed, so the signed lists are gone before the solve
     let lists: Vec<Vec<u32>> = lists
-        .iter()
-        .map(|l| l.iter().map(|&b| b as u32).collect())
+        .into_iter()
+        .map(|l| l.into_iter().map(|b| b as u32).collect())
         .collect();
     let (table, timing) = solve_retrograde(&game, SavedGame::Graph(lists), &args.run, &args.out)?;
     report(&game, &table, start, &timing, args.run.json)

@@ -175,12 +175,12 @@ pub fn solve_retrograde<G: retrograde::game::RankedGame>(
     use retrograde::tablefile::SavedTable;
     out.check()?;
     let threads = run.threads();
-    // what the saved game's description holds during the solve is spent
-    let budget = run.budget().after(Bytes(saved.heap_bytes()));
+    let budget = run.budget();
     let bar = run.progress();
     let clock = std::time::Instant::now();
     let (table, stats) = retrograde::solve::in_pool(threads, || {
-        retrograde::solve::retrograde::solve_reporting(game, &budget, &bar)
+        // the saved game's description is held during the solve too
+        retrograde::solve::retrograde::solve_holding(game, &budget, &bar, Bytes(saved.heap_bytes()))
     })??;
     bar.finish();
     let timing = Timing {
