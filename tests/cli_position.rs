@@ -6,11 +6,9 @@
 #[path = "common/cli.rs"]
 mod cli_support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_support::{json_of, refused, retrograde};
+use cli_support::{json_of, play_with, refused, retrograde};
 use serde_json::Value;
 
 /// A scratch directory of this test binary.
@@ -37,29 +35,9 @@ fn answer_part(v: &Value, gravity: bool) -> Value {
         .into()
 }
 
-/// Runs `play` with `input` on standard input; returns stdout.
+/// Runs `play ARGS` with `input` typed in; returns what it printed.
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    play_with(&[&["play"], args].concat(), input)
 }
 
 #[test]

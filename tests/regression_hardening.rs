@@ -5,12 +5,11 @@
 #[path = "common/cli.rs"]
 mod cli_support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_support::{json_of, refused, retrograde};
+use cli_support::{json_of, refused, retrograde, run_within};
 
 const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
 
@@ -30,38 +29,6 @@ fn mkfifo(path: &Path) {
 
 fn s(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-/// Runs with a time limit; returns (exit code, stdout, stderr).
-fn run_within(args: &[&str], seconds: u64, input: Option<&[u8]>) -> (Option<i32>, Vec<u8>, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(bytes) = input {
-        let _ = child.stdin.take().unwrap().write_all(bytes);
-    }
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(seconds) {
-            let _ = child.kill();
-            panic!("{args:?} did not finish within {seconds} s");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! truncation and of a flipped byte anywhere, a save killed midway, and
 //! `play` against perfect play.
 
+#[path = "common/cli.rs"]
+mod cli_support;
 mod common;
 
 use std::process::{Command, Stdio};
@@ -216,22 +218,7 @@ fn scripted_moves(rows: u32, cols: u32) -> String {
 }
 
 fn play(args: &[&str], input: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    cli_support::play_with(args, input)
 }
 
 #[test]
@@ -277,10 +264,11 @@ fn play_reads_a_saved_table() {
     assert!(!text.contains("result: X wins"));
 }
 
-/// A save killed while it writes leaves nothing under the final name.
-#[test]
-fn a_killed_save_leaves_no_file_under_the_final_name() {
-    let dir = std::env::temp_dir().join(format!("retrograde-killed-{}", std::process::id()));
+/// Starts a save of the 64×64 bench grid's table into a fresh directory
+/// named for `name` and waits until its temporary file exists; returns the
+/// running save, the directory and the final path.
+fn a_save_in_flight(name: &str) -> (std::process::Child, std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("retrograde-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let target = dir.join("grid.rtb");
     let grid = dir.join("grid.txt");
@@ -290,17 +278,8 @@ fn a_killed_save_leaves_no_file_under_the_final_name() {
     )
     .unwrap();
     let mut child = Command::new(BIN)
-        .args([
-            "cat-mouse-grid",
-            "--grid-file",
-            grid.to_str().unwrap(),
-            "--cat-jump",
-            "2",
-            "--mouse-jump",
-            "3",
-            "--json",
-        ])
-        .arg("--out")
+        .args(["cat-mouse-grid", "--grid-file", grid.to_str().unwrap()])
+        .args(["--cat-jump", "2", "--mouse-jump", "3", "--json", "--out"])
         .arg(&target)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -312,10 +291,17 @@ fn a_killed_save_leaves_no_file_under_the_final_name() {
         assert!(started.elapsed().as_secs() < 120, "the save never started");
         assert!(
             child.try_wait().unwrap().is_none(),
-            "the save ended before it could be killed"
+            "the save ended before it could be interrupted"
         );
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
+    (child, dir, target)
+}
+
+/// A save killed while it writes leaves nothing under the final name.
+#[test]
+fn a_killed_save_leaves_no_file_under_the_final_name() {
+    let (mut child, dir, target) = a_save_in_flight("killed");
     child.kill().unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success(), "killed midway");
@@ -332,34 +318,7 @@ fn a_killed_save_leaves_no_file_under_the_final_name() {
 #[test]
 fn a_signal_during_a_save_removes_the_temporary_file() {
     for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
-        let dir =
-            std::env::temp_dir().join(format!("retrograde-signal-{signal}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let target = dir.join("grid.rtb");
-        let grid = dir.join("grid.txt");
-        std::fs::write(
-            &grid,
-            retrograde::games::cat_mouse_grid::bench_grid().join("\n"),
-        )
-        .unwrap();
-        let mut child = Command::new(BIN)
-            .args(["cat-mouse-grid", "--grid-file", grid.to_str().unwrap()])
-            .args(["--cat-jump", "2", "--mouse-jump", "3", "--json", "--out"])
-            .arg(&target)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let temporary = dir.join(format!(".grid.rtb.tmp-{}", child.id()));
-        let started = std::time::Instant::now();
-        while !temporary.exists() {
-            assert!(started.elapsed().as_secs() < 120, "the save never started");
-            assert!(
-                child.try_wait().unwrap().is_none(),
-                "ended before the signal"
-            );
-            std::thread::sleep(std::time::Duration::from_micros(200));
-        }
+        let (mut child, dir, _) = a_save_in_flight(&format!("signal-{signal}"));
         let sent = Command::new("kill")
             .args([&format!("-{signal}"), &child.id().to_string()])
             .status()

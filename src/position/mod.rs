@@ -155,23 +155,10 @@ impl BoardGame {
                 cols.max(rows)
             )));
         }
-        let mut lines = Vec::new();
-        for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
-            for r in 0..i64::from(rows) {
-                for c in 0..i64::from(cols) {
-                    let (er, ec) = (r + dr * (i64::from(k) - 1), c + dc * (i64::from(k) - 1));
-                    if er >= i64::from(rows) || ec < 0 || ec >= i64::from(cols) {
-                        continue;
-                    }
-                    let mask = (0..i64::from(k)).fold(0u64, |m, i| {
-                        m | 1 << ((r + dr * i) * i64::from(cols) + c + dc * i)
-                    });
-                    if !lines.contains(&mask) {
-                        lines.push(mask);
-                    }
-                }
-            }
-        }
+        let lines = winning_lines(cols, rows, k)
+            .iter()
+            .map(|cells| cells.iter().fold(0u64, |m, &c| m | 1 << c))
+            .collect();
         Ok(Self {
             family,
             cols,
@@ -523,6 +510,33 @@ impl BoardGame {
     }
 }
 
+/// Every line of `k` cells (horizontal, vertical, both diagonals) on a
+/// board of `cols × rows`, each as its cells `row · cols + col`, each line
+/// once. The set is the same whichever end counts rows (it is symmetric top
+/// to bottom), so every engine's layout may use it. Contract: `1 ≤ k`.
+pub fn winning_lines(cols: u32, rows: u32, k: u32) -> Vec<Vec<u32>> {
+    let (cols, rows, k) = (i64::from(cols), i64::from(rows), i64::from(k));
+    let mut lines: Vec<Vec<u32>> = Vec::new();
+    for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
+        for r in 0..rows {
+            for c in 0..cols {
+                let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                if er >= rows || ec < 0 || ec >= cols {
+                    continue;
+                }
+                let cells: Vec<u32> = (0..k)
+                    .map(|i| ((r + dr * i) * cols + c + dc * i) as u32)
+                    .collect();
+                // k = 1: the four directions give the same one-cell line
+                if !lines.contains(&cells) {
+                    lines.push(cells);
+                }
+            }
+        }
+    }
+    lines
+}
+
 /// A diagram read without a board to check it against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagram {
@@ -593,6 +607,13 @@ mod tests {
         assert!(g.parse_move(&p, "a0").is_err());
         assert!(g.play_moves("a1 b1 a2 b2 a3 b3").is_err());
         assert_eq!(g.parse_diagram("O../.X./..X").unwrap(), p);
+        for text in ["", "XO/X", "XOZ/.../...", "x../.../...", "/", "...//..."] {
+            assert!(parse_diagram_any(text).is_err(), "{text:?}");
+        }
+        assert_eq!(winning_lines(3, 3, 3).len(), 8);
+        assert_eq!(winning_lines(4, 4, 4).len(), 10);
+        assert_eq!(winning_lines(4, 4, 3).len(), 24);
+        assert_eq!(winning_lines(2, 2, 1).len(), 4);
     }
 
     #[test]

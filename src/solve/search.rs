@@ -74,23 +74,10 @@ impl SearchBoard {
         }
         let cells = rows * cols;
         let mut lines_through = vec![Vec::new(); cells as usize];
-        for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
-            for r in 0..rows as i32 {
-                for c in 0..cols as i32 {
-                    let (er, ec) = (r + dr * (k as i32 - 1), c + dc * (k as i32 - 1));
-                    if er >= rows as i32 || ec < 0 || ec >= cols as i32 {
-                        continue;
-                    }
-                    let cells_of: Vec<u32> = (0..k as i32)
-                        .map(|i| ((r + dr * i) * cols as i32 + c + dc * i) as u32)
-                        .collect();
-                    let mask = cells_of.iter().fold(0u64, |m, &cell| m | 1 << cell);
-                    for &cell in &cells_of {
-                        if !lines_through[cell as usize].contains(&mask) {
-                            lines_through[cell as usize].push(mask);
-                        }
-                    }
-                }
+        for line in crate::position::winning_lines(cols, rows, k) {
+            let mask = line.iter().fold(0u64, |m, &cell| m | 1 << cell);
+            for &cell in &line {
+                lines_through[cell as usize].push(mask);
             }
         }
         let centre = |cell: u32| {

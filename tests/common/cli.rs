@@ -1,7 +1,9 @@
 //! Running the `retrograde` binary in the CLI tests.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs the binary with `args`, no standard input.
 pub fn retrograde(args: &[&str]) -> Output {
@@ -45,4 +47,51 @@ pub fn refused(args: &[&str]) -> String {
         "args {args:?}: one line: {stderr}"
     );
     stderr
+}
+
+/// Runs the binary with `args` and `input` on standard input, killing it
+/// (and failing the test) after `seconds`; returns (exit code, stdout,
+/// stderr).
+pub fn run_within(
+    args: &[&str],
+    seconds: u64,
+    input: Option<&[u8]>,
+) -> (Option<i32>, Vec<u8>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        .args(args)
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(bytes) = input {
+        // a program that stops reading early closes the pipe: not an error
+        let _ = child.stdin.take().expect("piped").write_all(bytes);
+    }
+    let started = Instant::now();
+    while child.try_wait().expect("waitable").is_none() {
+        if started.elapsed() > Duration::from_secs(seconds) {
+            let _ = child.kill();
+            panic!("{args:?} did not finish within {seconds} s (a hang)");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let out = child.wait_with_output().expect("the output");
+    (
+        out.status.code(),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// Plays `retrograde ARGS` with `input` typed in; the game must end with
+/// exit 0. Returns what it printed.
+pub fn play_with(args: &[&str], input: &str) -> String {
+    let (code, out, err) = run_within(args, 120, Some(input.as_bytes()));
+    assert_eq!(code, Some(0), "{args:?}: {err}");
+    String::from_utf8(out).expect("text")
 }

@@ -7,10 +7,8 @@
 //! of a `u32` mask; a board is the pair (X cells, O cells). Boards of one
 //! ply are ranked densely by [`crate::index::PlyShape`].
 
-mod board;
 mod symmetry;
 
-pub use board::{parse_board, parse_board_within, render_board, ParsedBoard};
 pub(crate) use symmetry::map_cell;
 pub use symmetry::Symmetries;
 
@@ -46,24 +44,10 @@ impl Mnk {
                 rows.max(cols)
             )));
         }
-        let mut lines = Vec::new();
-        for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
-            for r in 0..rows as i32 {
-                for c in 0..cols as i32 {
-                    let end_r = r + dr * (k as i32 - 1);
-                    let end_c = c + dc * (k as i32 - 1);
-                    if end_r >= rows as i32 || end_c < 0 || end_c >= cols as i32 {
-                        continue;
-                    }
-                    let mask = (0..k as i32).fold(0u32, |m, i| {
-                        m | 1 << ((r + dr * i) * cols as i32 + c + dc * i)
-                    });
-                    if !lines.contains(&mask) {
-                        lines.push(mask);
-                    }
-                }
-            }
-        }
+        let lines = crate::position::winning_lines(cols, rows, k)
+            .iter()
+            .map(|cells| cells.iter().fold(0u32, |m, &c| m | 1 << c))
+            .collect();
         Ok(Self {
             rows,
             cols,
