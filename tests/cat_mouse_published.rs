@@ -1,5 +1,5 @@
 //! Cat and Mouse on a graph against published answers: the LeetCode 913
-//! examples and the figures of the seeds' baseline on the bench graph.
+//! examples and the figures of a plain C queue solver on the bench graph.
 
 mod common;
 

@@ -3,7 +3,7 @@
 //! Sources: tic-tac-toe's 5,478 positions, 958 terminal, 765 classes, 138
 //! terminal classes and 255,168 games (131,184 / 77,904 / 46,080) are the
 //! standard figures (e.g. Wikipedia "Tic-tac-toe", Bolon's tables), and the
-//! seed article's per-ply table; 4×4 k = 4's 9,722,011 positions and draw;
+//! per-ply table of a popular article on tic-tac-toe counts; 4×4 k = 4's 9,722,011 positions and draw;
 //! OEIS A317573 (X can force a win), A317574 (O can) and A317576 (terminal)
 //! rows for n = 4, per ply, up to symmetry; the 4,3,3 / 3,4,3 / 4,4,3
 //! first-player wins (m,n,k-game results, e.g. Wikipedia "m,n,k-game").
@@ -101,7 +101,7 @@ fn first_player_wins_4_3_3_and_3_4_3_and_4_4_3() {
     }
 }
 
-/// The seed article prints 6,035,992 positions for 4×4 k = 3. Two
+/// A popular article on tic-tac-toe-family counts prints 6,035,992 positions for 4×4 k = 3. Two
 /// independent methods here — the dense engine and the reference's plain
 /// hash-set breadth-first enumeration — both count 6,036,001 (and 2,572,460
 /// terminal), so the article's figure is 9 short.
