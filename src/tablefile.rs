@@ -1,5 +1,6 @@
 //! Outcome tables on disk: a versioned, checksummed binary format, written
-//! atomically and read back (memory-mapped) without solving again.
+//! atomically and read back (into memory, then certified against the
+//! game's rules) without solving again.
 //! `docs/FORMAT.md` describes the layout byte by byte.
 //!
 //! Reading never trusts the file: every length is checked against what the
