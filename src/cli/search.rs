@@ -6,10 +6,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
 use retrograde::position::answer::answer;
-use retrograde::position::oracles::Search;
+use retrograde::position::oracles::{GravitySearch, Search};
 use retrograde::position::{BoardGame, Family};
+use retrograde::solve::gravity_search::GravitySearcher;
 use retrograde::solve::in_pool;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 use serde_json::json;
@@ -27,6 +29,19 @@ const BYTES_PER_ENTRY: u64 = 64;
 /// `budget`.
 pub fn table_capacity(budget: &Budget) -> usize {
     (budget.0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize
+}
+
+/// The largest table the gravity engine allocates by default: it gains
+/// little beyond this on the boards it can finish.
+const GRAVITY_TABLE_CAP: u64 = 1 << 30;
+
+/// Entries of the gravity engine's table for a board of `cells` within
+/// `budget`: at most [`GRAVITY_TABLE_CAP`] bytes, and no more entries than
+/// 2^cells (a small board needs no large table).
+pub fn gravity_table_entries(budget: &Budget, cells: u32) -> usize {
+    let bytes = budget.0 .0.min(GRAVITY_TABLE_CAP);
+    let entries = bytes / retrograde::solve::gravity_search::BYTES_PER_ENTRY;
+    entries.min(1u64 << cells.min(40)) as usize
 }
 
 /// Arguments of `retrograde search`.
@@ -132,17 +147,39 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     let threads = args.run.threads();
     let bar = args.run.progress_counter();
-    let searcher = Searcher::reporting(&board, table_capacity(&args.run.budget()), deadline, &bar);
-    let oracle = Search {
-        game: &game,
-        searcher: &searcher,
-        precision,
-    };
     let clock = Instant::now();
-    let result = in_pool(threads, || answer(&game, &p, &oracle))??;
+    // gravity boards that fit the engine's bitboards use the dedicated
+    // engine; others (up to 8 × 8) the general one
+    let engine = match family {
+        Family::Gravity => Gravity::new(cols, rows, k).ok(),
+        Family::Mnk => None,
+    };
+    let (result, nodes, hits) = match &engine {
+        Some(gravity) => {
+            let entries = gravity_table_entries(&args.run.budget(), gravity.cells());
+            let searcher = GravitySearcher::new(gravity, entries, deadline, &bar);
+            let oracle = GravitySearch {
+                game: gravity,
+                searcher: &searcher,
+                precision,
+            };
+            let result = in_pool(threads, || answer(&game, &p, &oracle))??;
+            (result, searcher.nodes(), searcher.hits())
+        }
+        None => {
+            let capacity = table_capacity(&args.run.budget());
+            let searcher = Searcher::reporting(&board, capacity, deadline, &bar);
+            let oracle = Search {
+                game: &game,
+                searcher: &searcher,
+                precision,
+            };
+            let result = in_pool(threads, || answer(&game, &p, &oracle))??;
+            (result, searcher.nodes(), searcher.hits())
+        }
+    };
     bar.finish();
     let seconds = clock.elapsed().as_secs_f64();
-    let (nodes, hits) = (searcher.nodes(), searcher.hits());
     let rate = nodes as f64 / seconds.max(1e-9);
     print_answer(&game, &p, result, args.run.json, || {
         let keys = json!({

@@ -62,6 +62,27 @@ impl Oracle for GravityTable<'_> {
     }
 }
 
+/// The dedicated gravity engine: every position asked is searched with one
+/// shared table, to the searcher's deadline.
+pub struct GravitySearch<'a> {
+    /// The engine's board.
+    pub game: &'a Gravity,
+    /// The searcher (its board is `game`).
+    pub searcher: &'a crate::solve::gravity_search::GravitySearcher<'a>,
+    /// Exact depth, or the value only.
+    pub precision: Precision,
+}
+
+impl Oracle for GravitySearch<'_> {
+    fn lookup(&self, p: &Position) -> Result<Lookup> {
+        let (x, occupied) = self.game.unkey(gravity_key(self.game, p));
+        Ok(match self.searcher.search(x, occupied, self.precision)? {
+            Some(r) => Lookup::Known(r.value, r.depth),
+            None => Lookup::NotReached,
+        })
+    }
+}
+
 /// A search: every position asked is searched with one shared
 /// transposition table, to the searcher's deadline.
 pub struct Search<'a> {

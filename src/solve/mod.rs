@@ -10,6 +10,7 @@
 
 pub mod atomic;
 pub mod certify;
+pub mod gravity_search;
 pub mod layered;
 pub mod progress;
 pub mod retrograde;
