@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
+use retrograde::solve::gravity_search::GravitySearcher;
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
@@ -130,32 +131,42 @@ fn cases() -> Vec<((u32, u32, u32), Vec<Check>)> {
 /// Sources: m,n,k results with k = 4 and 5 (4×5, 4×6, 5×5 draws; 6,5,4 a
 /// first-player win — Uiterwijk 2019; 5,5,5 a draw); Connect Four, John
 /// Tromp's table of results for widths 4–7 × heights 4–6.
-fn search_cases() -> Vec<(String, &'static str, anyhow::Result<SearchBoard>)> {
-    let mut cases: Vec<(String, &'static str, anyhow::Result<SearchBoard>)> = vec![
+fn search_cases() -> Vec<(String, &'static str, anyhow::Result<CaseBoard>)> {
+    let mut cases: Vec<(String, &'static str, anyhow::Result<CaseBoard>)> = vec![
         (
             "4,5,4 value (search)".into(),
             "draw",
-            SearchBoard::new(4, 5, 4).map_err(Into::into),
+            SearchBoard::new(4, 5, 4)
+                .map(CaseBoard::Free)
+                .map_err(Into::into),
         ),
         (
             "4,6,4 value (search)".into(),
             "draw",
-            SearchBoard::new(4, 6, 4).map_err(Into::into),
+            SearchBoard::new(4, 6, 4)
+                .map(CaseBoard::Free)
+                .map_err(Into::into),
         ),
         (
             "5,5,4 value (search)".into(),
             "draw",
-            SearchBoard::new(5, 5, 4).map_err(Into::into),
+            SearchBoard::new(5, 5, 4)
+                .map(CaseBoard::Free)
+                .map_err(Into::into),
         ),
         (
             "6,5,4 value (search)".into(),
             "first",
-            SearchBoard::new(6, 5, 4).map_err(Into::into),
+            SearchBoard::new(6, 5, 4)
+                .map(CaseBoard::Free)
+                .map_err(Into::into),
         ),
         (
             "5,5,5 value (search)".into(),
             "draw",
-            SearchBoard::new(5, 5, 5).map_err(Into::into),
+            SearchBoard::new(5, 5, 5)
+                .map(CaseBoard::Free)
+                .map_err(Into::into),
         ),
     ];
     for rows in 4..=6 {
@@ -168,11 +179,20 @@ fn search_cases() -> Vec<(String, &'static str, anyhow::Result<SearchBoard>)> {
             cases.push((
                 format!("Connect Four {cols}×{rows} value"),
                 value,
-                SearchBoard::gravity(cols, rows, 4).map_err(Into::into),
+                Gravity::new(cols, rows, 4)
+                    .map(CaseBoard::Gravity)
+                    .map_err(Into::into),
             ));
         }
     }
     cases
+}
+
+/// A search case's board: an m,n,k board for the general engine, a
+/// gravity board for the dedicated one.
+enum CaseBoard {
+    Free(SearchBoard),
+    Gravity(Gravity),
 }
 
 /// The verify table, printed row by row as the cases finish — or, with
@@ -285,12 +305,21 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let clock = Instant::now();
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
         let bar = args.run.progress_counter();
-        let searcher = Searcher::reporting(&board, capacity, Some(deadline), &bar);
         // a table too small for the budget only slows the search; a search
         // that cannot run is a case not reached
-        let found = in_pool(threads, || searcher.search(0, 0, Precision::Weak))?
-            .ok()
-            .flatten();
+        let found = match &board {
+            CaseBoard::Free(board) => {
+                let searcher = Searcher::reporting(board, capacity, Some(deadline), &bar);
+                in_pool(threads, || searcher.search(0, 0, Precision::Weak))?
+            }
+            CaseBoard::Gravity(game) => {
+                let entries = super::search::gravity_table_entries(&budget, game.cells());
+                let searcher = GravitySearcher::new(game, entries, Some(deadline), &bar);
+                in_pool(threads, || searcher.search(0, 0, Precision::Weak))?
+            }
+        }
+        .ok()
+        .flatten();
         bar.finish();
         let value = found.map(|r| first_player_result(r.value));
         if !report.row(&case, published, value, clock.elapsed().as_secs_f64())? {

@@ -260,7 +260,7 @@ impl<'a> GravitySearcher<'a> {
         if self.game.has_line(x) || self.game.has_line(o) || stones == b.cells {
             return bad("the game is already over in this position");
         }
-        let me = if stones % 2 == 0 { x } else { o };
+        let me = if stones.is_multiple_of(2) { x } else { o };
         let score = match precision {
             Precision::Weak => {
                 if self.root(me, occupied, 0, 1) >= 1 {
@@ -332,7 +332,7 @@ impl<'a> GravitySearcher<'a> {
                 ((made << 8) | (255 - rank as u32), m)
             })
             .collect();
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         let first = -self.negamax(me ^ mask, mask | moves[0].1, -beta, -alpha);
         if first >= beta || moves.len() == 1 {
             return first;
@@ -416,7 +416,7 @@ impl<'a> GravitySearcher<'a> {
             }
         }
         let moves = &mut moves[..count];
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         let mut best = i8::MIN;
         for &(_, m) in moves.iter() {
             let v = -self.negamax(opp, mask | m, -beta, -alpha);
