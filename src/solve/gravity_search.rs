@@ -76,28 +76,27 @@ impl GravityBoard {
         }
     }
 
-    /// The empty cells where `me` would complete `k` in a row.
+    /// The empty cells where `me` would complete `k` in a row: for each
+    /// direction, a cell wins when `j` of my stones run from it one way and
+    /// `k − 1 − j` the other way, for some `j`. Runs are built one step at a
+    /// time (`ahead[t]`: the next `t` cells ahead are mine).
     #[inline]
     fn winning_cells(&self, me: u64, mask: u64) -> u64 {
-        let h = u64::from(self.rows + 1);
-        let k = i64::from(self.k);
-        let shift = |bits: u64, by: i64| -> u64 {
-            if by >= 0 {
-                bits.checked_shr(by as u32).unwrap_or(0)
-            } else {
-                bits.checked_shl((-by) as u32).unwrap_or(0)
-            }
-        };
+        let h = self.rows + 1;
+        let k = self.k as usize;
         let mut found = 0u64;
+        // k ≤ the longer side ≤ 32 on a board of at most 64 bits
+        let mut ahead = [!0u64; 33];
         for step in [1, h, h - 1, h + 1] {
-            let step = step as i64;
-            // the empty cell is the j-th of the line; every other is mine
+            for t in 1..k {
+                ahead[t] = ahead[t - 1] & me.checked_shr(step * t as u32).unwrap_or(0);
+            }
+            let mut behind = !0u64;
             for j in 0..k {
-                let mut line = !0u64;
-                for i in (0..k).filter(|&i| i != j) {
-                    line &= shift(me, (i - j) * step);
+                if j > 0 {
+                    behind &= me.checked_shl(step * j as u32).unwrap_or(0);
                 }
-                found |= line;
+                found |= behind & ahead[k - 1 - j];
             }
         }
         found & (self.board ^ mask)
