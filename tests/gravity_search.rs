@@ -28,28 +28,7 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
                 // the empty board and random games stopped before they end
                 let mut positions = vec![(0u64, 0u64, 0u32)];
                 for _ in 0..12 {
-                    let (mut x, mut occupied) = (0u64, 0u64);
-                    let plies = rng.below(u64::from(cols * rows)) as u32;
-                    let mut ply = 0;
-                    while ply < plies {
-                        let open: Vec<u64> = (0..cols)
-                            .filter_map(|c| game.drop_cell(occupied, c))
-                            .collect();
-                        let cell = open[rng.below(open.len() as u64) as usize];
-                        let (nx, no) = if ply % 2 == 0 {
-                            (x | cell, occupied | cell)
-                        } else {
-                            (x, occupied | cell)
-                        };
-                        if game.has_line(nx) || game.has_line(no & !nx) {
-                            break;
-                        }
-                        (x, occupied) = (nx, no);
-                        ply += 1;
-                    }
-                    if ply < cols * rows {
-                        positions.push((x, occupied, ply));
-                    }
+                    positions.push(common::random_gravity_prefix(&mut rng, &game));
                 }
                 for (x, occupied, ply) in positions {
                     let want = table.lookup(ply as usize, game.key(x, occupied)).unwrap();

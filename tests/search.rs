@@ -198,28 +198,7 @@ mod gravity {
                     assert_eq!(exact(&board, 0, 0), want, "{cols}×{rows} k={k} exact");
                     // random games, stopped before they end
                     for _ in 0..8 {
-                        let (mut x, mut occupied) = (0u64, 0u64);
-                        let plies = rng.below(u64::from(cols * rows)) as u32;
-                        let mut ply = 0;
-                        while ply < plies {
-                            let open: Vec<u64> = (0..cols)
-                                .filter_map(|c| game.drop_cell(occupied, c))
-                                .collect();
-                            let cell = open[rng.below(open.len() as u64) as usize];
-                            let (nx, no) = if ply % 2 == 0 {
-                                (x | cell, occupied | cell)
-                            } else {
-                                (x, occupied | cell)
-                            };
-                            if game.has_line(nx) || game.has_line(no & !nx) {
-                                break;
-                            }
-                            (x, occupied) = (nx, no);
-                            ply += 1;
-                        }
-                        if ply == cols * rows {
-                            continue;
-                        }
+                        let (x, occupied, ply) = common::random_gravity_prefix(&mut rng, &game);
                         let want = table.lookup(ply as usize, game.key(x, occupied)).unwrap();
                         let (xs, os) = (to_cells(&game, x), to_cells(&game, occupied & !x));
                         let got = value_of(&board, xs, os, CAPACITY).unwrap().value;

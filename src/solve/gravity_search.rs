@@ -30,10 +30,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::solve::progress::{Progress, Silent};
-use crate::solve::search::{depth_of_score, Precision, SearchResult};
+use crate::solve::search::{score_by_probes, Precision, SearchResult};
 
 /// A gravity board prepared for search.
 #[derive(Clone, Debug)]
@@ -260,47 +259,21 @@ impl<'a> GravitySearcher<'a> {
             return bad("the game is already over in this position");
         }
         let me = if stones.is_multiple_of(2) { x } else { o };
-        let score = match precision {
-            Precision::Weak => {
-                if self.root(me, occupied, 0, 1) >= 1 {
-                    1
-                } else if self.root(me, occupied, -1, 0) >= 0 {
-                    0
-                } else {
-                    -1
-                }
-            }
-            Precision::Exact => {
-                let cells = b.cells as i8;
-                let n = stones as i8;
-                let (mut lower, mut upper) = ((n + 1 - cells).min(0), (cells - n).max(0));
-                while lower < upper && !self.stopped.load(Relaxed) {
-                    let mid = lower + (upper - lower) / 2;
-                    let r = self.root(me, occupied, mid, mid + 1);
-                    if r <= mid {
-                        upper = r;
-                    } else {
-                        lower = r;
-                    }
-                }
-                lower
-            }
-        };
+        let (cells, n) = (b.cells as i8, stones as i8);
+        let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
+        let score = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
+            self.root(me, occupied, alpha, beta)
+        });
         if self.stopped.load(Relaxed) {
             return Ok(None);
         }
-        let exact = precision == Precision::Exact;
-        Ok(Some(SearchResult {
-            value: match score.signum() {
-                1 => Outcome::Win,
-                0 => Outcome::Draw,
-                _ => Outcome::Loss,
-            },
-            score: exact.then_some(score),
-            depth: exact.then(|| depth_of_score(score, stones, b.cells)),
-            nodes: self.nodes(),
-            hits: self.hits(),
-        }))
+        Ok(Some(SearchResult::of_score(
+            score,
+            precision,
+            stones,
+            b.cells,
+            (self.nodes(), self.hits()),
+        )))
     }
 
     /// The root, its children split across the workers, each searched

@@ -209,6 +209,69 @@ pub struct SearchResult {
     pub hits: u64,
 }
 
+impl SearchResult {
+    /// The result of a search that found `score` to `precision` for a
+    /// position with `stones` on a board of `cells`, after visiting `nodes`
+    /// positions with `hits` table hits (the pair `(nodes, hits)`).
+    pub fn of_score(
+        score: i8,
+        precision: Precision,
+        stones: u32,
+        cells: u32,
+        (nodes, hits): (u64, u64),
+    ) -> Self {
+        let exact = precision == Precision::Exact;
+        Self {
+            value: match score.signum() {
+                1 => Outcome::Win,
+                0 => Outcome::Draw,
+                _ => Outcome::Loss,
+            },
+            score: exact.then_some(score),
+            depth: exact.then(|| depth_of_score(score, stones, cells)),
+            nodes,
+            hits,
+        }
+    }
+}
+
+/// The score of a root to `precision`, from null-window probes of
+/// `probe(alpha, beta)`, a fail-soft search of the root. Weak: "a win?",
+/// then "at least a draw?" (a score of 1, 0 or −1). Exact: the score lies
+/// within `bounds`; each probe returns a true bound that moves one bound
+/// past the middle, until they meet or `stopped` is set.
+pub(crate) fn score_by_probes(
+    precision: Precision,
+    bounds: (i8, i8),
+    stopped: &AtomicBool,
+    probe: impl Fn(i8, i8) -> i8,
+) -> i8 {
+    match precision {
+        Precision::Weak => {
+            if probe(0, 1) >= 1 {
+                1
+            } else if probe(-1, 0) >= 0 {
+                0
+            } else {
+                -1
+            }
+        }
+        Precision::Exact => {
+            let (mut lower, mut upper) = bounds;
+            while lower < upper && !stopped.load(Relaxed) {
+                let mid = lower + (upper - lower) / 2;
+                let r = probe(mid, mid + 1);
+                if r <= mid {
+                    upper = r;
+                } else {
+                    lower = r;
+                }
+            }
+            lower
+        }
+    }
+}
+
 /// What a search proves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
@@ -284,49 +347,21 @@ impl<'a> Searcher<'a> {
         };
         let stones = (x | o).count_ones();
         let cells = self.board.cells();
-        let score = match precision {
-            // Null-window probes: first "a win?", then "at least a draw?".
-            Precision::Weak => {
-                if self.root(me, opp, 0, 1) >= 1 {
-                    1
-                } else if self.root(me, opp, -1, 0) >= 0 {
-                    0
-                } else {
-                    -1
-                }
-            }
-            Precision::Exact => match self.moves(me, opp) {
-                Err(decided) => decided,
-                Ok(_) => {
-                    let (mut lower, mut upper) = self.static_bounds(stones, false);
-                    // Fail-soft probes return true bounds, so each one moves
-                    // a bound past the middle until they meet.
-                    while lower < upper && !self.stopped.load(Relaxed) {
-                        let mid = lower + (upper - lower) / 2;
-                        let r = self.root(me, opp, mid, mid + 1);
-                        if r <= mid {
-                            upper = r;
-                        } else {
-                            lower = r;
-                        }
-                    }
-                    lower
-                }
-            },
+        let bounds = match self.moves(me, opp) {
+            // decided without search: the probes would only confirm it
+            Err(decided) => (decided, decided),
+            Ok(_) => self.static_bounds(stones, false),
         };
-        let value = match score.signum() {
-            1 => Outcome::Win,
-            0 => Outcome::Draw,
-            _ => Outcome::Loss,
-        };
-        let exact = precision == Precision::Exact;
-        SearchResult {
-            value,
-            score: exact.then_some(score),
-            depth: exact.then(|| depth_of_score(score, stones, cells)),
-            nodes: self.nodes.load(Relaxed),
-            hits: self.hits.load(Relaxed),
-        }
+        let score = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
+            self.root(me, opp, alpha, beta)
+        });
+        SearchResult::of_score(
+            score,
+            precision,
+            stones,
+            cells,
+            (self.nodes.load(Relaxed), self.hits.load(Relaxed)),
+        )
     }
 
     /// The scores a position with `stones` on the board can still have:

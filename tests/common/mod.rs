@@ -80,3 +80,34 @@ pub fn bench_graph() -> Vec<Vec<u32>> {
     );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
+
+/// A random game on a gravity board, stopped before it ends: up to a
+/// random number of plies below the board's cells, and before any move
+/// that would complete a line. Returns (X stones, occupied cells, plies) in
+/// the layout of `retrograde::games::gravity`.
+pub fn random_gravity_prefix(
+    rng: &mut Rng,
+    game: &retrograde::games::gravity::Gravity,
+) -> (u64, u64, u32) {
+    let (cols, _, _) = game.dimensions();
+    let (mut x, mut occupied) = (0u64, 0u64);
+    let plies = rng.below(u64::from(game.cells())) as u32;
+    let mut ply = 0;
+    while ply < plies {
+        let open: Vec<u64> = (0..cols)
+            .filter_map(|c| game.drop_cell(occupied, c))
+            .collect();
+        let cell = open[rng.below(open.len() as u64) as usize];
+        let (nx, no) = if ply % 2 == 0 {
+            (x | cell, occupied | cell)
+        } else {
+            (x, occupied | cell)
+        };
+        if game.has_line(nx) || game.has_line(no & !nx) {
+            break;
+        }
+        (x, occupied) = (nx, no);
+        ply += 1;
+    }
+    (x, occupied, ply)
+}
