@@ -158,6 +158,33 @@ pub fn beyond_machine_hint(needed: Bytes) -> String {
     }
 }
 
+/// Asks the kernel to back `words` with huge pages where it can (Linux's
+/// transparent huge pages in `madvise` mode): a large table probed at
+/// random then costs far fewer TLB misses. Call it before the first touch.
+/// Elsewhere, or if the kernel declines, nothing changes.
+pub fn advise_huge_pages<T>(words: &[T]) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = words.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(words);
+        let first = start.next_multiple_of(HUGE);
+        let last = end / HUGE * HUGE;
+        if first < last {
+            // SAFETY: the range lies inside `words`' allocation, is aligned
+            // to whole huge pages, and MADV_HUGEPAGE only changes how the
+            // kernel backs the pages, never their contents.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

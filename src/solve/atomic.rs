@@ -134,6 +134,11 @@ pub fn zeroed_depths(len: usize) -> Vec<AtomicU32> {
     zeroed_atomics::<u32, AtomicU32>(len)
 }
 
+/// `len` zeroed 64-bit words, mapped only when first touched.
+pub fn zeroed_words(len: usize) -> Vec<AtomicU64> {
+    zeroed_atomics::<u64, AtomicU64>(len)
+}
+
 /// Returns the plain depths once the solve is over.
 pub fn into_plain_depths(depths: Vec<AtomicU32>) -> Vec<u32> {
     depths.into_iter().map(AtomicU32::into_inner).collect()

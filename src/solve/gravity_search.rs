@@ -13,24 +13,37 @@
 //!   threat must be blocked at once, and two threats lose.
 //! * **Move ordering** by the number of winning cells a move creates,
 //!   centre columns first on ties.
-//! * **A fixed-size lock-free transposition table**: two words an entry,
-//!   the key XOR-ed with the data and the data, so a torn write between
-//!   threads fails the one 64-bit key check instead of giving a wrong
-//!   bound. Entries hold proven lower and upper bounds of the exact score,
-//!   keyed by the position or its mirror image, whichever is smaller; a
-//!   lost or overwritten entry costs time, never correctness.
+//! * **A fixed-size lock-free transposition table**
+//!   ([`crate::solve::bound_table`]): one 64-bit word an entry, exact keys,
+//!   proven lower and upper bounds of the exact score, keyed by the
+//!   position or its mirror image, whichever is smaller (both kept up to
+//!   date move by move). A lost or overwritten entry costs time, never
+//!   correctness. While a node orders its moves it starts fetching every
+//!   child's entry, so the cache misses of the table overlap.
+//! * **Counters per thread** ([`crate::solve::counters`]): no cache line
+//!   is shared on every node.
+//! * **Parallel root**: the first move alone, the others split across the
+//!   workers with the shared table. The value never depends on the thread
+//!   count; the node count may.
+//!
+//! Measured on 7×5 Connect Four from the empty board (exact score, 2^26
+//! entries): 19.5 M nodes; the two-word table and one shared node counter
+//! ran 2.15 M nodes/s at 1 thread, the one-word table, per-thread counters
+//! and prefetching 6.6 M nodes/s (2.96 s), and 2.03 s at 2 threads.
 //!
 //! Scores are those of [`crate::solve::search::Precision::Exact`]: a win
 //! completed by the stone placed on `m` stones scores `cells − m`, a loss
 //! the negation, a draw 0.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::games::gravity::Gravity;
+use crate::solve::bound_table::BoundTable;
+use crate::solve::counters::ThreadCounter;
 use crate::solve::progress::{Progress, Silent};
 use crate::solve::search::{score_by_probes, Precision, SearchResult};
 
@@ -45,7 +58,13 @@ pub struct GravityBoard {
     board: u64,
     /// Columns, centre first.
     order: Vec<u32>,
+    /// Each column's cells.
+    columns: Vec<u64>,
 }
+
+/// The most columns a board has: its cells and a sentinel per column fit
+/// in 64 bits, with at least one row.
+const MAX_COLUMNS: usize = 32;
 
 impl GravityBoard {
     /// The board of `game`.
@@ -72,6 +91,7 @@ impl GravityBoard {
             bottom,
             board,
             order,
+            columns: (0..cols).map(|c| column << (c * h)).collect(),
         }
     }
 
@@ -79,10 +99,12 @@ impl GravityBoard {
     /// direction, a cell wins when `j` of my stones run from it one way and
     /// `k − 1 − j` the other way, for some `j`. Runs are built one step at a
     /// time (`ahead[t]`: the next `t` cells ahead are mine).
+    /// `K` is the line length when known at compile time (the loops then
+    /// unroll), or 0 to read it from the board.
     #[inline]
-    fn winning_cells(&self, me: u64, mask: u64) -> u64 {
+    fn winning_cells<const K: u32>(&self, me: u64, mask: u64) -> u64 {
         let h = self.rows + 1;
-        let k = self.k as usize;
+        let k = if K == 0 { self.k } else { K } as usize;
         let mut found = 0u64;
         // k ≤ the longer side ≤ 32 on a board of at most 64 bits
         let mut ahead = [!0u64; 33];
@@ -107,87 +129,72 @@ impl GravityBoard {
         mask.wrapping_add(self.bottom) & self.board
     }
 
-    /// The position's key (unique: each column's stones plus its height
-    /// marker) and its mirror's; the smaller is stored.
-    fn key(&self, me: u64, mask: u64) -> u64 {
-        let key = me + mask;
+    /// `bits` with its columns in the other order.
+    fn mirror(&self, bits: u64) -> u64 {
         let h = self.rows + 1;
         let column = (1u64 << h) - 1;
-        let mirror = (0..self.cols).fold(0u64, |m, c| {
-            m | ((key >> (c * h)) & column) << ((self.cols - 1 - c) * h)
-        });
-        key.min(mirror)
+        (0..self.cols).fold(0u64, |m, c| {
+            m | ((bits >> (c * h)) & column) << ((self.cols - 1 - c) * h)
+        })
     }
-}
 
-/// One table entry: the key XOR the data, and the data (lower and upper
-/// bound, a byte each, and a byte of 1 to tell a used entry).
-struct Entry {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-/// The fixed-size lock-free table (module docs).
-struct Table {
-    entries: Vec<Entry>,
-}
-
-impl Table {
-    /// A table of the largest power of two of entries within `entries`.
-    fn new(entries: usize) -> Self {
-        let entries = if entries <= 1 {
-            1
-        } else {
-            1usize << (usize::BITS - 1 - entries.leading_zeros())
-        };
-        Self {
-            entries: (0..entries)
-                .map(|_| Entry {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                })
-                .collect(),
+    /// The node of the position where the player to move has `me` and the
+    /// occupied cells are `mask`.
+    fn node(&self, me: u64, mask: u64) -> Node {
+        Node {
+            me,
+            mask,
+            mirror_me: self.mirror(me),
+            mirror_mask: self.mirror(mask),
         }
     }
 
-    fn slot(&self, key: u64) -> &Entry {
-        let hash = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        // the length is a power of two: the high bits of the hash pick
-        let bits = self.entries.len().trailing_zeros();
-        &self.entries[if bits == 0 {
-            0
-        } else {
-            (hash >> (64 - bits)) as usize
-        }]
-    }
-
-    fn get(&self, key: u64) -> Option<(i8, i8)> {
-        let e = self.slot(key);
-        let data = e.data.load(Relaxed);
-        if data == 0 || e.check.load(Relaxed) ^ data != key {
-            return None;
+    /// The node after the player to move in `node` drops a stone on
+    /// `cell`, in column `column`.
+    #[inline]
+    fn child(&self, node: &Node, column: u32, cell: u64) -> Node {
+        let h = self.rows + 1;
+        let row = cell.trailing_zeros() - column * h;
+        let mirrored = 1u64 << ((self.cols - 1 - column) * h + row);
+        Node {
+            me: node.me ^ node.mask,
+            mask: node.mask | cell,
+            mirror_me: node.mirror_me ^ node.mirror_mask,
+            mirror_mask: node.mirror_mask | mirrored,
         }
-        Some((data as u8 as i8, (data >> 8) as u8 as i8))
     }
+}
 
-    fn put(&self, key: u64, lower: i8, upper: i8) {
-        let data = u64::from(lower as u8) | u64::from(upper as u8) << 8 | 1 << 16;
-        let e = self.slot(key);
-        e.check.store(key ^ data, Relaxed);
-        e.data.store(data, Relaxed);
+/// A position in search: the stones of the player to move and the
+/// occupied cells, and both mirrored left to right (kept up to date move by
+/// move, so the mirror-canonical key costs two additions).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    me: u64,
+    mask: u64,
+    mirror_me: u64,
+    mirror_mask: u64,
+}
+
+impl Node {
+    /// The position's key, unique (each column's stones plus its height
+    /// marker), of it or its mirror image, whichever is smaller.
+    #[inline]
+    fn key(&self) -> u64 {
+        (self.me + self.mask).min(self.mirror_me + self.mirror_mask)
     }
 }
 
 /// Bytes one table entry takes: the table's size is the budget over this.
-pub const BYTES_PER_ENTRY: u64 = 16;
+pub const BYTES_PER_ENTRY: u64 = crate::solve::bound_table::BYTES_PER_ENTRY;
 
 /// A search over one gravity board, with its table.
 pub struct GravitySearcher<'a> {
     game: Gravity,
     board: GravityBoard,
-    table: Table,
-    nodes: AtomicU64,
-    hits: AtomicU64,
+    table: BoundTable,
+    nodes: ThreadCounter,
+    hits: ThreadCounter,
     deadline: Option<Instant>,
     progress: &'a dyn Progress,
     stopped: AtomicBool,
@@ -206,9 +213,9 @@ impl<'a> GravitySearcher<'a> {
         Self {
             game: game.clone(),
             board: GravityBoard::new(game),
-            table: Table::new(entries),
-            nodes: AtomicU64::new(0),
-            hits: AtomicU64::new(0),
+            table: BoundTable::new(entries),
+            nodes: ThreadCounter::default(),
+            hits: ThreadCounter::default(),
             deadline,
             progress,
             stopped: AtomicBool::new(false),
@@ -222,12 +229,12 @@ impl<'a> GravitySearcher<'a> {
 
     /// Positions visited so far.
     pub fn nodes(&self) -> u64 {
-        self.nodes.load(Relaxed)
+        self.nodes.total()
     }
 
     /// Table hits so far.
     pub fn hits(&self) -> u64 {
-        self.hits.load(Relaxed)
+        self.hits.total()
     }
 
     /// Searches the position of X stones `x` and occupied cells `occupied`
@@ -262,7 +269,11 @@ impl<'a> GravitySearcher<'a> {
         let (cells, n) = (b.cells as i8, stones as i8);
         let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
         let score = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
-            self.root(me, occupied, alpha, beta)
+            if b.k == 4 {
+                self.root::<4>(me, occupied, alpha, beta)
+            } else {
+                self.root::<0>(me, occupied, alpha, beta)
+            }
         });
         if self.stopped.load(Relaxed) {
             return Ok(None);
@@ -278,51 +289,73 @@ impl<'a> GravitySearcher<'a> {
 
     /// The root, its children split across the workers, each searched
     /// with the root's window: fail-soft within it.
-    fn root(&self, me: u64, mask: u64, alpha: i8, beta: i8) -> i8 {
+    fn root<const K: u32>(&self, me: u64, mask: u64, alpha: i8, beta: i8) -> i8 {
         let b = &self.board;
+        let node = b.node(me, mask);
         let n = mask.count_ones() as i8;
         let cells = b.cells as i8;
         let possible = b.playable(mask);
-        if b.winning_cells(me, mask) & possible != 0 {
+        if b.winning_cells::<K>(me, mask) & possible != 0 {
             return cells - n;
         }
         // ordered as inside the tree; the first move is searched alone
         // (a null window often fails high on it), the rest in parallel
-        let mut moves: Vec<(u32, u64)> = b
-            .order
-            .iter()
-            .enumerate()
-            .map(|(rank, &c)| {
-                (
-                    rank,
-                    possible & (((1u64 << b.rows) - 1) << (c * (b.rows + 1))),
-                )
-            })
-            .filter(|&(_, m)| m != 0)
-            .map(|(rank, m)| {
-                let made = b.winning_cells(me | m, mask | m).count_ones();
-                ((made << 8) | (255 - rank as u32), m)
-            })
-            .collect();
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
-        let first = -self.negamax(me ^ mask, mask | moves[0].1, -beta, -alpha);
-        if first >= beta || moves.len() == 1 {
+        let mut moves = [0u32; MAX_COLUMNS];
+        let count = self.order_moves::<K>(&node, possible, &mut moves);
+        let child = |word: u32| {
+            let c = word & 0xff;
+            b.child(&node, c, possible & b.columns[c as usize])
+        };
+        let first = -self.negamax::<K>(&child(moves[0]), -beta, -alpha);
+        if first >= beta || count == 1 {
             return first;
         }
         let alpha = alpha.max(first);
-        let rest = moves[1..]
+        let rest = moves[1..count]
             .par_iter()
-            .map(|&(_, m)| -self.negamax(me ^ mask, mask | m, -beta, -alpha))
+            .map(|&word| -self.negamax::<K>(&child(word), -beta, -alpha))
             .max()
             .expect("more than one move");
         first.max(rest)
     }
 
-    /// Fail-soft negamax on exact scores; `me` are the stones of the
-    /// player to move, who cannot complete a line at once (the parent
-    /// checked), and `mask` the occupied cells.
-    fn negamax(&self, me: u64, mask: u64, mut alpha: i8, mut beta: i8) -> i8 {
-        let visited = self.nodes.fetch_add(1, Relaxed);
+    /// Writes the columns of the moves in `allowed` into `moves` as words,
+    /// best first, and returns how many: most winning cells made first,
+    /// then centre first (a word is made cells, then the column's rank,
+    /// then the column). Starts fetching each child's table entry.
+    #[inline]
+    fn order_moves<const K: u32>(
+        &self,
+        node: &Node,
+        allowed: u64,
+        moves: &mut [u32; MAX_COLUMNS],
+    ) -> usize {
+        let b = &self.board;
+        let mut count = 0;
+        for (rank, &c) in b.order.iter().enumerate() {
+            let m = allowed & b.columns[c as usize];
+            if m != 0 {
+                self.table.prefetch(b.child(node, c, m).key());
+                let made = b
+                    .winning_cells::<K>(node.me | m, node.mask | m)
+                    .count_ones();
+                let word = made << 16 | (255 - rank as u32) << 8 | c;
+                let mut at = count;
+                while at > 0 && moves[at - 1] < word {
+                    moves[at] = moves[at - 1];
+                    at -= 1;
+                }
+                moves[at] = word;
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Fail-soft negamax on exact scores of `node`, whose player to move
+    /// cannot complete a line at once (the parent checked).
+    fn negamax<const K: u32>(&self, node: &Node, mut alpha: i8, mut beta: i8) -> i8 {
+        let visited = self.nodes.bump();
         if self.stopped.load(Relaxed) {
             return 0;
         }
@@ -334,17 +367,17 @@ impl<'a> GravitySearcher<'a> {
             }
         }
         let b = &self.board;
+        let (me, mask) = (node.me, node.mask);
         let n = mask.count_ones() as i8;
         let cells = b.cells as i8;
         if n == cells {
             return 0;
         }
         let possible = b.playable(mask);
-        if b.winning_cells(me, mask) & possible != 0 {
+        if b.winning_cells::<K>(me, mask) & possible != 0 {
             return cells - n;
         }
-        let opp = me ^ mask;
-        let threats = b.winning_cells(opp, mask);
+        let threats = b.winning_cells::<K>(me ^ mask, mask);
         let forced = possible & threats;
         let lose_next = -(cells - n - 1);
         let candidates = if forced != 0 {
@@ -364,9 +397,9 @@ impl<'a> GravitySearcher<'a> {
         // before our next stone
         let mut lower = (n + 3 - cells).min(0);
         let mut upper = (cells - n - 2).max(0);
-        let key = b.key(me, mask);
+        let key = node.key();
         if let Some((l, u)) = self.table.get(key) {
-            self.hits.fetch_add(1, Relaxed);
+            self.hits.bump();
             lower = lower.max(l);
             upper = upper.min(u);
         }
@@ -376,22 +409,13 @@ impl<'a> GravitySearcher<'a> {
         alpha = alpha.max(lower);
         beta = beta.min(upper);
         let (alpha0, beta0) = (alpha, beta);
-        // order: most winning cells created first, centre first on ties
-        let mut moves: [(u32, u64); 64] = [(0, 0); 64];
-        let mut count = 0;
-        for (rank, &c) in b.order.iter().enumerate() {
-            let m = safe & (((1u64 << b.rows) - 1) << (c * (b.rows + 1)));
-            if m != 0 {
-                let made = b.winning_cells(me | m, mask | m).count_ones();
-                moves[count] = ((made << 8) | (255 - rank as u32), m);
-                count += 1;
-            }
-        }
-        let moves = &mut moves[..count];
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        let mut moves = [0u32; MAX_COLUMNS];
+        let count = self.order_moves::<K>(node, safe, &mut moves);
         let mut best = i8::MIN;
-        for &(_, m) in moves.iter() {
-            let v = -self.negamax(opp, mask | m, -beta, -alpha);
+        for &word in &moves[..count] {
+            let c = word & 0xff;
+            let child = b.child(node, c, safe & b.columns[c as usize]);
+            let v = -self.negamax::<K>(&child, -beta, -alpha);
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {

@@ -1,0 +1,143 @@
+//! The transposition table of the gravity search: a fixed-size, lock-free
+//! table of proven score bounds, one 64-bit word an entry.
+//!
+//! * **Exact keys in one word.** A position's key is spread by a
+//!   multiplication by an odd constant, a bijection of 64-bit words: the
+//!   top `b` bits of the product pick the entry among `2^b`, and the entry
+//!   keeps the other `64 − b` bits beside the two bounds (8 bits each). The
+//!   slot and the kept bits together give the whole product back, hence
+//!   the key, so a hit is never another position's. This needs
+//!   `64 − b + 16 ≤ 64`: a table has at least 2^16 entries (512 KiB).
+//! * **Lock-free.** Each entry is written and read with one relaxed 64-bit
+//!   store or load, so threads never see half an entry; a lost or
+//!   overwritten entry costs time, never correctness. The all-zero word
+//!   means empty (the one real entry it could stand for is not stored).
+//! * **Huge pages** where the kernel gives them (see
+//!   [`crate::memory::advise_huge_pages`]): the table is probed at random.
+//!
+//! Against the earlier two-word entries (key XOR data, then data) the
+//! single word holds twice the entries in the same memory; with huge pages
+//! and prefetching (see [`crate::solve::gravity_search`]) the engine went
+//! from 2.15 M to 6.6 M nodes/s on one thread.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::solve::atomic::zeroed_words;
+
+/// Bytes one entry takes: the table's size is a byte budget over this.
+pub const BYTES_PER_ENTRY: u64 = 8;
+
+/// The fewest entries a table has (see the module docs).
+pub const MIN_ENTRIES: usize = 1 << 16;
+
+/// The odd multiplier that spreads keys (2^64 over the golden ratio).
+const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// A table of lower and upper bounds of exact scores, keyed by 64-bit keys.
+pub struct BoundTable {
+    words: Vec<AtomicU64>,
+    /// `b`: the table has `2^b` entries.
+    bits: u32,
+}
+
+impl BoundTable {
+    /// A table of the largest power of two of entries within `entries`,
+    /// and at least [`MIN_ENTRIES`].
+    pub fn new(entries: usize) -> Self {
+        let entries = entries.max(MIN_ENTRIES);
+        let bits = usize::BITS - 1 - entries.leading_zeros();
+        let words = zeroed_words(1usize << bits);
+        crate::memory::advise_huge_pages(&words);
+        Self { words, bits }
+    }
+
+    /// Entries in the table.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether the table has no entries (never: at least [`MIN_ENTRIES`]).
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The entry of `key` and the bits of its spread key the entry keeps.
+    #[inline]
+    fn locate(&self, key: u64) -> (&AtomicU64, u64) {
+        let spread = key.wrapping_mul(SPREAD);
+        let slot = (spread >> (64 - self.bits)) as usize;
+        let kept = spread & ((1u64 << (64 - self.bits)) - 1);
+        (&self.words[slot], kept)
+    }
+
+    /// The bounds stored for `key`: `(lower, upper)`.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<(i8, i8)> {
+        let (word, kept) = self.locate(key);
+        let entry = word.load(Relaxed);
+        if entry == 0 || entry >> 16 != kept {
+            return None;
+        }
+        Some((entry as u8 as i8, (entry >> 8) as u8 as i8))
+    }
+
+    /// Stores `lower ≤ score ≤ upper` for `key`, replacing whatever the
+    /// entry held.
+    #[inline]
+    pub fn put(&self, key: u64, lower: i8, upper: i8) {
+        let (word, kept) = self.locate(key);
+        word.store(
+            kept << 16 | u64::from(upper as u8) << 8 | u64::from(lower as u8),
+            Relaxed,
+        );
+    }
+
+    /// Starts bringing `key`'s entry into the cache, for a `get` soon.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (word, _) = self.locate(key);
+            // SAFETY: a prefetch is a hint; it neither reads into the
+            // program nor faults, and the pointer is a valid reference.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(word.as_ptr().cast::<i8>());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_sharing_a_slot_never_read_each_other() {
+        let table = BoundTable::new(MIN_ENTRIES);
+        // many keys, several per slot: the last write of a slot wins, and
+        // no other key of that slot reads it
+        let keys: Vec<u64> = (0..400_000u64).map(|i| i * 0x1_0001 + 7).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            table.put(k, (i % 50) as i8 - 25, (i % 50) as i8);
+        }
+        let mut hits = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(b) = table.get(k) {
+                assert_eq!(b, ((i % 50) as i8 - 25, (i % 50) as i8));
+                hits += 1;
+            }
+        }
+        assert!(hits > 0 && hits <= table.len());
+        assert_eq!(table.get(3), None);
+    }
+
+    #[test]
+    fn sizes_are_powers_of_two_within_the_request() {
+        assert_eq!(BoundTable::new(0).len(), MIN_ENTRIES);
+        assert_eq!(BoundTable::new((1 << 20) + 5).len(), 1 << 20);
+        assert_eq!(BoundTable::new((1 << 21) - 1).len(), 1 << 20);
+    }
+}
