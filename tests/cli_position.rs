@@ -50,7 +50,16 @@ fn connect_answers_agree_from_solve_table_and_search() {
     ]);
     let loaded = json_of(&["query", t, "--moves", "4453", "--json"]);
     let searched = json_of(&[
-        "search", "connect", "--cols", "5", "--rows", "4", "--moves", "4453", "--json",
+        "search",
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--moves",
+        "4453",
+        "--json",
+        "--all-moves",
     ]);
     let (a, b, c) = (
         answer_part(&solved, true),
@@ -88,7 +97,7 @@ fn mnk_answers_agree_from_solve_table_and_search() {
     for moves in ["", "b2", "b2 a1", "a1 b2 c3", "b2 a1 c1 a3"] {
         let solved = json_of(&["mnk", "--moves", moves, "--json", "--out", t]);
         let loaded = json_of(&["query", t, "--moves", moves, "--json"]);
-        let searched = json_of(&["search", "mnk", "--moves", moves, "--json"]);
+        let searched = json_of(&["search", "mnk", "--moves", moves, "--json", "--all-moves"]);
         assert_eq!(
             answer_part(&solved, false),
             answer_part(&loaded, false),

@@ -7,6 +7,7 @@
 mod common;
 
 use common::Rng;
+use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
 use retrograde::solve::gravity_search::GravitySearcher;
@@ -55,6 +56,89 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
         }
     }
     assert!(checked > 800, "{checked}");
+}
+
+/// Every position in play of every board up to 5 × 4 and every k: the
+/// exact value and depth, and the weak value, against the exhaustive table.
+/// One searcher a board (its table reused across positions), at 1, 2 or 4
+/// threads in turn.
+#[test]
+fn every_position_up_to_5x4_agrees_with_the_exhaustive_tables() {
+    let mut boards = 0;
+    let mut checked = 0u64;
+    for cols in 1..=5u32 {
+        for rows in 1..=4u32 {
+            for k in 1..=cols.max(rows) {
+                let game = Gravity::new(cols, rows, k).unwrap();
+                let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
+                let threads = [1, 2, 4][boards % 3];
+                boards += 1;
+                let searcher = GravitySearcher::quiet(&game, ENTRIES);
+                in_pool(threads, || {
+                    for (_, key, value, depth) in table.entries() {
+                        if depth == 0 {
+                            continue; // the game is over
+                        }
+                        let (x, occupied) = game.unkey(key);
+                        let exact = searcher
+                            .search(x, occupied, Precision::Exact)
+                            .unwrap()
+                            .unwrap();
+                        let weak = searcher
+                            .search(x, occupied, Precision::Weak)
+                            .unwrap()
+                            .unwrap();
+                        assert_eq!(
+                            (exact.value, exact.depth.unwrap(), weak.value),
+                            (value, depth, value),
+                            "{cols}×{rows} k={k} key {key:b} at {threads} threads"
+                        );
+                        checked += 1;
+                    }
+                })
+                .unwrap();
+            }
+        }
+    }
+    assert!(checked > 1_000_000, "{checked}");
+}
+
+/// Thousands of positions of the largest boards the exhaustive engine
+/// solves in the suite's time, 5 × 5 and 6 × 4, drawn at random from their
+/// tables, at 1, 2 and 4 threads.
+#[test]
+fn random_positions_of_5x5_and_6x4_agree_with_the_exhaustive_tables() {
+    let mut rng = Rng::new(56);
+    for (cols, rows) in [(5u32, 5u32), (6, 4)] {
+        let game = Gravity::new(cols, rows, 4).unwrap();
+        let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
+        let in_play: Vec<(u64, Outcome, u32)> = table
+            .entries()
+            .filter(|e| e.3 > 0 && rng.below(20_000) == 0)
+            .map(|(_, key, value, depth)| (key, value, depth))
+            .collect();
+        assert!(in_play.len() > 2_000, "{}", in_play.len());
+        for threads in [1, 2, 4] {
+            let searcher = GravitySearcher::quiet(&game, 1 << 20);
+            in_pool(threads, || {
+                for (i, &(key, value, depth)) in in_play.iter().enumerate() {
+                    // each position once in each mode, over the thread counts
+                    let (x, occupied) = game.unkey(key);
+                    let precision = if i % 3 == threads / 2 {
+                        Precision::Weak
+                    } else {
+                        Precision::Exact
+                    };
+                    let r = searcher.search(x, occupied, precision).unwrap().unwrap();
+                    assert_eq!(r.value, value, "{cols}×{rows} key {key:b}");
+                    if precision == Precision::Exact {
+                        assert_eq!(r.depth, Some(depth), "{cols}×{rows} key {key:b}");
+                    }
+                }
+            })
+            .unwrap();
+        }
+    }
 }
 
 #[test]

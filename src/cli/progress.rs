@@ -27,8 +27,6 @@ impl Bar {
         Bar(Some(bar))
     }
 
-    /// A counter of work of unknown size (search nodes) on stderr, under
-    /// the same conditions as [`on_stderr`](Self::on_stderr).
     /// A bar counting plies, for the layered gravity engine.
     pub fn plies_on_stderr(quiet: bool) -> Self {
         let Bar(Some(bar)) = Self::on_stderr(quiet) else {
@@ -42,6 +40,8 @@ impl Bar {
         Bar(Some(bar))
     }
 
+    /// A counter of work of unknown size (search nodes) on stderr, under
+    /// the same conditions as [`on_stderr`](Self::on_stderr).
     pub fn counter_on_stderr(quiet: bool) -> Self {
         let Bar(Some(bar)) = Self::on_stderr(quiet) else {
             return Bar(None);
@@ -53,6 +53,14 @@ impl Bar {
             .expect("a valid template"),
         );
         Bar(Some(bar))
+    }
+
+    /// Runs `f` (which prints) with the bar hidden.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.0 {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
     }
 
     /// Removes the bar before the report is printed.

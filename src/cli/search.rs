@@ -2,22 +2,28 @@
 //! search, without a table of every state — for boards beyond exhaustive
 //! reach. The answer has the shape of every position answer.
 
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use anyhow::Context as _;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use retrograde::files::read_regular_text;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
-use retrograde::position::answer::answer;
+use retrograde::position::answer::{answer_with, plies, MoveDetail, Oracle, PositionAnswer};
 use retrograde::position::oracles::{GravitySearch, Search};
-use retrograde::position::{BoardGame, Family};
+use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::gravity_search::GravitySearcher;
 use retrograde::solve::in_pool;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 use serde_json::json;
 
-use super::output::grouped;
+use super::output::{emit, emit_while_read, grouped};
 use super::position::{board_size, print_answer, PositionArgs};
+use super::progress::Bar;
 use super::RunArgs;
 
 /// Bytes one transposition entry costs in the concurrent table, roughly
@@ -36,12 +42,14 @@ pub fn table_capacity(budget: &Budget) -> usize {
 const GRAVITY_TABLE_CAP: u64 = 1 << 30;
 
 /// Entries of the gravity engine's table for a board of `cells` within
-/// `budget`: at most [`GRAVITY_TABLE_CAP`] bytes, and no more entries than
-/// 2^cells (a small board needs no large table).
+/// `budget`: at most [`GRAVITY_TABLE_CAP`] bytes, and no more than
+/// 2^(cells − 6) entries, since a smaller board's search visits far fewer
+/// positions and a table larger than it needs costs time to clear (7×6,
+/// 7×5 and 6×6 get the whole cap, 6×5 128 MiB, 5×5 4 MiB).
 pub fn gravity_table_entries(budget: &Budget, cells: u32) -> usize {
     let bytes = budget.0 .0.min(GRAVITY_TABLE_CAP);
     let entries = bytes / retrograde::solve::gravity_search::BYTES_PER_ENTRY;
-    entries.min(1u64 << cells.min(40)) as usize
+    entries.min(1u64 << cells.saturating_sub(6).min(40)) as usize
 }
 
 /// Arguments of `retrograde search`.
@@ -85,6 +93,18 @@ pub struct SearchBoardArgs {
     #[arg(long)]
     weak: bool,
 
+    /// List every legal move with its value (one search each); without
+    /// it, the answer lists one best move.
+    #[arg(long)]
+    all_moves: bool,
+
+    /// Solve every position of FILE ('-': standard input), one move list a
+    /// line (a blank line is the empty board), with one table for all;
+    /// prints one answer a line, in input order (with --json, one JSON
+    /// object a line).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board"])]
+    positions: Option<PathBuf>,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -113,6 +133,8 @@ impl SearchBoardArgs {
             position: position.clone(),
             time_limit: None,
             weak: false,
+            all_moves: true,
+            positions: None,
             run: run.clone(),
         }
     }
@@ -145,16 +167,30 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     } else {
         Precision::Exact
     };
+    let detail = if args.all_moves {
+        MoveDetail::All
+    } else {
+        MoveDetail::Best
+    };
+    let positions = match &args.positions {
+        Some(path) => Some(read_positions(&game, path)?),
+        None => None,
+    };
     let threads = args.run.threads();
     let bar = args.run.progress_counter();
-    let clock = Instant::now();
     // gravity boards that fit the engine's bitboards use the dedicated
     // engine; others (up to 8 × 8) the general one
     let engine = match family {
         Family::Gravity => Gravity::new(cols, rows, k).ok(),
         Family::Mnk => None,
     };
-    let (result, nodes, hits) = match &engine {
+    let run = Run {
+        game: &game,
+        detail,
+        threads,
+        json: args.run.json,
+    };
+    match &engine {
         Some(gravity) => {
             let entries = gravity_table_entries(&args.run.budget(), gravity.cells());
             let searcher = GravitySearcher::new(gravity, entries, deadline, &bar);
@@ -163,8 +199,11 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
                 searcher: &searcher,
                 precision,
             };
-            let result = in_pool(threads, || answer(&game, &p, &oracle))??;
-            (result, searcher.nodes(), searcher.hits())
+            let stats = || (searcher.nodes(), searcher.hits());
+            match positions {
+                Some(lines) => run.batch(&lines, &oracle, &stats, &bar),
+                None => run.one(&p, &oracle, &stats, &bar),
+            }
         }
         None => {
             let capacity = table_capacity(&args.run.budget());
@@ -174,31 +213,187 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
                 searcher: &searcher,
                 precision,
             };
-            let result = in_pool(threads, || answer(&game, &p, &oracle))??;
-            (result, searcher.nodes(), searcher.hits())
+            let stats = || (searcher.nodes(), searcher.hits());
+            match positions {
+                Some(lines) => run.batch(&lines, &oracle, &stats, &bar),
+                None => run.one(&p, &oracle, &stats, &bar),
+            }
         }
+    }
+}
+
+/// The lines of a `--positions` file, each with its position; a line that
+/// is not a legal move list of `game` is refused with its number.
+fn read_positions(game: &BoardGame, path: &Path) -> anyhow::Result<Vec<(String, Position)>> {
+    let stdin = path == Path::new("-");
+    let name = if stdin {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
     };
-    bar.finish();
-    let seconds = clock.elapsed().as_secs_f64();
-    let rate = nodes as f64 / seconds.max(1e-9);
-    print_answer(&game, &p, result, args.run.json, || {
-        let keys = json!({
-            "nodes": nodes,
-            "nodes_per_second": rate,
-            "transposition_hits": hits,
-            "threads": threads,
-            "seconds": seconds,
-        });
-        let serde_json::Value::Object(keys) = keys else {
-            unreachable!("an object")
-        };
-        let footer = format!(
-            "searched {} nodes ({} nodes/s, {} transposition hits) in {seconds:.3} s on {threads} thread{}\n",
-            grouped(nodes),
-            grouped(rate as u64),
-            grouped(hits),
-            if threads == 1 { "" } else { "s" },
-        );
-        (keys, footer)
-    })
+    let text = if stdin {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the positions from standard input")?;
+        text
+    } else {
+        read_regular_text(path)?
+    };
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let line = line.trim();
+            let position = game
+                .play_moves(line)
+                .with_context(|| format!("{name}, line {}", i + 1))?;
+            Ok((line.to_string(), position))
+        })
+        .collect()
+}
+
+/// What every search of one command shares.
+struct Run<'g> {
+    game: &'g BoardGame,
+    detail: MoveDetail,
+    threads: usize,
+    json: bool,
+}
+
+/// The searcher's (nodes, transposition hits) so far.
+type Stats<'s> = dyn Fn() -> (u64, u64) + 's;
+
+impl Run<'_> {
+    /// Answers one position and prints the answer with nodes, rate,
+    /// transposition hits and time.
+    fn one(
+        &self,
+        p: &Position,
+        oracle: &(dyn Oracle + Sync),
+        stats: &Stats,
+        bar: &Bar,
+    ) -> anyhow::Result<ExitCode> {
+        let clock = Instant::now();
+        let result = in_pool(self.threads, || {
+            answer_with(self.game, p, oracle, self.detail)
+        })??;
+        bar.finish();
+        let seconds = clock.elapsed().as_secs_f64();
+        let (nodes, hits) = stats();
+        let threads = self.threads;
+        let rate = nodes as f64 / seconds.max(1e-9);
+        print_answer(self.game, p, result, self.json, || {
+            let keys = json!({
+                "nodes": nodes,
+                "nodes_per_second": rate,
+                "transposition_hits": hits,
+                "threads": threads,
+                "seconds": seconds,
+            });
+            let serde_json::Value::Object(keys) = keys else {
+                unreachable!("an object")
+            };
+            let footer = format!(
+                "searched {} nodes ({} nodes/s, {} transposition hits) in {seconds:.3} s on {threads} thread{}\n",
+                grouped(nodes),
+                grouped(rate as u64),
+                grouped(hits),
+                if threads == 1 { "" } else { "s" },
+            );
+            (keys, footer)
+        })
+    }
+
+    /// Answers every line in order with one table, printing each answer on
+    /// one line as it comes; exit 3 when the time limit stopped any.
+    fn batch(
+        &self,
+        lines: &[(String, Position)],
+        oracle: &(dyn Oracle + Sync),
+        stats: &Stats,
+        bar: &Bar,
+    ) -> anyhow::Result<ExitCode> {
+        let clock = Instant::now();
+        let mut reached_all = true;
+        for (line, p) in lines {
+            let started = Instant::now();
+            let before = stats().0;
+            let result = in_pool(self.threads, || {
+                answer_with(self.game, p, oracle, self.detail)
+            })??;
+            let seconds = started.elapsed().as_secs_f64();
+            let nodes = stats().0 - before;
+            reached_all &= result.is_some();
+            let text = match (result, self.json) {
+                (Some(a), true) => {
+                    let mut value = serde_json::to_value(&a)?;
+                    if let serde_json::Value::Object(map) = &mut value {
+                        map.insert("moves_played".into(), json!(line));
+                        map.insert("nodes".into(), json!(nodes));
+                        map.insert("seconds".into(), json!(seconds));
+                    }
+                    format!("{value}\n")
+                }
+                (None, true) => format!("{}\n", json!({"moves_played": line, "not_reached": true})),
+                (Some(a), false) => format!(
+                    "{}  ({} nodes, {seconds:.3} s)\n",
+                    one_line(line, &a),
+                    grouped(nodes)
+                ),
+                (None, false) => format!("{}: not reached\n", shown(line)),
+            };
+            bar.suspend(|| emit_while_read(&text))?;
+        }
+        bar.finish();
+        if !self.json {
+            let seconds = clock.elapsed().as_secs_f64();
+            let (nodes, hits) = stats();
+            emit(&format!(
+                "searched {} position{} with {} nodes ({} transposition hits) in {seconds:.3} s on {} thread{}\n",
+                grouped(lines.len() as u64),
+                if lines.len() == 1 { "" } else { "s" },
+                grouped(nodes),
+                grouped(hits),
+                self.threads,
+                if self.threads == 1 { "" } else { "s" },
+            ))?;
+        }
+        Ok(if reached_all {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(3)
+        })
+    }
+}
+
+/// A move list as printed: "(empty)" for the empty board.
+fn shown(line: &str) -> &str {
+    if line.is_empty() {
+        "(empty)"
+    } else {
+        line
+    }
+}
+
+/// One line of a batch: the moves, the value with its depth and score,
+/// the best move (or every move's value with --all-moves).
+fn one_line(line: &str, a: &PositionAnswer) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!("{}: {}", shown(line), a.value.unwrap_or("unreachable"));
+    if let Some(d) = a.depth {
+        let _ = write!(out, " in {}", plies(d));
+    }
+    if let Some(score) = a.score {
+        let _ = write!(out, ", score {score}");
+    }
+    let best: Vec<&str> = a
+        .moves
+        .iter()
+        .filter(|m| m.best)
+        .map(|m| m.notation.as_str())
+        .collect();
+    if !best.is_empty() {
+        let _ = write!(out, ", best {}", best.join(" "));
+    }
+    out
 }

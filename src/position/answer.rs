@@ -29,6 +29,41 @@ pub trait Oracle {
     /// The value of `p`, a position in play (no line, board not full,
     /// counts checked by [`BoardGame::check`]).
     fn lookup(&self, p: &Position) -> Result<Lookup>;
+
+    /// Whether the move to `child` (a position in play) keeps its parent's
+    /// value `value` in `depth` plies (`None`: the value alone), that is,
+    /// whether it is a best move. `Ok(None)` when a search ran out of
+    /// time. By default the child is looked up; a search proves it with one
+    /// probe instead of a whole score.
+    fn keeps_value(
+        &self,
+        child: &Position,
+        value: Outcome,
+        depth: Option<u32>,
+    ) -> Result<Option<bool>> {
+        Ok(match self.lookup(child)? {
+            Lookup::Known(v, d) => Some(keeps(value, depth, v.flip(), d.map(|d| d + 1))),
+            Lookup::NotReached => None,
+            Lookup::Unreachable => Some(false),
+        })
+    }
+}
+
+/// Whether a move worth `mine` in `plies` (counting it) keeps a position's
+/// `value` in `depth`: the same value, and for a win or loss the same depth.
+fn keeps(value: Outcome, depth: Option<u32>, mine: Outcome, plies: Option<u32>) -> bool {
+    mine == value && (mine == Outcome::Draw || plies == depth)
+}
+
+/// Which moves an answer lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveDetail {
+    /// Every legal move with its value (a table: cheap; a search: one
+    /// search per move).
+    All,
+    /// One best move, found by asking the oracle about moves nearest the
+    /// centre first (for a search, a probe each).
+    Best,
 }
 
 /// The value of one legal move.
@@ -100,6 +135,16 @@ pub fn answer(
     p: &Position,
     oracle: &dyn Oracle,
 ) -> Result<Option<PositionAnswer>> {
+    answer_with(game, p, oracle, MoveDetail::All)
+}
+
+/// [`answer`], listing the moves `detail` asks for.
+pub fn answer_with(
+    game: &BoardGame,
+    p: &Position,
+    oracle: &dyn Oracle,
+    detail: MoveDetail,
+) -> Result<Option<PositionAnswer>> {
     if game.family() == Family::Gravity {
         game.check(p)?;
     }
@@ -153,6 +198,21 @@ pub fn answer(
     out.value = Some(value.name());
     out.depth = depth;
     out.score = score(p.stones(), value, depth);
+    if detail == MoveDetail::Best {
+        if status == Status::InProgress {
+            let Some(best) = best_move(game, p, oracle, value, depth)? else {
+                return Ok(None);
+            };
+            out.moves.push(MoveAnswer {
+                notation: game.format_move(best),
+                value: value.name(),
+                depth,
+                score: out.score,
+                best: true,
+            });
+        }
+        return Ok(Some(out));
+    }
     for cell in game.legal_cells(p) {
         let child = p.with(cell);
         let (mine, plies) = match game.status(&child) {
@@ -175,10 +235,41 @@ pub fn answer(
             value: mine.name(),
             depth: plies,
             score: score(p.stones(), mine, plies),
-            best: mine == value && (mine == Outcome::Draw || plies == depth),
+            best: keeps(value, depth, mine, plies),
         });
     }
     Ok(Some(out))
+}
+
+/// A move of `p` (in play, worth `value` in `depth`) that keeps its value,
+/// trying the moves nearest the centre first; `Ok(None)` when the oracle
+/// ran out of time.
+fn best_move(
+    game: &BoardGame,
+    p: &Position,
+    oracle: &dyn Oracle,
+    value: Outcome,
+    depth: Option<u32>,
+) -> Result<Option<u32>> {
+    let mut cells = game.legal_cells(p);
+    cells.sort_by_key(|&cell| game.distance_from_centre(cell));
+    for cell in cells {
+        let child = p.with(cell);
+        let kept = match game.status(&child) {
+            Status::Won(_) => Some(keeps(value, depth, Outcome::Win, Some(1))),
+            Status::Drawn => Some(keeps(value, depth, Outcome::Draw, Some(1))),
+            Status::InProgress => oracle.keeps_value(&child, value, depth)?,
+        };
+        match kept {
+            None => return Ok(None),
+            Some(true) => return Ok(Some(cell)),
+            Some(false) => {}
+        }
+    }
+    Err(Error::InvalidInput(format!(
+        "no move of {} keeps its value: the source of values is inconsistent",
+        game.diagram(p)
+    )))
 }
 
 /// A plural that reads well: `1 ply`, `6 plies`.

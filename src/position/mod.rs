@@ -240,6 +240,19 @@ impl BoardGame {
         }
     }
 
+    /// How far `cell` lies from the board's centre, doubled so it is whole:
+    /// the column's distance on gravity boards, the larger of the row's
+    /// and the column's on m,n,k boards (moves near the centre are tried
+    /// first).
+    pub fn distance_from_centre(&self, cell: u32) -> u32 {
+        let (row, col) = (cell / self.cols, cell % self.cols);
+        let col_off = (2 * col).abs_diff(self.cols - 1);
+        match self.family {
+            Family::Gravity => col_off,
+            Family::Mnk => col_off.max((2 * row).abs_diff(self.rows - 1)),
+        }
+    }
+
     /// The lowest empty cell of column `col`, if it has room.
     fn drop_cell(&self, empty: u64, col: u32) -> Option<u32> {
         (0..self.rows)

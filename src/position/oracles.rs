@@ -5,9 +5,10 @@
 use super::answer::{Lookup, Oracle};
 use super::{BoardGame, Family, Position};
 use crate::error::Result;
+use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::solve::layered::MnkSolution;
-use crate::solve::search::{Precision, Searcher};
+use crate::solve::search::{best_child_bound, Precision, Searcher};
 use crate::solve::sparse_layered::GravitySolution;
 
 /// A solved m,n,k table (its cell layout is the position layout).
@@ -81,6 +82,19 @@ impl Oracle for GravitySearch<'_> {
             None => Lookup::NotReached,
         })
     }
+
+    fn keeps_value(
+        &self,
+        child: &Position,
+        value: Outcome,
+        depth: Option<u32>,
+    ) -> Result<Option<bool>> {
+        let Some(bound) = best_child_bound(value, depth, child.stones(), self.game.cells()) else {
+            return Ok(Some(true));
+        };
+        let (x, occupied) = self.game.unkey(gravity_key(self.game, child));
+        self.searcher.score_at_most(x, occupied, bound)
+    }
 }
 
 /// A search: every position asked is searched with one shared
@@ -96,15 +110,35 @@ pub struct Search<'a> {
 
 impl Oracle for Search<'_> {
     fn lookup(&self, p: &Position) -> Result<Lookup> {
-        let (x, o) = match self.game.family() {
-            Family::Mnk => (p.x, p.o),
-            // the search's gravity cells count rows from the bottom
-            Family::Gravity => (flip_rows(self.game, p.x), flip_rows(self.game, p.o)),
-        };
+        let (x, o) = self.engine_cells(p);
         Ok(match self.searcher.search(x, o, self.precision)? {
             Some(r) => Lookup::Known(r.value, r.depth),
             None => Lookup::NotReached,
         })
+    }
+
+    fn keeps_value(
+        &self,
+        child: &Position,
+        value: Outcome,
+        depth: Option<u32>,
+    ) -> Result<Option<bool>> {
+        let Some(bound) = best_child_bound(value, depth, child.stones(), self.game.cells()) else {
+            return Ok(Some(true));
+        };
+        let (x, o) = self.engine_cells(child);
+        self.searcher.score_at_most(x, o, bound)
+    }
+}
+
+impl Search<'_> {
+    /// The X and O cells of `p` in the search's layout.
+    fn engine_cells(&self, p: &Position) -> (u64, u64) {
+        match self.game.family() {
+            Family::Mnk => (p.x, p.o),
+            // the search's gravity cells count rows from the bottom
+            Family::Gravity => (flip_rows(self.game, p.x), flip_rows(self.game, p.o)),
+        }
     }
 }
 

@@ -248,6 +248,38 @@ impl<'a> GravitySearcher<'a> {
         precision: Precision,
     ) -> Result<Option<SearchResult>> {
         let b = &self.board;
+        let me = self.player_to_move(x, occupied)?;
+        let stones = occupied.count_ones();
+        let (cells, n) = (b.cells as i8, stones as i8);
+        let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
+        let score = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
+            self.probe(me, occupied, alpha, beta)
+        });
+        if self.stopped.load(Relaxed) {
+            return Ok(None);
+        }
+        Ok(Some(SearchResult::of_score(
+            score,
+            precision,
+            stones,
+            b.cells,
+            (self.nodes(), self.hits()),
+        )))
+    }
+
+    /// Whether the exact score of the position (as [`Self::search`] takes
+    /// it) is at most `bound`: one null-window probe, reusing the table.
+    /// `Ok(None)` once the deadline has passed.
+    pub fn score_at_most(&self, x: u64, occupied: u64, bound: i8) -> Result<Option<bool>> {
+        let me = self.player_to_move(x, occupied)?;
+        let score = self.probe(me, occupied, bound, bound.saturating_add(1));
+        Ok((!self.stopped.load(Relaxed)).then_some(score <= bound))
+    }
+
+    /// The stones of the player to move; refuses a position that is over
+    /// or malformed.
+    fn player_to_move(&self, x: u64, occupied: u64) -> Result<u64> {
+        let b = &self.board;
         let stones = occupied.count_ones();
         let bad = |why: &str| Err(Error::InvalidInput(why.to_string()));
         if occupied & !b.board != 0 || x & !occupied != 0 {
@@ -265,26 +297,17 @@ impl<'a> GravitySearcher<'a> {
         if self.game.has_line(x) || self.game.has_line(o) || stones == b.cells {
             return bad("the game is already over in this position");
         }
-        let me = if stones.is_multiple_of(2) { x } else { o };
-        let (cells, n) = (b.cells as i8, stones as i8);
-        let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
-        let score = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
-            if b.k == 4 {
-                self.root::<4>(me, occupied, alpha, beta)
-            } else {
-                self.root::<0>(me, occupied, alpha, beta)
-            }
-        });
-        if self.stopped.load(Relaxed) {
-            return Ok(None);
+        Ok(if stones.is_multiple_of(2) { x } else { o })
+    }
+
+    /// A fail-soft search of the root with the window (`alpha`, `beta`),
+    /// with the line length unrolled when it is Connect Four's 4.
+    fn probe(&self, me: u64, occupied: u64, alpha: i8, beta: i8) -> i8 {
+        if self.board.k == 4 {
+            self.root::<4>(me, occupied, alpha, beta)
+        } else {
+            self.root::<0>(me, occupied, alpha, beta)
         }
-        Ok(Some(SearchResult::of_score(
-            score,
-            precision,
-            stones,
-            b.cells,
-            (self.nodes(), self.hits()),
-        )))
     }
 
     /// The root, its children split across the workers, each searched

@@ -284,6 +284,29 @@ pub enum Precision {
     Exact,
 }
 
+/// The probe that tells whether a move keeps its parent's value: the move
+/// is best when the child's exact score is at most the returned bound
+/// (see [`Precision::Exact`]), the parent being worth `value` in `depth`
+/// plies (`None`: a weak search) with `child_stones − 1` stones on a board
+/// of `cells`. `None` when every move keeps the value (a weak loss).
+pub fn best_child_bound(
+    value: Outcome,
+    depth: Option<u32>,
+    child_stones: u32,
+    cells: u32,
+) -> Option<i8> {
+    // the parent's score is the largest negated child score, so a child is
+    // best exactly when its score is at most the parent's negated
+    let magnitude = |d: u32| (cells + 2 - child_stones - d) as i8;
+    match (value, depth) {
+        (Outcome::Draw, _) => Some(0),
+        (Outcome::Win, Some(d)) => Some(-magnitude(d)),
+        (Outcome::Loss, Some(d)) => Some(magnitude(d)),
+        (Outcome::Win, None) => Some(-1),
+        (Outcome::Loss, None) => None,
+    }
+}
+
 /// Plies to the end for a position with `stones` on a board of `cells`
 /// whose exact score is `score` (see [`Precision::Exact`]): a draw fills the
 /// board; a win or loss ends with the stone placed when `cells − |score|`
@@ -530,6 +553,27 @@ impl<'a> Searcher<'a> {
     /// passed. Refuses overlapping stones, illegal counts and finished
     /// positions. Node and hit counts add up over the searcher's life.
     pub fn search(&self, x: u64, o: u64, precision: Precision) -> Result<Option<SearchResult>> {
+        self.check(x, o)?;
+        let result = self.solve(x, o, precision);
+        Ok((!self.stopped.load(Relaxed)).then_some(result))
+    }
+
+    /// Whether the exact score of (X cells, O cells) is at most `bound`:
+    /// one null-window probe, reusing the table. `Ok(None)` once the
+    /// deadline has passed. Refuses what [`Self::search`] refuses.
+    pub fn score_at_most(&self, x: u64, o: u64, bound: i8) -> Result<Option<bool>> {
+        self.check(x, o)?;
+        let (me, opp) = if x.count_ones() == o.count_ones() {
+            (x, o)
+        } else {
+            (o, x)
+        };
+        let score = self.root(me, opp, bound, bound.saturating_add(1));
+        Ok((!self.stopped.load(Relaxed)).then_some(score <= bound))
+    }
+
+    /// Refuses overlapping stones, illegal counts and finished positions.
+    fn check(&self, x: u64, o: u64) -> Result<()> {
         let board = self.board;
         let (xs, os) = (x.count_ones(), o.count_ones());
         if x & o != 0 || (x | o) & !board.full != 0 {
@@ -547,8 +591,7 @@ impl<'a> Searcher<'a> {
                 "the game is already over in this position".into(),
             ));
         }
-        let result = self.solve(x, o, precision);
-        Ok((!self.stopped.load(Relaxed)).then_some(result))
+        Ok(())
     }
 }
 

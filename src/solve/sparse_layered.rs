@@ -73,18 +73,33 @@ impl GravityPly {
     }
 }
 
+/// The value and depth of a value/depth word.
+fn decode(v: u16) -> (Outcome, u32) {
+    let outcome = match v & 0b11 {
+        WIN => Outcome::Win,
+        LOSS => Outcome::Loss,
+        _ => Outcome::Draw,
+    };
+    (outcome, u32::from(v >> 2))
+}
+
 impl GravitySolution {
     /// The value and depth of the position with `key` at `ply`, if reachable.
     pub fn lookup(&self, ply: usize, key: u64) -> Option<(Outcome, u32)> {
         let p = self.plies.get(ply)?;
         let i = p.keys.binary_search(&key).ok()?;
-        let v = p.values[i];
-        let outcome = match v & 0b11 {
-            WIN => Outcome::Win,
-            LOSS => Outcome::Loss,
-            _ => Outcome::Draw,
-        };
-        Some((outcome, u32::from(v >> 2)))
+        Some(decode(p.values[i]))
+    }
+
+    /// Every position of every ply: (ply, key, value, depth), ply by ply in
+    /// key order.
+    pub fn entries(&self) -> impl Iterator<Item = (usize, u64, Outcome, u32)> + '_ {
+        self.plies.iter().enumerate().flat_map(|(ply, p)| {
+            p.keys
+                .iter()
+                .zip(&p.values)
+                .map(move |(&key, &v)| (ply, key, decode(v).0, decode(v).1))
+        })
     }
 
     /// All positions of all plies.

@@ -1,0 +1,228 @@
+//! `retrograde search`: one best move by default and every move with
+//! `--all-moves`, each checked against the exhaustive table's answer; the
+//! batch mode `--positions` (a file or standard input) answering every
+//! line in order as a single search would, with clear refusals and a clean
+//! stop at the time limit.
+
+#[path = "common/cli.rs"]
+mod cli_support;
+
+use cli_support::{json_of, refused, retrograde, run_within};
+use serde_json::Value;
+
+/// The table's answer for a 5 × 4 Connect Four position.
+fn table_answer(moves: &str) -> Value {
+    json_of(&[
+        "connect", "--cols", "5", "--rows", "4", "--moves", moves, "--json",
+    ])
+}
+
+/// The moves of an answer marked best.
+fn best_moves(answer: &Value) -> Vec<String> {
+    answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+const POSITIONS: [&str; 6] = ["", "4453", "3", "33", "1234", "444455"];
+
+#[test]
+fn the_default_answer_names_one_best_move_of_the_table() {
+    for moves in POSITIONS {
+        let table = table_answer(moves);
+        for weak in [false, true] {
+            let mut args = vec![
+                "search", "connect", "--cols", "5", "--rows", "4", "--moves", moves, "--json",
+            ];
+            if weak {
+                args.push("--weak");
+            }
+            let searched = json_of(&args);
+            assert_eq!(searched["value"], table["value"], "{moves}");
+            let listed = searched["moves"].as_array().unwrap();
+            assert_eq!(listed.len(), 1, "{moves}: one move");
+            assert_eq!(listed[0]["best"], true);
+            let best = listed[0]["move"].as_str().unwrap().to_string();
+            if weak {
+                assert_eq!(searched["depth"], Value::Null);
+                // a weak best move keeps the value, at any depth
+                let kept = table["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m["move"] == best.as_str() && m["value"] == table["value"]);
+                assert!(kept, "{moves}: weak best {best}");
+            } else {
+                assert_eq!(searched["depth"], table["depth"], "{moves}");
+                assert_eq!(searched["score"], table["score"], "{moves}");
+                assert!(best_moves(&table).contains(&best), "{moves}: best {best}");
+            }
+        }
+    }
+    // an m,n,k board too: the 3 × 3 table's best moves
+    for moves in ["", "b2", "a1 b2", "a1 b2 c3"] {
+        let table = json_of(&["mnk", "--moves", moves, "--json"]);
+        let searched = json_of(&["search", "mnk", "--moves", moves, "--json"]);
+        assert_eq!(searched["depth"], table["depth"], "{moves}");
+        let best = searched["moves"][0]["move"].as_str().unwrap().to_string();
+        assert!(best_moves(&table).contains(&best), "{moves}: best {best}");
+    }
+}
+
+#[test]
+fn all_moves_lists_every_move_as_the_table_does() {
+    for moves in POSITIONS {
+        let table = table_answer(moves);
+        let searched = json_of(&[
+            "search",
+            "connect",
+            "--cols",
+            "5",
+            "--rows",
+            "4",
+            "--moves",
+            moves,
+            "--json",
+            "--all-moves",
+        ]);
+        assert_eq!(searched["moves"], table["moves"], "{moves}");
+    }
+}
+
+/// The lines of a batch's JSON output.
+fn json_lines(text: &[u8]) -> Vec<Value> {
+    String::from_utf8(text.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_batch_answers_every_line_in_order_as_single_searches_do() {
+    let dir = std::env::temp_dir().join(format!("retrograde-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("positions.txt");
+    let input = POSITIONS.join("\n") + "\n";
+    std::fs::write(&file, &input).unwrap();
+    let from_file = retrograde(&[
+        "search",
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--positions",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(from_file.status.success());
+    let (code, from_stdin, _) = run_within(
+        &[
+            "search",
+            "connect",
+            "--cols",
+            "5",
+            "--rows",
+            "4",
+            "--positions",
+            "-",
+            "--json",
+            "--threads",
+            "1",
+        ],
+        60,
+        Some(input.as_bytes()),
+    );
+    assert_eq!(code, Some(0));
+    let (a, b) = (json_lines(&from_file.stdout), json_lines(&from_stdin));
+    assert_eq!(a.len(), POSITIONS.len());
+    assert_eq!(b.len(), POSITIONS.len());
+    for (i, moves) in POSITIONS.iter().enumerate() {
+        let single = json_of(&[
+            "search", "connect", "--cols", "5", "--rows", "4", "--moves", moves, "--json",
+        ]);
+        for batch in [&a[i], &b[i]] {
+            assert_eq!(batch["moves_played"], *moves);
+            for key in ["position", "value", "depth", "score", "moves"] {
+                assert_eq!(batch[key], single[key], "line {}: {key}", i + 1);
+            }
+            assert!(batch["nodes"].as_u64().is_some());
+        }
+    }
+    // the human form: one line per position, then the summary
+    let human = retrograde(&[
+        "search",
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--positions",
+        file.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(human.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), POSITIONS.len() + 1, "{text}");
+    assert!(lines[0].starts_with("(empty): draw in 20 plies, score 0, best "));
+    assert!(lines[1].starts_with("4453: loss in 16 plies, score -1, best "));
+    assert!(lines[6].starts_with("searched 6 positions"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_bad_batch_line_is_refused_with_its_number_before_any_search() {
+    let (code, stdout, stderr) = run_within(
+        &[
+            "search",
+            "connect",
+            "--cols",
+            "5",
+            "--rows",
+            "4",
+            "--positions",
+            "-",
+        ],
+        30,
+        Some(b"4453\n\n9\n"),
+    );
+    assert_eq!(code, Some(2));
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("standard input, line 3"), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    let missing = refused(&[
+        "search",
+        "connect",
+        "--positions",
+        "/nonexistent/positions.txt",
+    ]);
+    assert!(missing.contains("/nonexistent/positions.txt"), "{missing}");
+    refused(&["search", "connect", "--positions", "-", "--moves", "4"]);
+}
+
+#[test]
+fn a_batch_stops_at_its_time_limit_with_exit_3() {
+    // the empty 7 × 6 board is far beyond 0.3 s; the lines after it are not
+    // searched once the limit has passed
+    let (code, stdout, _) = run_within(
+        &[
+            "search",
+            "connect",
+            "--positions",
+            "-",
+            "--time-limit",
+            "0.3",
+            "--json",
+        ],
+        30,
+        Some(b"\n4\n"),
+    );
+    assert_eq!(code, Some(3));
+    let lines = json_lines(&stdout);
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l["not_reached"] == true));
+}
