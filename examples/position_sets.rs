@@ -14,7 +14,7 @@ use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::pons_score;
 use retrograde::position::oracles::gravity_key;
 use retrograde::position::{BoardGame, Family, Position, Status};
-use retrograde::solve::gravity_search::GravitySearcher;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::search::Precision;
 
@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (count, seed): (usize, u64) = (count.parse()?, seed.parse()?);
     let board = BoardGame::new(Family::Gravity, 7, 6, 4)?;
     let game = Gravity::new(7, 6, 4)?;
-    let searcher = GravitySearcher::quiet(&game, 1 << 26);
+    let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 26);
     let mut rng = SplitMix(seed);
     let mut seen = HashSet::new();
     while seen.len() < count {

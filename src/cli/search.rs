@@ -11,12 +11,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use retrograde::files::read_regular_text;
-use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
 use retrograde::position::answer::{answer_with, plies, MoveDetail, Oracle, PositionAnswer};
-use retrograde::position::oracles::{GravitySearch, Search};
+use retrograde::position::oracles::{BoardSearch, Search};
 use retrograde::position::{BoardGame, Family, Position};
-use retrograde::solve::gravity_search::GravitySearcher;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 use serde_json::json;
@@ -37,19 +36,25 @@ pub fn table_capacity(budget: &Budget) -> usize {
     (budget.0 .0 / BYTES_PER_ENTRY).min(usize::MAX as u64) as usize
 }
 
-/// The largest table the gravity engine allocates by default: it gains
+/// The largest table the bitboard engine allocates by default: it gains
 /// little beyond this on the boards it can finish.
-const GRAVITY_TABLE_CAP: u64 = 1 << 30;
+const BOARD_TABLE_CAP: u64 = 1 << 30;
 
-/// Entries of the gravity engine's table for a board of `cells` within
-/// `budget`: at most [`GRAVITY_TABLE_CAP`] bytes, and no more than
-/// 2^(cells − 6) entries, since a smaller board's search visits far fewer
-/// positions and a table larger than it needs costs time to clear (7×6,
-/// 7×5 and 6×6 get the whole cap, 6×5 128 MiB, 5×5 4 MiB).
-pub fn gravity_table_entries(budget: &Budget, cells: u32) -> usize {
-    let bytes = budget.0 .0.min(GRAVITY_TABLE_CAP);
-    let entries = bytes / retrograde::solve::gravity_search::BYTES_PER_ENTRY;
-    entries.min(1u64 << cells.saturating_sub(6).min(40)) as usize
+/// Entries of the bitboard engine's table for a board of `family` with
+/// `cells` within `budget`: at most [`BOARD_TABLE_CAP`] bytes, and no more
+/// than 2^(cells − 6) entries on a gravity board or 2^(cells − 2) on an
+/// m,n,k board (more moves a position: more positions searched), since a
+/// smaller board's search visits far fewer positions and a table larger
+/// than it needs costs time to clear (7×6, 7×5 and 6×6 Connect Four get
+/// the whole cap, 6×5 128 MiB, 5×5 4 MiB; the 5×5 m,n,k board 64 MiB).
+pub fn board_table_entries(budget: &Budget, family: Family, cells: u32) -> usize {
+    let bytes = budget.0 .0.min(BOARD_TABLE_CAP);
+    let entries = bytes / retrograde::solve::board_search::BYTES_PER_ENTRY;
+    let smaller = match family {
+        Family::Gravity => 6,
+        Family::Mnk => 2,
+    };
+    entries.min(1u64 << cells.saturating_sub(smaller).min(40)) as usize
 }
 
 /// Arguments of `retrograde search`.
@@ -178,12 +183,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     let threads = args.run.threads();
     let bar = args.run.progress_counter();
-    // gravity boards that fit the engine's bitboards use the dedicated
-    // engine; others (up to 8 × 8) the general one
-    let engine = match family {
-        Family::Gravity => Gravity::new(cols, rows, k).ok(),
-        Family::Mnk => None,
-    };
+    // boards that fit the bitboard engine use it; others (up to 8 × 8)
+    // the general one
+    let engine = Bitboard::new(family, cols, rows, k).ok();
     let run = Run {
         game: &game,
         detail,
@@ -191,11 +193,10 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         json: args.run.json,
     };
     match &engine {
-        Some(gravity) => {
-            let entries = gravity_table_entries(&args.run.budget(), gravity.cells());
-            let searcher = GravitySearcher::new(gravity, entries, deadline, &bar);
-            let oracle = GravitySearch {
-                game: gravity,
+        Some(bitboard) => {
+            let entries = board_table_entries(&args.run.budget(), family, bitboard.cells());
+            let searcher = BoardSearcher::new(bitboard.clone(), entries, deadline, &bar);
+            let oracle = BoardSearch {
                 searcher: &searcher,
                 precision,
             };

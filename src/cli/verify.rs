@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
-use retrograde::solve::gravity_search::GravitySearcher;
+use retrograde::position::Family;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
-use retrograde::solve::search::{Precision, SearchBoard, Searcher};
+use retrograde::solve::search::Precision;
 use retrograde::solve::sparse_layered::solve_gravity_reporting;
 
 use super::mnk::empty_board_value;
@@ -131,43 +132,14 @@ fn cases() -> Vec<((u32, u32, u32), Vec<Check>)> {
 /// Sources: m,n,k results with k = 4 and 5 (4×5, 4×6, 5×5 draws; 6,5,4 a
 /// first-player win — Uiterwijk 2019; 5,5,5 a draw); Connect Four, John
 /// Tromp's table of results for widths 4–7 × heights 4–6.
-fn search_cases() -> Vec<(String, &'static str, anyhow::Result<CaseBoard>)> {
-    let mut cases: Vec<(String, &'static str, anyhow::Result<CaseBoard>)> = vec![
-        (
-            "4,5,4 value (search)".into(),
-            "draw",
-            SearchBoard::new(4, 5, 4)
-                .map(CaseBoard::Free)
-                .map_err(Into::into),
-        ),
-        (
-            "4,6,4 value (search)".into(),
-            "draw",
-            SearchBoard::new(4, 6, 4)
-                .map(CaseBoard::Free)
-                .map_err(Into::into),
-        ),
-        (
-            "5,5,4 value (search)".into(),
-            "draw",
-            SearchBoard::new(5, 5, 4)
-                .map(CaseBoard::Free)
-                .map_err(Into::into),
-        ),
-        (
-            "6,5,4 value (search)".into(),
-            "first",
-            SearchBoard::new(6, 5, 4)
-                .map(CaseBoard::Free)
-                .map_err(Into::into),
-        ),
-        (
-            "5,5,5 value (search)".into(),
-            "draw",
-            SearchBoard::new(5, 5, 5)
-                .map(CaseBoard::Free)
-                .map_err(Into::into),
-        ),
+fn search_cases() -> Vec<(String, &'static str, anyhow::Result<Bitboard>)> {
+    let mnk = |cols, rows, k| Bitboard::new(Family::Mnk, cols, rows, k).map_err(Into::into);
+    let mut cases: Vec<(String, &'static str, anyhow::Result<Bitboard>)> = vec![
+        ("4,5,4 value (search)".into(), "draw", mnk(5, 4, 4)),
+        ("4,6,4 value (search)".into(), "draw", mnk(6, 4, 4)),
+        ("5,5,4 value (search)".into(), "draw", mnk(5, 5, 4)),
+        ("6,5,4 value (search)".into(), "first", mnk(5, 6, 4)),
+        ("5,5,5 value (search)".into(), "draw", mnk(5, 5, 5)),
     ];
     for rows in 4..=6 {
         for cols in 4..=7 {
@@ -179,20 +151,11 @@ fn search_cases() -> Vec<(String, &'static str, anyhow::Result<CaseBoard>)> {
             cases.push((
                 format!("Connect Four {cols}×{rows} value"),
                 value,
-                Gravity::new(cols, rows, 4)
-                    .map(CaseBoard::Gravity)
-                    .map_err(Into::into),
+                Bitboard::new(Family::Gravity, cols, rows, 4).map_err(Into::into),
             ));
         }
     }
     cases
-}
-
-/// A search case's board: an m,n,k board for the general engine, a
-/// gravity board for the dedicated one.
-enum CaseBoard {
-    Free(SearchBoard),
-    Gravity(Gravity),
 }
 
 /// The verify table, printed row by row as the cases finish — or, with
@@ -299,7 +262,6 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let capacity = super::search::table_capacity(&budget);
     for (case, published, board) in search_cases() {
         let board = board?;
         let clock = Instant::now();
@@ -307,19 +269,12 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let bar = args.run.progress_counter();
         // a table too small for the budget only slows the search; a search
         // that cannot run is a case not reached
-        let found = match &board {
-            CaseBoard::Free(board) => {
-                let searcher = Searcher::reporting(board, capacity, Some(deadline), &bar);
-                in_pool(threads, || searcher.search(0, 0, Precision::Weak))?
-            }
-            CaseBoard::Gravity(game) => {
-                let entries = super::search::gravity_table_entries(&budget, game.cells());
-                let searcher = GravitySearcher::new(game, entries, Some(deadline), &bar);
-                in_pool(threads, || searcher.search(0, 0, Precision::Weak))?
-            }
-        }
-        .ok()
-        .flatten();
+        let (family, _, _, _) = board.dimensions();
+        let entries = super::search::board_table_entries(&budget, family, board.cells());
+        let searcher = BoardSearcher::new(board, entries, Some(deadline), &bar);
+        let found = in_pool(threads, || searcher.search(0, 0, Precision::Weak))?
+            .ok()
+            .flatten();
         bar.finish();
         let value = found.map(|r| first_player_result(r.value));
         if !report.row(&case, published, value, clock.elapsed().as_secs_f64())? {

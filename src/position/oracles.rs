@@ -7,6 +7,7 @@ use super::{BoardGame, Family, Position};
 use crate::error::Result;
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
+use crate::solve::board_search::BoardSearcher;
 use crate::solve::layered::MnkSolution;
 use crate::solve::search::{best_child_bound, Precision, Searcher};
 use crate::solve::sparse_layered::GravitySolution;
@@ -63,20 +64,40 @@ impl Oracle for GravityTable<'_> {
     }
 }
 
-/// The dedicated gravity engine: every position asked is searched with one
-/// shared table, to the searcher's deadline.
-pub struct GravitySearch<'a> {
-    /// The engine's board.
-    pub game: &'a Gravity,
-    /// The searcher (its board is `game`).
-    pub searcher: &'a crate::solve::gravity_search::GravitySearcher<'a>,
+/// The bitboard engine (gravity boards and m,n,k boards of up to 32
+/// cells): every position asked is searched with one shared table, to the
+/// searcher's deadline.
+pub struct BoardSearch<'a> {
+    /// The searcher (its board is the position's).
+    pub searcher: &'a BoardSearcher<'a>,
     /// Exact depth, or the value only.
     pub precision: Precision,
 }
 
-impl Oracle for GravitySearch<'_> {
+impl BoardSearch<'_> {
+    /// The X stones and occupied cells of `p` in the bitboard layout
+    /// (column `c`, row `r` from the top is bit `c · (rows + 1) + rows − 1 − r`).
+    fn bitboard_cells(&self, p: &Position) -> (u64, u64) {
+        let (_, cols, rows, _) = self.searcher.board().dimensions();
+        let mut x = 0u64;
+        let mut occupied = 0u64;
+        for cell in 0..cols * rows {
+            let (r, c) = (cell / cols, cell % cols);
+            let bit = self.searcher.board().cell(c, rows - 1 - r);
+            if p.x & (1 << cell) != 0 {
+                x |= bit;
+            }
+            if (p.x | p.o) & (1 << cell) != 0 {
+                occupied |= bit;
+            }
+        }
+        (x, occupied)
+    }
+}
+
+impl Oracle for BoardSearch<'_> {
     fn lookup(&self, p: &Position) -> Result<Lookup> {
-        let (x, occupied) = self.game.unkey(gravity_key(self.game, p));
+        let (x, occupied) = self.bitboard_cells(p);
         Ok(match self.searcher.search(x, occupied, self.precision)? {
             Some(r) => Lookup::Known(r.value, r.depth),
             None => Lookup::NotReached,
@@ -89,10 +110,11 @@ impl Oracle for GravitySearch<'_> {
         value: Outcome,
         depth: Option<u32>,
     ) -> Result<Option<bool>> {
-        let Some(bound) = best_child_bound(value, depth, child.stones(), self.game.cells()) else {
+        let cells = self.searcher.board().cells();
+        let Some(bound) = best_child_bound(value, depth, child.stones(), cells) else {
             return Ok(Some(true));
         };
-        let (x, occupied) = self.game.unkey(gravity_key(self.game, child));
+        let (x, occupied) = self.bitboard_cells(child);
         self.searcher.score_at_most(x, occupied, bound)
     }
 }

@@ -17,7 +17,7 @@
 //!
 //! Against the earlier two-word entries (key XOR data, then data) the
 //! single word holds twice the entries in the same memory; with huge pages
-//! and prefetching (see [`crate::solve::gravity_search`]) the engine went
+//! and prefetching (see [`crate::solve::board_search`]) the engine went
 //! from 2.15 M to 6.6 M nodes/s on one thread.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

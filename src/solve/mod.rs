@@ -9,10 +9,10 @@
 //! [`in_pool`] runs a closure on a pool of a chosen size.
 
 pub mod atomic;
+pub mod board_search;
 pub mod bound_table;
 pub mod certify;
 pub mod counters;
-pub mod gravity_search;
 pub mod layered;
 pub mod progress;
 pub mod retrograde;

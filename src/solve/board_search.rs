@@ -1,25 +1,30 @@
-//! A search engine for gravity boards alone (the Connect-Four family),
-//! built for speed: exact scores, as [`crate::solve::search`] proves them,
-//! from the ideas of the fastest Connect Four solvers (our own code).
+//! The search engine for boards that fit a 64-bit bitboard: gravity boards
+//! (the Connect-Four family) and free-placement m,n,k boards, built for
+//! speed: exact scores, as [`crate::solve::search`] proves them, from the
+//! ideas of the fastest Connect Four solvers (our own code).
 //!
 //! * **Bitboards with a sentinel row**, in the layout of
-//!   [`crate::games::gravity`]: column `c` is bits `c·(rows+1) ..`, the bit
-//!   above each column stays empty, so shifts never carry a line from one
-//!   column into the next.
+//!   [`crate::games::gravity`] for both families: column `c` is bits
+//!   `c·(rows+1) ..`, row 0 at the bottom, and the bit above each column
+//!   stays empty, so shifts never carry a line from one column into the
+//!   next.
 //! * **Winning cells**: the empty cells that would complete `k` in a row
 //!   for a player, computed for all cells at once with shifts.
-//! * **Non-losing moves only**: a move right under a cell where the
-//!   opponent would complete a line is never searched; an opponent's
-//!   threat must be blocked at once, and two threats lose.
+//! * **Forced moves**: an opponent's winning cell that the mover can take
+//!   must be taken, and two of them lose. On gravity boards a move right
+//!   under an opponent's winning cell is never searched (non-losing moves
+//!   only).
 //! * **Move ordering** by the number of winning cells a move creates,
-//!   centre columns first on ties.
+//!   centre first on ties.
 //! * **A fixed-size lock-free transposition table**
 //!   ([`crate::solve::bound_table`]): one 64-bit word an entry, exact keys,
-//!   proven lower and upper bounds of the exact score, keyed by the
-//!   position or its mirror image, whichever is smaller (both kept up to
-//!   date move by move). A lost or overwritten entry costs time, never
-//!   correctness. While a node orders its moves it starts fetching every
-//!   child's entry, so the cache misses of the table overlap.
+//!   proven lower and upper bounds of the exact score. Symmetric positions
+//!   share an entry: gravity boards are keyed by the position or its
+//!   mirror image, m,n,k boards by the least of the four images under the
+//!   mirrors and the half turn (all kept cheap: the mirror is updated move
+//!   by move, the half turn is a bit reversal). A lost or overwritten entry
+//!   costs time, never correctness. While a node orders its moves it starts
+//!   fetching every child's entry, so the table's cache misses overlap.
 //! * **Counters per thread** ([`crate::solve::counters`]): no cache line
 //!   is shared on every node.
 //! * **Parallel root**: the first move alone, the others split across the
@@ -27,9 +32,10 @@
 //!   count; the node count may.
 //!
 //! Measured on 7×5 Connect Four from the empty board (exact score, 2^26
-//! entries): 19.5 M nodes; the two-word table and one shared node counter
-//! ran 2.15 M nodes/s at 1 thread, the one-word table, per-thread counters
-//! and prefetching 6.6 M nodes/s (2.96 s), and 2.03 s at 2 threads.
+//! entries): 19.5 M nodes; the earlier two-word table and one shared node
+//! counter ran 2.15 M nodes/s at 1 thread, the one-word table, per-thread
+//! counters and prefetching 6.6 M nodes/s (2.96 s), and 2.03 s at 2
+//! threads.
 //!
 //! Scores are those of [`crate::solve::search::Precision::Exact`]: a win
 //! completed by the stone placed on `m` stones scores `cells − m`, a loss
@@ -42,57 +48,110 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::games::gravity::Gravity;
+use crate::position::Family;
 use crate::solve::bound_table::BoundTable;
 use crate::solve::counters::ThreadCounter;
 use crate::solve::progress::{Progress, Silent};
 use crate::solve::search::{score_by_probes, Precision, SearchResult};
 
-/// A gravity board prepared for search.
+/// A board prepared for search.
 #[derive(Clone, Debug)]
-pub struct GravityBoard {
+pub struct Bitboard {
+    family: Family,
     cols: u32,
     rows: u32,
     k: u32,
     cells: u32,
+    /// The lowest cell of each column.
     bottom: u64,
+    /// Every cell of the board (no sentinel).
     board: u64,
-    /// Columns, centre first.
+    /// The bits of the moves to try, centre first: gravity boards list
+    /// columns (their bottom cells), m,n,k boards cells.
     order: Vec<u32>,
     /// Each column's cells.
     columns: Vec<u64>,
 }
 
-/// The most columns a board has: its cells and a sentinel per column fit
-/// in 64 bits, with at least one row.
-const MAX_COLUMNS: usize = 32;
+/// The most moves a position has: at most 64 cells.
+const MAX_MOVES: usize = 64;
 
-impl GravityBoard {
-    /// The board of `game`.
-    pub fn new(game: &Gravity) -> Self {
-        let (cols, rows, k) = game.dimensions();
+impl Bitboard {
+    /// The board of `family` with `cols` columns, `rows` rows and lines of
+    /// `k`. Refuses a board whose cells and sentinels pass 64 bits, and
+    /// an m,n,k board of more than 32 cells (its key holds both players'
+    /// stones in 64 bits).
+    pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
+        let bad = |why: String| Err(Error::InvalidInput(why));
+        if cols == 0 || rows == 0 || k == 0 || k > cols.max(rows) {
+            return bad(format!(
+                "a {cols} × {rows} board with lines of {k} cannot be searched"
+            ));
+        }
+        if u64::from(cols) * u64::from(rows + 1) > 64 {
+            return bad(format!(
+                "a {cols} × {rows} board needs more than the 64 bits of the bitboard engine"
+            ));
+        }
+        let cells = cols * rows;
+        if family == Family::Mnk && cells > 32 {
+            return bad(format!(
+                "an m,n,k board of {cells} cells is beyond the bitboard engine's 32"
+            ));
+        }
         let h = rows + 1;
         let bottom = (0..cols).fold(0u64, |b, c| b | 1 << (c * h));
         let column = (1u64 << rows) - 1;
         let board = (0..cols).fold(0u64, |b, c| b | column << (c * h));
-        let mut order: Vec<u32> = (0..cols).collect();
-        let centre = f64::from(cols - 1) / 2.0;
-        order.sort_by(|&a, &b| {
-            (f64::from(a) - centre)
-                .abs()
-                .partial_cmp(&(f64::from(b) - centre).abs())
-                .expect("finite")
-                .then(a.cmp(&b))
+        // doubled distances from the centre, so they are whole
+        let col_off = |c: u32| (2 * c).abs_diff(cols - 1);
+        let row_off = |r: u32| (2 * r).abs_diff(rows - 1);
+        let mut order: Vec<u32> = match family {
+            Family::Gravity => (0..cols).map(|c| c * h).collect(),
+            Family::Mnk => (0..cols)
+                .flat_map(|c| (0..rows).map(move |r| c * h + r))
+                .collect(),
+        };
+        order.sort_by_key(|&bit| {
+            let (c, r) = (bit / h, bit % h);
+            match family {
+                Family::Gravity => (col_off(c), 0, bit),
+                Family::Mnk => (col_off(c).max(row_off(r)), col_off(c) + row_off(r), bit),
+            }
         });
-        Self {
+        Ok(Self {
+            family,
             cols,
             rows,
             k,
-            cells: cols * rows,
+            cells,
             bottom,
             board,
             order,
             columns: (0..cols).map(|c| column << (c * h)).collect(),
-        }
+        })
+    }
+
+    /// The board of a gravity game.
+    pub fn gravity(game: &Gravity) -> Self {
+        let (cols, rows, k) = game.dimensions();
+        Self::new(Family::Gravity, cols, rows, k).expect("a gravity game fits its bitboard")
+    }
+
+    /// The family, columns, rows and line length.
+    pub fn dimensions(&self) -> (Family, u32, u32, u32) {
+        (self.family, self.cols, self.rows, self.k)
+    }
+
+    /// Cells of the board.
+    pub fn cells(&self) -> u32 {
+        self.cells
+    }
+
+    /// The bit of the cell in column `col` and row `row`, counted from the
+    /// bottom.
+    pub fn cell(&self, col: u32, row: u32) -> u64 {
+        1u64 << (col * (self.rows + 1) + row)
     }
 
     /// The empty cells where `me` would complete `k` in a row: for each
@@ -123,10 +182,23 @@ impl GravityBoard {
         found & (self.board ^ mask)
     }
 
-    /// The cells a stone may be dropped on.
+    /// Whether `stones` hold `k` in a row.
+    pub fn has_line(&self, stones: u64) -> bool {
+        let h = self.rows + 1;
+        [1, h, h - 1, h + 1].iter().any(|&step| {
+            (1..self.k).fold(stones, |run, t| {
+                run & stones.checked_shr(step * t).unwrap_or(0)
+            }) != 0
+        })
+    }
+
+    /// The cells a stone may go on.
     #[inline]
     fn playable(&self, mask: u64) -> u64 {
-        mask.wrapping_add(self.bottom) & self.board
+        match self.family {
+            Family::Gravity => mask.wrapping_add(self.bottom) & self.board,
+            Family::Mnk => self.board & !mask,
+        }
     }
 
     /// `bits` with its columns in the other order.
@@ -135,6 +207,24 @@ impl GravityBoard {
         let column = (1u64 << h) - 1;
         (0..self.cols).fold(0u64, |m, c| {
             m | ((bits >> (c * h)) & column) << ((self.cols - 1 - c) * h)
+        })
+    }
+
+    /// `bits` turned half a turn: column `c`, row `r` to column
+    /// `cols − 1 − c`, row `rows − 1 − r` — a bit reversal and a shift.
+    #[inline]
+    fn half_turn(&self, bits: u64) -> u64 {
+        // bit p goes to cols·h − 2 − p
+        bits.reverse_bits() >> (65 - self.cols * (self.rows + 1))
+    }
+
+    /// `bits` without the sentinels: column `c` at bits `c·rows ..`.
+    #[inline]
+    fn packed(&self, bits: u64) -> u64 {
+        let h = self.rows + 1;
+        let column = (1u64 << self.rows) - 1;
+        (0..self.cols).fold(0u64, |out, c| {
+            out | ((bits >> (c * h)) & column) << (c * self.rows)
         })
     }
 
@@ -149,12 +239,12 @@ impl GravityBoard {
         }
     }
 
-    /// The node after the player to move in `node` drops a stone on
-    /// `cell`, in column `column`.
+    /// The node after the player to move in `node` takes `cell`.
     #[inline]
-    fn child(&self, node: &Node, column: u32, cell: u64) -> Node {
+    fn child(&self, node: &Node, cell: u64) -> Node {
         let h = self.rows + 1;
-        let row = cell.trailing_zeros() - column * h;
+        let at = cell.trailing_zeros();
+        let (column, row) = (at / h, at % h);
         let mirrored = 1u64 << ((self.cols - 1 - column) * h + row);
         Node {
             me: node.me ^ node.mask,
@@ -163,11 +253,33 @@ impl GravityBoard {
             mirror_mask: node.mirror_mask | mirrored,
         }
     }
+
+    /// The key of `node`'s position, the same for all its symmetric
+    /// images (module docs), and unique otherwise.
+    #[inline]
+    fn key(&self, node: &Node) -> u64 {
+        match self.family {
+            // each column's stones plus its height marker: unique
+            Family::Gravity => (node.me + node.mask).min(node.mirror_me + node.mirror_mask),
+            Family::Mnk => {
+                let turned = (self.half_turn(node.mask), self.half_turn(node.me));
+                let mirrored_turned = (
+                    self.half_turn(node.mirror_mask),
+                    self.half_turn(node.mirror_me),
+                );
+                let (mask, me) = (node.mask, node.me)
+                    .min((node.mirror_mask, node.mirror_me))
+                    .min(turned)
+                    .min(mirrored_turned);
+                self.packed(me) | self.packed(mask) << self.cells
+            }
+        }
+    }
 }
 
 /// A position in search: the stones of the player to move and the
 /// occupied cells, and both mirrored left to right (kept up to date move by
-/// move, so the mirror-canonical key costs two additions).
+/// move).
 #[derive(Clone, Copy, Debug)]
 struct Node {
     me: u64,
@@ -176,22 +288,12 @@ struct Node {
     mirror_mask: u64,
 }
 
-impl Node {
-    /// The position's key, unique (each column's stones plus its height
-    /// marker), of it or its mirror image, whichever is smaller.
-    #[inline]
-    fn key(&self) -> u64 {
-        (self.me + self.mask).min(self.mirror_me + self.mirror_mask)
-    }
-}
-
 /// Bytes one table entry takes: the table's size is the budget over this.
 pub const BYTES_PER_ENTRY: u64 = crate::solve::bound_table::BYTES_PER_ENTRY;
 
-/// A search over one gravity board, with its table.
-pub struct GravitySearcher<'a> {
-    game: Gravity,
-    board: GravityBoard,
+/// A search over one board, with its table.
+pub struct BoardSearcher<'a> {
+    board: Bitboard,
     table: BoundTable,
     nodes: ThreadCounter,
     hits: ThreadCounter,
@@ -200,19 +302,18 @@ pub struct GravitySearcher<'a> {
     stopped: AtomicBool,
 }
 
-impl<'a> GravitySearcher<'a> {
-    /// A searcher for `game` whose table holds `entries` entries, giving up
+impl<'a> BoardSearcher<'a> {
+    /// A searcher on `board` whose table holds `entries` entries, giving up
     /// at `deadline`, telling `progress` of every 4,096 nodes.
     pub fn new(
-        game: &Gravity,
+        board: Bitboard,
         entries: usize,
         deadline: Option<Instant>,
         progress: &'a dyn Progress,
     ) -> Self {
         progress.stage("nodes", 0);
         Self {
-            game: game.clone(),
-            board: GravityBoard::new(game),
+            board,
             table: BoundTable::new(entries),
             nodes: ThreadCounter::default(),
             hits: ThreadCounter::default(),
@@ -223,8 +324,13 @@ impl<'a> GravitySearcher<'a> {
     }
 
     /// A searcher with no deadline and no progress.
-    pub fn quiet(game: &Gravity, entries: usize) -> GravitySearcher<'static> {
-        GravitySearcher::new(game, entries, None, &Silent)
+    pub fn quiet(board: Bitboard, entries: usize) -> BoardSearcher<'static> {
+        BoardSearcher::new(board, entries, None, &Silent)
+    }
+
+    /// The board searched.
+    pub fn board(&self) -> &Bitboard {
+        &self.board
     }
 
     /// Positions visited so far.
@@ -238,7 +344,7 @@ impl<'a> GravitySearcher<'a> {
     }
 
     /// Searches the position of X stones `x` and occupied cells `occupied`
-    /// (the layout of [`crate::games::gravity`]) to `precision`, on the
+    /// (the bitboard layout of the module docs) to `precision`, on the
     /// current rayon pool: `Ok(None)` once the deadline has passed. Refuses
     /// a position that is over or malformed.
     pub fn search(
@@ -287,21 +393,22 @@ impl<'a> GravitySearcher<'a> {
         }
         // each column's stones stand from the bottom: adding the bottom bit
         // carries through them to a single marker above
-        if occupied.wrapping_add(b.bottom) & occupied != 0 {
+        if b.family == Family::Gravity && occupied.wrapping_add(b.bottom) & occupied != 0 {
             return bad("a stone floats");
         }
         let o = occupied & !x;
         if x.count_ones() != o.count_ones() && x.count_ones() != o.count_ones() + 1 {
             return bad("X has as many stones as O or one more");
         }
-        if self.game.has_line(x) || self.game.has_line(o) || stones == b.cells {
+        if b.has_line(x) || b.has_line(o) || stones == b.cells {
             return bad("the game is already over in this position");
         }
         Ok(if stones.is_multiple_of(2) { x } else { o })
     }
 
     /// A fail-soft search of the root with the window (`alpha`, `beta`),
-    /// with the line length unrolled when it is Connect Four's 4.
+    /// with the line length unrolled when it is 4 (Connect Four, and the
+    /// m,n,k boards verify proves).
     fn probe(&self, me: u64, occupied: u64, alpha: i8, beta: i8) -> i8 {
         if self.board.k == 4 {
             self.root::<4>(me, occupied, alpha, beta)
@@ -321,14 +428,12 @@ impl<'a> GravitySearcher<'a> {
         if b.winning_cells::<K>(me, mask) & possible != 0 {
             return cells - n;
         }
-        // ordered as inside the tree; the first move is searched alone
-        // (a null window often fails high on it), the rest in parallel
-        let mut moves = [0u32; MAX_COLUMNS];
+        // ordered as inside the tree (with every move: the root keeps the
+        // losing ones too); the first is searched alone (a null window
+        // often fails high on it), the rest in parallel
+        let mut moves = [0u32; MAX_MOVES];
         let count = self.order_moves::<K>(&node, possible, &mut moves);
-        let child = |word: u32| {
-            let c = word & 0xff;
-            b.child(&node, c, possible & b.columns[c as usize])
-        };
+        let child = |word: u32| b.child(&node, 1u64 << (word & 0xff));
         let first = -self.negamax::<K>(&child(moves[0]), -beta, -alpha);
         if first >= beta || count == 1 {
             return first;
@@ -342,35 +447,40 @@ impl<'a> GravitySearcher<'a> {
         first.max(rest)
     }
 
-    /// Writes the columns of the moves in `allowed` into `moves` as words,
-    /// best first, and returns how many: most winning cells made first,
-    /// then centre first (a word is made cells, then the column's rank,
-    /// then the column). Starts fetching each child's table entry.
+    /// Writes the moves in `allowed` into `moves` as words, best first,
+    /// and returns how many: most winning cells made first, then centre
+    /// first (a word is made cells, then the move's rank, then its bit).
+    /// Starts fetching each child's table entry.
     #[inline]
     fn order_moves<const K: u32>(
         &self,
         node: &Node,
         allowed: u64,
-        moves: &mut [u32; MAX_COLUMNS],
+        moves: &mut [u32; MAX_MOVES],
     ) -> usize {
         let b = &self.board;
         let mut count = 0;
-        for (rank, &c) in b.order.iter().enumerate() {
-            let m = allowed & b.columns[c as usize];
-            if m != 0 {
-                self.table.prefetch(b.child(node, c, m).key());
-                let made = b
-                    .winning_cells::<K>(node.me | m, node.mask | m)
-                    .count_ones();
-                let word = made << 16 | (255 - rank as u32) << 8 | c;
-                let mut at = count;
-                while at > 0 && moves[at - 1] < word {
-                    moves[at] = moves[at - 1];
-                    at -= 1;
-                }
-                moves[at] = word;
-                count += 1;
+        for (rank, &first) in b.order.iter().enumerate() {
+            let m = match b.family {
+                // the column's playable cell
+                Family::Gravity => allowed & b.columns[(first / (b.rows + 1)) as usize],
+                Family::Mnk => allowed & 1u64 << first,
+            };
+            if m == 0 {
+                continue;
             }
+            self.table.prefetch(b.key(&b.child(node, m)));
+            let made = b
+                .winning_cells::<K>(node.me | m, node.mask | m)
+                .count_ones();
+            let word = made << 16 | (255 - rank as u32) << 8 | m.trailing_zeros();
+            let mut at = count;
+            while at > 0 && moves[at - 1] < word {
+                moves[at] = moves[at - 1];
+                at -= 1;
+            }
+            moves[at] = word;
+            count += 1;
         }
         count
     }
@@ -411,8 +521,12 @@ impl<'a> GravitySearcher<'a> {
         } else {
             possible
         };
-        // never play right under a cell where the opponent completes a line
-        let safe = candidates & !(threats >> 1);
+        let safe = match b.family {
+            // never play right under a cell where the opponent completes a
+            // line
+            Family::Gravity => candidates & !(threats >> 1),
+            Family::Mnk => candidates,
+        };
         if safe == 0 {
             return lose_next;
         }
@@ -420,7 +534,7 @@ impl<'a> GravitySearcher<'a> {
         // before our next stone
         let mut lower = (n + 3 - cells).min(0);
         let mut upper = (cells - n - 2).max(0);
-        let key = node.key();
+        let key = b.key(node);
         if let Some((l, u)) = self.table.get(key) {
             self.hits.bump();
             lower = lower.max(l);
@@ -432,12 +546,11 @@ impl<'a> GravitySearcher<'a> {
         alpha = alpha.max(lower);
         beta = beta.min(upper);
         let (alpha0, beta0) = (alpha, beta);
-        let mut moves = [0u32; MAX_COLUMNS];
+        let mut moves = [0u32; MAX_MOVES];
         let count = self.order_moves::<K>(node, safe, &mut moves);
         let mut best = i8::MIN;
         for &word in &moves[..count] {
-            let c = word & 0xff;
-            let child = b.child(node, c, safe & b.columns[c as usize]);
+            let child = b.child(node, 1u64 << (word & 0xff));
             let v = -self.negamax::<K>(&child, -beta, -alpha);
             best = best.max(v);
             alpha = alpha.max(v);

@@ -10,7 +10,7 @@ use common::Rng;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
-use retrograde::solve::gravity_search::GravitySearcher;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::search::Precision;
 use retrograde::solve::sparse_layered::solve_gravity;
@@ -35,7 +35,11 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
                     let want = table.lookup(ply as usize, game.key(x, occupied)).unwrap();
                     let threads = [1, 2, 4][checked % 3];
                     let exact = in_pool(threads, || {
-                        GravitySearcher::quiet(&game, ENTRIES).search(x, occupied, Precision::Exact)
+                        BoardSearcher::quiet(Bitboard::gravity(&game), ENTRIES).search(
+                            x,
+                            occupied,
+                            Precision::Exact,
+                        )
                     })
                     .unwrap()
                     .unwrap()
@@ -45,7 +49,7 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
                         want,
                         "{cols}×{rows} k={k} x {x:b} occupied {occupied:b}"
                     );
-                    let weak = GravitySearcher::quiet(&game, 16)
+                    let weak = BoardSearcher::quiet(Bitboard::gravity(&game), 16)
                         .search(x, occupied, Precision::Weak)
                         .unwrap()
                         .unwrap();
@@ -73,7 +77,7 @@ fn every_position_up_to_5x4_agrees_with_the_exhaustive_tables() {
                 let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
                 let threads = [1, 2, 4][boards % 3];
                 boards += 1;
-                let searcher = GravitySearcher::quiet(&game, ENTRIES);
+                let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), ENTRIES);
                 in_pool(threads, || {
                     for (_, key, value, depth) in table.entries() {
                         if depth == 0 {
@@ -119,7 +123,7 @@ fn random_positions_of_5x5_and_6x4_agree_with_the_exhaustive_tables() {
             .collect();
         assert!(in_play.len() > 2_000, "{}", in_play.len());
         for threads in [1, 2, 4] {
-            let searcher = GravitySearcher::quiet(&game, 1 << 20);
+            let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 20);
             in_pool(threads, || {
                 for (i, &(key, value, depth)) in in_play.iter().enumerate() {
                     // each position once in each mode, over the thread counts
@@ -144,7 +148,7 @@ fn random_positions_of_5x5_and_6x4_agree_with_the_exhaustive_tables() {
 #[test]
 fn finished_and_malformed_positions_are_refused() {
     let game = Gravity::new(4, 4, 4).unwrap();
-    let searcher = GravitySearcher::quiet(&game, 64);
+    let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 64);
     // a floating stone: row 1 of column 0 without row 0
     assert!(searcher.search(0b10, 0b10, Precision::Exact).is_err());
     // X's vertical line
@@ -163,7 +167,7 @@ fn time_both_engines() {
         let game = Gravity::new(cols, rows, 4).unwrap();
         let clock = std::time::Instant::now();
         let new = in_pool(2, || {
-            GravitySearcher::quiet(&game, 1 << 24).search(0, 0, Precision::Exact)
+            BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 24).search(0, 0, Precision::Exact)
         })
         .unwrap()
         .unwrap()
