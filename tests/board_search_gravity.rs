@@ -66,6 +66,32 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
 /// exact value and depth, and the weak value, against the exhaustive table.
 /// One searcher a board (its table reused across positions), at 1, 2 or 4
 /// threads in turn.
+/// What the move on `bit` gets the player to move in (X stones `x`,
+/// occupied cells `occupied`): its value and plies to the end, counting the
+/// move, from the table.
+fn after_move(
+    game: &Gravity,
+    table: &retrograde::solve::sparse_layered::GravitySolution,
+    x: u64,
+    occupied: u64,
+    bit: u64,
+) -> (Outcome, u32) {
+    let stones = occupied.count_ones();
+    let x = if stones % 2 == 0 { x | bit } else { x };
+    let occupied = occupied | bit;
+    let mover = if stones % 2 == 0 { x } else { occupied & !x };
+    if game.has_line(mover) {
+        return (Outcome::Win, 1);
+    }
+    if occupied.count_ones() == game.cells() {
+        return (Outcome::Draw, 1);
+    }
+    let (v, d) = table
+        .lookup(stones as usize + 1, game.key(x, occupied))
+        .expect("the child is reachable");
+    (v.flip(), d + 1)
+}
+
 #[test]
 fn every_position_up_to_5x4_agrees_with_the_exhaustive_tables() {
     let mut boards = 0;
@@ -97,6 +123,13 @@ fn every_position_up_to_5x4_agrees_with_the_exhaustive_tables() {
                             (value, depth, value),
                             "{cols}×{rows} k={k} key {key:b} at {threads} threads"
                         );
+                        if let Some(bit) = exact.best {
+                            assert_eq!(
+                                after_move(&game, &table, x, occupied, bit),
+                                (value, depth),
+                                "{cols}×{rows} k={k} key {key:b}: best move {bit:b}"
+                            );
+                        }
                         checked += 1;
                     }
                 })

@@ -7,6 +7,7 @@
 mod common;
 
 use common::Rng;
+use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
@@ -26,9 +27,10 @@ fn to_bitboard(board: &Bitboard, cols: u32, rows: u32, cells: u32) -> u64 {
 /// checks both against the table's (value, depth).
 fn check(
     searcher: &BoardSearcher,
+    (game, table): (&Mnk, &MnkSolution),
     (cols, rows, k): (u32, u32, u32),
     (x, o): (u32, u32),
-    want: (retrograde::game::Outcome, u32),
+    want: (Outcome, u32),
 ) {
     let board = searcher.board();
     let bx = to_bitboard(board, cols, rows, x);
@@ -46,6 +48,29 @@ fn check(
         (want.0, want.1, want.0),
         "{cols}×{rows} k={k}: x {x:b} o {o:b}"
     );
+    // the move the search names keeps the value and depth
+    if let Some(bit) = exact.best {
+        let at = bit.trailing_zeros();
+        let cell = (rows - 1 - at % (rows + 1)) * cols + at / (rows + 1);
+        let x_moves = x.count_ones() == o.count_ones();
+        let (cx, co) = if x_moves {
+            (x | 1 << cell, o)
+        } else {
+            (x, o | 1 << cell)
+        };
+        let got = if game.has_line(if x_moves { cx } else { co }) {
+            (Outcome::Win, 1)
+        } else if (cx | co).count_ones() == cols * rows {
+            (Outcome::Draw, 1)
+        } else {
+            let (v, d) = table.lookup(cx, co).unwrap();
+            (v.flip(), d + 1)
+        };
+        assert_eq!(
+            got, want,
+            "{cols}×{rows} k={k}: x {x:b} o {o:b} best {cell}"
+        );
+    }
 }
 
 fn exhaustive(cols: u32, rows: u32, k: u32) -> MnkSolution {
@@ -63,6 +88,7 @@ fn every_position_of_every_board_up_to_12_cells_agrees() {
             }
             for k in 1..=cols.max(rows) {
                 let table = exhaustive(cols, rows, k);
+                let game = Mnk::new(rows, cols, k).unwrap();
                 let searcher = BoardSearcher::quiet(
                     Bitboard::new(Family::Mnk, cols, rows, k).unwrap(),
                     1 << 16,
@@ -81,7 +107,13 @@ fn every_position_of_every_board_up_to_12_cells_agrees() {
                             if xs == os || xs == os + 1 {
                                 if let Some((value, depth)) = table.lookup(x, o) {
                                     if depth > 0 {
-                                        check(&searcher, (cols, rows, k), (x, o), (value, depth));
+                                        check(
+                                            &searcher,
+                                            (&game, &table),
+                                            (cols, rows, k),
+                                            (x, o),
+                                            (value, depth),
+                                        );
                                         checked += 1;
                                     }
                                 }
@@ -132,7 +164,10 @@ fn random_positions_of_the_4x4_boards_agree() {
                     continue;
                 }
                 let want = table.lookup(x, o).expect("a game prefix is reachable");
-                in_pool(threads, || check(&searcher, (4, 4, k), (x, o), want)).unwrap();
+                in_pool(threads, || {
+                    check(&searcher, (&game, &table), (4, 4, k), (x, o), want)
+                })
+                .unwrap();
                 found += 1;
             }
         }
@@ -142,10 +177,7 @@ fn random_positions_of_the_4x4_boards_agree() {
 #[test]
 fn the_published_k4_boards_are_proved_at_once() {
     // 5,5,4 a draw, 6,5,4 a first-player win (Uiterwijk), 5,5,5 a draw
-    for (cols, rows, k, value) in [
-        (5, 5, 4, retrograde::game::Outcome::Draw),
-        (5, 6, 4, retrograde::game::Outcome::Win),
-    ] {
+    for (cols, rows, k, value) in [(5, 5, 4, Outcome::Draw), (5, 6, 4, Outcome::Win)] {
         let searcher =
             BoardSearcher::quiet(Bitboard::new(Family::Mnk, cols, rows, k).unwrap(), 1 << 22);
         let r = in_pool(2, || searcher.search(0, 0, Precision::Weak))

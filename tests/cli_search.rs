@@ -148,9 +148,17 @@ fn a_batch_answers_every_line_in_order_as_single_searches_do() {
         ]);
         for batch in [&a[i], &b[i]] {
             assert_eq!(batch["moves_played"], *moves);
-            for key in ["position", "value", "depth", "score", "moves"] {
+            for key in ["position", "value", "depth", "score"] {
                 assert_eq!(batch[key], single[key], "line {}: {key}", i + 1);
             }
+            // with several best moves, which one a search names may
+            // depend on the thread count: each is one of the table's
+            let best = batch["moves"][0]["move"].as_str().unwrap().to_string();
+            assert!(
+                best_moves(&table_answer(moves)).contains(&best),
+                "line {}",
+                i + 1
+            );
             assert!(batch["nodes"].as_u64().is_some());
         }
     }

@@ -30,6 +30,12 @@ pub trait Oracle {
     /// counts checked by [`BoardGame::check`]).
     fn lookup(&self, p: &Position) -> Result<Lookup>;
 
+    /// [`Self::lookup`], with a best move (a cell) where the source finds
+    /// one on the way, as a search does. By default none.
+    fn lookup_best(&self, p: &Position) -> Result<(Lookup, Option<u32>)> {
+        Ok((self.lookup(p)?, None))
+    }
+
     /// Whether the move to `child` (a position in play) keeps its parent's
     /// value `value` in `depth` plies (`None`: the value alone), that is,
     /// whether it is a best move. `Ok(None)` when a search ran out of
@@ -181,10 +187,19 @@ pub fn answer_with(
         out.reachable = Some(false);
         return Ok(Some(out));
     }
+    let mut found_best = None;
     let (value, depth) = match status {
         Status::Won(_) => (Outcome::Loss, Some(0)),
         Status::Drawn => (Outcome::Draw, Some(0)),
-        Status::InProgress => match oracle.lookup(p)? {
+        Status::InProgress => match {
+            let (lookup, best) = if detail == MoveDetail::Best {
+                oracle.lookup_best(p)?
+            } else {
+                (oracle.lookup(p)?, None)
+            };
+            found_best = best;
+            lookup
+        } {
             Lookup::Known(value, depth) => (value, depth),
             Lookup::NotReached => return Ok(None),
             Lookup::Unreachable => {
@@ -200,8 +215,12 @@ pub fn answer_with(
     out.score = score(p.stones(), value, depth);
     if detail == MoveDetail::Best {
         if status == Status::InProgress {
-            let Some(best) = best_move(game, p, oracle, value, depth)? else {
-                return Ok(None);
+            let best = match found_best {
+                Some(cell) => cell,
+                None => match best_move(game, p, oracle, value, depth)? {
+                    Some(cell) => cell,
+                    None => return Ok(None),
+                },
             };
             out.moves.push(MoveAnswer {
                 notation: game.format_move(best),

@@ -93,14 +93,29 @@ impl BoardSearch<'_> {
         }
         (x, occupied)
     }
+
+    /// The position's cell of a bitboard cell.
+    fn position_cell(&self, bit: u64) -> u32 {
+        let (_, cols, rows, _) = self.searcher.board().dimensions();
+        let at = bit.trailing_zeros();
+        let (c, r) = (at / (rows + 1), at % (rows + 1));
+        (rows - 1 - r) * cols + c
+    }
 }
 
 impl Oracle for BoardSearch<'_> {
     fn lookup(&self, p: &Position) -> Result<Lookup> {
+        Ok(self.lookup_best(p)?.0)
+    }
+
+    fn lookup_best(&self, p: &Position) -> Result<(Lookup, Option<u32>)> {
         let (x, occupied) = self.bitboard_cells(p);
         Ok(match self.searcher.search(x, occupied, self.precision)? {
-            Some(r) => Lookup::Known(r.value, r.depth),
-            None => Lookup::NotReached,
+            Some(r) => (
+                Lookup::Known(r.value, r.depth),
+                r.best.map(|bit| self.position_cell(bit)),
+            ),
+            None => (Lookup::NotReached, None),
         })
     }
 

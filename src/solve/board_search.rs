@@ -358,19 +358,22 @@ impl<'a> BoardSearcher<'a> {
         let stones = occupied.count_ones();
         let (cells, n) = (b.cells as i8, stones as i8);
         let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
-        let score = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
+        let (score, best) = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
             self.probe(me, occupied, alpha, beta)
         });
         if self.stopped.load(Relaxed) {
             return Ok(None);
         }
-        Ok(Some(SearchResult::of_score(
-            score,
-            precision,
-            stones,
-            b.cells,
-            (self.nodes(), self.hits()),
-        )))
+        Ok(Some(SearchResult {
+            best,
+            ..SearchResult::of_score(
+                score,
+                precision,
+                stones,
+                b.cells,
+                (self.nodes(), self.hits()),
+            )
+        }))
     }
 
     /// Whether the exact score of the position (as [`Self::search`] takes
@@ -378,7 +381,7 @@ impl<'a> BoardSearcher<'a> {
     /// `Ok(None)` once the deadline has passed.
     pub fn score_at_most(&self, x: u64, occupied: u64, bound: i8) -> Result<Option<bool>> {
         let me = self.player_to_move(x, occupied)?;
-        let score = self.probe(me, occupied, bound, bound.saturating_add(1));
+        let (score, _) = self.probe(me, occupied, bound, bound.saturating_add(1));
         Ok((!self.stopped.load(Relaxed)).then_some(score <= bound))
     }
 
@@ -408,8 +411,8 @@ impl<'a> BoardSearcher<'a> {
 
     /// A fail-soft search of the root with the window (`alpha`, `beta`),
     /// with the line length unrolled when it is 4 (Connect Four, and the
-    /// m,n,k boards verify proves).
-    fn probe(&self, me: u64, occupied: u64, alpha: i8, beta: i8) -> i8 {
+    /// m,n,k boards verify proves): the value and the move that gave it.
+    fn probe(&self, me: u64, occupied: u64, alpha: i8, beta: i8) -> (i8, u64) {
         if self.board.k == 4 {
             self.root::<4>(me, occupied, alpha, beta)
         } else {
@@ -418,33 +421,40 @@ impl<'a> BoardSearcher<'a> {
     }
 
     /// The root, its children split across the workers, each searched
-    /// with the root's window: fail-soft within it.
-    fn root<const K: u32>(&self, me: u64, mask: u64, alpha: i8, beta: i8) -> i8 {
+    /// with the root's window: fail-soft within it. Returns the value and
+    /// the move (its bit) that gave it: of moves giving the same value,
+    /// the first in the search's order.
+    fn root<const K: u32>(&self, me: u64, mask: u64, alpha: i8, beta: i8) -> (i8, u64) {
         let b = &self.board;
         let node = b.node(me, mask);
         let n = mask.count_ones() as i8;
         let cells = b.cells as i8;
         let possible = b.playable(mask);
-        if b.winning_cells::<K>(me, mask) & possible != 0 {
-            return cells - n;
+        let wins = b.winning_cells::<K>(me, mask) & possible;
+        if wins != 0 {
+            return (cells - n, wins & wins.wrapping_neg());
         }
         // ordered as inside the tree (with every move: the root keeps the
         // losing ones too); the first is searched alone (a null window
         // often fails high on it), the rest in parallel
         let mut moves = [0u32; MAX_MOVES];
         let count = self.order_moves::<K>(&node, possible, &mut moves);
-        let child = |word: u32| b.child(&node, 1u64 << (word & 0xff));
-        let first = -self.negamax::<K>(&child(moves[0]), -beta, -alpha);
+        let bit = |word: u32| 1u64 << (word & 0xff);
+        let first = -self.negamax::<K>(&b.child(&node, bit(moves[0])), -beta, -alpha);
         if first >= beta || count == 1 {
-            return first;
+            return (first, bit(moves[0]));
         }
         let alpha = alpha.max(first);
-        let rest = moves[1..count]
+        let rest: Vec<i8> = moves[1..count]
             .par_iter()
-            .map(|&word| -self.negamax::<K>(&child(word), -beta, -alpha))
-            .max()
-            .expect("more than one move");
-        first.max(rest)
+            .map(|&word| -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha))
+            .collect();
+        // the largest value, the earliest move on ties
+        let (at, value) = std::iter::once(first).chain(rest).enumerate().fold(
+            (0, i8::MIN),
+            |(at, best), (i, v)| if v > best { (i, v) } else { (at, best) },
+        );
+        (value, bit(moves[at]))
     }
 
     /// Writes the moves in `allowed` into `moves` as words, best first,

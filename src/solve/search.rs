@@ -207,6 +207,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Transposition-table hits that decided or narrowed a node.
     pub hits: u64,
+    /// A best move, where the engine tells it (the bitboard engine: the
+    /// cell's bit): one whose value is the position's. With several best
+    /// moves, which one may depend on the thread count.
+    pub best: Option<u64>,
 }
 
 impl SearchResult {
@@ -231,43 +235,55 @@ impl SearchResult {
             depth: exact.then(|| depth_of_score(score, stones, cells)),
             nodes,
             hits,
+            best: None,
         }
     }
 }
 
 /// The score of a root to `precision`, from null-window probes of
-/// `probe(alpha, beta)`, a fail-soft search of the root. Weak: "a win?",
-/// then "at least a draw?" (a score of 1, 0 or −1). Exact: the score lies
-/// within `bounds`; each probe returns a true bound that moves one bound
-/// past the middle, until they meet or `stopped` is set.
+/// `probe(alpha, beta)`, a fail-soft search of the root that also returns
+/// the move (engine-specific, 0 if none) that gave its value. Weak: "a
+/// win?", then "at least a draw?" (a score of 1, 0 or −1). Exact: the
+/// score lies within `bounds`; each probe returns a true bound that moves
+/// one bound past the middle, until they meet or `stopped` is set.
+///
+/// Also returns a best move: the one whose value raised the lower bound to
+/// the score (its value is at least the score, so exactly it), or `None`
+/// when the score is the lowest the bounds allowed (then every move is as
+/// bad) or the search was weak and lost.
 pub(crate) fn score_by_probes(
     precision: Precision,
     bounds: (i8, i8),
     stopped: &AtomicBool,
-    probe: impl Fn(i8, i8) -> i8,
-) -> i8 {
+    probe: impl Fn(i8, i8) -> (i8, u64),
+) -> (i8, Option<u64>) {
     match precision {
         Precision::Weak => {
-            if probe(0, 1) >= 1 {
-                1
-            } else if probe(-1, 0) >= 0 {
-                0
+            let (r, m) = probe(0, 1);
+            if r >= 1 {
+                return (1, Some(m));
+            }
+            let (r, m) = probe(-1, 0);
+            if r >= 0 {
+                (0, Some(m))
             } else {
-                -1
+                (-1, None)
             }
         }
         Precision::Exact => {
             let (mut lower, mut upper) = bounds;
+            let mut best = None;
             while lower < upper && !stopped.load(Relaxed) {
                 let mid = lower + (upper - lower) / 2;
-                let r = probe(mid, mid + 1);
+                let (r, m) = probe(mid, mid + 1);
                 if r <= mid {
                     upper = r;
                 } else {
                     lower = r;
+                    best = Some(m);
                 }
             }
-            lower
+            (lower, best)
         }
     }
 }
@@ -375,8 +391,8 @@ impl<'a> Searcher<'a> {
             Err(decided) => (decided, decided),
             Ok(_) => self.static_bounds(stones, false),
         };
-        let score = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
-            self.root(me, opp, alpha, beta)
+        let (score, _) = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
+            (self.root(me, opp, alpha, beta), 0)
         });
         SearchResult::of_score(
             score,
