@@ -187,19 +187,15 @@ pub fn answer_with(
         out.reachable = Some(false);
         return Ok(Some(out));
     }
-    let mut found_best = None;
+    let (lookup, found_best) = match (status, detail) {
+        (Status::InProgress, MoveDetail::Best) => oracle.lookup_best(p)?,
+        (Status::InProgress, MoveDetail::All) => (oracle.lookup(p)?, None),
+        _ => (Lookup::NotReached, None), // not asked: the game is over
+    };
     let (value, depth) = match status {
         Status::Won(_) => (Outcome::Loss, Some(0)),
         Status::Drawn => (Outcome::Draw, Some(0)),
-        Status::InProgress => match {
-            let (lookup, best) = if detail == MoveDetail::Best {
-                oracle.lookup_best(p)?
-            } else {
-                (oracle.lookup(p)?, None)
-            };
-            found_best = best;
-            lookup
-        } {
+        Status::InProgress => match lookup {
             Lookup::Known(value, depth) => (value, depth),
             Lookup::NotReached => return Ok(None),
             Lookup::Unreachable => {
