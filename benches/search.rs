@@ -1,37 +1,104 @@
-//! The search engine on a fixed mid-size case: Connect Four on 6 columns ×
-//! 4 rows from the empty board (a second-player win, about 0.7 M nodes), at
-//! 1 and 2 threads. Every iteration asserts the value; throughput is
-//! reported in nodes/s. Run: `cargo bench --bench search`.
+//! The board search on 7 × 6 Connect Four position sets
+//! (`benches/data/connect4-7x6-*.txt`, "moves score" a line, the score in
+//! Pascal Pons' convention): the first positions of each set, strong (exact
+//! score) and weak (win / draw / loss), at 1 and 2 threads, each run with a
+//! fresh 64 MiB table. Every iteration asserts every score; throughput is
+//! reported in positions/s. `benches/search_sets.sh` runs whole sets
+//! through the command line and beside a peer; `results/SEARCH.md` has the
+//! figures. Run: `cargo bench --bench search`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrograde::game::Outcome;
-use retrograde::solve::search::{value_of, SearchBoard};
+use retrograde::games::gravity::Gravity;
+use retrograde::position::answer::pons_score;
+use retrograde::position::oracles::gravity_key;
+use retrograde::position::{BoardGame, Family};
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::search::Precision;
 
-fn connect_6x4(c: &mut Criterion) {
-    let board = SearchBoard::gravity(6, 4, 4).unwrap();
-    let nodes = value_of(&board, 0, 0, 1 << 24).unwrap().nodes;
-    let mut group = c.benchmark_group("search_connect_6x4");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(nodes));
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        group.bench_function(format!("{threads}_threads"), |b| {
-            b.iter(|| {
-                let result = pool.install(|| value_of(&board, 0, 0, 1 << 24)).unwrap();
-                assert_eq!(
-                    result.value,
-                    Outcome::Loss,
-                    "6×4 Connect Four is a second-player win"
-                );
-                result
-            })
-        });
-    }
-    group.finish();
+/// Table entries a run: 64 MiB of one-word entries.
+const ENTRIES: usize = 1 << 23;
+
+/// One position of a set: its stones (mover, occupied), stone count and
+/// expected score.
+struct Case {
+    x: u64,
+    occupied: u64,
+    stones: u32,
+    score: i32,
 }
 
-criterion_group!(benches, connect_6x4);
+/// The first `count` positions of the set `name`.
+fn load(name: &str, count: usize) -> Vec<Case> {
+    let path = format!(
+        "{}/benches/data/connect4-7x6-{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let board = BoardGame::new(Family::Gravity, 7, 6, 4).unwrap();
+    let game = Gravity::new(7, 6, 4).unwrap();
+    text.lines()
+        .take(count)
+        .map(|line| {
+            let (moves, score) = line.split_once(' ').expect("moves score");
+            let p = board.play_moves(moves).unwrap();
+            let (x, occupied) = game.unkey(gravity_key(&game, &p));
+            Case {
+                x,
+                occupied,
+                stones: p.stones(),
+                score: score.parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+/// Searches every case on a fresh table and asserts its answer.
+fn run(board: &Bitboard, cases: &[Case], precision: Precision) {
+    let searcher = BoardSearcher::quiet(board.clone(), ENTRIES);
+    for case in cases {
+        let r = searcher
+            .search(case.x, case.occupied, precision)
+            .unwrap()
+            .expect("no deadline");
+        match precision {
+            Precision::Exact => {
+                let score = pons_score(42, case.stones, r.value, r.depth);
+                assert_eq!(score, Some(case.score), "score of a set position");
+            }
+            Precision::Weak => {
+                let want = match case.score.signum() {
+                    1 => Outcome::Win,
+                    -1 => Outcome::Loss,
+                    _ => Outcome::Draw,
+                };
+                assert_eq!(r.value, want, "value of a set position");
+            }
+        }
+    }
+}
+
+fn position_sets(c: &mut Criterion) {
+    let board = Bitboard::gravity(&Gravity::new(7, 6, 4).unwrap());
+    for (name, count) in [("late", 200), ("middle", 50), ("early", 4)] {
+        let cases = load(name, count);
+        let mut group = c.benchmark_group(format!("search_connect4_7x6_{name}"));
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(cases.len() as u64));
+        for (mode, precision) in [("strong", Precision::Exact), ("weak", Precision::Weak)] {
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                group.bench_function(format!("{mode}_{threads}_threads"), |b| {
+                    b.iter(|| pool.install(|| run(&board, &cases, precision)))
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, position_sets);
 criterion_main!(benches);

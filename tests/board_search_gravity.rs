@@ -79,7 +79,11 @@ fn after_move(
     let stones = occupied.count_ones();
     let x = if stones.is_multiple_of(2) { x | bit } else { x };
     let occupied = occupied | bit;
-    let mover = if stones.is_multiple_of(2) { x } else { occupied & !x };
+    let mover = if stones.is_multiple_of(2) {
+        x
+    } else {
+        occupied & !x
+    };
     if game.has_line(mover) {
         return (Outcome::Win, 1);
     }

@@ -16,8 +16,8 @@ use retrograde::position::answer::{answer_with, plies, MoveDetail, Oracle, Posit
 use retrograde::position::oracles::{BoardSearch, Search};
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::in_pool;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
+use retrograde::solve::{in_pool, thread_pool};
 use serde_json::json;
 
 use super::output::{emit, emit_while_read, grouped};
@@ -40,21 +40,27 @@ pub fn table_capacity(budget: &Budget) -> usize {
 /// little beyond this on the boards it can finish.
 const BOARD_TABLE_CAP: u64 = 1 << 30;
 
-/// Entries of the bitboard engine's table for a board of `family` with
-/// `cells` within `budget`: at most [`BOARD_TABLE_CAP`] bytes, and no more
-/// than 2^(cells − 6) entries on a gravity board or 2^(cells − 2) on an
-/// m,n,k board (more moves a position: more positions searched), since a
-/// smaller board's search visits far fewer positions and a table larger
-/// than it needs costs time to clear (7×6, 7×5 and 6×6 Connect Four get
-/// the whole cap, 6×5 128 MiB, 5×5 4 MiB; the 5×5 m,n,k board 64 MiB).
-pub fn board_table_entries(budget: &Budget, family: Family, cells: u32) -> usize {
+/// Entries of the bitboard engine's table for searches of positions of
+/// `family` with at most `empty` empty cells, within `budget`: at most
+/// [`BOARD_TABLE_CAP`] bytes, and no more than 2^(12 + 3·empty/8) entries
+/// on a gravity board or 2^(empty − 2) on an m,n,k board (more moves a
+/// position: more positions searched). A table larger than the search needs
+/// is slower, not only bigger: every page costs time to map and clear, and
+/// random probes over it miss the caches. Measured on 7×6 Connect Four at
+/// 2 threads: the empty board took 111 s with 1 GiB and 166 s with
+/// 256 MiB; 20 positions of 6–13 stones 5.2 s with 64 MiB and 7.7 s with
+/// 1 GiB; 1,000 positions of 14–27 stones 8.4 s with 32 MiB, 9.4 s with
+/// 8 MiB. So the empty 7×6 board gets the whole cap, 6×6 and 7×5 256 MiB,
+/// a 7×6 position with 28 empty cells 32 MiB; the empty 5×5 m,n,k board
+/// 64 MiB.
+pub fn board_table_entries(budget: &Budget, family: Family, empty: u32) -> usize {
     let bytes = budget.0 .0.min(BOARD_TABLE_CAP);
     let entries = bytes / retrograde::solve::board_search::BYTES_PER_ENTRY;
-    let smaller = match family {
-        Family::Gravity => 6,
-        Family::Mnk => 2,
+    let log2 = match family {
+        Family::Gravity => 12 + empty * 3 / 8,
+        Family::Mnk => empty.saturating_sub(2),
     };
-    entries.min(1u64 << cells.saturating_sub(smaller).min(40)) as usize
+    entries.min(1u64 << log2.min(40)) as usize
 }
 
 /// Arguments of `retrograde search`.
@@ -194,7 +200,13 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     match &engine {
         Some(bitboard) => {
-            let entries = board_table_entries(&args.run.budget(), family, bitboard.cells());
+            // the table fits the largest search asked for
+            let fewest_stones = match &positions {
+                Some(lines) => lines.iter().map(|(_, p)| p.stones()).min(),
+                None => Some(p.stones()),
+            };
+            let empty = bitboard.cells() - fewest_stones.unwrap_or(0);
+            let entries = board_table_entries(&args.run.budget(), family, empty);
             let searcher = BoardSearcher::new(bitboard.clone(), entries, deadline, &bar);
             let oracle = BoardSearch {
                 searcher: &searcher,
@@ -316,12 +328,11 @@ impl Run<'_> {
     ) -> anyhow::Result<ExitCode> {
         let clock = Instant::now();
         let mut reached_all = true;
+        let pool = thread_pool(self.threads)?;
         for (line, p) in lines {
             let started = Instant::now();
             let before = stats().0;
-            let result = in_pool(self.threads, || {
-                answer_with(self.game, p, oracle, self.detail)
-            })??;
+            let result = pool.install(|| answer_with(self.game, p, oracle, self.detail))?;
             let seconds = started.elapsed().as_secs_f64();
             let nodes = stats().0 - before;
             reached_all &= result.is_some();

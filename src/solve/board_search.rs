@@ -27,21 +27,28 @@
 //!   fetching every child's entry, so the table's cache misses overlap.
 //! * **Counters per thread** ([`crate::solve::counters`]): no cache line
 //!   is shared on every node.
-//! * **Parallel root**: the first move alone, the others split across the
-//!   workers with the shared table. The value never depends on the thread
-//!   count; the node count may.
+//! * **Parallel search**: at the root the first move alone, the others
+//!   split across the workers; within [`SPLIT_PLIES`] plies of the root a
+//!   node whose first move did not cut off searches the others in parallel
+//!   with the same window (young brothers wait), a cut-off by one keeping
+//!   the rest from starting. All share the table. The value never depends
+//!   on the thread count; the node count, and which of equally good moves
+//!   is named best, may. One worker never splits.
 //!
 //! Measured on 7×5 Connect Four from the empty board (exact score, 2^26
-//! entries): 19.5 M nodes; the earlier two-word table and one shared node
-//! counter ran 2.15 M nodes/s at 1 thread, the one-word table, per-thread
-//! counters and prefetching 6.6 M nodes/s (2.96 s), and 2.03 s at 2
-//! threads.
+//! entries): 19.5 M nodes; the general engine with its dashmap table took
+//! 250 s at 2 threads; here an earlier
+//! two-word table with one shared node counter (2.15 M nodes/s at 1 thread)
+//! were replaced by the one-word table, per-thread counters and prefetching:
+//! 6.2–6.6 M nodes/s (3.0–3.2 s); splitting at the root alone gave 2.03 s
+//! at 2 threads, young brothers wait 1.70 s. 7×6 from the empty board with
+//! a 1 GiB table at 2 threads: 1.04 G nodes, 111 s.
 //!
 //! Scores are those of [`crate::solve::search::Precision::Exact`]: a win
 //! completed by the stone placed on `m` stones scores `cells − m`, a loss
 //! the negation, a draw 0.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI8, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -72,6 +79,14 @@ pub struct Bitboard {
     /// Each column's cells.
     columns: Vec<u64>,
 }
+
+/// Plies below the root where a node may split its moves across the
+/// workers (young brothers wait); deeper nodes search their moves in turn.
+const SPLIT_PLIES: u32 = 8;
+
+/// A node splits only with more empty cells than this: smaller subtrees
+/// cost less than handing them to another worker.
+const SPLIT_MIN_EMPTY: i8 = 12;
 
 /// The most moves a position has: at most 64 cells.
 const MAX_MOVES: usize = 64;
@@ -358,9 +373,11 @@ impl<'a> BoardSearcher<'a> {
         let stones = occupied.count_ones();
         let (cells, n) = (b.cells as i8, stones as i8);
         let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
-        let (score, best) = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
-            self.probe(me, occupied, alpha, beta)
-        });
+        let empty = b.cells - stones;
+        let (score, best) =
+            score_by_probes(precision, bounds, empty, &self.stopped, |alpha, beta| {
+                self.probe(me, occupied, alpha, beta)
+            });
         if self.stopped.load(Relaxed) {
             return Ok(None);
         }
@@ -440,14 +457,20 @@ impl<'a> BoardSearcher<'a> {
         let mut moves = [0u32; MAX_MOVES];
         let count = self.order_moves::<K>(&node, possible, &mut moves);
         let bit = |word: u32| 1u64 << (word & 0xff);
-        let first = -self.negamax::<K>(&b.child(&node, bit(moves[0])), -beta, -alpha);
+        // one worker gains nothing from splitting
+        let split = if rayon::current_num_threads() > 1 {
+            SPLIT_PLIES
+        } else {
+            0
+        };
+        let first = -self.negamax::<K>(&b.child(&node, bit(moves[0])), -beta, -alpha, split);
         if first >= beta || count == 1 {
             return (first, bit(moves[0]));
         }
         let alpha = alpha.max(first);
         let rest: Vec<i8> = moves[1..count]
             .par_iter()
-            .map(|&word| -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha))
+            .map(|&word| -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, split))
             .collect();
         // the largest value, the earliest move on ties
         let (at, value) = std::iter::once(first).chain(rest).enumerate().fold(
@@ -496,8 +519,10 @@ impl<'a> BoardSearcher<'a> {
     }
 
     /// Fail-soft negamax on exact scores of `node`, whose player to move
-    /// cannot complete a line at once (the parent checked).
-    fn negamax<const K: u32>(&self, node: &Node, mut alpha: i8, mut beta: i8) -> i8 {
+    /// cannot complete a line at once (the parent checked). Within `split`
+    /// plies of the root a node may search its moves after the first in
+    /// parallel.
+    fn negamax<const K: u32>(&self, node: &Node, mut alpha: i8, mut beta: i8, split: u32) -> i8 {
         let visited = self.nodes.bump();
         if self.stopped.load(Relaxed) {
             return 0;
@@ -559,9 +584,24 @@ impl<'a> BoardSearcher<'a> {
         let mut moves = [0u32; MAX_MOVES];
         let count = self.order_moves::<K>(node, safe, &mut moves);
         let mut best = i8::MIN;
-        for &word in &moves[..count] {
-            let child = b.child(node, 1u64 << (word & 0xff));
-            let v = -self.negamax::<K>(&child, -beta, -alpha);
+        let child = |word: u32| b.child(node, 1u64 << (word & 0xff));
+        // young brothers wait: near the root, once the first move has not
+        // cut off, the others are searched in parallel with the same window
+        // (a cut-off found by one stops the rest from starting)
+        let parallel = split > 0 && count > 1 && cells - n > SPLIT_MIN_EMPTY;
+        for (i, &word) in moves[..count].iter().enumerate() {
+            if parallel && i == 1 {
+                let rest = AtomicI8::new(i8::MIN);
+                let window = (-beta, -alpha);
+                moves[1..count].par_iter().find_map_any(|&word| {
+                    let v = -self.negamax::<K>(&child(word), window.0, window.1, split - 1);
+                    rest.fetch_max(v, Relaxed);
+                    (v >= beta).then_some(())
+                });
+                best = best.max(rest.into_inner());
+                break;
+            }
+            let v = -self.negamax::<K>(&child(word), -beta, -alpha, split.saturating_sub(1));
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {

@@ -244,8 +244,9 @@ impl SearchResult {
 /// `probe(alpha, beta)`, a fail-soft search of the root that also returns
 /// the move (engine-specific, 0 if none) that gave its value. Weak: "a
 /// win?", then "at least a draw?" (a score of 1, 0 or −1). Exact: the
-/// score lies within `bounds`; each probe returns a true bound that moves
-/// one bound past the middle, until they meet or `stopped` is set.
+/// score lies within `bounds`, on a root with `empty` empty cells; each
+/// probe returns a true bound that moves one bound past the probe, until
+/// they meet or `stopped` is set (see [`next_probe`] for the order).
 ///
 /// Also returns a best move: the one whose value raised the lower bound to
 /// the score (its value is at least the score, so exactly it), or `None`
@@ -254,6 +255,7 @@ impl SearchResult {
 pub(crate) fn score_by_probes(
     precision: Precision,
     bounds: (i8, i8),
+    empty: u32,
     stopped: &AtomicBool,
     probe: impl Fn(i8, i8) -> (i8, u64),
 ) -> (i8, Option<u64>) {
@@ -271,21 +273,102 @@ pub(crate) fn score_by_probes(
             }
         }
         Precision::Exact => {
+            let scores = Scores::of(empty);
             let (mut lower, mut upper) = bounds;
+            if lower < upper {
+                (lower, upper) = (scores.at_least(lower), scores.at_most(upper));
+            }
             let mut best = None;
             while lower < upper && !stopped.load(Relaxed) {
-                let mid = lower + (upper - lower) / 2;
+                let mid = next_probe(&scores, lower, upper);
                 let (r, m) = probe(mid, mid + 1);
                 if r <= mid {
-                    upper = r;
+                    upper = scores.at_most(r);
                 } else {
-                    lower = r;
+                    lower = scores.at_least(r);
                     best = Some(m);
                 }
             }
             (lower, best)
         }
     }
+}
+
+/// The exact scores a position with `empty` empty cells can have (see
+/// [`Precision::Exact`]). The player to move places the 1st, 3rd, 5th … of
+/// the stones still to come, so a win of theirs scores `empty`,
+/// `empty − 2`, …, a loss (the opponent completing a line with the 2nd,
+/// 4th … stone) `−(empty − 1)`, `−(empty − 3)`, …, and a draw 0: on each
+/// side every other integer is skipped.
+struct Scores {
+    /// The parity of a win's scores (0 or 1).
+    win_parity: i8,
+}
+
+impl Scores {
+    fn of(empty: u32) -> Self {
+        Self {
+            win_parity: (empty % 2) as i8,
+        }
+    }
+
+    /// Whether `v` can be a score.
+    fn possible(&self, v: i8) -> bool {
+        let parity = v.rem_euclid(2);
+        match v.signum() {
+            1 => parity == self.win_parity,
+            -1 => parity != self.win_parity,
+            _ => true,
+        }
+    }
+
+    /// The least possible score at least `v`.
+    fn at_least(&self, v: i8) -> i8 {
+        if self.possible(v) {
+            v
+        } else {
+            v + 1
+        }
+    }
+
+    /// The greatest possible score at most `v`.
+    fn at_most(&self, v: i8) -> i8 {
+        if self.possible(v) {
+            v
+        } else {
+            v - 1
+        }
+    }
+}
+
+/// The next probe "is the score at most `mid`?" for a score known to lie in
+/// `lower ..= upper` (both possible scores, `lower < upper`): first the
+/// sign (is it a win? then: is it at least a draw?), since most positions
+/// lie near a draw and those two probes settle a draw; then the middle of
+/// the possible scores left, leaning towards 0 (smaller wins and losses
+/// are the commoner, and their probes cut off sooner).
+fn next_probe(scores: &Scores, lower: i8, upper: i8) -> i8 {
+    if lower < 0 && upper > 0 {
+        return 0;
+    }
+    if upper == 0 {
+        return -1;
+    }
+    // the possible scores of one sign left are lower, lower + 2, …, upper
+    // (0 is settled: a draw is already ruled in or out)
+    let (low, high) = (scores.at_least(lower.max(1)), upper);
+    let (low, high) = if lower >= 0 {
+        (low, high)
+    } else {
+        (lower, scores.at_most(upper.min(-1)))
+    };
+    let steps = (high - low) / 2;
+    let mid = if lower >= 0 {
+        low + 2 * ((steps - 1) / 2)
+    } else {
+        low + 2 * (steps / 2)
+    };
+    mid.clamp(lower, upper - 1)
 }
 
 /// What a search proves.
@@ -391,9 +474,13 @@ impl<'a> Searcher<'a> {
             Err(decided) => (decided, decided),
             Ok(_) => self.static_bounds(stones, false),
         };
-        let (score, _) = score_by_probes(precision, bounds, &self.stopped, |alpha, beta| {
-            (self.root(me, opp, alpha, beta), 0)
-        });
+        let (score, _) = score_by_probes(
+            precision,
+            bounds,
+            cells - stones,
+            &self.stopped,
+            |alpha, beta| (self.root(me, opp, alpha, beta), 0),
+        );
         SearchResult::of_score(
             score,
             precision,
@@ -614,6 +701,48 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every possible score of every root size is found by the probes,
+    /// whether a probe returns the bound it was asked (fail-hard) or the
+    /// score itself (fail-soft), in at most log2 of the possible scores
+    /// plus the two sign probes; and an impossible score is never returned.
+    #[test]
+    fn probes_find_every_possible_score() {
+        for empty in 1..=64u32 {
+            let scores = Scores::of(empty);
+            let e = empty as i8;
+            let bounds = ((1 - e).min(0), e);
+            let possible: Vec<i8> = (bounds.0..=bounds.1)
+                .filter(|&v| scores.possible(v))
+                .collect();
+            // a win by the next stone and a loss by the one after it
+            assert!(possible.contains(&e) && possible.contains(&0));
+            assert!(empty < 2 || possible.contains(&(1 - e)));
+            let limit = 2 + (possible.len() as f64).log2().ceil() as usize;
+            for &score in &possible {
+                for soft in [false, true] {
+                    let probes = std::cell::Cell::new(0);
+                    let stopped = AtomicBool::new(false);
+                    let (found, _) =
+                        score_by_probes(Precision::Exact, bounds, empty, &stopped, |a, b| {
+                            probes.set(probes.get() + 1);
+                            let r = match (soft, score <= a) {
+                                (true, _) => score,
+                                (false, true) => a,
+                                (false, false) => b,
+                            };
+                            (r, 0)
+                        });
+                    assert_eq!(found, score, "empty {empty}, soft {soft}");
+                    assert!(
+                        probes.get() <= limit,
+                        "empty {empty}: {} probes",
+                        probes.get()
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn small_known_values() {
