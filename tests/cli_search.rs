@@ -119,6 +119,8 @@ fn a_batch_answers_every_line_in_order_as_single_searches_do() {
         "--positions",
         file.to_str().unwrap(),
         "--json",
+        "--threads",
+        "4",
     ]);
     assert!(from_file.status.success());
     let (code, from_stdin, _) = run_within(

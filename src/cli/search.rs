@@ -2,14 +2,18 @@
 //! search, without a table of every state — for boards beyond exhaustive
 //! reach. The answer has the shape of every position answer.
 
+use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc;
 
 use anyhow::Context as _;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use rayon::iter::{ParallelBridge, ParallelIterator};
 use retrograde::files::read_regular_text;
 use retrograde::memory::Budget;
 use retrograde::position::answer::{answer_with, plies, MoveDetail, Oracle, PositionAnswer};
@@ -208,13 +212,20 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             let empty = bitboard.cells() - fewest_stones.unwrap_or(0);
             let entries = board_table_entries(&args.run.budget(), family, empty);
             let searcher = BoardSearcher::new(bitboard.clone(), entries, deadline, &bar);
+            // many positions: one a worker, each search on its own
+            let searcher = if positions.is_some() {
+                searcher.side_by_side()
+            } else {
+                searcher
+            };
             let oracle = BoardSearch {
                 searcher: &searcher,
                 precision,
             };
             let stats = || (searcher.nodes(), searcher.hits());
+            let thread_nodes = || searcher.nodes_on_this_thread();
             match positions {
-                Some(lines) => run.batch(&lines, &oracle, &stats, &bar),
+                Some(lines) => run.batch(&lines, &oracle, &stats, Some(&thread_nodes), &bar),
                 None => run.one(&p, &oracle, &stats, &bar),
             }
         }
@@ -228,7 +239,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             };
             let stats = || (searcher.nodes(), searcher.hits());
             match positions {
-                Some(lines) => run.batch(&lines, &oracle, &stats, &bar),
+                Some(lines) => run.batch(&lines, &oracle, &stats, None, &bar),
                 None => run.one(&p, &oracle, &stats, &bar),
             }
         }
@@ -317,46 +328,61 @@ impl Run<'_> {
         })
     }
 
-    /// Answers every line in order with one table, printing each answer on
-    /// one line as it comes; exit 3 when the time limit stopped any.
+    /// Answers every line with one table, printing each answer on one line
+    /// in input order as soon as it and those before it are known; exit 3
+    /// when the time limit stopped any. With `thread_nodes` (the calling
+    /// worker's node count so far) the positions are searched side by side,
+    /// one a worker, each worker's count telling its search's nodes;
+    /// without, one after another, each with every worker.
     fn batch(
         &self,
         lines: &[(String, Position)],
         oracle: &(dyn Oracle + Sync),
-        stats: &Stats,
+        stats: &(dyn Fn() -> (u64, u64) + Sync),
+        thread_nodes: Option<&(dyn Fn() -> u64 + Sync)>,
         bar: &Bar,
     ) -> anyhow::Result<ExitCode> {
         let clock = Instant::now();
-        let mut reached_all = true;
         let pool = thread_pool(self.threads)?;
-        for (line, p) in lines {
+        let stop = AtomicBool::new(false);
+        let (sender, receiver) = mpsc::channel::<(usize, Solved)>();
+        // one line's answer with its nodes and seconds
+        let solve = |(_, p): &(String, Position), nodes: &dyn Fn() -> u64| -> Solved {
             let started = Instant::now();
-            let before = stats().0;
-            let result = pool.install(|| answer_with(self.game, p, oracle, self.detail))?;
-            let seconds = started.elapsed().as_secs_f64();
-            let nodes = stats().0 - before;
-            reached_all &= result.is_some();
-            let text = match (result, self.json) {
-                (Some(a), true) => {
-                    let mut value = serde_json::to_value(&a)?;
-                    if let serde_json::Value::Object(map) = &mut value {
-                        map.insert("moves_played".into(), json!(line));
-                        map.insert("nodes".into(), json!(nodes));
-                        map.insert("seconds".into(), json!(seconds));
+            let before = nodes();
+            let answer = answer_with(self.game, p, oracle, self.detail)?;
+            Ok(answer.map(|a| (a, nodes() - before, started.elapsed().as_secs_f64())))
+        };
+        let printed = std::thread::scope(|scope| {
+            let (pool, stop, solve) = (&pool, &stop, &solve);
+            scope.spawn(move || {
+                pool.install(|| match thread_nodes {
+                    Some(thread_nodes) => lines.iter().enumerate().par_bridge().for_each_with(
+                        sender,
+                        |sender, (i, line)| {
+                            if !stop.load(Relaxed) {
+                                let _ = sender.send((i, solve(line, thread_nodes)));
+                            }
+                        },
+                    ),
+                    None => {
+                        let total = || stats().0;
+                        for (i, line) in lines.iter().enumerate() {
+                            if stop.load(Relaxed) || sender.send((i, solve(line, &total))).is_err()
+                            {
+                                break;
+                            }
+                        }
                     }
-                    format!("{value}\n")
-                }
-                (None, true) => format!("{}\n", json!({"moves_played": line, "not_reached": true})),
-                (Some(a), false) => format!(
-                    "{}  ({} nodes, {seconds:.3} s)\n",
-                    one_line(line, &a),
-                    grouped(nodes)
-                ),
-                (None, false) => format!("{}: not reached\n", shown(line)),
-            };
-            bar.suspend(|| emit_while_read(&text))?;
-        }
+                })
+            });
+            let printed = self.print_in_order(lines, receiver, bar);
+            // an error or a closed pipe: start no more searches
+            stop.store(true, Relaxed);
+            printed
+        });
         bar.finish();
+        let reached_all = printed?;
         if !self.json {
             let seconds = clock.elapsed().as_secs_f64();
             let (nodes, hits) = stats();
@@ -376,7 +402,57 @@ impl Run<'_> {
             ExitCode::from(3)
         })
     }
+
+    /// Prints the answers arriving on `receiver` (line number, answer) in
+    /// line order; whether every line was reached before the time limit.
+    /// Stops at the first error, or quietly when stdout's reader has gone.
+    fn print_in_order(
+        &self,
+        lines: &[(String, Position)],
+        receiver: mpsc::Receiver<(usize, Solved)>,
+        bar: &Bar,
+    ) -> anyhow::Result<bool> {
+        let mut waiting = BTreeMap::new();
+        let mut reached_all = true;
+        let mut next = 0;
+        for (i, solved) in receiver {
+            waiting.insert(i, solved);
+            while let Some(solved) = waiting.remove(&next) {
+                let line = &lines[next].0;
+                next += 1;
+                let result = solved?;
+                reached_all &= result.is_some();
+                let text = match (result, self.json) {
+                    (Some((a, nodes, seconds)), true) => {
+                        let mut value = serde_json::to_value(&a)?;
+                        if let serde_json::Value::Object(map) = &mut value {
+                            map.insert("moves_played".into(), json!(line));
+                            map.insert("nodes".into(), json!(nodes));
+                            map.insert("seconds".into(), json!(seconds));
+                        }
+                        format!("{value}\n")
+                    }
+                    (None, true) => {
+                        format!("{}\n", json!({"moves_played": line, "not_reached": true}))
+                    }
+                    (Some((a, nodes, seconds)), false) => format!(
+                        "{}  ({} nodes, {seconds:.3} s)\n",
+                        one_line(line, &a),
+                        grouped(nodes)
+                    ),
+                    (None, false) => format!("{}: not reached\n", shown(line)),
+                };
+                if !bar.suspend(|| emit_while_read(&text))? {
+                    return Ok(reached_all);
+                }
+            }
+        }
+        Ok(reached_all)
+    }
 }
+
+/// A batch line's answer with its nodes and seconds (`None`: not reached).
+type Solved = retrograde::error::Result<Option<(PositionAnswer, u64, f64)>>;
 
 /// A move list as printed: "(empty)" for the empty board.
 fn shown(line: &str) -> &str {

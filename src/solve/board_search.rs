@@ -315,6 +315,10 @@ pub struct BoardSearcher<'a> {
     deadline: Option<Instant>,
     progress: &'a dyn Progress,
     stopped: AtomicBool,
+    /// Whether a search splits its moves across the pool's workers; when
+    /// not, each search runs on its calling thread alone (many searches
+    /// side by side).
+    split_workers: bool,
 }
 
 impl<'a> BoardSearcher<'a> {
@@ -335,7 +339,26 @@ impl<'a> BoardSearcher<'a> {
             deadline,
             progress,
             stopped: AtomicBool::new(false),
+            split_workers: true,
         }
+    }
+
+    /// The same searcher for many searches run side by side, each on its
+    /// calling thread alone (no search splits its moves): the workers
+    /// share the table, and [`Self::nodes_on_this_thread`] tells each
+    /// search's nodes.
+    pub fn side_by_side(self) -> Self {
+        Self {
+            split_workers: false,
+            ..self
+        }
+    }
+
+    /// Nodes the calling thread has visited: a search run on this thread
+    /// alone (see [`Self::side_by_side`]) visited the difference of two
+    /// readings, with at most [`crate::solve::counters::SLOTS`] workers.
+    pub fn nodes_on_this_thread(&self) -> u64 {
+        self.nodes.this_thread()
     }
 
     /// A searcher with no deadline and no progress.
@@ -437,8 +460,10 @@ impl<'a> BoardSearcher<'a> {
         }
     }
 
-    /// The root, its children split across the workers, each searched
-    /// with the root's window: fail-soft within it. Returns the value and
+    /// The root, its children after the first split across the workers,
+    /// each searched with the root's window (on one worker, or side by
+    /// side, in turn with the window narrowing): fail-soft within it.
+    /// Returns the value and
     /// the move (its bit) that gave it: of moves giving the same value,
     /// the first in the search's order.
     fn root<const K: u32>(&self, me: u64, mask: u64, alpha: i8, beta: i8) -> (i8, u64) {
@@ -458,7 +483,7 @@ impl<'a> BoardSearcher<'a> {
         let count = self.order_moves::<K>(&node, possible, &mut moves);
         let bit = |word: u32| 1u64 << (word & 0xff);
         // one worker gains nothing from splitting
-        let split = if rayon::current_num_threads() > 1 {
+        let split = if self.split_workers && rayon::current_num_threads() > 1 {
             SPLIT_PLIES
         } else {
             0
@@ -468,6 +493,21 @@ impl<'a> BoardSearcher<'a> {
             return (first, bit(moves[0]));
         }
         let alpha = alpha.max(first);
+        if split == 0 {
+            // in turn, each move with the window the earlier ones left
+            let (mut best, mut at, mut alpha) = (first, 0, alpha);
+            for (i, &word) in moves[..count].iter().enumerate().skip(1) {
+                let v = -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, 0);
+                if v > best {
+                    (best, at) = (v, i);
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            return (best, bit(moves[at]));
+        }
         let rest: Vec<i8> = moves[1..count]
             .par_iter()
             .map(|&word| -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, split))

@@ -6,8 +6,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Slots: threads beyond this share slots (still exact, just contended).
-const SLOTS: usize = 64;
+/// Slots: threads beyond this share slots (the total still exact, just
+/// contended).
+pub const SLOTS: usize = 64;
 
 /// One counter on a cache line of its own.
 #[repr(align(128))]
@@ -34,6 +35,14 @@ impl ThreadCounter {
     pub fn bump(&self) -> u64 {
         let slot = rayon::current_thread_index().map_or(SLOTS - 1, |i| i % SLOTS);
         self.slots[slot].0.fetch_add(1, Relaxed)
+    }
+
+    /// The calling thread's count: with at most [`SLOTS`] workers, what
+    /// this thread alone has counted (a search run on one thread from
+    /// start to end counts its nodes as the difference).
+    pub fn this_thread(&self) -> u64 {
+        let slot = rayon::current_thread_index().map_or(SLOTS - 1, |i| i % SLOTS);
+        self.slots[slot].0.load(Relaxed)
     }
 
     /// The total over all threads.
