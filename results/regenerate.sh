@@ -38,7 +38,8 @@ rotation and reflection; games are the move sequences from the empty board to
 the end.
 
 Regenerate with \`results/regenerate.sh\`. The Cat and Mouse race against
-the C baseline is in [cat-mouse-baseline.md](cat-mouse-baseline.md).
+the C baseline is in [cat-mouse-baseline.md](cat-mouse-baseline.md); the
+Connect Four search beside Pascal Pons' solver in [SEARCH.md](SEARCH.md).
 
 | board (columns×rows) | k | value | positions | terminal | classes | terminal classes | games | X wins | O wins | draws |
 |---|---|---|---|---|---|---|---|---|---|---|

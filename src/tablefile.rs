@@ -698,6 +698,12 @@ fn read_gravity(
         plies.push(GravityPly::from_raw(k, v));
         at += n;
     }
+    // the first player's outcomes follow from the values (tables written
+    // before they were counted lack them)
+    let mut counts = counts;
+    for (c, p) in counts.iter_mut().zip(&plies) {
+        c.set_outcomes(p.raw().1);
+    }
     Ok(GravitySolution { plies, counts })
 }
 

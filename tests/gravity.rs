@@ -147,8 +147,17 @@ fn every_small_board_matches_the_reference() {
                         "{cols}×{rows} k={k} ply {ply} terminal"
                     );
                     let mut next = HashSet::new();
+                    // the first player's outcomes under perfect play
+                    let mut first = [0u64; 3];
                     for b in &ply_set {
                         let want = reference.value(b, ply, &mut memo);
+                        let x_to_move = ply % 2 == 0;
+                        let slot = match (want.0, x_to_move) {
+                            (Outcome::Draw, _) => 1,
+                            (Outcome::Win, true) | (Outcome::Loss, false) => 0,
+                            _ => 2,
+                        };
+                        first[slot] += 1;
                         assert_eq!(
                             solution.lookup(ply, key_of(&game, b)),
                             Some(want),
@@ -158,6 +167,11 @@ fn every_small_board_matches_the_reference() {
                             next.extend(reference.children(b, ply));
                         }
                     }
+                    assert_eq!(
+                        [c.first_won, c.first_drawn, c.first_lost],
+                        first,
+                        "{cols}×{rows} k={k} ply {ply} first player's outcomes"
+                    );
                     ply_set = next;
                 }
                 boards += 1;

@@ -140,6 +140,9 @@ pub fn summary_json(game: &Gravity, solution: &GravitySolution) -> Value {
         "x_wins": total.x_wins,
         "o_wins": total.o_wins,
         "draws": total.draws,
+        "first_won": total.first_won,
+        "first_drawn": total.first_drawn,
+        "first_lost": total.first_lost,
         "value": empty_board_value(game, solution),
         "depth": depth,
         "per_ply": solution.counts,
@@ -157,6 +160,9 @@ fn totals(solution: &GravitySolution) -> GravityCounts {
             x_wins: t.x_wins + c.x_wins,
             o_wins: t.o_wins + c.o_wins,
             draws: t.draws + c.draws,
+            first_won: t.first_won + c.first_won,
+            first_drawn: t.first_drawn + c.first_drawn,
+            first_lost: t.first_lost + c.first_lost,
         })
 }
 
@@ -182,20 +188,33 @@ pub fn report(
         "gravity board: {}, {k} in a row wins",
         board_name(cols, rows)
     );
+    // terminal positions by their result, then every position by its
+    // value for the first player under perfect play
     let _ = writeln!(
         out,
-        "{:>5} {:>14} {:>12} {:>11} {:>11} {:>9}",
-        "ply", "positions", "terminal", "X wins", "O wins", "draws"
+        "{:>5} {:>14} {:>12} {:>11} {:>11} {:>9} {:>14} {:>14} {:>14}",
+        "ply",
+        "positions",
+        "terminal",
+        "X wins",
+        "O wins",
+        "draws",
+        "first wins",
+        "first draws",
+        "first loses"
     );
     let mut line = |label: String, c: &GravityCounts| {
         let _ = writeln!(
             out,
-            "{label:>5} {:>14} {:>12} {:>11} {:>11} {:>9}",
+            "{label:>5} {:>14} {:>12} {:>11} {:>11} {:>9} {:>14} {:>14} {:>14}",
             grouped(c.positions),
             grouped(c.terminal),
             grouped(c.x_wins),
             grouped(c.o_wins),
-            grouped(c.draws)
+            grouped(c.draws),
+            grouped(c.first_won),
+            grouped(c.first_drawn),
+            grouped(c.first_lost)
         );
     };
     for c in &solution.counts {

@@ -37,6 +37,37 @@ pub struct GravityCounts {
     pub o_wins: u64,
     /// Full boards without a line.
     pub draws: u64,
+    /// Positions the first player (X) wins under perfect play, terminal
+    /// ones (X has completed a line) included.
+    #[serde(default)]
+    pub first_won: u64,
+    /// Positions drawn under perfect play (full boards included).
+    #[serde(default)]
+    pub first_drawn: u64,
+    /// Positions the first player loses under perfect play (O has
+    /// completed a line, or will).
+    #[serde(default)]
+    pub first_lost: u64,
+}
+
+impl GravityCounts {
+    /// Sets the first player's won / drawn / lost counts from the value
+    /// words of a ply's positions (value for the player to move: X on even
+    /// plies).
+    pub(crate) fn set_outcomes(&mut self, values: &[u16]) {
+        let (mut won, mut drawn, mut lost) = (0, 0, 0);
+        for &v in values {
+            match v & 0b11 {
+                DRAW => drawn += 1,
+                WIN => won += 1,
+                _ => lost += 1,
+            }
+        }
+        if self.ply % 2 == 1 {
+            (won, lost) = (lost, won);
+        }
+        (self.first_won, self.first_drawn, self.first_lost) = (won, drawn, lost);
+    }
 }
 
 /// One ply: sorted keys and, aligned with them, value (low 2 bits, codes of
@@ -296,6 +327,7 @@ fn solve_ply(
         positions: keys.len() as u64,
         ..GravityCounts::default()
     };
+    c.set_outcomes(&values);
     for (&key, &v) in keys.iter().zip(&values) {
         let terminal = v >> 2 == 0 && (v & 0b11 != WIN);
         if terminal {
