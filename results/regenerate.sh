@@ -39,7 +39,8 @@ the end.
 
 Regenerate with \`results/regenerate.sh\`. The Cat and Mouse race against
 the C baseline is in [cat-mouse-baseline.md](cat-mouse-baseline.md); the
-Connect Four search beside Pascal Pons' solver in [SEARCH.md](SEARCH.md).
+Connect Four search beside Pascal Pons' solver in [SEARCH.md](SEARCH.md);
+the Connect Four boards solved completely in [CONNECT.md](CONNECT.md).
 
 | board (columns×rows) | k | value | positions | terminal | classes | terminal classes | games | X wins | O wins | draws |
 |---|---|---|---|---|---|---|---|---|---|---|
