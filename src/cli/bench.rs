@@ -11,10 +11,12 @@ use clap::Args;
 use retrograde::atomic_file::write_atomically;
 use retrograde::games::cat_mouse::CatMouseGraph;
 use retrograde::games::cat_mouse_grid::{bench_grid, CatMouseGrid};
+use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::solve::layered::solve_mnk;
 use retrograde::solve::retrograde::solve_within;
+use retrograde::solve::sparse_layered::solve_gravity;
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped};
@@ -61,6 +63,7 @@ fn workloads() -> anyhow::Result<Vec<Workload>> {
     let grid = CatMouseGrid::new(&grid_rows, 2, 3)?;
     let mnk = |k| Mnk::new(4, 4, k);
     let (k3, k4) = (mnk(3)?, mnk(4)?);
+    let connect = Gravity::new(6, 4, 4)?;
     let unlimited = Budget::unlimited();
     Ok(vec![
         Workload {
@@ -89,6 +92,13 @@ fn workloads() -> anyhow::Result<Vec<Workload>> {
             solve: Box::new(move || {
                 let s = solve_mnk(&k4, &unlimited)?;
                 Ok((s.totals().positions, s.checksum()))
+            }),
+        },
+        Workload {
+            name: "connect-6x4",
+            solve: Box::new(move || {
+                let s = solve_gravity(&connect, &unlimited)?;
+                Ok((s.positions(), s.checksum()))
             }),
         },
     ])

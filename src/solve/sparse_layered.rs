@@ -141,6 +141,17 @@ impl GravitySolution {
     pub fn positions(&self) -> u64 {
         self.counts.iter().map(|c| c.positions).sum()
     }
+
+    /// A checksum of every ply's keys and value/depth words, for checking
+    /// that runs at different thread counts build the same table.
+    pub fn checksum(&self) -> u64 {
+        let mut sum = crate::checksum::Checksum::default();
+        for ply in &self.plies {
+            let words: Vec<u64> = ply.values.iter().map(|&v| u64::from(v)).collect();
+            sum.words(&ply.keys).words(&words);
+        }
+        sum.value()
+    }
 }
 
 /// Bytes the engine holds a position: its key and its value/depth word.
