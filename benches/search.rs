@@ -11,7 +11,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::pons_score;
-use retrograde::position::oracles::gravity_key;
+use retrograde::position::oracles::sentinel_cells;
 use retrograde::position::{BoardGame, Family};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::search::Precision;
@@ -36,13 +36,12 @@ fn load(name: &str, count: usize) -> Vec<Case> {
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let board = BoardGame::new(Family::Gravity, 7, 6, 4).unwrap();
-    let game = Gravity::new(7, 6, 4).unwrap();
     text.lines()
         .take(count)
         .map(|line| {
             let (moves, score) = line.split_once(' ').expect("moves score");
             let p = board.play_moves(moves).unwrap();
-            let (x, occupied) = game.unkey(gravity_key(&game, &p));
+            let (x, occupied) = sentinel_cells(7, 6, &p);
             Case {
                 x,
                 occupied,

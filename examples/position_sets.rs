@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::pons_score;
-use retrograde::position::oracles::gravity_key;
+use retrograde::position::oracles::{gravity_key, sentinel_cells};
 use retrograde::position::{BoardGame, Family, Position, Status};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if wins_at_once || !seen.insert(gravity_key(&game, &p)) {
             continue;
         }
-        let (x, occupied) = game.unkey(gravity_key(&game, &p));
+        let (x, occupied) = sentinel_cells(7, 6, &p);
         let r = in_pool(2, || searcher.search(x, occupied, Precision::Exact))??
             .ok_or("no deadline was set")?;
         let score = pons_score(board.cells(), p.stones(), r.value, r.depth).ok_or("exact")?;

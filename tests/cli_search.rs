@@ -17,6 +17,13 @@ fn table_answer(moves: &str) -> Value {
     ])
 }
 
+/// The arguments of `search connect` on the 5 × 4 board, then `extra`.
+fn search_5x4<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["search", "connect", "--cols", "5", "--rows", "4"];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// The moves of an answer marked best.
 fn best_moves(answer: &Value) -> Vec<String> {
     answer["moves"]
@@ -35,9 +42,7 @@ fn the_default_answer_names_one_best_move_of_the_table() {
     for moves in POSITIONS {
         let table = table_answer(moves);
         for weak in [false, true] {
-            let mut args = vec![
-                "search", "connect", "--cols", "5", "--rows", "4", "--moves", moves, "--json",
-            ];
+            let mut args = search_5x4(&["--moves", moves, "--json"]);
             if weak {
                 args.push("--weak");
             }
@@ -77,18 +82,7 @@ fn the_default_answer_names_one_best_move_of_the_table() {
 fn all_moves_lists_every_move_as_the_table_does() {
     for moves in POSITIONS {
         let table = table_answer(moves);
-        let searched = json_of(&[
-            "search",
-            "connect",
-            "--cols",
-            "5",
-            "--rows",
-            "4",
-            "--moves",
-            moves,
-            "--json",
-            "--all-moves",
-        ]);
+        let searched = json_of(&search_5x4(&["--moves", moves, "--json", "--all-moves"]));
         assert_eq!(searched["moves"], table["moves"], "{moves}");
     }
 }
@@ -109,34 +103,16 @@ fn a_batch_answers_every_line_in_order_as_single_searches_do() {
     let file = dir.join("positions.txt");
     let input = POSITIONS.join("\n") + "\n";
     std::fs::write(&file, &input).unwrap();
-    let from_file = retrograde(&[
-        "search",
-        "connect",
-        "--cols",
-        "5",
-        "--rows",
-        "4",
+    let from_file = retrograde(&search_5x4(&[
         "--positions",
         file.to_str().unwrap(),
         "--json",
         "--threads",
         "4",
-    ]);
+    ]));
     assert!(from_file.status.success());
     let (code, from_stdin, _) = run_within(
-        &[
-            "search",
-            "connect",
-            "--cols",
-            "5",
-            "--rows",
-            "4",
-            "--positions",
-            "-",
-            "--json",
-            "--threads",
-            "1",
-        ],
+        &search_5x4(&["--positions", "-", "--json", "--threads", "1"]),
         60,
         Some(input.as_bytes()),
     );
@@ -145,9 +121,7 @@ fn a_batch_answers_every_line_in_order_as_single_searches_do() {
     assert_eq!(a.len(), POSITIONS.len());
     assert_eq!(b.len(), POSITIONS.len());
     for (i, moves) in POSITIONS.iter().enumerate() {
-        let single = json_of(&[
-            "search", "connect", "--cols", "5", "--rows", "4", "--moves", moves, "--json",
-        ]);
+        let single = json_of(&search_5x4(&["--moves", moves, "--json"]));
         for batch in [&a[i], &b[i]] {
             assert_eq!(batch["moves_played"], *moves);
             for key in ["position", "value", "depth", "score"] {
@@ -165,16 +139,7 @@ fn a_batch_answers_every_line_in_order_as_single_searches_do() {
         }
     }
     // the human form: one line per position, then the summary
-    let human = retrograde(&[
-        "search",
-        "connect",
-        "--cols",
-        "5",
-        "--rows",
-        "4",
-        "--positions",
-        file.to_str().unwrap(),
-    ]);
+    let human = retrograde(&search_5x4(&["--positions", file.to_str().unwrap()]));
     let text = String::from_utf8(human.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), POSITIONS.len() + 1, "{text}");
@@ -186,20 +151,8 @@ fn a_batch_answers_every_line_in_order_as_single_searches_do() {
 
 #[test]
 fn a_bad_batch_line_is_refused_with_its_number_before_any_search() {
-    let (code, stdout, stderr) = run_within(
-        &[
-            "search",
-            "connect",
-            "--cols",
-            "5",
-            "--rows",
-            "4",
-            "--positions",
-            "-",
-        ],
-        30,
-        Some(b"4453\n\n9\n"),
-    );
+    let (code, stdout, stderr) =
+        run_within(&search_5x4(&["--positions", "-"]), 30, Some(b"4453\n\n9\n"));
     assert_eq!(code, Some(2));
     assert!(stdout.is_empty());
     assert!(stderr.contains("standard input, line 3"), "{stderr}");

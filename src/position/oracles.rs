@@ -35,10 +35,11 @@ pub struct GravityTable<'a> {
     pub solution: &'a GravitySolution,
 }
 
-/// The gravity engine's key of `p` (row `r` from the top, column `c` is
-/// bit `c · (rows + 1) + (rows − 1 − r)` there).
-pub fn gravity_key(game: &Gravity, p: &Position) -> u64 {
-    let (cols, rows, _) = game.dimensions();
+/// The X stones and occupied cells of `p` on a board of `cols × rows` in
+/// the column-major layout with a sentinel row of the gravity engine and
+/// the bitboard search (row `r` from the top, column `c` is bit
+/// `c · (rows + 1) + (rows − 1 − r)`).
+pub fn sentinel_cells(cols: u32, rows: u32, p: &Position) -> (u64, u64) {
     let mut x = 0u64;
     let mut occupied = 0u64;
     for cell in 0..cols * rows {
@@ -51,6 +52,13 @@ pub fn gravity_key(game: &Gravity, p: &Position) -> u64 {
             occupied |= bit;
         }
     }
+    (x, occupied)
+}
+
+/// The gravity engine's key of `p` (see [`sentinel_cells`]).
+pub fn gravity_key(game: &Gravity, p: &Position) -> u64 {
+    let (cols, rows, _) = game.dimensions();
+    let (x, occupied) = sentinel_cells(cols, rows, p);
     game.key(x, occupied)
 }
 
@@ -75,23 +83,10 @@ pub struct BoardSearch<'a> {
 }
 
 impl BoardSearch<'_> {
-    /// The X stones and occupied cells of `p` in the bitboard layout
-    /// (column `c`, row `r` from the top is bit `c · (rows + 1) + rows − 1 − r`).
+    /// The X stones and occupied cells of `p` in the bitboard layout.
     fn bitboard_cells(&self, p: &Position) -> (u64, u64) {
         let (_, cols, rows, _) = self.searcher.board().dimensions();
-        let mut x = 0u64;
-        let mut occupied = 0u64;
-        for cell in 0..cols * rows {
-            let (r, c) = (cell / cols, cell % cols);
-            let bit = self.searcher.board().cell(c, rows - 1 - r);
-            if p.x & (1 << cell) != 0 {
-                x |= bit;
-            }
-            if (p.x | p.o) & (1 << cell) != 0 {
-                occupied |= bit;
-            }
-        }
-        (x, occupied)
+        sentinel_cells(cols, rows, p)
     }
 
     /// The position's cell of a bitboard cell.

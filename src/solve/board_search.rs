@@ -59,7 +59,7 @@ use crate::position::Family;
 use crate::solve::bound_table::BoundTable;
 use crate::solve::counters::ThreadCounter;
 use crate::solve::progress::{Progress, Silent};
-use crate::solve::search::{score_by_probes, Precision, SearchResult};
+use crate::solve::search::{out_of_time, score_by_probes, Precision, SearchResult};
 
 /// A board prepared for search.
 #[derive(Clone, Debug)]
@@ -564,15 +564,8 @@ impl<'a> BoardSearcher<'a> {
     /// parallel.
     fn negamax<const K: u32>(&self, node: &Node, mut alpha: i8, mut beta: i8, split: u32) -> i8 {
         let visited = self.nodes.bump();
-        if self.stopped.load(Relaxed) {
+        if out_of_time(visited, &self.stopped, self.deadline, self.progress) {
             return 0;
-        }
-        if visited.is_multiple_of(4096) {
-            self.progress.advance(4096);
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stopped.store(true, Relaxed);
-                return 0;
-            }
         }
         let b = &self.board;
         let (me, mask) = (node.me, node.mask);

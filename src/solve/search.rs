@@ -371,6 +371,33 @@ fn next_probe(scores: &Scores, lower: i8, upper: i8) -> i8 {
     mid.clamp(lower, upper - 1)
 }
 
+/// Nodes between two looks at the clock (and two progress reports).
+const NODES_PER_CHECK: u64 = 4096;
+
+/// Whether a search at its `visited`-th node (counted from 0 by whatever
+/// counter the engine keeps) must unwind: `stopped` is set, or, every
+/// [`NODES_PER_CHECK`] nodes, `progress` hears of them and the clock is
+/// past `deadline` (which sets `stopped` for every worker).
+#[inline]
+pub(crate) fn out_of_time(
+    visited: u64,
+    stopped: &AtomicBool,
+    deadline: Option<Instant>,
+    progress: &dyn Progress,
+) -> bool {
+    if stopped.load(Relaxed) {
+        return true;
+    }
+    if visited.is_multiple_of(NODES_PER_CHECK) {
+        progress.advance(NODES_PER_CHECK);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            stopped.store(true, Relaxed);
+            return true;
+        }
+    }
+    false
+}
+
 /// What a search proves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
@@ -545,15 +572,8 @@ impl<'a> Searcher<'a> {
     /// Fail-soft negamax on exact scores for the player owning `me`.
     fn negamax(&self, me: u64, opp: u64, mut alpha: i8, mut beta: i8) -> i8 {
         let visited = self.nodes.fetch_add(1, Relaxed);
-        if self.stopped.load(Relaxed) {
+        if out_of_time(visited, &self.stopped, self.deadline, self.progress) {
             return 0;
-        }
-        if visited.is_multiple_of(4096) {
-            self.progress.advance(4096);
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stopped.store(true, Relaxed);
-                return 0;
-            }
         }
         let moves = match self.moves(me, opp) {
             Ok(moves) => moves,
