@@ -31,6 +31,14 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
+/// The regular file `path`, opened for reading.
+pub fn open_regular(path: &Path) -> Result<std::fs::File> {
+    check_regular_input(path)?;
+    std::fs::File::open(path).map_err(|e| {
+        Error::InvalidInput(format!("cannot read {}: {}", path.display(), os_text(&e)))
+    })
+}
+
 /// The text of the regular file `path` (UTF-8).
 pub fn read_regular_text(path: &Path) -> Result<String> {
     String::from_utf8(read_regular(path)?)

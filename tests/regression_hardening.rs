@@ -194,13 +194,28 @@ fn line_6_a_table_shrunk_while_it_is_read_never_kills_the_reader() {
         s(&big),
         "--json",
     ]);
+    // a gravity table is read mapped into memory: a fault must end it cleanly
+    let gravity = dir.join("gravity.rtb");
+    json_of(&[
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--out",
+        s(&gravity),
+        "--json",
+    ]);
     let small = dir.join("small.rtb");
     json_of(&["mnk", "--out", s(&small), "--json"]);
-    for delay in [0u64, 2, 5, 10, 20] {
+    for (table, delay) in [0u64, 2, 5, 10, 20]
+        .into_iter()
+        .flat_map(|d| [(&big, d), (&gravity, d)])
+    {
         let target = dir.join("q.rtb");
-        std::fs::copy(&big, &target).unwrap();
+        std::fs::copy(table, &target).unwrap();
         let child = Command::new(BIN)
-            .args(["query", s(&target), "--json"])
+            .args(["query", s(&target), "--info", "--json"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -12,7 +12,8 @@ use retrograde::games::gravity::Gravity;
 use retrograde::position::oracles::{gravity_key, GravityTable};
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::in_pool;
-use retrograde::solve::sparse_layered::{solve_gravity_reporting, GravityCounts, GravitySolution};
+use retrograde::solve::sparse_layered::{solve_gravity_reporting, GravityCounts};
+use retrograde::tablefile::GravityValues;
 use retrograde::tablefile::{SavedGame, SavedTable};
 use serde_json::{json, Value};
 
@@ -99,7 +100,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     };
     match position {
         Some(p) => answer_position(&game, &board, &solution, &p, &timing, args.run.json),
-        None => report(&game, &solution, &timing, args.run.json),
+        None => report(&solution, &timing, args.run.json),
     }
 }
 
@@ -107,7 +108,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
 pub fn answer_position(
     game: &Gravity,
     board: &BoardGame,
-    solution: &GravitySolution,
+    solution: &dyn GravityValues,
     p: &Position,
     timing: &Timing,
     json: bool,
@@ -118,20 +119,19 @@ pub fn answer_position(
     })
 }
 
-/// The empty board's value for the first player.
-pub fn empty_board_value(game: &Gravity, solution: &GravitySolution) -> &'static str {
-    let key = gravity_key(game, &Position::default());
-    first_player_result(solution.lookup(0, key).map_or(Outcome::Draw, |(v, _)| v))
+/// The empty board's value for the first player and its depth.
+pub fn empty_board(solution: &dyn GravityValues) -> anyhow::Result<(&'static str, u32)> {
+    let key = gravity_key(solution.game(), &Position::default());
+    let (value, depth) = solution.value_of(0, key)?.unwrap_or((Outcome::Draw, 0));
+    Ok((first_player_result(value), depth))
 }
 
 /// The JSON summary of a solved board.
-pub fn summary_json(game: &Gravity, solution: &GravitySolution) -> Value {
-    let (cols, rows, k) = game.dimensions();
-    let total = totals(solution);
-    let depth = solution
-        .lookup(0, gravity_key(game, &Position::default()))
-        .map(|(_, d)| d);
-    json!({
+pub fn summary_json(solution: &dyn GravityValues) -> anyhow::Result<Value> {
+    let (cols, rows, k) = solution.game().dimensions();
+    let total = totals(solution.counts());
+    let (value, depth) = empty_board(solution)?;
+    Ok(json!({
         "cols": cols,
         "rows": rows,
         "k": k,
@@ -143,45 +143,36 @@ pub fn summary_json(game: &Gravity, solution: &GravitySolution) -> Value {
         "first_won": total.first_won,
         "first_drawn": total.first_drawn,
         "first_lost": total.first_lost,
-        "value": empty_board_value(game, solution),
+        "value": value,
         "depth": depth,
-        "per_ply": solution.counts,
-    })
+        "per_ply": solution.counts(),
+    }))
 }
 
-fn totals(solution: &GravitySolution) -> GravityCounts {
-    solution
-        .counts
+fn totals(counts: &[GravityCounts]) -> GravityCounts {
+    counts
         .iter()
         .fold(GravityCounts::default(), |t, c| GravityCounts {
             ply: t.ply.max(c.ply),
-            positions: t.positions + c.positions,
-            terminal: t.terminal + c.terminal,
-            x_wins: t.x_wins + c.x_wins,
-            o_wins: t.o_wins + c.o_wins,
-            draws: t.draws + c.draws,
-            first_won: t.first_won + c.first_won,
-            first_drawn: t.first_drawn + c.first_drawn,
-            first_lost: t.first_lost + c.first_lost,
+            ..t.plus(c)
         })
 }
 
 /// Prints the whole board's counts (human or JSON).
 pub fn report(
-    game: &Gravity,
-    solution: &GravitySolution,
+    solution: &dyn GravityValues,
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let total = totals(solution);
+    let total = totals(solution.counts());
     if json {
-        let mut value = summary_json(game, solution);
+        let mut value = summary_json(solution)?;
         if let Value::Object(map) = &mut value {
             map.extend(timing.json_keys(Some(total.positions)));
         }
         return emit_json(&value);
     }
-    let (cols, rows, k) = game.dimensions();
+    let (cols, rows, k) = solution.game().dimensions();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -217,17 +208,15 @@ pub fn report(
             grouped(c.first_lost)
         );
     };
-    for c in &solution.counts {
+    for c in solution.counts() {
         line(c.ply.to_string(), c);
     }
     line("total".into(), &total);
-    let depth = solution
-        .lookup(0, gravity_key(game, &Position::default()))
-        .map_or(0, |(_, d)| d);
+    let (value, depth) = empty_board(solution)?;
     let _ = writeln!(
         out,
         "value of the empty board: {} (in {} under perfect play)",
-        result_in_words(empty_board_value(game, solution)),
+        result_in_words(value),
         retrograde::position::answer::plies(depth)
     );
     out.push_str(&timing.line(Some(total.positions)));

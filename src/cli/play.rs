@@ -13,8 +13,9 @@ use retrograde::position::oracles::{GravityTable, MnkTable};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
-use retrograde::solve::sparse_layered::{solve_gravity_reporting, GravitySolution};
+use retrograde::solve::sparse_layered::solve_gravity_reporting;
 use retrograde::tablefile::{load, SavedGame, SavedTable};
+use retrograde::tablefile::{GravityFile, GravityValues};
 
 use super::position::{board_size, PositionArgs};
 use super::{OutArgs, RunArgs};
@@ -64,14 +65,17 @@ enum HumanSide {
 /// A solved board to play on.
 enum Solved {
     Mnk(MnkSolution),
-    Gravity(Gravity, GravitySolution),
+    Gravity(Gravity, Box<dyn GravityValues>),
 }
 
 impl Solved {
     fn oracle(&self) -> Box<dyn Oracle + '_> {
         match self {
             Solved::Mnk(solution) => Box::new(MnkTable(solution)),
-            Solved::Gravity(game, solution) => Box::new(GravityTable { game, solution }),
+            Solved::Gravity(game, solution) => Box::new(GravityTable {
+                game,
+                solution: solution.as_ref(),
+            }),
         }
     }
 }
@@ -97,19 +101,24 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             if args.out.out.is_some() {
                 bail!("--out saves a table solved for play; {file} is one already");
             }
-            match load(std::path::Path::new(file))? {
-                (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => (
-                    BoardGame::new(Family::Mnk, cols, rows, k)?,
-                    Solved::Mnk(solution),
-                ),
-                (SavedGame::Gravity { cols, rows, k }, SavedTable::Gravity(solution)) => (
+            let path = std::path::Path::new(file);
+            if let Some(table) = GravityFile::open(path)? {
+                let (cols, rows, k) = table.game().dimensions();
+                (
                     BoardGame::new(Family::Gravity, cols, rows, k)?,
-                    Solved::Gravity(Gravity::new(cols, rows, k)?, solution),
-                ),
-                (other, _) => bail!(
-                    "{file} holds a {} table; play needs an mnk or connect table",
-                    other.kind_name()
-                ),
+                    Solved::Gravity(table.game().clone(), Box::new(table)),
+                )
+            } else {
+                match load(path)? {
+                    (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => (
+                        BoardGame::new(Family::Mnk, cols, rows, k)?,
+                        Solved::Mnk(solution),
+                    ),
+                    (other, _) => bail!(
+                        "{file} holds a {} table; play needs an mnk or connect table",
+                        other.kind_name()
+                    ),
+                }
             }
         }
     };
@@ -151,7 +160,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         let SavedTable::Gravity(solution) = table else {
             unreachable!("built above")
         };
-        Solved::Gravity(engine, solution)
+        Solved::Gravity(engine, Box::new(solution))
     } else {
         let engine = retrograde::games::mnk::Mnk::new(rows, cols, k)?;
         let solution = in_pool(args.run.threads(), || {

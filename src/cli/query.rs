@@ -11,7 +11,9 @@ use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
 use retrograde::games::cat_mouse_grid::CatMouseGrid;
 use retrograde::memory::Bytes;
 use retrograde::table::OutcomeTable;
-use retrograde::tablefile::{load, SavedGame, SavedTable, FORMAT_VERSION};
+use retrograde::tablefile::{
+    load, GravityFile, GravityValues, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
+};
 use serde_json::json;
 
 use super::classics::{IntervalArgs, UsedArgs};
@@ -114,6 +116,9 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             )
         })?
         .len();
+    if let Some(table) = GravityFile::open(&args.file)? {
+        return gravity(args, &table, size, clock);
+    }
     args.run
         .budget()
         .check(&format!("loading {}", args.file.display()), Bytes(size))?;
@@ -201,17 +206,6 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
                 super::mnk::report(&board, solution, &timing, json)
             }
         }
-        (SavedGame::Gravity { cols, rows, k }, SavedTable::Gravity(solution)) => {
-            super::position::board_size(Some(*cols), Some(*rows), &args.position, (*cols, *rows))
-                .map_err(|e| anyhow::anyhow!("{e} (the table solves {})", board_name(*cols, *rows)))?;
-            let (engine, game) = super::connect::boards(*cols, *rows, *k)?;
-            if args.position.given() {
-                let p = args.position.position(&game)?;
-                super::connect::answer_position(&engine, &game, solution, &p, &timing, json)
-            } else {
-                super::connect::report(&engine, solution, &timing, json)
-            }
-        }
         (SavedGame::Nim { stones, .. }, SavedTable::Nim(t)) => {
             super::classics::nim_report(t, args.stones.unwrap_or(*stones), &timing, json)
         }
@@ -222,6 +216,68 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             super::classics::ends_report(t, &args.interval, &timing, json)
         }
         _ => bail!("{file}: the table does not fit its game"),
+    }
+}
+
+/// Answers from a gravity table, mapped into memory: only the blocks a
+/// position needs are read (and their checksums checked); `--info` checks
+/// every block.
+fn gravity(
+    args: &QueryArgs,
+    table: &GravityFile,
+    size: u64,
+    clock: Instant,
+) -> anyhow::Result<ExitCode> {
+    let file = args.file.display();
+    if let Some(wrong) = args
+        .options_given()
+        .into_iter()
+        .find(|o| !options_of("connect").contains(o))
+    {
+        let fits = options_of("connect").join(", ");
+        bail!("{file} holds a connect table, which {wrong} does not ask (it takes {fits})");
+    }
+    let (cols, rows, k) = table.game().dimensions();
+    if args.info {
+        table.check_blocks()?;
+        let mut summary = super::connect::summary_json(table)?;
+        if let serde_json::Value::Object(map) = &mut summary {
+            map.retain(|key, _| ["positions", "terminal", "value"].contains(&key.as_str()));
+        }
+        let stored = table.stored();
+        let blocks = stored.div_ceil(BLOCK_POSITIONS as u64);
+        let positions = summary["positions"].as_u64().unwrap_or(0).max(1);
+        if args.run.json {
+            return emit_json(&json!({
+                "game": "connect",
+                "format_version": FORMAT_VERSION,
+                "parameters": {"cols": cols, "rows": rows, "k": k},
+                "counts": summary,
+                "file_bytes": size,
+                "stored_positions": stored,
+                "blocks": blocks,
+                "bytes_per_position": size as f64 / positions as f64,
+            }));
+        }
+        return emit(&format!(
+            "file        {}\ngame        connect (format version {FORMAT_VERSION})\nparameters  {}\ncounts      {summary}\nsize        {} bytes ({}, {:.2} bytes a position)\nblocks      {} of up to {BLOCK_POSITIONS} stored positions (mirror images once), every checksum good\n",
+            file,
+            json!({"cols": cols, "rows": rows, "k": k}),
+            grouped(size),
+            Bytes(size),
+            size as f64 / positions as f64,
+            grouped(blocks)
+        ));
+    }
+    super::position::board_size(Some(cols), Some(rows), &args.position, (cols, rows))
+        .map_err(|e| anyhow::anyhow!("{e} (the table solves {})", board_name(cols, rows)))?;
+    let (engine, game) = super::connect::boards(cols, rows, k)?;
+    let timing = Timing::loaded(clock.elapsed().as_secs_f64());
+    if args.position.given() {
+        let p = args.position.position(&game)?;
+        super::connect::answer_position(&engine, &game, table, &p, &timing, args.run.json)
+    } else {
+        super::connect::report(table, &timing, args.run.json)
     }
 }
 
@@ -254,14 +310,6 @@ fn info(args: &QueryArgs, game: &SavedGame, table: &SavedTable) -> anyhow::Resul
                 json!({"cols": cols, "rows": rows, "k": k}),
                 json!({"positions": t.positions, "terminal": t.terminal, "classes": t.classes, "value": super::mnk::empty_board_value(s)}),
             )
-        }
-        (SavedGame::Gravity { cols, rows, k }, SavedTable::Gravity(s)) => {
-            let engine = retrograde::games::gravity::Gravity::new(*cols, *rows, *k)?;
-            let mut summary = super::connect::summary_json(&engine, s);
-            if let serde_json::Value::Object(map) = &mut summary {
-                map.retain(|key, _| ["positions", "terminal", "value"].contains(&key.as_str()));
-            }
-            (json!({"cols": cols, "rows": rows, "k": k}), summary)
         }
         (SavedGame::Nim { stones, max_take }, SavedTable::Nim(t)) => (
             json!({"stones": stones, "max_take": max_take}),

@@ -64,6 +64,29 @@ impl Gravity {
         self.cols * self.rows
     }
 
+    /// Bits a key can occupy: `cols · (rows + 1)`; every key is below
+    /// `2^key_bits`.
+    pub fn key_bits(&self) -> u32 {
+        self.cols * (self.rows + 1)
+    }
+
+    /// The key of the left–right mirror image (columns in reverse order).
+    #[inline]
+    pub fn mirror(&self, key: u64) -> u64 {
+        let bits = self.rows + 1;
+        let field = (1u64 << bits) - 1;
+        (0..self.cols).fold(0, |m, c| {
+            m | ((key >> (c * bits)) & field) << ((self.cols - 1 - c) * bits)
+        })
+    }
+
+    /// The key a position and its mirror image are stored under: the
+    /// smaller of the two. Both have the same value and depth.
+    #[inline]
+    pub fn canonical(&self, key: u64) -> u64 {
+        key.min(self.mirror(key))
+    }
+
     /// The key of (X stones, occupied cells).
     #[inline]
     pub fn key(&self, x: u64, occupied: u64) -> u64 {
@@ -127,6 +150,14 @@ mod tests {
         assert!(g.has_line(vertical));
         let horizontal = (0..4).fold(0u64, |m, c| m | 1 << (c * 7));
         assert!(g.has_line(horizontal));
+        let mirrored = g.mirror(g.key(x, occ));
+        assert_eq!(g.mirror(mirrored), g.key(x, occ));
+        let (mx, mocc) = g.unkey(mirrored);
+        // column c's stones are column 6 − c's of the mirror image
+        assert_eq!(mocc.count_ones(), occ.count_ones());
+        assert_eq!((mx >> (3 * 7)) & 0x7f, (x >> (3 * 7)) & 0x7f);
+        assert_eq!((mocc >> (2 * 7)) & 0x7f, (occ >> (4 * 7)) & 0x7f);
+        assert_eq!(g.canonical(mirrored), g.canonical(g.key(x, occ)));
         assert!(Gravity::new(8, 8, 4).is_err());
         assert!(Gravity::new(4, 4, 5).is_err());
     }

@@ -10,7 +10,7 @@ use crate::games::gravity::Gravity;
 use crate::solve::board_search::BoardSearcher;
 use crate::solve::layered::MnkSolution;
 use crate::solve::search::{best_child_bound, Precision, Searcher};
-use crate::solve::sparse_layered::GravitySolution;
+use crate::tablefile::GravityValues;
 
 /// A solved m,n,k table (its cell layout is the position layout).
 pub struct MnkTable<'a>(pub &'a MnkSolution);
@@ -31,8 +31,8 @@ impl Oracle for MnkTable<'_> {
 pub struct GravityTable<'a> {
     /// The board the table solves.
     pub game: &'a Gravity,
-    /// The table.
-    pub solution: &'a GravitySolution,
+    /// The table, in memory or in a file.
+    pub solution: &'a dyn GravityValues,
 }
 
 /// The X stones and occupied cells of `p` on a board of `cols × rows` in
@@ -65,7 +65,7 @@ pub fn gravity_key(game: &Gravity, p: &Position) -> u64 {
 impl Oracle for GravityTable<'_> {
     fn lookup(&self, p: &Position) -> Result<Lookup> {
         let key = gravity_key(self.game, p);
-        Ok(match self.solution.lookup(p.stones() as usize, key) {
+        Ok(match self.solution.value_of(p.stones() as usize, key)? {
             Some((value, depth)) => Lookup::Known(value, Some(depth)),
             None => Lookup::Unreachable,
         })

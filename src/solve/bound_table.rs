@@ -95,18 +95,7 @@ impl BoundTable {
     /// Starts bringing `key`'s entry into the cache, for a `get` soon.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let (word, _) = self.locate(key);
-            // SAFETY: a prefetch is a hint; it neither reads into the
-            // program nor faults, and the pointer is a valid reference.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(word.as_ptr().cast::<i8>());
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::solve::cache::prefetch(self.locate(key).0);
     }
 }
 

@@ -160,7 +160,9 @@ pub fn check_mnk(
 }
 
 /// Checks a solved gravity table against the rules of `game`, as
-/// [`check_mnk`] does (children found in the next ply by key).
+/// [`check_mnk`] does (children found in the next ply by key), and that
+/// each ply holds canonical keys only and counts them with their mirror
+/// images.
 pub fn check_gravity(
     game: &crate::games::gravity::Gravity,
     solution: &crate::solve::sparse_layered::GravitySolution,
@@ -171,15 +173,25 @@ pub fn check_gravity(
         return Err("the empty board is not in the table".into());
     }
     for (ply, table) in solution.plies.iter().enumerate() {
-        let (keys, _) = table.raw();
-        if solution.counts.get(ply).map(|c| c.positions) != Some(keys.len() as u64) {
+        let keys: Vec<u64> = table.raw().0.iter().collect();
+        let weighted: u64 = keys
+            .iter()
+            .map(|&k| if game.mirror(k) == k { 1 } else { 2 })
+            .sum();
+        if solution.counts.get(ply).map(|c| c.positions) != Some(weighted) {
             return Err(format!("ply {ply}: its count does not match its positions"));
         }
         keys.par_iter().try_for_each(|&key| {
-            let (x, occupied) = game.unkey(key);
             let bad = |why: &str| format!("position {key:#x} of ply {ply}: {why}");
-            if game.key(x, occupied) != key || occupied.count_ones() != ply as u32 {
-                return Err(bad("not a position of this ply"));
+            if key >= 1u64.checked_shl(game.key_bits()).unwrap_or(u64::MAX) {
+                return Err(bad("not a key of this board"));
+            }
+            let (x, occupied) = game.unkey(key);
+            if game.key(x, occupied) != key
+                || occupied.count_ones() != ply as u32
+                || game.canonical(key) != key
+            {
+                return Err(bad("not a canonical position of this ply"));
             }
             let x_moves = ply % 2 == 0;
             let (last, other) = if x_moves {

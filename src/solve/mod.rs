@@ -11,6 +11,7 @@
 pub mod atomic;
 pub mod board_search;
 pub mod bound_table;
+pub mod cache;
 pub mod certify;
 pub mod counters;
 pub mod layered;

@@ -28,8 +28,17 @@ use crate::index::PlyShape;
 use crate::memory::Budget;
 use crate::solve::certify::{check_gravity, check_mnk, check_retrograde};
 use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
-use crate::solve::sparse_layered::{GravityCounts, GravityPly, GravitySolution};
+
+use crate::solve::sparse_layered::GravitySolution;
 use crate::table::{code, OutcomeTable};
+
+mod gravity;
+
+pub use gravity::{GravityFile, GravityValues, BLOCK_POSITIONS};
+
+/// The index encoding of a gravity table: canonical keys in checksummed
+/// blocks ([`gravity`]).
+pub const GRAVITY_ENCODING: u32 = 7;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"RETROGRD";
@@ -315,7 +324,7 @@ pub fn write_table(out: impl Write, game: &SavedGame, table: &SavedTable) -> std
     let (encoding, states) = match table {
         SavedTable::Retrograde(t) => (1u32, t.states()),
         SavedTable::Layered(s) => (2u32, s.plies.iter().map(|p| p.shape.size).sum()),
-        SavedTable::Gravity(s) => (3u32, s.positions()),
+        SavedTable::Gravity(s) => (GRAVITY_ENCODING, s.positions()),
         SavedTable::Nim(t) => (4u32, t.stones() + 1),
         SavedTable::CanIWin(t) => (5u32, t.states()),
         SavedTable::Ends(t) => (6u32, (t.numbers().len() * t.numbers().len()) as u64),
@@ -369,23 +378,7 @@ pub fn write_table(out: impl Write, game: &SavedGame, table: &SavedTable) -> std
                 raws.iter().try_for_each(|r| w.put(r.2))
             })?;
         }
-        SavedTable::Gravity(s) => {
-            w.json(b"SUMM", &json!({ "counts": s.counts }))?;
-            let raws: Vec<_> = s.plies.iter().map(|p| p.raw()).collect();
-            let keys: u64 = raws.iter().map(|r| word_len(r.0)).sum();
-            w.section(b"KEYS", keys, |w| {
-                raws.iter().try_for_each(|r| w.words(r.0))
-            })?;
-            let values: u64 = raws.iter().map(|r| r.1.len() as u64 * 2).sum();
-            w.section(b"VALS", values, |w| {
-                raws.iter().try_for_each(|r| {
-                    r.1.chunks(4096).try_for_each(|chunk| {
-                        let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-                        w.put(&bytes)
-                    })
-                })
-            })?;
-        }
+        SavedTable::Gravity(s) => gravity::write_sections(&mut w, s)?,
         SavedTable::Nim(t) => {
             w.section(b"BITS", word_len(t.raw_words()), |w| w.words(t.raw_words()))?
         }
@@ -515,7 +508,14 @@ pub fn decode(bytes: &[u8]) -> Result<(SavedGame, SavedTable)> {
     })
 }
 
-fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), String> {
+/// The header and parameters of a table file: a reader at the first
+/// section after them, the game, the index encoding and the state count.
+/// With `whole`, the checksum of the whole file is checked first (a mapped
+/// file checks its parts as it reads them instead).
+fn read_header(
+    bytes: &[u8],
+    whole: bool,
+) -> std::result::Result<(Reader<'_>, SavedGame, u32, u64), String> {
     if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
         return Err(format!(
             "truncated: {} bytes is too short for a table file",
@@ -537,7 +537,7 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
         return Err("truncated or damaged: the checksum trailer is missing".into());
     }
     let stored = u64::from_le_bytes(bytes[body + 4..].try_into().expect("8 bytes"));
-    if Checksum::default().bytes(&bytes[..body]).value() != stored {
+    if whole && Checksum::default().bytes(&bytes[..body]).value() != stored {
         return Err("corrupted: the checksum does not match the contents".into());
     }
     let kind = r.u32("kind")?;
@@ -556,6 +556,12 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
             bytes.len()
         ));
     }
+    Ok((r, game, encoding, states))
+}
+
+fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), String> {
+    let (mut r, game, encoding, states) = read_header(bytes, true)?;
+    let (kind, body) = (game.kind(), bytes.len() - TRAILER_BYTES);
     let bad_game = |e: Error| format!("the stored game is invalid: {e}");
     let table = match (&game, encoding) {
         (SavedGame::Graph(graph), 1) => {
@@ -595,9 +601,12 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
             check_mnk(&board, &solution)?;
             SavedTable::Layered(solution)
         }
-        (SavedGame::Gravity { cols, rows, k }, 3) => {
+        (SavedGame::Gravity { .. }, 3) => {
+            return Err("a gravity table of an older build (full keys, no mirror symmetry): solve the board again".into())
+        }
+        (SavedGame::Gravity { cols, rows, k }, GRAVITY_ENCODING) => {
             let board = Gravity::new(*cols, *rows, *k).map_err(bad_game)?;
-            let solution = read_gravity(&mut r, board.cells(), states)?;
+            let solution = gravity::read_solution(&mut r, &board, states)?;
             check_gravity(&board, &solution)?;
             SavedTable::Gravity(solution)
         }
@@ -658,53 +667,6 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
         ));
     }
     Ok((game, table))
-}
-
-fn read_gravity(
-    r: &mut Reader,
-    cells: u32,
-    stored: u64,
-) -> std::result::Result<GravitySolution, String> {
-    let summary: Value = serde_json::from_slice(r.section(b"SUMM", None)?)
-        .map_err(|e| format!("the summary is not JSON: {e}"))?;
-    let counts: Vec<GravityCounts> = serde_json::from_value(summary["counts"].clone())
-        .map_err(|e| format!("the summary's counts: {e}"))?;
-    let positions = counts
-        .iter()
-        .try_fold(0u64, |t, c| t.checked_add(c.positions))
-        .ok_or("the summary's counts overflow")?;
-    if counts.len() != cells as usize + 1 || positions != stored {
-        return Err("the summary does not fit the board".into());
-    }
-    let too_long = || "the table is too long for this machine".to_string();
-    let key_bytes = positions.checked_mul(8).ok_or_else(too_long)?;
-    let keys = r.section(b"KEYS", Some(key_bytes))?;
-    let values = r.section(b"VALS", Some(positions * 2))?;
-    let mut plies = Vec::with_capacity(counts.len());
-    let mut at = 0usize;
-    for c in &counts {
-        let n = usize::try_from(c.positions).map_err(|_| too_long())?;
-        let k = words_of(&keys[at * 8..(at + n) * 8]);
-        let v: Vec<u16> = values[at * 2..(at + n) * 2]
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect();
-        if k.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(format!("the keys of ply {} are not in order", c.ply));
-        }
-        if v.iter().any(|&w| w & 0b11 == 0) {
-            return Err(format!("a position of ply {} has no value", c.ply));
-        }
-        plies.push(GravityPly::from_raw(k, v));
-        at += n;
-    }
-    // the first player's outcomes follow from the values (tables written
-    // before they were counted lack them)
-    let mut counts = counts;
-    for (c, p) in counts.iter_mut().zip(&plies) {
-        c.set_outcomes(p.raw().1);
-    }
-    Ok(GravitySolution { plies, counts })
 }
 
 fn read_retrograde(

@@ -1,0 +1,175 @@
+//! The backward pass: each position's value and depth from its children's
+//! in the next ply, and the ply's counts (a position standing for itself
+//! and its mirror image counts twice unless it is its own mirror image).
+
+use rayon::prelude::*;
+
+use super::key_index::KeyIndex;
+use super::keys::KeyWord;
+use super::moves::Moves;
+use super::{GravityCounts, DRAW, ENDED, LOSS, WIN};
+use crate::solve::cache::prefetch;
+
+/// The solved next ply, as the backward pass reads it.
+pub(crate) struct NextPly<'a, K> {
+    pub(crate) keys: &'a [K],
+    pub(crate) values: &'a [u8],
+    pub(crate) index: KeyIndex,
+}
+
+/// Fills `values` (the forward pass's flags: [`ENDED`] or 0) with each
+/// position's value/depth byte and counts the ply. Contract: `next` is the
+/// solved ply `ply + 1`, absent only for a full board's ply.
+pub(crate) fn solve_ply<K: KeyWord>(
+    moves: &Moves,
+    ply: u32,
+    keys: &[K],
+    values: &mut [u8],
+    next: Option<&NextPly<'_, K>>,
+) -> GravityCounts {
+    let cells = moves.game().cells();
+    let chunk = keys
+        .len()
+        .div_ceil(rayon::current_num_threads() * 8)
+        .max(4096);
+    let x_to_move = ply.is_multiple_of(2);
+    keys.par_chunks(chunk)
+        .zip(values.par_chunks_mut(chunk))
+        .map(|(ks, vs)| {
+            let mut c = GravityCounts::default();
+            let mut lookups = Vec::with_capacity(GROUP * 64);
+            for (ks, vs) in ks.chunks(GROUP).zip(vs.chunks_mut(GROUP)) {
+                if ply < cells {
+                    let next = next.expect("a non-full board has a next ply");
+                    solve_group(moves, ply, ks, vs, next, &mut lookups);
+                }
+                for (k, v) in ks.iter().zip(vs) {
+                    let key = k.key();
+                    let weight = if moves.mirror(key) == key { 1 } else { 2 };
+                    c.positions += weight;
+                    let ended = *v == ENDED;
+                    if ended {
+                        c.terminal += weight;
+                        // the player who just moved completed a line
+                        if x_to_move {
+                            c.o_wins += weight;
+                        } else {
+                            c.x_wins += weight;
+                        }
+                    } else if ply == cells {
+                        *v = DRAW;
+                        c.terminal += weight;
+                        c.draws += weight;
+                    }
+                    let first = match (*v & 0b11, x_to_move) {
+                        (DRAW, _) => &mut c.first_drawn,
+                        (WIN, true) | (LOSS, false) => &mut c.first_won,
+                        _ => &mut c.first_lost,
+                    };
+                    *first += weight;
+                }
+            }
+            c
+        })
+        .reduce(GravityCounts::default, |a, b| a.plus(&b))
+        .with_ply(ply)
+}
+
+/// Where `key` is in a bucket's sorted `keys`: a branch-free count of the
+/// smaller keys for the usual few keys (a binary search's branches are
+/// unpredictable), a binary search for a crowded bucket.
+#[inline]
+fn position_in_bucket<K: KeyWord>(keys: &[K], key: K) -> usize {
+    let at = if keys.len() <= 32 {
+        keys.iter().map(|&k| usize::from(k < key)).sum()
+    } else {
+        keys.partition_point(|&k| k < key)
+    };
+    assert!(
+        keys.get(at) == Some(&key),
+        "children of a reachable position are reachable"
+    );
+    at
+}
+
+/// Positions whose children are looked up together: their lookups' cache
+/// misses overlap (see [`solve_group`]).
+const GROUP: usize = 16;
+
+/// One child's lookup in the next ply: which position of the group asked,
+/// the child's key, then its bucket and finally its index.
+#[derive(Clone, Copy)]
+struct Lookup {
+    slot: usize,
+    key: u64,
+    at: usize,
+}
+
+/// Sets the value/depth byte of every position of a group not ended by a
+/// line (`values` hold the forward pass's flags), from its children: win
+/// by the fastest child loss, else draw if a child draws (depth: the board
+/// fills), else loss by the slowest child win.
+///
+/// The lookups run in three sweeps over all the group's children, each
+/// prefetching what the next reads (the bucket's start, then its keys,
+/// then the value), so a group's ~80 cache misses overlap: 6×4 at 2
+/// threads, the backward pass went from 3.3 s to … .
+fn solve_group<K: KeyWord>(
+    moves: &Moves,
+    ply: u32,
+    keys: &[K],
+    values: &mut [u8],
+    next: &NextPly<'_, K>,
+    lookups: &mut Vec<Lookup>,
+) {
+    lookups.clear();
+    for (slot, (k, &v)) in keys.iter().zip(values.iter()).enumerate() {
+        if v == ENDED {
+            continue;
+        }
+        let key = k.key();
+        moves.for_each_child(key, moves.mirror(key), ply, |child| {
+            let bucket = next.index.bucket(child);
+            prefetch(next.index.start_of(bucket));
+            lookups.push(Lookup {
+                slot,
+                key: child,
+                at: bucket,
+            });
+        });
+    }
+    for l in lookups.iter_mut() {
+        let (from, to) = next.index.range(l.at);
+        prefetch(&next.keys[from.min(next.keys.len() - 1)]);
+        l.at = from | to << 32;
+    }
+    for l in lookups.iter_mut() {
+        let (from, to) = (l.at & 0xffff_ffff, l.at >> 32);
+        l.at = from + position_in_bucket(&next.keys[from..to], K::from_key(l.key));
+        prefetch(&next.values[l.at]);
+    }
+    let cells = moves.game().cells();
+    let mut pending = lookups.iter().peekable();
+    for (slot, v) in values.iter_mut().enumerate() {
+        if *v == ENDED {
+            continue;
+        }
+        let (mut fastest_win, mut slowest_loss, mut can_draw) = (u8::MAX, 0u8, false);
+        while let Some(l) = pending.next_if(|l| l.slot == slot) {
+            let child = next.values[l.at];
+            let depth = (child >> 2) + 1;
+            match child & 0b11 {
+                LOSS => fastest_win = fastest_win.min(depth),
+                WIN => slowest_loss = slowest_loss.max(depth),
+                _ => can_draw = true,
+            }
+        }
+        *v = if fastest_win != u8::MAX {
+            WIN | fastest_win << 2
+        } else if can_draw {
+            DRAW | ((cells - ply) as u8) << 2
+        } else {
+            LOSS | slowest_loss << 2
+        };
+    }
+}
