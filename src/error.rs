@@ -53,6 +53,10 @@ pub enum Error {
         cause: std::io::Error,
     },
 
+    /// The work did not finish before the caller's deadline.
+    #[error("{0} did not finish within its time limit")]
+    OutOfTime(String),
+
     /// Rayon could not start the requested worker threads.
     #[error("could not start the thread pool: {0}")]
     ThreadPool(String),

@@ -12,7 +12,7 @@ use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
 use retrograde::solve::search::Precision;
-use retrograde::solve::sparse_layered::solve_gravity_reporting;
+use retrograde::solve::sparse_layered::solve_gravity_within;
 
 use super::mnk::empty_board_value;
 use super::output::{emit, emit_while_read, first_player_result};
@@ -247,21 +247,30 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    // Tromp's position counts (3×8 as Böck's 2025 table confirms it),
-    // exhaustive (a case over the memory budget is not reached).
+    // Tromp's position counts and Böck's 2025 table (which confirms
+    // Tromp's), exhaustive (a case over the memory budget or past its
+    // seconds is not reached).
     let counts = [
         (4, 4, 161_029u64),
         (5, 4, 3_945_711),
         (5, 5, 69_763_700),
         (3, 8, 8_424_616),
+        (4, 7, 135_385_909),
+        (8, 3, 362_940_958),
+        (5, 6, 1_044_334_437),
+        (7, 4, 2_265_792_710),
+        (6, 5, 2_818_972_642),
     ];
     for (cols, rows, published) in counts {
         let clock = Instant::now();
+        let deadline = clock + Duration::from_secs_f64(args.case_seconds);
         let game = Gravity::new(cols, rows, 4)?;
         let bar = args.run.progress_plies();
-        let counted = in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))?
-            .ok()
-            .map(|s| s.positions().to_string());
+        let counted = in_pool(threads, || {
+            solve_gravity_within(&game, &budget, &bar, Some(deadline))
+        })?
+        .ok()
+        .map(|s| s.positions().to_string());
         bar.finish();
         let case = format!("Connect Four {cols}×{rows} positions");
         let seconds = clock.elapsed().as_secs_f64();

@@ -228,6 +228,7 @@ pub fn answer_with(
         }
         return Ok(Some(out));
     }
+    let mut children = Vec::new();
     for cell in game.legal_cells(p) {
         let child = p.with(cell);
         let (mine, plies) = match game.status(&child) {
@@ -252,8 +253,45 @@ pub fn answer_with(
             score: score(p.stones(), mine, plies),
             best: keeps(value, depth, mine, plies),
         });
+        children.push((mine, plies));
+    }
+    if status == Status::InProgress && !follows_from_moves(value, depth, &children) {
+        return Err(Error::InvalidInput(format!(
+            "the table's value for {} does not follow from its moves' values: it is damaged or edited",
+            game.diagram(p)
+        )));
     }
     Ok(Some(out))
+}
+
+/// Whether a position worth `value` in `depth` (exact depths) is the
+/// minimax of its moves, each worth `(value, plies)` for the mover: won by
+/// the fastest winning move, else drawn if a move draws, else lost by the
+/// slowest move. Always true without depths (a weak search's values).
+fn follows_from_moves(
+    value: Outcome,
+    depth: Option<u32>,
+    moves: &[(Outcome, Option<u32>)],
+) -> bool {
+    let Some(depth) = depth else {
+        return true;
+    };
+    let plies: Option<Vec<(Outcome, u32)>> =
+        moves.iter().map(|&(v, d)| d.map(|d| (v, d))).collect();
+    let Some(plies) = plies else {
+        return true;
+    };
+    let fastest_win = plies
+        .iter()
+        .filter(|m| m.0 == Outcome::Win)
+        .map(|m| m.1)
+        .min();
+    let slowest = plies.iter().map(|m| m.1).max();
+    match (fastest_win, plies.iter().any(|m| m.0 == Outcome::Draw)) {
+        (Some(d), _) => value == Outcome::Win && depth == d,
+        (None, true) => value == Outcome::Draw,
+        (None, false) => value == Outcome::Loss && Some(depth) == slowest,
+    }
 }
 
 /// A move of `p` (in play, worth `value` in `depth`) that keeps its value,

@@ -39,13 +39,14 @@ pub(crate) fn solve_ply<K: KeyWord>(
             let mut c = GravityCounts::default();
             let mut lookups = Vec::with_capacity(GROUP * 64);
             for (ks, vs) in ks.chunks(GROUP).zip(vs.chunks_mut(GROUP)) {
-                if ply < cells {
+                let own_images = if ply < cells {
                     let next = next.expect("a non-full board has a next ply");
-                    solve_group(moves, ply, ks, vs, next, &mut lookups);
-                }
-                for (k, v) in ks.iter().zip(vs) {
-                    let key = k.key();
-                    let weight = if moves.mirror(key) == key { 1 } else { 2 };
+                    solve_group(moves, ply, ks, vs, next, &mut lookups)
+                } else {
+                    own_mirror_images(moves, ks)
+                };
+                for (slot, v) in vs.iter_mut().enumerate() {
+                    let weight = if own_images >> slot & 1 == 1 { 1 } else { 2 };
                     c.positions += weight;
                     let ended = *v == ENDED;
                     if ended {
@@ -92,9 +93,19 @@ fn position_in_bucket<K: KeyWord>(keys: &[K], key: K) -> usize {
     at
 }
 
+/// The positions of a group that are their own mirror images, one bit a
+/// position.
+fn own_mirror_images<K: KeyWord>(moves: &Moves, keys: &[K]) -> u32 {
+    keys.iter().enumerate().fold(0, |mask, (slot, k)| {
+        let key = k.key();
+        mask | u32::from(moves.mirror(key) == key) << slot
+    })
+}
+
 /// Positions whose children are looked up together: their lookups' cache
 /// misses overlap (see [`solve_group`]).
 const GROUP: usize = 16;
+const _: () = assert!(GROUP <= 32, "a group's own mirror images fit a u32");
 
 /// One child's lookup in the next ply: which position of the group asked,
 /// the child's key, then its bucket and finally its index.
@@ -108,7 +119,8 @@ struct Lookup {
 /// Sets the value/depth byte of every position of a group not ended by a
 /// line (`values` hold the forward pass's flags), from its children: win
 /// by the fastest child loss, else draw if a child draws (depth: the board
-/// fills), else loss by the slowest child win.
+/// fills), else loss by the slowest child win. Returns the positions that
+/// are their own mirror images (as [`own_mirror_images`]).
 ///
 /// The lookups run in three sweeps over all the group's children, each
 /// prefetching what the next reads (the bucket's start, then its keys,
@@ -121,14 +133,17 @@ fn solve_group<K: KeyWord>(
     values: &mut [u8],
     next: &NextPly<'_, K>,
     lookups: &mut Vec<Lookup>,
-) {
+) -> u32 {
     lookups.clear();
+    let mut own_images = 0;
     for (slot, (k, &v)) in keys.iter().zip(values.iter()).enumerate() {
+        let key = k.key();
+        let mirror = moves.mirror(key);
+        own_images |= u32::from(mirror == key) << slot;
         if v == ENDED {
             continue;
         }
-        let key = k.key();
-        moves.for_each_child(key, moves.mirror(key), ply, |child| {
+        moves.for_each_child(key, mirror, ply, |child| {
             let bucket = next.index.bucket(child);
             prefetch(next.index.start_of(bucket));
             lookups.push(Lookup {
@@ -172,4 +187,5 @@ fn solve_group<K: KeyWord>(
             LOSS | slowest_loss << 2
         };
     }
+    own_images
 }

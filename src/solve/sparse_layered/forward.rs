@@ -37,10 +37,10 @@ use crate::memory::{Budget, Bytes};
 const TASK_CHILDREN: u64 = 1 << 16;
 
 /// A task is deduplicated through a bitmap when its key range needs at most
-/// this many 64-bit words…
-const MAX_BITMAP_WORDS: u64 = 1 << 15;
+/// this many 64-bit words (2 MiB, within the second-level cache)…
+const MAX_BITMAP_WORDS: u64 = 1 << 18;
 /// …and at most this many words a child (else sorting is cheaper).
-const BITMAP_WORDS_PER_CHILD: u64 = 4;
+const BITMAP_WORDS_PER_CHILD: u64 = 8;
 
 /// Bits of the key that pick a bin, at most.
 const BIN_BITS: u32 = 16;
@@ -385,5 +385,48 @@ mod tests {
             }
         }
         BITMAP.with(|b| assert!(b.borrow().iter().all(|&w| w == 0)));
+    }
+}
+
+#[cfg(test)]
+mod round_tests {
+    use super::*;
+    use crate::games::gravity::Gravity;
+
+    /// A ply enumerated in many small rounds (the least memory that lets it
+    /// through) equals the ply enumerated at once.
+    #[test]
+    fn rounds_give_the_same_ply() {
+        let game = Gravity::new(5, 4, 4).unwrap();
+        let moves = Moves::new(&game);
+        let unlimited = Budget::unlimited();
+        let mut ply_keys = vec![game.key(0, 0) as u32];
+        for ply in 0..12 {
+            let mut flags = vec![0u8; ply_keys.len()];
+            let whole = next_ply(&moves, ply, &ply_keys, &mut flags, &unlimited, 0).unwrap();
+            // the smallest budget that lets the ply through
+            let (mut low, mut high) = (0u64, 64 * whole.len() as u64 + 1024);
+            while low < high {
+                let mid = (low + high) / 2;
+                let mut f = vec![0u8; ply_keys.len()];
+                match next_ply(&moves, ply, &ply_keys, &mut f, &Budget(Bytes(mid)), 0) {
+                    Ok(_) => high = mid,
+                    Err(_) => low = mid + 1,
+                }
+            }
+            let mut tight_flags = vec![0u8; ply_keys.len()];
+            let tight = next_ply(
+                &moves,
+                ply,
+                &ply_keys,
+                &mut tight_flags,
+                &Budget(Bytes(low)),
+                0,
+            )
+            .unwrap();
+            assert_eq!(tight, whole, "ply {}", ply + 1);
+            assert_eq!(tight_flags, flags);
+            ply_keys = whole;
+        }
     }
 }

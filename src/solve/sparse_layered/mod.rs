@@ -213,10 +213,22 @@ pub fn solve_gravity_reporting(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<GravitySolution> {
+    solve_gravity_within(game, budget, progress, None)
+}
+
+/// [`solve_gravity_reporting`], given up with [`Error::OutOfTime`] once a
+/// ply ends past `deadline` (checked between plies).
+pub fn solve_gravity_within(
+    game: &Gravity,
+    budget: &Budget,
+    progress: &dyn Progress,
+    deadline: Option<std::time::Instant>,
+) -> Result<GravitySolution> {
+    let clock = Clock(deadline);
     let (plies, counts) = if game.key_bits() <= u32::BITS {
-        solve_with::<u32>(game, budget, progress)?
+        solve_with::<u32>(game, budget, progress, &clock)?
     } else {
-        solve_with::<u64>(game, budget, progress)?
+        solve_with::<u64>(game, budget, progress, &clock)?
     };
     Ok(GravitySolution {
         game: game.clone(),
@@ -225,11 +237,30 @@ pub fn solve_gravity_reporting(
     })
 }
 
+/// The deadline of a solve, if any.
+struct Clock(Option<std::time::Instant>);
+
+impl Clock {
+    /// Refuses to go on past the deadline.
+    fn check(&self, game: &Gravity) -> Result<()> {
+        match self.0 {
+            Some(deadline) if std::time::Instant::now() > deadline => {
+                let (cols, rows, _) = game.dimensions();
+                Err(Error::OutOfTime(format!(
+                    "the solve of {cols} columns × {rows} rows"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The solve in key word `K`.
 fn solve_with<K: KeyWord>(
     game: &Gravity,
     budget: &Budget,
     progress: &dyn Progress,
+    clock: &Clock,
 ) -> Result<(Vec<GravityPly>, Vec<GravityCounts>)> {
     let moves = Moves::new(game);
     let cells = game.cells();
@@ -246,6 +277,7 @@ fn solve_with<K: KeyWord>(
         flags.push(ended);
         keys.push(next);
         progress.advance(1);
+        clock.check(game)?;
         if keys.len() > PLIES_BEFORE_PROJECTING && ply + 1 < cells {
             refuse_if_projected_over(game, &keys, per_position, budget)?;
         }
@@ -272,6 +304,7 @@ fn solve_with<K: KeyWord>(
         }
         solved = Some((ply_keys, values));
         progress.advance(1);
+        clock.check(game)?;
     }
     let (k, v) = solved.expect("the empty board's ply");
     plies[0] = Some(GravityPly::from_raw(K::wrap(k), v));
@@ -293,10 +326,10 @@ fn refuse_if_projected_over<K>(
     let sizes: Vec<u64> = keys.iter().map(|k| 2 * k.len() as u64).collect();
     let projected = project_positions(game, &sizes);
     let bytes = Bytes((projected / 2).saturating_mul(per_position));
-    if bytes > budget.0 {
+    if bytes.0 as f64 > budget.0 .0 as f64 * PROJECTION_MARGIN {
         let (cols, rows, _) = game.dimensions();
         return Err(Error::InvalidInput(format!(
-            "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {per_position} bytes a position and its mirror image — over the memory budget of {}{}",
+            "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {per_position} bytes a position and its mirror image — over {PROJECTION_MARGIN} times the memory budget of {} (the projection's margin){}",
             sizes.len(),
             projected as f64,
             budget.0,
@@ -307,11 +340,17 @@ fn refuse_if_projected_over<K>(
 }
 
 /// A projection of a gravity board's total positions from the sizes of its
-/// first plies (at least two). Each ply can hold at most its stone patterns
-/// (column heights summing to the ply, times the ways to colour its
-/// stones); the projection takes the share of that bound the last ply
-/// filled, shrinking each later ply by the factor by which the share last
-/// shrank (wins stop play, so the share falls once lines appear).
+/// first plies (at least five). Each ply can hold at most its stone
+/// patterns (column heights summing to the ply, times the ways to colour
+/// its stones); the projection takes the share of that bound the last ply
+/// filled and lets it fall, ply by ply, as it last fell between plies of
+/// the same parity (the share alternates with the side to move), the fall
+/// steepening as it last steepened (wins stop play, faster and faster).
+///
+/// Checked against every board solved completely (`results/connect/`):
+/// from the first ten plies it overestimates by 1.3× (8×3) to 4.2× (5×6);
+/// from half the plies by at most 1.7×; it has never been below 0.98× the
+/// count. Hence [`PROJECTION_MARGIN`].
 pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
     let (cols, rows, _) = game.dimensions();
     let cells = game.cells() as usize;
@@ -332,14 +371,26 @@ pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
         |n: usize, k: usize| (0..k).fold(1f64, |b, i| b * (n - i) as f64 / (i + 1) as f64);
     let bound = |p: usize| heights[p] * binomial(p, p.div_ceil(2));
     let n = sizes.len();
-    let share = |p: usize| sizes[p] as f64 / bound(p).max(1.0);
-    let last = share(n - 1);
-    let shrink = (last / share(n - 2).max(1e-300)).min(1.0);
     let mut total: f64 = sizes.iter().map(|&s| s as f64).sum();
-    let mut fraction = last;
+    if n < 5 || n > cells {
+        return total.min(u64::MAX as f64) as u64;
+    }
+    let share = |p: usize| (sizes[p] as f64 / bound(p).max(1.0)).max(1e-300);
+    // the log of the share's fall per ply, over two plies of one parity
+    let fall = |p: usize| (share(p) / share(p - 2)).min(1.0).ln() / 2.0;
+    let mut step = fall(n - 1);
+    let steepening = (step - fall(n - 3)).min(0.0);
+    let mut log_share = share(n - 1).ln();
     for p in n..=cells {
-        fraction *= shrink;
-        total += bound(p) * fraction;
+        step += steepening / 2.0;
+        log_share += step;
+        total += bound(p) * log_share.min(0.0).exp();
     }
     total.min(u64::MAX as f64) as u64
 }
+
+/// A board is refused early only if its projection exceeds the budget by
+/// this factor: the worst overestimate seen from the first ten plies
+/// ([`project_positions`]), so that no board solved so far would have been
+/// refused by it; the budget checks before each ply stop the rest.
+pub const PROJECTION_MARGIN: f64 = 4.5;

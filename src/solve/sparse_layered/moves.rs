@@ -20,16 +20,19 @@ pub(crate) struct Moves {
     rows: u32,
     /// Bits of one column's field: `rows + 1`.
     field_bits: u32,
+    /// Stones in a row that win.
+    k: u32,
 }
 
 impl Moves {
     pub(crate) fn new(game: &Gravity) -> Self {
-        let (cols, rows, _) = game.dimensions();
+        let (cols, rows, k) = game.dimensions();
         Self {
             game: game.clone(),
             cols,
             rows,
             field_bits: rows + 1,
+            k,
         }
     }
 
@@ -37,7 +40,8 @@ impl Moves {
     /// just moved completed a line (the empty board never is).
     #[inline]
     pub(crate) fn has_ended_by_line(&self, key: u64, ply: u32) -> bool {
-        if ply == 0 {
+        // the player who just moved has ⌈ply / 2⌉ stones: no line below k
+        if ply.div_ceil(2) < self.k {
             return false;
         }
         let (x, occupied) = self.game.unkey(key);
