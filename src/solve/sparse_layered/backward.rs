@@ -104,7 +104,7 @@ fn own_mirror_images<K: KeyWord>(moves: &Moves, keys: &[K]) -> u32 {
 
 /// Positions whose children are looked up together: their lookups' cache
 /// misses overlap (see [`solve_group`]).
-const GROUP: usize = 16;
+const GROUP: usize = 32;
 const _: () = assert!(GROUP <= 32, "a group's own mirror images fit a u32");
 
 /// One child's lookup in the next ply: which position of the group asked,
@@ -156,6 +156,9 @@ fn solve_group<K: KeyWord>(
     for l in lookups.iter_mut() {
         let (from, to) = next.index.range(l.at);
         prefetch(&next.keys[from.min(next.keys.len() - 1)]);
+        if to > from + 1 {
+            prefetch(&next.keys[to - 1]);
+        }
         l.at = from | to << 32;
     }
     for l in lookups.iter_mut() {
