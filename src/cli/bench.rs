@@ -63,7 +63,7 @@ fn workloads() -> anyhow::Result<Vec<Workload>> {
     let grid = CatMouseGrid::new(&grid_rows, 2, 3)?;
     let mnk = |k| Mnk::new(4, 4, k);
     let (k3, k4) = (mnk(3)?, mnk(4)?);
-    let connect = Gravity::new(6, 4, 4)?;
+    let (connect_6x4, connect_5x5) = (Gravity::new(6, 4, 4)?, Gravity::new(5, 5, 4)?);
     let unlimited = Budget::unlimited();
     Ok(vec![
         Workload {
@@ -97,7 +97,14 @@ fn workloads() -> anyhow::Result<Vec<Workload>> {
         Workload {
             name: "connect-6x4",
             solve: Box::new(move || {
-                let s = solve_gravity(&connect, &unlimited)?;
+                let s = solve_gravity(&connect_6x4, &unlimited)?;
+                Ok((s.positions(), s.checksum()))
+            }),
+        },
+        Workload {
+            name: "connect-5x5",
+            solve: Box::new(move || {
+                let s = solve_gravity(&connect_5x5, &unlimited)?;
                 Ok((s.positions(), s.checksum()))
             }),
         },
