@@ -20,7 +20,7 @@ mkdir -p results/connect
 all="4x4 5x4 6x4 4x5 5x5 4x6 3x8 4x7 8x3 5x6 7x4 6x5"
 boards="${*:-$all}"
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+trap 'rm -rf "$scratch"; rm -f results/connect/*.tmp results/connect/*.tmp2 results/CONNECT.md.tmp' EXIT
 for board in $boards; do
   cols=${board%x*}
   rows=${board#*x}
