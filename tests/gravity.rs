@@ -123,57 +123,63 @@ fn key_of(game: &Gravity, b: &Columns) -> u64 {
     game.key(x, occupied)
 }
 
+/// Checks every position and count of the solve of `cols × rows`, `k`
+/// against the reference, ply by ply.
+fn check_against_reference(cols: usize, rows: usize, k: usize) {
+    let game = Gravity::new(cols as u32, rows as u32, k as u32).unwrap();
+    let solution = solve_gravity(&game, &Budget::unlimited()).unwrap();
+    let reference = Reference { cols, rows, k };
+    let mut memo = HashMap::new();
+    let mut ply_set: HashSet<Columns> = HashSet::from([vec![Vec::new(); cols]]);
+    for ply in 0..=cols * rows {
+        let c = &solution.counts[ply];
+        assert_eq!(
+            c.positions,
+            ply_set.len() as u64,
+            "{cols}×{rows} k={k} ply {ply}"
+        );
+        let terminal = ply_set.iter().filter(|b| reference.over(b, ply)).count() as u64;
+        assert_eq!(
+            c.terminal, terminal,
+            "{cols}×{rows} k={k} ply {ply} terminal"
+        );
+        let mut next = HashSet::new();
+        // the first player's outcomes under perfect play
+        let mut first = [0u64; 3];
+        for b in &ply_set {
+            let want = reference.value(b, ply, &mut memo);
+            let x_to_move = ply % 2 == 0;
+            let slot = match (want.0, x_to_move) {
+                (Outcome::Draw, _) => 1,
+                (Outcome::Win, true) | (Outcome::Loss, false) => 0,
+                _ => 2,
+            };
+            first[slot] += 1;
+            assert_eq!(
+                solution.lookup(ply, key_of(&game, b)),
+                Some(want),
+                "{cols}×{rows} k={k} {b:?}"
+            );
+            if !reference.over(b, ply) {
+                next.extend(reference.children(b, ply));
+            }
+        }
+        assert_eq!(
+            [c.first_won, c.first_drawn, c.first_lost],
+            first,
+            "{cols}×{rows} k={k} ply {ply} first player's outcomes"
+        );
+        ply_set = next;
+    }
+}
+
 #[test]
 fn every_small_board_matches_the_reference() {
     let mut boards = 0;
     for cols in 1..=4usize {
         for rows in 1..=4usize {
             for k in 1..=cols.max(rows) {
-                let game = Gravity::new(cols as u32, rows as u32, k as u32).unwrap();
-                let solution = solve_gravity(&game, &Budget::unlimited()).unwrap();
-                let reference = Reference { cols, rows, k };
-                let mut memo = HashMap::new();
-                let mut ply_set: HashSet<Columns> = HashSet::from([vec![Vec::new(); cols]]);
-                for ply in 0..=cols * rows {
-                    let c = &solution.counts[ply];
-                    assert_eq!(
-                        c.positions,
-                        ply_set.len() as u64,
-                        "{cols}×{rows} k={k} ply {ply}"
-                    );
-                    let terminal = ply_set.iter().filter(|b| reference.over(b, ply)).count() as u64;
-                    assert_eq!(
-                        c.terminal, terminal,
-                        "{cols}×{rows} k={k} ply {ply} terminal"
-                    );
-                    let mut next = HashSet::new();
-                    // the first player's outcomes under perfect play
-                    let mut first = [0u64; 3];
-                    for b in &ply_set {
-                        let want = reference.value(b, ply, &mut memo);
-                        let x_to_move = ply % 2 == 0;
-                        let slot = match (want.0, x_to_move) {
-                            (Outcome::Draw, _) => 1,
-                            (Outcome::Win, true) | (Outcome::Loss, false) => 0,
-                            _ => 2,
-                        };
-                        first[slot] += 1;
-                        assert_eq!(
-                            solution.lookup(ply, key_of(&game, b)),
-                            Some(want),
-                            "{cols}×{rows} k={k} {b:?}"
-                        );
-                        if !reference.over(b, ply) {
-                            next.extend(reference.children(b, ply));
-                        }
-                    }
-                    assert_eq!(
-                        [c.first_won, c.first_drawn, c.first_lost],
-                        first,
-                        "{cols}×{rows} k={k} ply {ply} first player's outcomes"
-                    );
-                    ply_set = next;
-                }
+                check_against_reference(cols, rows, k);
                 boards += 1;
             }
         }
@@ -181,20 +187,40 @@ fn every_small_board_matches_the_reference() {
     assert_eq!(boards, 50);
 }
 
+/// Boards whose keys need more than 32 bits run the engine on 64-bit key
+/// words: the same check on the ones small enough for the reference.
+#[test]
+fn boards_with_wide_keys_match_the_reference() {
+    for (cols, rows, k) in [(4, 8, 2), (5, 6, 2), (6, 6, 2), (8, 4, 2)] {
+        assert!(
+            Gravity::new(cols as u32, rows as u32, k as u32)
+                .unwrap()
+                .key_bits()
+                > 32
+        );
+        check_against_reference(cols, rows, k);
+    }
+}
+
 #[test]
 fn plies_are_identical_at_1_2_and_4_threads() {
-    let game = Gravity::new(5, 4, 4).unwrap();
-    let runs: Vec<_> = [1, 2, 4]
-        .into_iter()
-        .map(|t| {
-            in_pool(t, || solve_gravity(&game, &Budget::unlimited()))
-                .unwrap()
-                .unwrap()
-        })
-        .collect();
-    for run in &runs[1..] {
-        assert_eq!(run.plies, runs[0].plies);
-        assert_eq!(run.counts, runs[0].counts);
+    // 32-bit and 64-bit key words
+    for game in [
+        Gravity::new(5, 4, 4).unwrap(),
+        Gravity::new(8, 4, 2).unwrap(),
+    ] {
+        let runs: Vec<_> = [1, 2, 4]
+            .into_iter()
+            .map(|t| {
+                in_pool(t, || solve_gravity(&game, &Budget::unlimited()))
+                    .unwrap()
+                    .unwrap()
+            })
+            .collect();
+        for run in &runs[1..] {
+            assert_eq!(run.plies, runs[0].plies);
+            assert_eq!(run.counts, runs[0].counts);
+        }
     }
 }
 

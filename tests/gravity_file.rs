@@ -29,7 +29,14 @@ fn section(bytes: &[u8], tag: &[u8; 4]) -> std::ops::Range<usize> {
 #[test]
 fn a_saved_table_answers_every_position_as_the_solve_does() {
     let dir = scratch("round-trip");
-    for (cols, rows, k) in [(4, 4, 4), (5, 4, 4), (3, 3, 2), (4, 5, 3), (1, 1, 1)] {
+    for (cols, rows, k) in [
+        (4, 4, 4),
+        (5, 4, 4),
+        (3, 3, 2),
+        (4, 5, 3),
+        (1, 1, 1),
+        (8, 4, 2),
+    ] {
         let game = Gravity::new(cols, rows, k).unwrap();
         let solution = solve_gravity(&game, &Budget::unlimited()).unwrap();
         let path = dir.join(format!("{cols}x{rows}k{k}.rtb"));
