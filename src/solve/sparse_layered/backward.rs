@@ -95,17 +95,17 @@ fn position_in_bucket<K: KeyWord>(keys: &[K], key: K) -> usize {
 
 /// The positions of a group that are their own mirror images, one bit a
 /// position.
-fn own_mirror_images<K: KeyWord>(moves: &Moves, keys: &[K]) -> u32 {
+fn own_mirror_images<K: KeyWord>(moves: &Moves, keys: &[K]) -> u64 {
     keys.iter().enumerate().fold(0, |mask, (slot, k)| {
         let key = k.key();
-        mask | u32::from(moves.mirror(key) == key) << slot
+        mask | u64::from(moves.mirror(key) == key) << slot
     })
 }
 
 /// Positions whose children are looked up together: their lookups' cache
 /// misses overlap (see [`solve_group`]).
-const GROUP: usize = 32;
-const _: () = assert!(GROUP <= 32, "a group's own mirror images fit a u32");
+const GROUP: usize = 64;
+const _: () = assert!(GROUP <= 64, "a group's own mirror images fit a u64");
 
 /// One child's lookup in the next ply: which position of the group asked,
 /// the child's key, then its bucket and finally its index.
@@ -124,9 +124,10 @@ struct Lookup {
 ///
 /// The lookups run in three sweeps over all the group's children, each
 /// prefetching what the next reads (the bucket's start, then both ends of
-/// its keys, then the value), so a group's ~150 cache misses overlap. On
-/// 6×4 at 2 threads the backward pass of ply 18 went from 0.58 s (one
-/// lookup after another) to 0.49 s; the rest is the branch-free search
+/// its keys, then the value), so a group's ~300 cache misses overlap (64
+/// positions a group measured a little faster than 32 or 16). On 6×4 at 2
+/// threads the backward pass of ply 18 went from 0.58 s (one lookup after
+/// another) to 0.49 s (16 a group); the rest is the branch-free search
 /// inside the bucket waiting on its keys (this machine is a shared VM:
 /// timings vary by ±20% from run to run).
 fn solve_group<K: KeyWord>(
@@ -136,13 +137,13 @@ fn solve_group<K: KeyWord>(
     values: &mut [u8],
     next: &NextPly<'_, K>,
     lookups: &mut Vec<Lookup>,
-) -> u32 {
+) -> u64 {
     lookups.clear();
     let mut own_images = 0;
     for (slot, (k, &v)) in keys.iter().zip(values.iter()).enumerate() {
         let key = k.key();
         let mirror = moves.mirror(key);
-        own_images |= u32::from(mirror == key) << slot;
+        own_images |= u64::from(mirror == key) << slot;
         if v == ENDED {
             continue;
         }
