@@ -235,10 +235,11 @@ fn read_layout(
     let mut next_block = 0u64;
     for (ply, &(stored, first)) in directory.iter().enumerate() {
         let blocks = stored.div_ceil(BLOCK_POSITIONS as u64);
-        let range = first as usize..(first + blocks) as usize;
-        if first != next_block || range.end > index.len() {
+        // next_block ≤ index.len(), so the sum cannot wrap
+        if first != next_block || blocks > (index.len() as u64 - next_block) {
             return Err(format!("the directory of ply {ply} is damaged"));
         }
+        let range = first as usize..(first + blocks) as usize;
         let held: u64 = index[range.clone()]
             .iter()
             .map(|e| u64::from(e.positions))
