@@ -89,6 +89,22 @@ impl QueryArgs {
         ];
         given.iter().filter(|(_, g)| *g).map(|(n, _)| *n).collect()
     }
+
+    /// Refuses a position option that a table of `kind` does not answer.
+    fn refuse_options_not_of(&self, kind: &str) -> anyhow::Result<()> {
+        if let Some(wrong) = self
+            .options_given()
+            .into_iter()
+            .find(|o| !options_of(kind).contains(o))
+        {
+            let fits = options_of(kind).join(", ");
+            bail!(
+                "{} holds a {kind} table, which {wrong} does not ask (it takes {fits})",
+                self.file.display()
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The position options each kind of table answers.
@@ -125,15 +141,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let (game, table) = load(&args.file)?;
     let timing = Timing::loaded(clock.elapsed().as_secs_f64());
     let file = args.file.display();
-    let kind = game.kind_name();
-    if let Some(wrong) = args
-        .options_given()
-        .into_iter()
-        .find(|o| !options_of(kind).contains(o))
-    {
-        let fits = options_of(kind).join(", ");
-        bail!("{file} holds a {kind} table, which {wrong} does not ask (it takes {fits})");
-    }
+    args.refuse_options_not_of(game.kind_name())?;
     if args.info {
         return info(args, &game, &table);
     }
@@ -228,15 +236,7 @@ fn gravity(
     size: u64,
     clock: Instant,
 ) -> anyhow::Result<ExitCode> {
-    let file = args.file.display();
-    if let Some(wrong) = args
-        .options_given()
-        .into_iter()
-        .find(|o| !options_of("connect").contains(o))
-    {
-        let fits = options_of("connect").join(", ");
-        bail!("{file} holds a connect table, which {wrong} does not ask (it takes {fits})");
-    }
+    args.refuse_options_not_of("connect")?;
     let (cols, rows, k) = table.game().dimensions();
     if args.info {
         table.check_blocks()?;
@@ -247,27 +247,28 @@ fn gravity(
         let stored = table.stored();
         let blocks = stored.div_ceil(BLOCK_POSITIONS as u64);
         let positions = summary["positions"].as_u64().unwrap_or(0).max(1);
-        if args.run.json {
-            return emit_json(&json!({
-                "game": "connect",
-                "format_version": FORMAT_VERSION,
-                "parameters": {"cols": cols, "rows": rows, "k": k},
-                "counts": summary,
-                "file_bytes": size,
-                "stored_positions": stored,
-                "blocks": blocks,
-                "bytes_per_position": size as f64 / positions as f64,
-            }));
-        }
-        return emit(&format!(
-            "file        {}\ngame        connect (format version {FORMAT_VERSION})\nparameters  {}\ncounts      {summary}\nsize        {} bytes ({}, {:.2} bytes a position)\nblocks      {} of up to {BLOCK_POSITIONS} stored positions (mirror images once), every checksum good\n",
-            file,
-            json!({"cols": cols, "rows": rows, "k": k}),
-            grouped(size),
-            Bytes(size),
-            size as f64 / positions as f64,
+        let per_position = size as f64 / positions as f64;
+        let extra = json!({
+            "stored_positions": stored,
+            "blocks": blocks,
+            "bytes_per_position": per_position,
+        });
+        let lines = format!(
+            "blocks      {} of up to {BLOCK_POSITIONS} stored positions (mirror images once), every checksum good\n",
             grouped(blocks)
-        ));
+        );
+        return print_info(
+            args,
+            "connect",
+            &json!({"cols": cols, "rows": rows, "k": k}),
+            &summary,
+            size,
+            Some((
+                extra,
+                &format!(", {per_position:.2} bytes a position"),
+                &lines,
+            )),
+        );
     }
     super::position::board_size(Some(cols), Some(rows), &args.position, (cols, rows))
         .map_err(|e| anyhow::anyhow!("{e} (the table solves {})", board_name(cols, rows)))?;
@@ -325,19 +326,39 @@ fn info(args: &QueryArgs, game: &SavedGame, table: &SavedTable) -> anyhow::Resul
         ),
         _ => bail!("the table does not fit its game"),
     };
+    print_info(args, game.kind_name(), &parameters, &counts, size, None)
+}
+
+/// Prints `--info` (human or JSON): game, format version, parameters,
+/// counts and size, then what `more` adds — JSON keys, a note inside the
+/// size line's parentheses and lines of text.
+fn print_info(
+    args: &QueryArgs,
+    kind: &str,
+    parameters: &serde_json::Value,
+    counts: &serde_json::Value,
+    size: u64,
+    more: Option<(serde_json::Value, &str, &str)>,
+) -> anyhow::Result<ExitCode> {
+    let (extra, size_note, lines) = more.unwrap_or((json!({}), "", ""));
     if args.run.json {
-        return emit_json(&json!({
-            "game": game.kind_name(),
+        let mut value = json!({
+            "game": kind,
             "format_version": FORMAT_VERSION,
             "parameters": parameters,
             "counts": counts,
             "file_bytes": size,
-        }));
+        });
+        if let (serde_json::Value::Object(map), serde_json::Value::Object(extra)) =
+            (&mut value, extra)
+        {
+            map.extend(extra);
+        }
+        return emit_json(&value);
     }
     emit(&format!(
-        "file        {}\ngame        {} (format version {FORMAT_VERSION})\nparameters  {parameters}\ncounts      {counts}\nsize        {} bytes ({})\n",
+        "file        {}\ngame        {kind} (format version {FORMAT_VERSION})\nparameters  {parameters}\ncounts      {counts}\nsize        {} bytes ({}{size_note})\n{lines}",
         args.file.display(),
-        game.kind_name(),
         grouped(size),
         Bytes(size)
     ))

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::key_index::KeyIndex;
 use super::keys::KeyWord;
 use super::moves::Moves;
-use super::{GravityCounts, DRAW, ENDED, LOSS, WIN};
+use super::{chunk_len, GravityCounts, DRAW, ENDED, LOSS, WIN};
 use crate::solve::cache::prefetch;
 
 /// The solved next ply, as the backward pass reads it.
@@ -28,10 +28,7 @@ pub(crate) fn solve_ply<K: KeyWord>(
     next: Option<&NextPly<'_, K>>,
 ) -> GravityCounts {
     let cells = moves.game().cells();
-    let chunk = keys
-        .len()
-        .div_ceil(rayon::current_num_threads() * 8)
-        .max(4096);
+    let chunk = chunk_len(keys.len());
     let x_to_move = ply.is_multiple_of(2);
     keys.par_chunks(chunk)
         .zip(values.par_chunks_mut(chunk))

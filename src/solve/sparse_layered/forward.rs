@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use super::keys::KeyWord;
 use super::moves::Moves;
-use super::ENDED;
+use super::{chunk_len, ENDED};
 use crate::error::Result;
 use crate::memory::{Budget, Bytes};
 
@@ -64,11 +64,6 @@ impl Plan {
         let width = ((self.first_bin[t + 1] - self.first_bin[t]) as u128) << self.bin_shift;
         (low, width)
     }
-}
-
-/// Parents a chunk holds: enough chunks for every thread to stay busy.
-fn chunk_len(parents: usize) -> usize {
-    parents.div_ceil(rayon::current_num_threads() * 8).max(4096)
 }
 
 /// Sets the "ended" flag of each position of `keys` at `ply` that holds a

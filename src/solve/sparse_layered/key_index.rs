@@ -30,10 +30,11 @@ impl KeyIndex {
     pub(crate) fn new<K: KeyWord>(keys: &[K]) -> Self {
         assert!(keys.len() < u32::MAX as usize, "a ply of 2^32 positions");
         let (Some(&first), Some(&last)) = (keys.first(), keys.last()) else {
+            // one empty bucket
             return Self {
                 min: 0,
                 shift: 0,
-                starts: vec![0],
+                starts: vec![0, 0],
             };
         };
         let (min, max) = (first.key(), last.key());
@@ -80,24 +81,18 @@ impl KeyIndex {
     pub(crate) fn range(&self, b: usize) -> (usize, usize) {
         (self.starts[b] as usize, self.starts[b + 1] as usize)
     }
-
-    /// The position of `key` in `keys` (the keys indexed), if there.
-    #[inline]
-    #[cfg(test)]
-    pub(crate) fn find<K: KeyWord>(&self, keys: &[K], key: u64) -> Option<usize> {
-        let b = (key.checked_sub(self.min)? >> self.shift) as usize;
-        let (&from, &to) = (self.starts.get(b)?, self.starts.get(b + 1)?);
-        let (from, to) = (from as usize, to as usize);
-        keys[from..to]
-            .binary_search(&K::from_key(key))
-            .ok()
-            .map(|i| from + i)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The position of `key` in `keys` (the keys indexed), if there: the
+    /// bucket's range, then a binary search in it.
+    fn find(index: &KeyIndex, keys: &[u64], key: u64) -> Option<usize> {
+        let (from, to) = index.range(index.bucket(key));
+        keys[from..to].binary_search(&key).ok().map(|i| from + i)
+    }
 
     #[test]
     fn every_key_is_found_and_no_other() {
@@ -106,14 +101,14 @@ mod tests {
         keys.dedup();
         let index = KeyIndex::new(&keys);
         for (i, &k) in keys.iter().enumerate() {
-            assert_eq!(index.find(&keys, k), Some(i));
+            assert_eq!(find(&index, &keys, k), Some(i));
             if keys.binary_search(&(k + 1)).is_err() {
-                assert_eq!(index.find(&keys, k + 1), None);
+                assert_eq!(find(&index, &keys, k + 1), None);
             }
         }
-        assert_eq!(index.find(&keys, 0), None);
-        assert_eq!(index.find(&keys, u64::MAX), None);
-        let empty: Vec<u32> = Vec::new();
-        assert_eq!(KeyIndex::new(&empty).find(&empty, 5), None);
+        assert_eq!(find(&index, &keys, 0), None);
+        assert_eq!(find(&index, &keys, u64::MAX), None);
+        let empty: Vec<u64> = Vec::new();
+        assert_eq!(find(&KeyIndex::new(&empty), &empty, 5), None);
     }
 }

@@ -197,6 +197,14 @@ impl GravitySolution {
     }
 }
 
+/// Positions a parallel chunk of a ply holds: enough chunks for every
+/// thread to stay busy, none too small to be worth a task.
+fn chunk_len(positions: usize) -> usize {
+    positions
+        .div_ceil(rayon::current_num_threads() * 8)
+        .max(4096)
+}
+
 /// Plies enumerated before the projection is trusted to refuse a board:
 /// the first lines (and so the shrinking share of the bound) appear at
 /// ply 2k − 1, 7 for Connect Four.
@@ -289,8 +297,9 @@ fn solve_with<K: KeyWord>(
     forward::mark_ended(&moves, cells, &keys[cells as usize], &mut last);
     flags.push(last);
 
-    let mut plies: Vec<Option<GravityPly>> = vec![None; keys.len()];
-    let mut counts = vec![GravityCounts::default(); keys.len()];
+    // solved from the full board back to the empty one, then reversed
+    let mut plies = Vec::with_capacity(keys.len());
+    let mut counts = Vec::with_capacity(keys.len());
     progress.stage("backward", keys.len() as u64);
     let mut solved: Option<(Vec<K>, Vec<u8>)> = None;
     for (ply, (ply_keys, mut values)) in keys.into_iter().zip(flags).enumerate().rev() {
@@ -299,22 +308,24 @@ fn solve_with<K: KeyWord>(
             values: v,
             index: KeyIndex::new(k),
         });
-        counts[ply] =
-            backward::solve_ply(&moves, ply as u32, &ply_keys, &mut values, next.as_ref());
+        counts.push(backward::solve_ply(
+            &moves,
+            ply as u32,
+            &ply_keys,
+            &mut values,
+            next.as_ref(),
+        ));
         drop(next);
-        if let Some((k, v)) = solved.take() {
-            plies[ply + 1] = Some(GravityPly::from_raw(K::wrap(k), v));
+        if let Some((k, v)) = solved.replace((ply_keys, values)) {
+            plies.push(GravityPly::from_raw(K::wrap(k), v));
         }
-        solved = Some((ply_keys, values));
         progress.advance(1);
         clock.check(game)?;
     }
     let (k, v) = solved.expect("the empty board's ply");
-    plies[0] = Some(GravityPly::from_raw(K::wrap(k), v));
-    let plies = plies
-        .into_iter()
-        .map(|p| p.expect("every ply solved"))
-        .collect();
+    plies.push(GravityPly::from_raw(K::wrap(k), v));
+    plies.reverse();
+    counts.reverse();
     Ok((plies, counts))
 }
 
