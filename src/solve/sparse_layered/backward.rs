@@ -29,7 +29,6 @@ pub(crate) fn solve_ply<K: KeyWord>(
 ) -> GravityCounts {
     let cells = moves.game().cells();
     let chunk = chunk_len(keys.len());
-    let x_to_move = ply.is_multiple_of(2);
     keys.par_chunks(chunk)
         .zip(values.par_chunks_mut(chunk))
         .map(|(ks, vs)| {
@@ -44,27 +43,7 @@ pub(crate) fn solve_ply<K: KeyWord>(
                 };
                 for (slot, v) in vs.iter_mut().enumerate() {
                     let weight = if own_images >> slot & 1 == 1 { 1 } else { 2 };
-                    c.positions += weight;
-                    let ended = *v == ENDED;
-                    if ended {
-                        c.terminal += weight;
-                        // the player who just moved completed a line
-                        if x_to_move {
-                            c.o_wins += weight;
-                        } else {
-                            c.x_wins += weight;
-                        }
-                    } else if ply == cells {
-                        *v = DRAW;
-                        c.terminal += weight;
-                        c.draws += weight;
-                    }
-                    let first = match (*v & 0b11, x_to_move) {
-                        (DRAW, _) => &mut c.first_drawn,
-                        (WIN, true) | (LOSS, false) => &mut c.first_won,
-                        _ => &mut c.first_lost,
-                    };
-                    *first += weight;
+                    count_position(&mut c, v, weight, ply, cells);
                 }
             }
             c
@@ -73,11 +52,84 @@ pub(crate) fn solve_ply<K: KeyWord>(
         .with_ply(ply)
 }
 
+/// Counts one position of `ply` standing for `weight` positions (itself
+/// and its distinct images) into `c`; `v` holds its value/depth byte or the
+/// forward pass's [`ENDED`] flag (the final byte of a position over by a
+/// line), and a full board's byte is set to a draw here.
+#[inline]
+pub(crate) fn count_position(c: &mut GravityCounts, v: &mut u8, weight: u64, ply: u32, cells: u32) {
+    let x_to_move = ply.is_multiple_of(2);
+    c.positions += weight;
+    if *v == ENDED {
+        c.terminal += weight;
+        // the player who just moved completed a line
+        if x_to_move {
+            c.o_wins += weight;
+        } else {
+            c.x_wins += weight;
+        }
+    } else if ply == cells {
+        *v = DRAW;
+        c.terminal += weight;
+        c.draws += weight;
+    }
+    let first = match (*v & 0b11, x_to_move) {
+        (DRAW, _) => &mut c.first_drawn,
+        (WIN, true) | (LOSS, false) => &mut c.first_won,
+        _ => &mut c.first_lost,
+    };
+    *first += weight;
+}
+
+/// A position's value from its children's, one child at a time: win by
+/// the fastest child loss, else draw if a child draws (depth: the board
+/// fills), else loss by the slowest child win.
+pub(crate) struct ChildValues {
+    fastest_win: u8,
+    slowest_loss: u8,
+    can_draw: bool,
+}
+
+impl ChildValues {
+    /// No child seen yet.
+    #[inline]
+    pub(crate) fn new() -> Self {
+        Self {
+            fastest_win: u8::MAX,
+            slowest_loss: 0,
+            can_draw: false,
+        }
+    }
+
+    /// Takes in a child's value/depth byte.
+    #[inline]
+    pub(crate) fn add(&mut self, child: u8) {
+        let depth = (child >> 2) + 1;
+        match child & 0b11 {
+            LOSS => self.fastest_win = self.fastest_win.min(depth),
+            WIN => self.slowest_loss = self.slowest_loss.max(depth),
+            _ => self.can_draw = true,
+        }
+    }
+
+    /// The value/depth byte of a position of `ply` on a board of `cells`.
+    #[inline]
+    pub(crate) fn value(&self, ply: u32, cells: u32) -> u8 {
+        if self.fastest_win != u8::MAX {
+            WIN | self.fastest_win << 2
+        } else if self.can_draw {
+            DRAW | ((cells - ply) as u8) << 2
+        } else {
+            LOSS | self.slowest_loss << 2
+        }
+    }
+}
+
 /// Where `key` is in a bucket's sorted `keys`: a branch-free count of the
 /// smaller keys for the usual few keys (a binary search's branches are
 /// unpredictable), a binary search for a crowded bucket.
 #[inline]
-fn position_in_bucket<K: KeyWord>(keys: &[K], key: K) -> usize {
+pub(crate) fn position_in_bucket<K: KeyWord>(keys: &[K], key: K) -> usize {
     let at = if keys.len() <= 32 {
         keys.iter().map(|&k| usize::from(k < key)).sum()
     } else {
@@ -173,23 +225,21 @@ fn solve_group<K: KeyWord>(
         if *v == ENDED {
             continue;
         }
-        let (mut fastest_win, mut slowest_loss, mut can_draw) = (u8::MAX, 0u8, false);
+        let mut children = ChildValues::new();
         while let Some(l) = pending.next_if(|l| l.slot == slot) {
-            let child = next.values[l.at];
-            let depth = (child >> 2) + 1;
-            match child & 0b11 {
-                LOSS => fastest_win = fastest_win.min(depth),
-                WIN => slowest_loss = slowest_loss.max(depth),
-                _ => can_draw = true,
-            }
+            children.add(next.values[l.at]);
         }
-        *v = if fastest_win != u8::MAX {
-            WIN | fastest_win << 2
-        } else if can_draw {
-            DRAW | ((cells - ply) as u8) << 2
-        } else {
-            LOSS | slowest_loss << 2
-        };
+        *v = children.value(ply, cells);
     }
     own_images
+}
+
+impl<K: KeyWord> NextPly<'_, K> {
+    /// The value/depth byte of `key`, which the ply holds (one lookup, no
+    /// prefetching: for keys that come one by one).
+    pub(crate) fn value_of(&self, key: u64) -> u8 {
+        let (from, to) = self.index.range(self.index.bucket(key));
+        let at = from + position_in_bucket(&self.keys[from..to], K::from_key(key));
+        self.values[at]
+    }
 }

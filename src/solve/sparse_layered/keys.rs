@@ -62,7 +62,9 @@ impl PlyKeys {
 }
 
 /// The word a ply's keys are held in.
-pub trait KeyWord: Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
+pub trait KeyWord:
+    Copy + Ord + Default + Send + Sync + std::fmt::Debug + bytemuck::Pod + 'static
+{
     /// The widest key the word holds, in bits.
     const BITS: u32;
     /// The word of a key. Contract: `key < 2^BITS`.

@@ -1,0 +1,450 @@
+//! The layered solve spread over ranks (processes, with the `mpi` feature
+//! started by `mpirun`), generic over the board family
+//! ([`rules::LayeredRules`]): gravity boards and m,n,k boards run the same
+//! code.
+//!
+//! * **Partition.** Each ply's canonical keys are spread over the ranks by
+//!   a hash of the key ([`ranks::owner`]); a rank holds its part of every
+//!   ply, sorted — about 1/P of the single-process memory.
+//! * **Forward.** A rank expands its parents in rounds of at most
+//!   [`ROUND_PARENTS`], routes each child to its owner in one all-to-all a
+//!   round, and sorts and deduplicates what it receives (folded in
+//!   whenever the unsorted tail outgrows the sorted head, so the buffer
+//!   stays within twice the part).
+//! * **Backward: pull.** A rank asks each child's owner for its value: per
+//!   round one all-to-all of child keys, a lookup by each owner in its part
+//!   of the next ply, one all-to-all of value bytes back in the same order.
+//!   Pull was chosen over pushing values to the parents' owners because it
+//!   reuses the forward move generator (pushing needs a generator of
+//!   predecessors for every family, and must filter predecessors that are
+//!   unreachable or over), and its answers are one byte a key.
+//! * **Agreement.** Every rank runs the same number of rounds (agreed by a
+//!   max) and a refusal on one rank (memory) is agreed before the next
+//!   collective, so no rank waits for a partner that has given up.
+//!
+//! The counts are summed over the ranks; the empty board's value comes from
+//! the rank that owns it. With one rank ([`ranks::Solo`]) the engine is a
+//! plain single-process solve, which the tests compare with the main
+//! engine.
+
+pub mod ranks;
+pub mod rules;
+
+#[cfg(feature = "mpi")]
+pub mod mpi;
+
+use rayon::prelude::*;
+
+use super::backward::{count_position, ChildValues, NextPly};
+use super::key_index::KeyIndex;
+use super::keys::KeyWord;
+use super::{chunk_len, GravityCounts, GravityPly, ENDED};
+use crate::error::{Error, Result};
+use crate::memory::{Budget, Bytes};
+use crate::solve::progress::Progress;
+use ranks::{owner, Ranks};
+use rules::LayeredRules;
+
+/// Parents a rank expands in one round: with up to 8 children each and
+/// 8-byte keys, a round's messages stay far below MPI's 2^31-element limit.
+pub const ROUND_PARENTS: usize = 1 << 20;
+
+/// One rank's share of a solved board.
+#[derive(Debug)]
+pub struct RankSolution {
+    /// This rank's part of every ply (its canonical keys and their bytes).
+    pub plies: Vec<GravityPly>,
+    /// Every ply's counts, summed over all ranks.
+    pub counts: Vec<GravityCounts>,
+    /// The empty board's value/depth byte.
+    pub root: u8,
+}
+
+/// Solves every reachable position of `rules`' board over `ranks`, this
+/// rank holding its part; `budget` is this rank's.
+pub fn solve_distributed<R: LayeredRules, N: Ranks>(
+    rules: &R,
+    ranks: &N,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<RankSolution> {
+    if rules.key_bits() <= u32::BITS {
+        solve_in::<u32, R, N>(rules, ranks, budget, progress)
+    } else {
+        solve_in::<u64, R, N>(rules, ranks, budget, progress)
+    }
+}
+
+fn solve_in<K: KeyWord, R: LayeredRules, N: Ranks>(
+    rules: &R,
+    ranks: &N,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<RankSolution> {
+    let cells = rules.cells();
+    let root = rules.root();
+    let mine = owner(root, ranks.size()) == ranks.rank();
+    let per_position = std::mem::size_of::<K>() as u64 + 1;
+    let mut keys: Vec<Vec<K>> = vec![if mine {
+        vec![K::from_key(root)]
+    } else {
+        Vec::new()
+    }];
+    let mut flags: Vec<Vec<u8>> = Vec::new();
+    let mut held = per_position;
+    progress.stage("forward", u64::from(cells) + 1);
+    for ply in 0..=cells {
+        let parents = &keys[ply as usize];
+        let mut ended = vec![0u8; parents.len()];
+        mark_ended(rules, ply, parents, &mut ended);
+        if ply < cells {
+            let next = next_part(rules, ranks, ply, parents, &ended, budget, held)?;
+            held += next.len() as u64 * per_position;
+            keys.push(next);
+        }
+        flags.push(ended);
+        progress.advance(1);
+    }
+
+    progress.stage("backward", u64::from(cells) + 1);
+    let mut plies = Vec::with_capacity(keys.len());
+    let mut counts = Vec::with_capacity(keys.len());
+    let mut solved: Option<(Vec<K>, Vec<u8>)> = None;
+    for (ply, (ply_keys, mut values)) in keys.into_iter().zip(flags).enumerate().rev() {
+        let next = solved.as_ref().map(|(k, v)| NextPly {
+            keys: k,
+            values: v,
+            index: KeyIndex::new(k),
+        });
+        let local = solve_part(
+            rules,
+            ranks,
+            ply as u32,
+            &ply_keys,
+            &mut values,
+            next.as_ref(),
+        )?;
+        counts.push(summed(ranks, local));
+        drop(next);
+        if let Some((k, v)) = solved.replace((ply_keys, values)) {
+            plies.push(GravityPly::from_raw(K::wrap(k), v));
+        }
+        progress.advance(1);
+    }
+    let (k, v) = solved.expect("the empty board's ply");
+    let root = ranks.max(v.first().map_or(0, |&b| u64::from(b))) as u8;
+    plies.push(GravityPly::from_raw(K::wrap(k), v));
+    plies.reverse();
+    counts.reverse();
+    Ok(RankSolution {
+        plies,
+        counts,
+        root,
+    })
+}
+
+/// Sets [`ENDED`] for each position of `keys` over by a line.
+fn mark_ended<K: KeyWord, R: LayeredRules>(rules: &R, ply: u32, keys: &[K], flags: &mut [u8]) {
+    let chunk = chunk_len(keys.len());
+    keys.par_chunks(chunk)
+        .zip(flags.par_chunks_mut(chunk))
+        .for_each(|(ks, fs)| {
+            for (k, f) in ks.iter().zip(fs) {
+                if rules.has_ended_by_line(k.key(), ply) {
+                    *f = ENDED;
+                }
+            }
+        });
+}
+
+/// A refusal on any rank is every rank's: each rank learns whether another
+/// failed before the next collective operation.
+fn agree<T, N: Ranks>(ranks: &N, result: Result<T>) -> Result<T> {
+    let failed = ranks.max(u64::from(result.is_err()));
+    match result {
+        Ok(_) if failed == 1 => Err(Error::InvalidInput(
+            "another rank of the solve refused to go on (its message says why)".into(),
+        )),
+        other => other,
+    }
+}
+
+/// The rounds every rank runs for a part of `len` positions.
+fn rounds<N: Ranks>(ranks: &N, len: usize) -> usize {
+    ranks.max(len.div_ceil(ROUND_PARENTS) as u64) as usize
+}
+
+/// Round `r`'s positions of a part of `len`.
+fn round_range(r: usize, len: usize) -> std::ops::Range<usize> {
+    (r * ROUND_PARENTS).min(len)..((r + 1) * ROUND_PARENTS).min(len)
+}
+
+/// This rank's part of ply `ply + 1`: the children of its `parents` not
+/// `ended`, routed to their owners, and what the other ranks route here.
+#[allow(clippy::too_many_arguments)]
+fn next_part<K: KeyWord, R: LayeredRules, N: Ranks>(
+    rules: &R,
+    ranks: &N,
+    ply: u32,
+    parents: &[K],
+    ended: &[u8],
+    budget: &Budget,
+    held: u64,
+) -> Result<Vec<K>> {
+    let word = std::mem::size_of::<K>() as u64;
+    let mut part: Vec<K> = Vec::new();
+    let mut sorted = 0;
+    for r in 0..rounds(ranks, parents.len()) {
+        let range = round_range(r, parents.len());
+        let (send, counts) = by_owner(ranks.size(), &parents[range.clone()], |p, out| {
+            if ended[range.start + p] != ENDED {
+                rules.for_each_child(parents[range.start + p].key(), ply, |c| out(K::from_key(c)));
+            }
+        });
+        let need = held + (part.len() + 2 * send.len()) as u64 * word;
+        let check = budget.check(
+            &format!(
+                "rank {} of {}, enumerating ply {} ({} held)",
+                ranks.rank(),
+                ranks.size(),
+                ply + 1,
+                Bytes(held)
+            ),
+            Bytes(need),
+        );
+        agree(ranks, check)?;
+        let (received, _) = ranks.exchange(&send, &counts)?;
+        drop(send);
+        part.extend_from_slice(&received);
+        // fold the unsorted tail in once it outgrows the sorted head
+        if part.len() - sorted > sorted.max(ROUND_PARENTS) {
+            sort_dedup(&mut part);
+            sorted = part.len();
+        }
+    }
+    sort_dedup(&mut part);
+    part.shrink_to_fit();
+    Ok(part)
+}
+
+fn sort_dedup<K: KeyWord>(keys: &mut Vec<K>) {
+    keys.par_sort_unstable();
+    keys.dedup();
+}
+
+/// The words `generate` makes for each of `items` positions, grouped by
+/// their owner among `ranks` (in generation order within an owner), and
+/// how many each owner gets. Also returns, for each word in generation
+/// order, where it went in the grouped buffer (see [`solve_part`]).
+fn by_owner<K: KeyWord>(
+    ranks: usize,
+    items: &[K],
+    generate: impl Fn(usize, &mut dyn FnMut(K)) + Sync,
+) -> (Vec<K>, Vec<usize>) {
+    let (grouped, counts, _) = by_owner_placed(ranks, items.len(), generate, false);
+    (grouped, counts)
+}
+
+/// [`by_owner`] with the place of each word when `placed`: generated in
+/// parallel chunks, each chunk's words counted by owner, then written to
+/// disjoint places.
+fn by_owner_placed<K: KeyWord>(
+    ranks: usize,
+    items: usize,
+    generate: impl Fn(usize, &mut dyn FnMut(K)) + Sync,
+    placed: bool,
+) -> (Vec<K>, Vec<usize>, Vec<u32>) {
+    let chunk = chunk_len(items);
+    let chunks: Vec<Vec<K>> = (0..items.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let mut words = Vec::new();
+            for i in c * chunk..((c + 1) * chunk).min(items) {
+                generate(i, &mut |w| words.push(w));
+            }
+            words
+        })
+        .collect();
+    let mut counts = vec![0usize; ranks];
+    for w in chunks.iter().flatten() {
+        counts[owner(w.key(), ranks)] += 1;
+    }
+    let mut next: Vec<usize> = counts
+        .iter()
+        .scan(0, |at, &c| {
+            let start = *at;
+            *at += c;
+            Some(start)
+        })
+        .collect();
+    let total: usize = counts.iter().sum();
+    let mut grouped = vec![K::default(); total];
+    let mut places = if placed {
+        Vec::with_capacity(total)
+    } else {
+        Vec::new()
+    };
+    for w in chunks.into_iter().flatten() {
+        let o = owner(w.key(), ranks);
+        grouped[next[o]] = w;
+        if placed {
+            places.push(next[o] as u32);
+        }
+        next[o] += 1;
+    }
+    (grouped, counts, places)
+}
+
+/// Solves this rank's part of `ply` from the next ply (all ranks' parts,
+/// asked through `ranks`), returning the part's counts.
+fn solve_part<K: KeyWord, R: LayeredRules, N: Ranks>(
+    rules: &R,
+    ranks: &N,
+    ply: u32,
+    keys: &[K],
+    values: &mut [u8],
+    next: Option<&NextPly<'_, K>>,
+) -> Result<GravityCounts> {
+    let cells = rules.cells();
+    if let Some(next) = next {
+        for r in 0..rounds(ranks, keys.len()) {
+            let range = round_range(r, keys.len());
+            let (ks, vs) = (&keys[range.clone()], &mut values[range]);
+            let children = |p: usize, out: &mut dyn FnMut(K)| {
+                if vs[p] != ENDED {
+                    rules.for_each_child(ks[p].key(), ply, |c| out(K::from_key(c)));
+                }
+            };
+            let (asked, counts, places) = by_owner_placed(ranks.size(), ks.len(), children, true);
+            let (to_answer, answer_counts) = ranks.exchange(&asked, &counts)?;
+            drop(asked);
+            let answers: Vec<u8> = to_answer
+                .par_iter()
+                .map(|k| next.value_of(k.key()))
+                .collect();
+            drop(to_answer);
+            let (replies, _) = ranks.exchange(&answers, &answer_counts)?;
+            let mut place = places.iter();
+            for (p, v) in vs.iter_mut().enumerate() {
+                if *v == ENDED {
+                    continue;
+                }
+                let mut values = ChildValues::new();
+                rules.for_each_child(ks[p].key(), ply, |_| {
+                    let at = *place.next().expect("one place a child");
+                    values.add(replies[at as usize]);
+                });
+                *v = values.value(ply, cells);
+            }
+        }
+    }
+    let chunk = chunk_len(keys.len());
+    Ok(keys
+        .par_chunks(chunk)
+        .zip(values.par_chunks_mut(chunk))
+        .map(|(ks, vs)| {
+            let mut c = GravityCounts::default();
+            for (k, v) in ks.iter().zip(vs) {
+                count_position(&mut c, v, rules.images(k.key()), ply, cells);
+            }
+            c
+        })
+        .reduce(GravityCounts::default, |a, b| a.plus(&b))
+        .with_ply(ply))
+}
+
+/// A ply's counts summed over the ranks.
+fn summed<N: Ranks>(ranks: &N, c: GravityCounts) -> GravityCounts {
+    let mut v = [
+        c.positions,
+        c.terminal,
+        c.x_wins,
+        c.o_wins,
+        c.draws,
+        c.first_won,
+        c.first_drawn,
+        c.first_lost,
+    ];
+    ranks.sum(&mut v);
+    let [positions, terminal, x_wins, o_wins, draws, first_won, first_drawn, first_lost] = v;
+    GravityCounts {
+        ply: c.ply,
+        positions,
+        terminal,
+        x_wins,
+        o_wins,
+        draws,
+        first_won,
+        first_drawn,
+        first_lost,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::moves::Moves;
+    use super::super::{solve_gravity, GravityPly};
+    use super::ranks::Solo;
+    use super::*;
+    use crate::games::gravity::Gravity;
+    use crate::solve::progress::Silent;
+
+    /// One rank alone builds exactly the main engine's plies and counts.
+    #[test]
+    fn one_rank_equals_the_main_engine() {
+        for (cols, rows, k) in [(4, 4, 4), (5, 4, 4), (3, 3, 3), (4, 3, 2), (8, 4, 2)] {
+            let game = Gravity::new(cols, rows, k).unwrap();
+            let want = solve_gravity(&game, &Budget::unlimited()).unwrap();
+            let got = solve_distributed(&Moves::new(&game), &Solo, &Budget::unlimited(), &Silent)
+                .unwrap();
+            assert_eq!(got.counts, want.counts, "{cols}x{rows} k{k}");
+            assert_eq!(got.plies, want.plies, "{cols}x{rows} k{k}");
+            let root: &GravityPly = &want.plies[0];
+            assert_eq!(got.root, root.raw().1[0]);
+        }
+    }
+
+    /// Ranks simulated by threads: every rank count gives the main
+    /// engine's counts and root value, and the ranks' parts together are
+    /// the main engine's plies, each key with the rank that owns it.
+    #[test]
+    fn parts_on_several_ranks_make_the_main_engine_plies() {
+        for (cols, rows, k) in [(4, 4, 4), (5, 4, 4), (3, 3, 3), (4, 5, 3), (6, 3, 2)] {
+            let game = Gravity::new(cols, rows, k).unwrap();
+            let want = solve_gravity(&game, &Budget::unlimited()).unwrap();
+            let moves = Moves::new(&game);
+            for size in [2, 3, 4] {
+                let parts: Vec<RankSolution> = std::thread::scope(|s| {
+                    let handles: Vec<_> = super::ranks::threads::group(size)
+                        .into_iter()
+                        .map(|rank| {
+                            let moves = &moves;
+                            s.spawn(move || {
+                                solve_distributed(moves, &rank, &Budget::unlimited(), &Silent)
+                                    .unwrap()
+                            })
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join().unwrap()).collect()
+                });
+                let board = format!("{cols}x{rows} k{k} on {size} ranks");
+                for (rank, part) in parts.iter().enumerate() {
+                    assert_eq!(part.counts, want.counts, "{board}");
+                    assert_eq!(part.root, want.plies[0].raw().1[0], "{board}");
+                    for (ply, p) in part.plies.iter().enumerate() {
+                        let (keys, values) = p.raw();
+                        for (i, key) in keys.iter().enumerate() {
+                            assert_eq!(owner(key, size), rank, "{board}");
+                            let at = want.plies[ply].raw().0.position(key).expect(&board);
+                            assert_eq!(values[i], want.plies[ply].raw().1[at], "{board}");
+                        }
+                    }
+                }
+                for (ply, p) in want.plies.iter().enumerate() {
+                    let held: usize = parts.iter().map(|r| r.plies[ply].raw().0.len()).sum();
+                    assert_eq!(held, p.raw().0.len(), "{board} ply {ply}");
+                }
+            }
+        }
+    }
+}
