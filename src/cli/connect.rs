@@ -27,29 +27,29 @@ use super::{OutArgs, RunArgs, Timing};
 pub struct ConnectArgs {
     /// Columns (width) [default: 4, or the --board's]
     #[arg(long, value_name = "C")]
-    cols: Option<u32>,
+    pub(super) cols: Option<u32>,
 
     /// Rows (height) [default: 4, or the --board's]
     #[arg(long, value_name = "R")]
-    rows: Option<u32>,
+    pub(super) rows: Option<u32>,
 
     /// Stones in a row that win.
     #[arg(long, value_name = "K", default_value_t = 4)]
-    k: u32,
+    pub(super) k: u32,
 
     #[command(flatten)]
-    position: PositionArgs,
+    pub(super) position: PositionArgs,
 
     /// Answer by search instead of solving every position (short for
     /// `retrograde search connect`).
     #[arg(long)]
-    search: bool,
+    pub(super) search: bool,
 
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
 
     #[command(flatten)]
-    out: OutArgs,
+    pub(super) out: OutArgs,
 }
 
 /// The engine's board and the position language's board of one size.
@@ -64,6 +64,9 @@ pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGam
 /// position's answer.
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (4, 4))?;
+    if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
+        return Ok(code);
+    }
     if args.search {
         if args.out.out.is_some() {
             anyhow::bail!("--out saves a solved table; a search has none (drop --search)");
@@ -128,10 +131,21 @@ pub fn empty_board(solution: &dyn GravityValues) -> anyhow::Result<(&'static str
 
 /// The JSON summary of a solved board.
 pub fn summary_json(solution: &dyn GravityValues) -> anyhow::Result<Value> {
-    let (cols, rows, k) = solution.game().dimensions();
-    let total = totals(solution.counts());
     let (value, depth) = empty_board(solution)?;
-    Ok(json!({
+    Ok(counts_json(
+        solution.game(),
+        solution.counts(),
+        value,
+        depth,
+    ))
+}
+
+/// The JSON summary of a board's counts and the empty board's value
+/// (`"first"`, `"second"` or `"draw"`) and depth.
+fn counts_json(game: &Gravity, counts: &[GravityCounts], value: &str, depth: u32) -> Value {
+    let (cols, rows, k) = game.dimensions();
+    let total = totals(counts);
+    json!({
         "cols": cols,
         "rows": rows,
         "k": k,
@@ -145,8 +159,8 @@ pub fn summary_json(solution: &dyn GravityValues) -> anyhow::Result<Value> {
         "first_lost": total.first_lost,
         "value": value,
         "depth": depth,
-        "per_ply": solution.counts(),
-    }))
+        "per_ply": counts,
+    })
 }
 
 fn totals(counts: &[GravityCounts]) -> GravityCounts {
@@ -164,15 +178,34 @@ pub fn report(
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let total = totals(solution.counts());
+    let (value, depth) = empty_board(solution)?;
+    report_counts(
+        solution.game(),
+        solution.counts(),
+        (value, depth),
+        timing,
+        json,
+    )
+}
+
+/// Prints a board's counts and the empty board's value for the first
+/// player with its depth (human or JSON).
+pub fn report_counts(
+    game: &Gravity,
+    counts: &[GravityCounts],
+    (value, depth): (&str, u32),
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let total = totals(counts);
     if json {
-        let mut value = summary_json(solution)?;
-        if let Value::Object(map) = &mut value {
+        let mut summary = counts_json(game, counts, value, depth);
+        if let Value::Object(map) = &mut summary {
             map.extend(timing.json_keys(Some(total.positions)));
         }
-        return emit_json(&value);
+        return emit_json(&summary);
     }
-    let (cols, rows, k) = solution.game().dimensions();
+    let (cols, rows, k) = game.dimensions();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -208,11 +241,10 @@ pub fn report(
             grouped(c.first_lost)
         );
     };
-    for c in solution.counts() {
+    for c in counts {
         line(c.ply.to_string(), c);
     }
     line("total".into(), &total);
-    let (value, depth) = empty_board(solution)?;
     let _ = writeln!(
         out,
         "value of the empty board: {} (in {} under perfect play)",

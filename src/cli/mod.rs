@@ -8,6 +8,7 @@ mod cat_mouse;
 mod cat_mouse_grid;
 mod classics;
 mod connect;
+mod distributed;
 mod mnk;
 mod output;
 mod play;
@@ -126,6 +127,21 @@ impl RunArgs {
         self.max_memory
             .map_or_else(Budget::default_for_machine, Budget)
     }
+
+    /// One rank's budget when `local_ranks` share this machine: the
+    /// machine's default shared among them, or `--max-memory` as given
+    /// (it is per rank).
+    #[cfg(feature = "mpi")]
+    pub fn budget_per_rank(&self, local_ranks: usize) -> Budget {
+        self.max_memory.map_or_else(
+            || {
+                Budget(Bytes(
+                    Budget::default_for_machine().0 .0 / local_ranks.max(1) as u64,
+                ))
+            },
+            Budget,
+        )
+    }
 }
 
 /// `--out FILE` of the solving subcommands.
@@ -206,6 +222,8 @@ pub struct Timing {
     pub levels: Option<u32>,
     /// `"solved"` or `"loaded"` (an answer read from a table file).
     pub verb: &'static str,
+    /// Ranks of a distributed solve (under `mpirun`), each on `threads`.
+    pub ranks: Option<usize>,
 }
 
 impl Timing {
@@ -216,6 +234,7 @@ impl Timing {
             threads,
             levels: None,
             verb: "solved",
+            ranks: None,
         }
     }
 
@@ -226,6 +245,7 @@ impl Timing {
             threads: 1,
             levels: None,
             verb: "loaded",
+            ranks: None,
         }
     }
 
@@ -240,6 +260,9 @@ impl Timing {
         }
         if let Some(levels) = self.levels {
             keys.insert("levels".into(), json!(levels));
+        }
+        if let Some(ranks) = self.ranks {
+            keys.insert("ranks".into(), json!(ranks));
         }
         keys.insert("threads".into(), json!(self.threads));
         keys.insert("seconds".into(), json!(self.seconds));
@@ -258,8 +281,12 @@ impl Timing {
         if self.verb == "loaded" {
             return format!("loaded in {:.3} s from the table file\n", self.seconds);
         }
+        let ranks = match self.ranks {
+            Some(r) => format!("{r} rank{} × ", if r == 1 { "" } else { "s" }),
+            None => String::new(),
+        };
         let mut line = format!(
-            "solved in {:.3} s on {} thread{}",
+            "solved in {:.3} s on {ranks}{} thread{}",
             self.seconds,
             self.threads,
             if self.threads == 1 { "" } else { "s" }

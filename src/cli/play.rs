@@ -15,7 +15,7 @@ use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
 use retrograde::solve::sparse_layered::solve_gravity_reporting;
 use retrograde::tablefile::{load, SavedGame, SavedTable};
-use retrograde::tablefile::{GravityFile, GravityValues};
+use retrograde::tablefile::{GravityValues, MappedGravity};
 
 use super::position::{board_size, PositionArgs};
 use super::{OutArgs, RunArgs};
@@ -102,7 +102,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 bail!("--out saves a table solved for play; {file} is one already");
             }
             let path = std::path::Path::new(file);
-            if let Some(table) = GravityFile::open(path)? {
+            if let Some(table) = MappedGravity::open(path)? {
                 let (cols, rows, k) = table.game().dimensions();
                 (
                     BoardGame::new(Family::Gravity, cols, rows, k)?,

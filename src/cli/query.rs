@@ -12,7 +12,7 @@ use retrograde::games::cat_mouse_grid::CatMouseGrid;
 use retrograde::memory::Bytes;
 use retrograde::table::OutcomeTable;
 use retrograde::tablefile::{
-    load, GravityFile, GravityValues, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
+    load, GravityValues, MappedGravity, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
 };
 use serde_json::json;
 
@@ -132,7 +132,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             )
         })?
         .len();
-    if let Some(table) = GravityFile::open(&args.file)? {
+    if let Some(table) = MappedGravity::open(&args.file)? {
         return gravity(args, &table, size, clock);
     }
     args.run
@@ -232,11 +232,15 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
 /// every block.
 fn gravity(
     args: &QueryArgs,
-    table: &GravityFile,
+    table: &MappedGravity,
     size: u64,
     clock: Instant,
 ) -> anyhow::Result<ExitCode> {
     args.refuse_options_not_of("connect")?;
+    let size = match table {
+        MappedGravity::Parted(parted) => parted.bytes(),
+        MappedGravity::Single(_) => size,
+    };
     let (cols, rows, k) = table.game().dimensions();
     if args.info {
         table.check_blocks()?;
@@ -248,11 +252,15 @@ fn gravity(
         let blocks = stored.div_ceil(BLOCK_POSITIONS as u64);
         let positions = summary["positions"].as_u64().unwrap_or(0).max(1);
         let per_position = size as f64 / positions as f64;
-        let extra = json!({
+        let mut extra = json!({
             "stored_positions": stored,
             "blocks": blocks,
             "bytes_per_position": per_position,
         });
+        if let MappedGravity::Parted(parted) = table {
+            // a distributed solve's table: its size is the parts'
+            extra["parts"] = json!(parted.ranks());
+        }
         let lines = format!(
             "blocks      {} of up to {BLOCK_POSITIONS} stored positions (mirror images once), every checksum good\n",
             grouped(blocks)

@@ -581,3 +581,10 @@ impl GravityValues for GravityFile {
         Ok(found.map(decode))
     }
 }
+
+impl GravityFile {
+    /// The first key of every block (each ply's blocks in key order).
+    pub fn block_first_keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.layout.index.iter().map(|e| e.first_key)
+    }
+}

@@ -33,8 +33,10 @@ use crate::solve::sparse_layered::GravitySolution;
 use crate::table::{code, OutcomeTable};
 
 mod gravity;
+pub mod parted;
 
 pub use gravity::{GravityFile, GravityValues, BLOCK_POSITIONS};
+pub use parted::MappedGravity;
 
 /// The index encoding of a gravity table: canonical keys in checksummed
 /// blocks ([`gravity`]).

@@ -60,6 +60,22 @@ pub struct RankSolution {
     pub root: u8,
 }
 
+/// Solves every reachable position of the gravity board `game` over
+/// `ranks`, this rank holding its part; `budget` is this rank's.
+pub fn solve_gravity_distributed<N: Ranks>(
+    game: &crate::games::gravity::Gravity,
+    ranks: &N,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<RankSolution> {
+    solve_distributed(&super::moves::Moves::new(game), ranks, budget, progress)
+}
+
+/// Whether every rank's `ok` holds (each rank learns the same answer).
+pub fn all_ok<N: Ranks>(ranks: &N, ok: bool) -> bool {
+    ranks.max(u64::from(!ok)) == 0
+}
+
 /// Solves every reachable position of `rules`' board over `ranks`, this
 /// rank holding its part; `budget` is this rank's.
 pub fn solve_distributed<R: LayeredRules, N: Ranks>(
@@ -160,9 +176,9 @@ fn mark_ended<K: KeyWord, R: LayeredRules>(rules: &R, ply: u32, keys: &[K], flag
 /// A refusal on any rank is every rank's: each rank learns whether another
 /// failed before the next collective operation.
 fn agree<T, N: Ranks>(ranks: &N, result: Result<T>) -> Result<T> {
-    let failed = ranks.max(u64::from(result.is_err()));
+    let all = all_ok(ranks, result.is_ok());
     match result {
-        Ok(_) if failed == 1 => Err(Error::InvalidInput(
+        Ok(_) if !all => Err(Error::InvalidInput(
             "another rank of the solve refused to go on (its message says why)".into(),
         )),
         other => other,

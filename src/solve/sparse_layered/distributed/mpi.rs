@@ -95,17 +95,21 @@ impl Ranks for MpiRanks {
         let recv_offsets = offsets(&recv_counts)?;
         let total: usize = recv_counts.iter().map(|&c| c as usize).sum();
         let mut received = vec![T::zeroed(); total / word];
+        // an empty slice's dangling address can equal MPI_IN_PLACE (Open
+        // MPI's is 1, a byte slice's dangling address), so empty buffers
+        // are replaced by a real one-byte buffer that no count reaches
+        let (spare_in, mut spare_out) = ([0u8; 1], [0u8; 1]);
+        let send_bytes: &[u8] = match bytemuck::cast_slice::<T, u8>(send) {
+            [] => &spare_in[..],
+            bytes => bytes,
+        };
+        let recv_bytes: &mut [u8] = match bytemuck::cast_slice_mut::<T, u8>(&mut received) {
+            [] => &mut spare_out[..],
+            bytes => bytes,
+        };
         {
-            let sending = Partition::new(
-                bytemuck::cast_slice::<T, u8>(send),
-                &send_counts[..],
-                &send_offsets[..],
-            );
-            let mut receiving = PartitionMut::new(
-                bytemuck::cast_slice_mut::<T, u8>(&mut received),
-                &recv_counts[..],
-                &recv_offsets[..],
-            );
+            let sending = Partition::new(send_bytes, &send_counts[..], &send_offsets[..]);
+            let mut receiving = PartitionMut::new(recv_bytes, &recv_counts[..], &recv_offsets[..]);
             self.world
                 .all_to_all_varcount_into(&sending, &mut receiving);
         }

@@ -1,0 +1,254 @@
+//! Tables written by a distributed solve (`mpirun … connect --out FILE`):
+//! each rank writes the positions it owns as an ordinary gravity table
+//! file, `FILE.part-R-of-P` (the whole board's counts in its summary), and
+//! rank 0 writes the manifest `FILE` last, atomically, once every part is
+//! on disk: a solve that fails anywhere leaves no table under `FILE`.
+//!
+//! The manifest is a line of text that names the format, then one JSON
+//! object: the board, the rank count, the ownership scheme and the parts'
+//! file names (beside the manifest). A reader maps every part and asks the
+//! part that owns a position's canonical key; on opening it checks that
+//! every part is of the same board with the same counts and that each
+//! block of a part starts with a key its rank owns (parts swapped or mixed
+//! up are refused).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::gravity::{GravityFile, GravityValues};
+use crate::error::{Error, Result};
+use crate::game::Outcome;
+use crate::games::gravity::Gravity;
+use crate::solve::sparse_layered::distributed::ranks::{owner, OWNER_SCHEME};
+use crate::solve::sparse_layered::GravityCounts;
+
+/// The manifest's first line.
+pub const MANIFEST_MAGIC: &[u8] = b"retrograde parted table\n";
+
+/// The manifest's JSON object.
+#[derive(Serialize, Deserialize)]
+struct Manifest {
+    version: u32,
+    game: String,
+    cols: u32,
+    rows: u32,
+    k: u32,
+    ranks: usize,
+    owner: String,
+    positions: u64,
+    parts: Vec<String>,
+}
+
+/// The part of `out` that rank `rank` of `ranks` writes.
+pub fn part_path(out: &Path, rank: usize, ranks: usize) -> PathBuf {
+    let name = out
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+    out.with_file_name(format!("{name}.part-{rank}-of-{ranks}"))
+}
+
+/// Writes the manifest of the `ranks` parts of `out` atomically.
+pub fn write_manifest(out: &Path, game: &Gravity, ranks: usize, positions: u64) -> Result<()> {
+    let (cols, rows, k) = game.dimensions();
+    let parts = (0..ranks)
+        .map(|r| {
+            part_path(out, r, ranks)
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    let manifest = Manifest {
+        version: 1,
+        game: "connect".into(),
+        cols,
+        rows,
+        k,
+        ranks,
+        owner: OWNER_SCHEME.into(),
+        positions,
+        parts,
+    };
+    let mut bytes = MANIFEST_MAGIC.to_vec();
+    serde_json::to_writer_pretty(&mut bytes, &manifest).expect("a manifest serializes");
+    bytes.push(b'\n');
+    crate::atomic_file::write_atomically(out, &bytes).map_err(|cause| Error::Io {
+        path: out.display().to_string(),
+        cause,
+    })
+}
+
+/// A parted gravity table: every part mapped.
+pub struct PartedGravity {
+    game: Gravity,
+    counts: Vec<GravityCounts>,
+    parts: Vec<GravityFile>,
+    /// Bytes of the manifest and the parts.
+    bytes: u64,
+}
+
+impl PartedGravity {
+    /// Opens the manifest `path` and its parts; `Ok(None)` if `path` is not
+    /// a manifest.
+    pub fn open(path: &Path) -> Result<Option<Self>> {
+        let mut head = vec![0u8; MANIFEST_MAGIC.len()];
+        let mut file = crate::files::open_regular(path)?;
+        if file.read_exact(&mut head).is_err() || head != MANIFEST_MAGIC {
+            return Ok(None);
+        }
+        let bad = |why: String| Error::BadTableFile {
+            path: path.display().to_string(),
+            why,
+        };
+        let text = crate::files::read_regular(path)?;
+        let manifest: Manifest = serde_json::from_slice(&text[MANIFEST_MAGIC.len()..])
+            .map_err(|e| bad(format!("the manifest is not readable: {e}")))?;
+        if manifest.version != 1 || manifest.game != "connect" || manifest.owner != OWNER_SCHEME {
+            return Err(bad(format!(
+                "a manifest of version {}, game {}, ownership {} is not one this build reads",
+                manifest.version, manifest.game, manifest.owner
+            )));
+        }
+        if manifest.ranks == 0 || manifest.parts.len() != manifest.ranks {
+            return Err(bad("the manifest's parts do not fit its rank count".into()));
+        }
+        let game = Gravity::new(manifest.cols, manifest.rows, manifest.k)
+            .map_err(|e| bad(format!("the manifest's board is invalid: {e}")))?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let mut parts = Vec::with_capacity(manifest.ranks);
+        let mut bytes = text.len() as u64;
+        for (rank, name) in manifest.parts.iter().enumerate() {
+            if Path::new(name).file_name() != Some(std::ffi::OsStr::new(name)) {
+                return Err(bad(format!(
+                    "the part {name} is not a file beside the manifest"
+                )));
+            }
+            let part_file = dir.join(name);
+            bytes += std::fs::metadata(&part_file).map_or(0, |m| m.len());
+            let part = GravityFile::open(&part_file)?
+                .ok_or_else(|| bad(format!("the part {name} is not a gravity table")))?;
+            if part.game().dimensions() != game.dimensions() {
+                return Err(bad(format!("the part {name} is of another board")));
+            }
+            if part
+                .block_first_keys()
+                .any(|key| owner(key, manifest.ranks) != rank)
+            {
+                return Err(bad(format!(
+                    "the part {name} holds positions of another rank (parts mixed up)"
+                )));
+            }
+            parts.push(part);
+        }
+        let counts = parts[0].counts().to_vec();
+        let positions: u64 = counts.iter().map(|c| c.positions).sum();
+        if parts.iter().any(|p| p.counts() != counts.as_slice()) || positions != manifest.positions
+        {
+            return Err(bad(
+                "the parts' counts disagree with each other or the manifest".into(),
+            ));
+        }
+        Ok(Some(Self {
+            game,
+            counts,
+            parts,
+            bytes,
+        }))
+    }
+
+    /// Ranks the table was written by.
+    pub fn ranks(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Bytes of the manifest and its parts.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Canonical positions stored in all parts.
+    pub fn stored(&self) -> u64 {
+        self.parts.iter().map(GravityFile::stored).sum()
+    }
+
+    /// Checks every block of every part.
+    pub fn check_blocks(&self) -> Result<()> {
+        self.parts.iter().try_for_each(GravityFile::check_blocks)
+    }
+}
+
+impl GravityValues for PartedGravity {
+    fn game(&self) -> &Gravity {
+        &self.game
+    }
+    fn counts(&self) -> &[GravityCounts] {
+        &self.counts
+    }
+    fn value_of(&self, ply: usize, key: u64) -> Result<Option<(Outcome, u32)>> {
+        let part = owner(self.game.canonical(key), self.parts.len());
+        self.parts[part].value_of(ply, key)
+    }
+}
+
+/// A gravity table answered from disk: one file, or a manifest and parts.
+pub enum MappedGravity {
+    /// One table file.
+    Single(GravityFile),
+    /// A distributed solve's parts.
+    Parted(PartedGravity),
+}
+
+impl MappedGravity {
+    /// Opens `path` if it is a gravity table or a parted table's manifest;
+    /// `Ok(None)` for any other file.
+    pub fn open(path: &Path) -> Result<Option<Self>> {
+        if let Some(parted) = PartedGravity::open(path)? {
+            return Ok(Some(Self::Parted(parted)));
+        }
+        Ok(GravityFile::open(path)?.map(Self::Single))
+    }
+
+    /// Canonical positions stored.
+    pub fn stored(&self) -> u64 {
+        match self {
+            Self::Single(f) => f.stored(),
+            Self::Parted(p) => p.stored(),
+        }
+    }
+
+    /// Checks every block.
+    pub fn check_blocks(&self) -> Result<()> {
+        match self {
+            Self::Single(f) => f.check_blocks(),
+            Self::Parted(p) => p.check_blocks(),
+        }
+    }
+
+    /// The table's files: 1, or the parts.
+    pub fn files(&self) -> usize {
+        match self {
+            Self::Single(_) => 1,
+            Self::Parted(p) => p.ranks(),
+        }
+    }
+
+    fn values(&self) -> &dyn GravityValues {
+        match self {
+            Self::Single(f) => f,
+            Self::Parted(p) => p,
+        }
+    }
+}
+
+impl GravityValues for MappedGravity {
+    fn game(&self) -> &Gravity {
+        self.values().game()
+    }
+    fn counts(&self) -> &[GravityCounts] {
+        self.values().counts()
+    }
+    fn value_of(&self, ply: usize, key: u64) -> Result<Option<(Outcome, u32)>> {
+        self.values().value_of(ply, key)
+    }
+}
