@@ -56,8 +56,64 @@ pub struct RankSolution {
     pub plies: Vec<GravityPly>,
     /// Every ply's counts, summed over all ranks.
     pub counts: Vec<GravityCounts>,
+    /// The same counts of canonical positions (symmetry classes: each
+    /// stored key once), summed over all ranks.
+    pub classes: Vec<GravityCounts>,
+    /// Games (move sequences from the empty board to an end) won by X,
+    /// won by O and drawn, if the family counts them
+    /// ([`LayeredRules::counts_games`]).
+    pub games: Option<[u128; 3]>,
     /// The empty board's value/depth byte.
     pub root: u8,
+}
+
+impl RankSolution {
+    /// The per-ply counts in the m,n,k report's terms: X can win = the
+    /// first player wins, O can win = the first player loses.
+    pub fn mnk_counts(&self) -> Vec<crate::solve::layered::PlyCounts> {
+        self.counts
+            .iter()
+            .zip(&self.classes)
+            .map(|(c, k)| crate::solve::layered::PlyCounts {
+                ply: c.ply,
+                positions: c.positions,
+                terminal: c.terminal,
+                x_wins: c.x_wins,
+                o_wins: c.o_wins,
+                draws: c.draws,
+                classes: k.positions,
+                terminal_classes: k.terminal,
+                x_can_win: c.first_won,
+                o_can_win: c.first_lost,
+                neither_can_win: c.first_drawn,
+                x_can_win_classes: k.first_won,
+                o_can_win_classes: k.first_lost,
+                neither_can_win_classes: k.first_drawn,
+            })
+            .collect()
+    }
+
+    /// The games by result, if counted.
+    pub fn game_counts(&self) -> Option<crate::solve::layered::GameCounts> {
+        self.games.map(
+            |[x_wins, o_wins, draws]| crate::solve::layered::GameCounts {
+                x_wins,
+                o_wins,
+                draws,
+            },
+        )
+    }
+}
+
+/// Solves every reachable position of the m,n,k board `game` over
+/// `ranks`, this rank holding its part; `budget` is this rank's.
+pub fn solve_mnk_distributed<N: Ranks>(
+    game: &crate::games::mnk::Mnk,
+    ranks: &N,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<RankSolution> {
+    solve_distributed(&rules::MnkRules::new(game), ranks, budget, progress)
 }
 
 /// Solves every reachable position of the gravity board `game` over
@@ -108,23 +164,45 @@ fn solve_in<K: KeyWord, R: LayeredRules, N: Ranks>(
     }];
     let mut flags: Vec<Vec<u8>> = Vec::new();
     let mut held = per_position;
+    // paths from the empty board to each position of the current ply, when
+    // games are counted; games won by X, won by O, drawn
+    let counting_games = rules.counts_games();
+    let mut paths: Vec<u128> = vec![1; keys[0].len()];
+    let mut games = [0u128; 3];
     progress.stage("forward", u64::from(cells) + 1);
     for ply in 0..=cells {
         let parents = &keys[ply as usize];
         let mut ended = vec![0u8; parents.len()];
         mark_ended(rules, ply, parents, &mut ended);
+        if counting_games {
+            add_games(rules, ply, parents, &ended, &paths, &mut games);
+        }
         if ply < cells {
-            let next = next_part(rules, ranks, ply, parents, &ended, budget, held)?;
+            let next = if counting_games {
+                let (next, next_paths) =
+                    next_part_with_paths(rules, ranks, ply, parents, &ended, &paths, budget, held)?;
+                paths = next_paths;
+                next
+            } else {
+                next_part(rules, ranks, ply, parents, &ended, budget, held)?
+            };
             held += next.len() as u64 * per_position;
             keys.push(next);
         }
         flags.push(ended);
         progress.advance(1);
     }
+    drop(paths);
+    let games = if counting_games {
+        Some(summed_games(ranks, games)?)
+    } else {
+        None
+    };
 
     progress.stage("backward", u64::from(cells) + 1);
     let mut plies = Vec::with_capacity(keys.len());
     let mut counts = Vec::with_capacity(keys.len());
+    let mut classes = Vec::with_capacity(keys.len());
     let mut solved: Option<(Vec<K>, Vec<u8>)> = None;
     for (ply, (ply_keys, mut values)) in keys.into_iter().zip(flags).enumerate().rev() {
         let next = solved.as_ref().map(|(k, v)| NextPly {
@@ -132,7 +210,7 @@ fn solve_in<K: KeyWord, R: LayeredRules, N: Ranks>(
             values: v,
             index: KeyIndex::new(k),
         });
-        let local = solve_part(
+        let (local, local_classes) = solve_part(
             rules,
             ranks,
             ply as u32,
@@ -141,6 +219,7 @@ fn solve_in<K: KeyWord, R: LayeredRules, N: Ranks>(
             next.as_ref(),
         )?;
         counts.push(summed(ranks, local));
+        classes.push(summed(ranks, local_classes));
         drop(next);
         if let Some((k, v)) = solved.replace((ply_keys, values)) {
             plies.push(GravityPly::from_raw(K::wrap(k), v));
@@ -152,9 +231,12 @@ fn solve_in<K: KeyWord, R: LayeredRules, N: Ranks>(
     plies.push(GravityPly::from_raw(K::wrap(k), v));
     plies.reverse();
     counts.reverse();
+    classes.reverse();
     Ok(RankSolution {
         plies,
         counts,
+        classes,
+        games,
         root,
     })
 }
@@ -312,7 +394,8 @@ fn by_owner_placed<K: KeyWord>(
 }
 
 /// Solves this rank's part of `ply` from the next ply (all ranks' parts,
-/// asked through `ranks`), returning the part's counts.
+/// asked through `ranks`), returning the part's counts of positions and of
+/// canonical positions.
 fn solve_part<K: KeyWord, R: LayeredRules, N: Ranks>(
     rules: &R,
     ranks: &N,
@@ -320,7 +403,7 @@ fn solve_part<K: KeyWord, R: LayeredRules, N: Ranks>(
     keys: &[K],
     values: &mut [u8],
     next: Option<&NextPly<'_, K>>,
-) -> Result<GravityCounts> {
+) -> Result<(GravityCounts, GravityCounts)> {
     let cells = rules.cells();
     if let Some(next) = next {
         for r in 0..rounds(ranks, keys.len()) {
@@ -355,18 +438,135 @@ fn solve_part<K: KeyWord, R: LayeredRules, N: Ranks>(
         }
     }
     let chunk = chunk_len(keys.len());
-    Ok(keys
+    let zero = || (GravityCounts::default(), GravityCounts::default());
+    let (c, classes) = keys
         .par_chunks(chunk)
         .zip(values.par_chunks_mut(chunk))
         .map(|(ks, vs)| {
-            let mut c = GravityCounts::default();
+            let (mut c, mut classes) = zero();
             for (k, v) in ks.iter().zip(vs) {
                 count_position(&mut c, v, rules.images(k.key()), ply, cells);
+                count_position(&mut classes, v, 1, ply, cells);
             }
-            c
+            (c, classes)
         })
-        .reduce(GravityCounts::default, |a, b| a.plus(&b))
-        .with_ply(ply))
+        .reduce(zero, |a, b| (a.0.plus(&b.0), a.1.plus(&b.1)));
+    Ok((c.with_ply(ply), classes.with_ply(ply)))
+}
+
+/// Adds the games that end at this rank's positions of `ply` (`paths` to
+/// each, aligned with `keys`) to `games` (X wins, O wins, draws): a
+/// position over by a line is won by the player who just moved, a full
+/// board without a line is drawn. A canonical key stands for its images,
+/// each reached by as many paths.
+fn add_games<K: KeyWord, R: LayeredRules>(
+    rules: &R,
+    ply: u32,
+    keys: &[K],
+    ended: &[u8],
+    paths: &[u128],
+    games: &mut [u128; 3],
+) {
+    let last_was_x = ply % 2 == 1;
+    for ((k, &e), &n) in keys.iter().zip(ended).zip(paths) {
+        let all = n * u128::from(rules.images(k.key()));
+        if e == ENDED {
+            games[if last_was_x { 0 } else { 1 }] += all;
+        } else if ply == rules.cells() {
+            games[2] += all;
+        }
+    }
+}
+
+/// Game counts summed over the ranks (every rank sends its three to every
+/// rank and adds up what it receives).
+fn summed_games<N: Ranks>(ranks: &N, games: [u128; 3]) -> Result<[u128; 3]> {
+    let send: Vec<u128> = (0..ranks.size()).flat_map(|_| games).collect();
+    let (all, _) = ranks.exchange(&send, &vec![3; ranks.size()])?;
+    let mut sum = [0u128; 3];
+    for chunk in all.chunks(3) {
+        for (s, &g) in sum.iter_mut().zip(chunk) {
+            *s += g;
+        }
+    }
+    Ok(sum)
+}
+
+/// [`next_part`] carrying each position's paths from the empty board:
+/// a child's owner receives, with each child, its parent's paths times the
+/// parent's images (the moves from every image of the parent into the
+/// child's class), sums them per child, and divides by the child's images
+/// (each image of the child is reached by as many paths).
+#[allow(clippy::too_many_arguments)]
+fn next_part_with_paths<K: KeyWord, R: LayeredRules, N: Ranks>(
+    rules: &R,
+    ranks: &N,
+    ply: u32,
+    parents: &[K],
+    ended: &[u8],
+    paths: &[u128],
+    budget: &Budget,
+    held: u64,
+) -> Result<(Vec<K>, Vec<u128>)> {
+    let pair = std::mem::size_of::<(K, u128)>() as u64;
+    let mut part: Vec<(K, u128)> = Vec::new();
+    let mut merged = 0;
+    for r in 0..rounds(ranks, parents.len()) {
+        let range = round_range(r, parents.len());
+        let (ps, es) = (&parents[range.clone()], &ended[range.clone()]);
+        let children = |p: usize, out: &mut dyn FnMut(K)| {
+            if es[p] != ENDED {
+                rules.for_each_child(ps[p].key(), ply, |c| out(K::from_key(c)));
+            }
+        };
+        let (send, counts, places) = by_owner_placed(ranks.size(), ps.len(), children, true);
+        let mut weights = vec![0u128; send.len()];
+        let mut place = places.iter();
+        for (p, (k, &e)) in ps.iter().zip(es).enumerate() {
+            if e != ENDED {
+                let weight = paths[range.start + p] * u128::from(rules.images(k.key()));
+                rules.for_each_child(k.key(), ply, |_| {
+                    weights[*place.next().expect("one place a child") as usize] = weight;
+                });
+            }
+        }
+        let need = held + (part.len() + 2 * send.len()) as u64 * pair;
+        let check = budget.check(
+            &format!(
+                "rank {} of {}, enumerating ply {} with paths ({} held)",
+                ranks.rank(),
+                ranks.size(),
+                ply + 1,
+                Bytes(held)
+            ),
+            Bytes(need),
+        );
+        agree(ranks, check)?;
+        let (received, _) = ranks.exchange(&send, &counts)?;
+        let (received_weights, _) = ranks.exchange(&weights, &counts)?;
+        part.extend(received.into_iter().zip(received_weights));
+        if part.len() - merged > merged.max(ROUND_PARENTS) {
+            merge_paths(&mut part);
+            merged = part.len();
+        }
+    }
+    merge_paths(&mut part);
+    Ok(part
+        .into_iter()
+        .map(|(k, edges)| (k, edges / u128::from(rules.images(k.key()))))
+        .unzip())
+}
+
+/// Sorts (key, paths) pairs by key and sums the paths of equal keys.
+fn merge_paths<K: KeyWord>(pairs: &mut Vec<(K, u128)>) {
+    pairs.par_sort_unstable_by_key(|p| p.0);
+    pairs.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 += later.1;
+        }
+        same
+    });
 }
 
 /// A ply's counts summed over the ranks.
@@ -399,7 +599,7 @@ fn summed<N: Ranks>(ranks: &N, c: GravityCounts) -> GravityCounts {
 #[cfg(test)]
 mod tests {
     use super::super::moves::Moves;
-    use super::super::{solve_gravity, GravityPly};
+    use super::super::{decode, solve_gravity, GravityPly};
     use super::ranks::Solo;
     use super::*;
     use crate::games::gravity::Gravity;
@@ -417,6 +617,51 @@ mod tests {
             assert_eq!(got.plies, want.plies, "{cols}x{rows} k{k}");
             let root: &GravityPly = &want.plies[0];
             assert_eq!(got.root, root.raw().1[0]);
+        }
+    }
+
+    /// m,n,k boards on the layered engine: one rank gives the dense
+    /// engine's counts (positions, classes, outcomes, games) and value on
+    /// every board up to 4×4 and every k; 2 and 3 simulated ranks on some.
+    #[test]
+    fn mnk_boards_equal_the_dense_engine() {
+        use crate::games::mnk::Mnk;
+        use crate::solve::layered::solve_mnk;
+        for rows in 1..=4u32 {
+            for cols in 1..=4u32 {
+                for k in 1..=rows.max(cols) {
+                    let game = Mnk::new(rows, cols, k).unwrap();
+                    let want = solve_mnk(&game, &Budget::unlimited()).unwrap();
+                    let root = want.lookup(0, 0).unwrap();
+                    let sizes: &[usize] = if rows * cols <= 9 { &[1, 2, 3] } else { &[1] };
+                    for &size in sizes {
+                        let board = format!("{cols}x{rows} k{k} on {size} ranks");
+                        let parts: Vec<RankSolution> = std::thread::scope(|s| {
+                            let handles: Vec<_> = super::ranks::threads::group(size)
+                                .into_iter()
+                                .map(|rank| {
+                                    let game = &game;
+                                    s.spawn(move || {
+                                        solve_mnk_distributed(
+                                            game,
+                                            &rank,
+                                            &Budget::unlimited(),
+                                            &Silent,
+                                        )
+                                        .unwrap()
+                                    })
+                                })
+                                .collect();
+                            handles.into_iter().map(|h| h.join().unwrap()).collect()
+                        });
+                        for got in &parts {
+                            assert_eq!(got.mnk_counts(), want.counts, "{board}");
+                            assert_eq!(got.game_counts(), Some(want.games), "{board}");
+                            assert_eq!(decode(got.root), root, "{board}");
+                        }
+                    }
+                }
+            }
         }
     }
 
