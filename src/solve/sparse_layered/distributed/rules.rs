@@ -122,7 +122,7 @@ impl LayeredRules for MnkRules {
         while empty != 0 {
             let cell = empty & empty.wrapping_neg();
             empty &= empty - 1;
-            child(if ply % 2 == 0 {
+            child(if ply.is_multiple_of(2) {
                 self.canonical(x | cell, o)
             } else {
                 self.canonical(x, o | cell)
