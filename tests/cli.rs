@@ -143,3 +143,23 @@ fn a_closed_pipe_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A build without the `mpi` feature, started as one of several `mpirun`
+/// processes, refuses with one line instead of solving the board once per
+/// process.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn several_mpirun_processes_without_mpi_support_are_refused() {
+    for command in ["connect", "mnk"] {
+        let done = Command::new(env!("CARGO_BIN_EXE_retrograde"))
+            .arg(command)
+            .env("OMPI_COMM_WORLD_SIZE", "2")
+            .env("OMPI_COMM_WORLD_RANK", "1")
+            .output()
+            .unwrap();
+        assert_eq!(done.status.code(), Some(2));
+        let said = String::from_utf8_lossy(&done.stderr);
+        assert!(said.contains("no MPI support"), "{said}");
+        assert!(done.stdout.is_empty());
+    }
+}

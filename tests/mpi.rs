@@ -118,6 +118,41 @@ fn every_small_gravity_board_on_1_2_3_ranks_equals_one_process() {
 }
 
 #[test]
+fn every_mnk_board_up_to_4x4_on_1_2_3_ranks_equals_the_dense_engine() {
+    for rows in 1..=4u32 {
+        for cols in 1..=4u32 {
+            for k in 1..=rows.max(cols) {
+                let (c, r, k) = (cols.to_string(), rows.to_string(), k.to_string());
+                let args = ["mnk", "--cols", &c, "--rows", &r, "--k", &k, "--json", "-q"];
+                let (want, _) = report(&single(&args));
+                for ranks in 1..=3 {
+                    let (got, got_ranks) = report(&mpirun(ranks, &args));
+                    assert_eq!(got, want, "{c}x{r} k{k} on {ranks} ranks");
+                    assert_eq!(got_ranks, Some(ranks as u64));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn what_a_distributed_run_does_not_do_is_refused_once() {
+    let dir = scratch("refused");
+    let out = dir.join("t");
+    for args in [
+        vec!["mnk", "--out", out.to_str().unwrap()],
+        vec!["connect", "--moves", "44"],
+    ] {
+        let done = mpirun(2, &args);
+        assert!(!done.status.success());
+        let said = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(said.matches("error:").count(), 1, "one rank speaks: {said}");
+        assert!(!out.exists());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn five_by_five_on_1_2_3_ranks_equals_one_process() {
     let size = ["connect", "--cols", "5", "--rows", "5", "--json", "-q"];
     let (want, _) = report(&single(&size));

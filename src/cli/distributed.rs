@@ -17,6 +17,14 @@ pub fn launched_ranks() -> Option<(usize, usize)> {
     Some((world, local))
 }
 
+/// This process's rank in the job, if started by `mpirun`.
+#[cfg(feature = "mpi")]
+fn launched_rank() -> Option<usize> {
+    ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
+        .iter()
+        .find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok())
+}
+
 /// Refuses a run under `mpirun` with several processes in a build without
 /// MPI support.
 #[cfg(not(feature = "mpi"))]
@@ -31,39 +39,87 @@ pub fn refuse_without_mpi(command: &str) -> anyhow::Result<()> {
 }
 
 #[cfg(feature = "mpi")]
-pub use with_mpi::connect;
+pub use with_mpi::{connect, mnk};
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
+    use std::path::Path;
     use std::process::ExitCode;
     use std::time::Instant;
 
     use anyhow::bail;
     use retrograde::games::gravity::Gravity;
+    use retrograde::games::mnk::Mnk;
+    use retrograde::memory::Budget;
     use retrograde::solve::in_pool;
     use retrograde::solve::progress::{Progress, Silent};
     use retrograde::solve::sparse_layered::distributed::mpi::MpiRanks;
     use retrograde::solve::sparse_layered::distributed::ranks::Ranks;
-    use retrograde::solve::sparse_layered::distributed::{all_ok, solve_gravity_distributed};
+    use retrograde::solve::sparse_layered::distributed::{
+        all_ok, solve_gravity_distributed, solve_mnk_distributed, RankSolution,
+    };
     use retrograde::solve::sparse_layered::{decode, GravitySolution};
     use retrograde::tablefile::parted::{part_path, write_manifest};
     use retrograde::tablefile::{SavedGame, SavedTable};
 
     use super::super::connect::ConnectArgs;
+    use super::super::mnk::{MnkArgs, MnkSummary};
     use super::super::output::first_player_result;
-    use super::super::Timing;
+    use super::super::{OutArgs, RunArgs, Timing};
+
+    /// The board of a distributed run.
+    enum Board<'a> {
+        Connect(&'a Gravity),
+        Mnk(&'a Mnk),
+    }
+
+    /// What a distributed run was asked.
+    struct Request<'a> {
+        board: Board<'a>,
+        run: &'a RunArgs,
+        out: &'a OutArgs,
+        /// `--moves`, `--board` or `--search`: not for a distributed run.
+        one_position: bool,
+    }
 
     /// `connect` on the ranks of this MPI job: rank 0 prints the report
     /// (progress too); with `--out`, every rank writes its part and rank 0
-    /// the manifest, last.
+    /// the manifest, last. `None` when not started by `mpirun`.
     pub fn connect(args: &ConnectArgs, game: &Gravity) -> anyhow::Result<Option<ExitCode>> {
+        on_ranks(Request {
+            board: Board::Connect(game),
+            run: &args.run,
+            out: &args.out,
+            one_position: args.position.given() || args.search,
+        })
+    }
+
+    /// `mnk` on the ranks of this MPI job, on the layered engine; rank 0
+    /// prints the report. `None` when not started by `mpirun`.
+    pub fn mnk(args: &MnkArgs, game: &Mnk) -> anyhow::Result<Option<ExitCode>> {
+        on_ranks(Request {
+            board: Board::Mnk(game),
+            run: &args.run,
+            out: &args.out,
+            one_position: args.position.given(),
+        })
+    }
+
+    fn on_ranks(request: Request<'_>) -> anyhow::Result<Option<ExitCode>> {
         let Some((_, local)) = super::launched_ranks() else {
             return Ok(None);
         };
+        if let Err(e) = refuse_request(&request) {
+            // every rank refuses alike; rank 0 says so
+            return match super::launched_rank() {
+                Some(0) | None => Err(e),
+                Some(_) => Ok(Some(ExitCode::from(2))),
+            };
+        }
         let Some(ranks) = MpiRanks::init() else {
             bail!("MPI was initialized twice");
         };
-        let result = run(args, game, &ranks, local);
+        let result = run(&request, &ranks, local);
         if let Err(e) = &result {
             // rank 0 speaks for all; another rank speaks only of its own failure
             if ranks.rank() != 0 && e.to_string().starts_with("another rank") {
@@ -73,17 +129,20 @@ mod with_mpi {
         result.map(Some)
     }
 
-    fn run(
-        args: &ConnectArgs,
-        game: &Gravity,
-        ranks: &MpiRanks,
-        local: usize,
-    ) -> anyhow::Result<ExitCode> {
-        let (rank, size) = (ranks.rank(), ranks.size());
-        if args.position.given() || args.search {
-            bail!("under mpirun, connect solves whole boards; answer a position from the saved table (`retrograde query FILE --moves …`) in one process");
+    /// What a distributed run does not do.
+    fn refuse_request(request: &Request<'_>) -> anyhow::Result<()> {
+        if request.one_position {
+            bail!("under mpirun, a board is solved whole; answer a position from the saved table (`retrograde query FILE --moves …`) in one process");
         }
-        let out = args.out.out.as_deref();
+        if let (Board::Mnk(_), Some(_)) = (&request.board, &request.out.out) {
+            bail!("--out under mpirun writes connect tables only; write an m,n,k table with `retrograde mnk --out` in one process (the dense engine's table)");
+        }
+        Ok(())
+    }
+
+    fn run(request: &Request<'_>, ranks: &MpiRanks, local: usize) -> anyhow::Result<ExitCode> {
+        let (rank, size) = (ranks.rank(), ranks.size());
+        let out = request.out.out.as_deref();
         let checked = match out {
             Some(path) => retrograde::files::check_output(&part_path(path, rank, size))
                 .and_then(|()| retrograde::files::check_output(path)),
@@ -93,58 +152,89 @@ mod with_mpi {
             checked.map_err(|e| anyhow::anyhow!("--out {e}"))?;
             bail!("another rank cannot write its part of --out (its message says why)");
         }
-        let threads = args.run.threads();
-        let budget = args.run.budget_per_rank(local);
-        let bar = args.run.progress_plies();
+        let threads = request.run.threads();
+        let budget = request.run.budget_per_rank(local);
+        let bar = request.run.progress_plies();
         let progress: &dyn Progress = if rank == 0 { &bar } else { &Silent };
         let clock = Instant::now();
-        let solved = in_pool(threads, || {
-            solve_gravity_distributed(game, ranks, &budget, progress)
-        })??;
+        let solve = |budget: &Budget| match request.board {
+            Board::Connect(game) => solve_gravity_distributed(game, ranks, budget, progress),
+            Board::Mnk(game) => solve_mnk_distributed(game, ranks, budget, progress),
+        };
+        let solved = in_pool(threads, || solve(&budget))??;
         bar.finish();
         let timing = Timing {
             ranks: Some(size),
             ..Timing::solved(clock.elapsed().as_secs_f64(), threads)
         };
         let (value, depth) = decode(solved.root);
-        let counts = solved.counts.clone();
-        if let Some(path) = out {
-            let (cols, rows, k) = game.dimensions();
-            let part = part_path(path, rank, size);
-            let table = SavedTable::Gravity(GravitySolution {
-                game: game.clone(),
-                plies: solved.plies,
-                counts: solved.counts,
-            });
-            let written =
-                retrograde::tablefile::save(&part, &SavedGame::Gravity { cols, rows, k }, &table);
-            if !all_ok(ranks, written.is_ok()) {
-                if written.is_ok() {
-                    let _ = std::fs::remove_file(&part);
+        let json = request.run.json;
+        match request.board {
+            Board::Connect(game) => {
+                let counts = solved.counts.clone();
+                if let Some(path) = out {
+                    save_parts(game, solved, path, ranks)?;
                 }
-                written?;
-                bail!("another rank could not write its part of --out; no table was written");
-            }
-            if rank == 0 {
-                let positions = counts.iter().map(|c| c.positions).sum();
-                if let Err(e) = write_manifest(path, game, size, positions) {
-                    eprintln!("error: {e}");
-                    // the parts are useless without their manifest
-                    ranks.abort(2);
+                if rank != 0 {
+                    return Ok(ExitCode::SUCCESS);
                 }
+                super::super::connect::report_counts(
+                    game,
+                    &counts,
+                    (first_player_result(value), depth),
+                    &timing,
+                    json,
+                )
             }
+            Board::Mnk(game) => {
+                if rank != 0 {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                let counts = solved.mnk_counts();
+                let summary = MnkSummary {
+                    counts: &counts,
+                    games: solved.game_counts().expect("m,n,k solves count games"),
+                    root: (value, depth),
+                };
+                super::super::mnk::report_summary(game, &summary, &timing, json)
+            }
+        }
+    }
+
+    /// Every rank writes its part of `path`; once all have, rank 0 writes
+    /// the manifest. A rank that fails makes every rank remove its part.
+    fn save_parts(
+        game: &Gravity,
+        solved: RankSolution,
+        path: &Path,
+        ranks: &MpiRanks,
+    ) -> anyhow::Result<()> {
+        let (rank, size) = (ranks.rank(), ranks.size());
+        let (cols, rows, k) = game.dimensions();
+        let part = part_path(path, rank, size);
+        let positions = solved.counts.iter().map(|c| c.positions).sum();
+        let table = SavedTable::Gravity(GravitySolution {
+            game: game.clone(),
+            plies: solved.plies,
+            counts: solved.counts,
+        });
+        let written =
+            retrograde::tablefile::save(&part, &SavedGame::Gravity { cols, rows, k }, &table);
+        if !all_ok(ranks, written.is_ok()) {
+            if written.is_ok() {
+                let _ = std::fs::remove_file(&part);
+            }
+            written?;
+            bail!("another rank could not write its part of --out; no table was written");
         }
         if rank == 0 {
-            super::super::connect::report_counts(
-                game,
-                &counts,
-                (first_player_result(value), depth),
-                &timing,
-                args.run.json,
-            )
-        } else {
-            Ok(ExitCode::SUCCESS)
+            if let Err(e) = write_manifest(path, game, size, positions) {
+                eprintln!("error: {e}");
+                // the parts are useless without their manifest
+                ranks.abort(2);
+            }
         }
+        Ok(())
     }
 }
 
@@ -155,5 +245,15 @@ pub fn connect(
     _game: &retrograde::games::gravity::Gravity,
 ) -> anyhow::Result<Option<std::process::ExitCode>> {
     refuse_without_mpi("connect")?;
+    Ok(None)
+}
+
+/// Runs `mnk` distributed when started by `mpirun`; `None` when not.
+#[cfg(not(feature = "mpi"))]
+pub fn mnk(
+    _args: &super::mnk::MnkArgs,
+    _game: &retrograde::games::mnk::Mnk,
+) -> anyhow::Result<Option<std::process::ExitCode>> {
+    refuse_without_mpi("mnk")?;
     Ok(None)
 }

@@ -12,7 +12,7 @@ use retrograde::position::answer::plies;
 use retrograde::position::oracles::MnkTable;
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
+use retrograde::solve::layered::{solve_mnk_reporting, GameCounts, MnkSolution, PlyCounts};
 use serde_json::{json, Value};
 
 use super::output::{
@@ -27,24 +27,24 @@ use retrograde::tablefile::{SavedGame, SavedTable};
 pub struct MnkArgs {
     /// Columns (width, 1 to 5) [default: 3, or the --board's]
     #[arg(long, value_name = "C")]
-    cols: Option<u32>,
+    pub(super) cols: Option<u32>,
 
     /// Rows (height, 1 to 5) [default: 3, or the --board's]
     #[arg(long, value_name = "R")]
-    rows: Option<u32>,
+    pub(super) rows: Option<u32>,
 
     /// Stones in a row that win (1 to the longer side).
     #[arg(long, value_name = "K", default_value_t = 3)]
-    k: u32,
+    pub(super) k: u32,
 
     #[command(flatten)]
-    position: PositionArgs,
+    pub(super) position: PositionArgs,
 
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
 
     #[command(flatten)]
-    out: OutArgs,
+    pub(super) out: OutArgs,
 }
 
 /// The dense engine's board and the position language's board for the
@@ -63,6 +63,9 @@ pub fn boards(
 /// Solves the board (and answers the position) and prints the report.
 pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     let (game, board) = boards(args.cols, args.rows, args.k, &args.position)?;
+    if let Some(code) = super::distributed::mnk(args, &game)? {
+        return Ok(code);
+    }
     let position = args
         .position
         .given()
@@ -117,9 +120,32 @@ fn ply_json(c: &PlyCounts) -> Value {
     serde_json::to_value(c).expect("counts serialise")
 }
 
+/// What a whole-board report states: the per-ply counts, the games and
+/// the empty board's value and depth — from a solution, or summed over the
+/// ranks of a distributed solve.
+pub struct MnkSummary<'a> {
+    /// Per ply.
+    pub counts: &'a [PlyCounts],
+    /// Games by result.
+    pub games: GameCounts,
+    /// The empty board's value for the first player and its depth.
+    pub root: (Outcome, u32),
+}
+
+impl<'a> MnkSummary<'a> {
+    /// The summary of a solution.
+    pub fn of(solution: &'a MnkSolution) -> Self {
+        Self {
+            counts: &solution.counts,
+            games: solution.games,
+            root: solution.lookup(0, 0).unwrap_or((Outcome::Draw, 0)),
+        }
+    }
+}
+
 /// The JSON summary of a solved board (also written to `results/`).
-pub fn summary_json(game: &Mnk, solution: &MnkSolution) -> Value {
-    let t = solution.totals();
+fn summary_json(game: &Mnk, solution: &MnkSummary<'_>) -> Value {
+    let t = PlyCounts::totals(solution.counts);
     json!({
         "cols": game.cols(),
         "rows": game.rows(),
@@ -135,7 +161,7 @@ pub fn summary_json(game: &Mnk, solution: &MnkSolution) -> Value {
         "games_x_wins": solution.games.x_wins.to_string().parse::<Value>().expect("a number"),
         "games_o_wins": solution.games.o_wins.to_string().parse::<Value>().expect("a number"),
         "games_draws": solution.games.draws.to_string().parse::<Value>().expect("a number"),
-        "value": empty_board_value(solution),
+        "value": first_player_result(solution.root.0),
         "per_ply": solution.counts.iter().map(ply_json).collect::<Vec<_>>(),
     })
 }
@@ -147,7 +173,17 @@ pub fn report(
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let t = solution.totals();
+    report_summary(game, &MnkSummary::of(solution), timing, json)
+}
+
+/// [`report`] of a summary.
+pub fn report_summary(
+    game: &Mnk,
+    solution: &MnkSummary<'_>,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let t = PlyCounts::totals(solution.counts);
     if json {
         let mut value = summary_json(game, solution);
         if let Value::Object(map) = &mut value {
@@ -179,12 +215,12 @@ pub fn report(
             grouped(c.classes)
         );
     };
-    for c in &solution.counts {
+    for c in solution.counts {
         line(c.ply.to_string(), c);
     }
     line("total".into(), &t);
-    let value = result_in_words(empty_board_value(solution));
-    let depth = solution.lookup(0, 0).map_or(0, |(_, d)| d);
+    let value = result_in_words(first_player_result(solution.root.0));
+    let depth = solution.root.1;
     let g = &solution.games;
     let _ = writeln!(
         out,

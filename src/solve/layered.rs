@@ -137,6 +137,15 @@ pub struct PlyCounts {
 }
 
 impl PlyCounts {
+    /// The totals over `plies` (`ply` holds the number of plies).
+    pub fn totals(plies: &[PlyCounts]) -> PlyCounts {
+        let zero = PlyCounts {
+            ply: plies.len() as u32,
+            ..PlyCounts::default()
+        };
+        plies.iter().fold(zero, |sum, c| sum.add(*c))
+    }
+
     fn add(mut self, other: Self) -> Self {
         self.positions += other.positions;
         self.terminal += other.terminal;
@@ -211,11 +220,7 @@ pub struct MnkSolution {
 impl MnkSolution {
     /// The totals over all plies (`ply` holds the number of plies).
     pub fn totals(&self) -> PlyCounts {
-        let zero = PlyCounts {
-            ply: self.counts.len() as u32,
-            ..PlyCounts::default()
-        };
-        self.counts.iter().fold(zero, |sum, c| sum.add(*c))
+        PlyCounts::totals(&self.counts)
     }
 
     /// Every legal move of a reachable board in play: `(cell, value for the

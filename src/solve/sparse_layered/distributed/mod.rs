@@ -47,7 +47,7 @@ use rules::LayeredRules;
 
 /// Parents a rank expands in one round: with up to 8 children each and
 /// 8-byte keys, a round's messages stay far below MPI's 2^31-element limit.
-pub const ROUND_PARENTS: usize = 1 << 20;
+pub const ROUND_PARENTS: usize = 1 << 18;
 
 /// One rank's share of a solved board.
 #[derive(Debug)]
@@ -300,17 +300,7 @@ fn next_part<K: KeyWord, R: LayeredRules, N: Ranks>(
             }
         });
         let need = held + (part.len() + 2 * send.len()) as u64 * word;
-        let check = budget.check(
-            &format!(
-                "rank {} of {}, enumerating ply {} ({} held)",
-                ranks.rank(),
-                ranks.size(),
-                ply + 1,
-                Bytes(held)
-            ),
-            Bytes(need),
-        );
-        agree(ranks, check)?;
+        agree(ranks, check_budget(ranks, budget, ply + 1, held, need))?;
         let (received, _) = ranks.exchange(&send, &counts)?;
         drop(send);
         part.extend_from_slice(&received);
@@ -323,6 +313,35 @@ fn next_part<K: KeyWord, R: LayeredRules, N: Ranks>(
     sort_dedup(&mut part);
     part.shrink_to_fit();
     Ok(part)
+}
+
+/// Refuses a round of enumerating `ply` that would need `need` bytes of
+/// this rank (`held` of them by the plies so far) over its `budget`,
+/// naming the rank count that would spread the same work within it.
+fn check_budget<N: Ranks>(
+    ranks: &N,
+    budget: &Budget,
+    ply: u32,
+    held: u64,
+    need: u64,
+) -> Result<()> {
+    if need <= budget.0 .0 {
+        return Ok(());
+    }
+    let fitting = (need as u128 * ranks.size() as u128).div_ceil(u128::from(budget.0 .0.max(1)));
+    Err(Error::OverMemoryBudget {
+        what: format!(
+            "rank {} of {}, enumerating ply {ply} ({} held)",
+            ranks.rank(),
+            ranks.size(),
+            Bytes(held)
+        ),
+        needed: Bytes(need),
+        budget: budget.0,
+        hint: format!(
+            " a rank; at least {fitting} ranks of this budget would share the work so far (more for the plies to come)"
+        ),
+    })
 }
 
 fn sort_dedup<K: KeyWord>(keys: &mut Vec<K>) {
@@ -531,17 +550,7 @@ fn next_part_with_paths<K: KeyWord, R: LayeredRules, N: Ranks>(
             }
         }
         let need = held + (part.len() + 2 * send.len()) as u64 * pair;
-        let check = budget.check(
-            &format!(
-                "rank {} of {}, enumerating ply {} with paths ({} held)",
-                ranks.rank(),
-                ranks.size(),
-                ply + 1,
-                Bytes(held)
-            ),
-            Bytes(need),
-        );
-        agree(ranks, check)?;
+        agree(ranks, check_budget(ranks, budget, ply + 1, held, need))?;
         let (received, _) = ranks.exchange(&send, &counts)?;
         let (received_weights, _) = ranks.exchange(&weights, &counts)?;
         part.extend(received.into_iter().zip(received_weights));
