@@ -117,22 +117,48 @@ fn every_small_gravity_board_on_1_2_3_ranks_equals_one_process() {
     }
 }
 
+/// Every m,n,k board up to 4×4 and every k: the report, and the table
+/// `--out` writes — byte for byte the single process's dense table, so
+/// every position's value and depth — which `query` reads.
 #[test]
 fn every_mnk_board_up_to_4x4_on_1_2_3_ranks_equals_the_dense_engine() {
+    let dir = scratch("mnk");
     for rows in 1..=4u32 {
         for cols in 1..=4u32 {
             for k in 1..=rows.max(cols) {
                 let (c, r, k) = (cols.to_string(), rows.to_string(), k.to_string());
+                let board = format!("{c}x{r} k{k}");
                 let args = ["mnk", "--cols", &c, "--rows", &r, "--k", &k, "--json", "-q"];
-                let (want, _) = report(&single(&args));
+                let table = |name: &str| dir.join(format!("{board}-{name}"));
+                let with_out = |name: &str| {
+                    let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+                    a.push("--out".into());
+                    a.push(table(name).to_str().unwrap().to_string());
+                    a
+                };
+                let one: Vec<String> = with_out("one");
+                let one: Vec<&str> = one.iter().map(String::as_str).collect();
+                let (want, _) = report(&single(&one));
+                let want_table = std::fs::read(table("one")).unwrap();
                 for ranks in 1..=3 {
-                    let (got, got_ranks) = report(&mpirun(ranks, &args));
-                    assert_eq!(got, want, "{c}x{r} k{k} on {ranks} ranks");
+                    let name = format!("np{ranks}");
+                    let many = with_out(&name);
+                    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+                    let (got, got_ranks) = report(&mpirun(ranks, &many));
+                    assert_eq!(got, want, "{board} on {ranks} ranks");
                     assert_eq!(got_ranks, Some(ranks as u64));
+                    let got_table = std::fs::read(table(&name)).unwrap();
+                    assert!(got_table == want_table, "{board} on {ranks} ranks: table");
                 }
+                let path = table("np3");
+                let (queried, _) = report(&single(&["query", path.to_str().unwrap(), "--json"]));
+                let mut loaded = want.clone();
+                loaded["loaded"] = true.into();
+                assert_eq!(queried, loaded, "{board} through query");
             }
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -140,7 +166,7 @@ fn what_a_distributed_run_does_not_do_is_refused_once() {
     let dir = scratch("refused");
     let out = dir.join("t");
     for args in [
-        vec!["mnk", "--out", out.to_str().unwrap()],
+        vec!["mnk", "--moves", "b2", "--out", out.to_str().unwrap()],
         vec!["connect", "--moves", "44"],
     ] {
         let done = mpirun(2, &args);

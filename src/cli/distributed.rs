@@ -56,7 +56,7 @@ mod with_mpi {
     use retrograde::solve::sparse_layered::distributed::mpi::MpiRanks;
     use retrograde::solve::sparse_layered::distributed::ranks::Ranks;
     use retrograde::solve::sparse_layered::distributed::{
-        all_ok, solve_gravity_distributed, solve_mnk_distributed, RankSolution,
+        all_ok, gather_mnk_solution, solve_gravity_distributed, solve_mnk_distributed, RankSolution,
     };
     use retrograde::solve::sparse_layered::{decode, GravitySolution};
     use retrograde::tablefile::parted::{part_path, write_manifest};
@@ -134,19 +134,20 @@ mod with_mpi {
         if request.one_position {
             bail!("under mpirun, a board is solved whole; answer a position from the saved table (`retrograde query FILE --moves …`) in one process");
         }
-        if let (Board::Mnk(_), Some(_)) = (&request.board, &request.out.out) {
-            bail!("--out under mpirun writes connect tables only; write an m,n,k table with `retrograde mnk --out` in one process (the dense engine's table)");
-        }
         Ok(())
     }
 
     fn run(request: &Request<'_>, ranks: &MpiRanks, local: usize) -> anyhow::Result<ExitCode> {
         let (rank, size) = (ranks.rank(), ranks.size());
         let out = request.out.out.as_deref();
-        let checked = match out {
-            Some(path) => retrograde::files::check_output(&part_path(path, rank, size))
-                .and_then(|()| retrograde::files::check_output(path)),
-            None => Ok(()),
+        // connect: every rank's part and the manifest; mnk: rank 0's table
+        let checked = match (out, &request.board) {
+            (Some(path), Board::Connect(_)) => {
+                retrograde::files::check_output(&part_path(path, rank, size))
+                    .and_then(|()| retrograde::files::check_output(path))
+            }
+            (Some(path), Board::Mnk(_)) if rank == 0 => retrograde::files::check_output(path),
+            _ => Ok(()),
         };
         if !all_ok(ranks, checked.is_ok()) {
             checked.map_err(|e| anyhow::anyhow!("--out {e}"))?;
@@ -187,13 +188,31 @@ mod with_mpi {
                 )
             }
             Board::Mnk(game) => {
+                let counts = solved.mnk_counts();
+                let games = solved.game_counts().expect("m,n,k solves count games");
+                if let Some(path) = out {
+                    // the dense table, as `mnk --out` writes it in one process
+                    let table = gather_mnk_solution(game, ranks, solved, &budget)?;
+                    if let Some(table) = table {
+                        let saved = SavedGame::Mnk {
+                            rows: game.rows(),
+                            cols: game.cols(),
+                            k: game.k(),
+                        };
+                        if let Err(e) =
+                            retrograde::tablefile::save(path, &saved, &SavedTable::Layered(table))
+                        {
+                            eprintln!("error: {e}");
+                            ranks.abort(2);
+                        }
+                    }
+                }
                 if rank != 0 {
                     return Ok(ExitCode::SUCCESS);
                 }
-                let counts = solved.mnk_counts();
                 let summary = MnkSummary {
                     counts: &counts,
-                    games: solved.game_counts().expect("m,n,k solves count games"),
+                    games,
                     root: (value, depth),
                 };
                 super::super::mnk::report_summary(game, &summary, &timing, json)

@@ -218,6 +218,46 @@ pub struct MnkSolution {
 }
 
 impl MnkSolution {
+    /// The dense solution of `game` from the value/depth byte of every
+    /// reachable board up to symmetry (`plies[p]`: (X cells, O cells,
+    /// byte) of ply `p`; value code of [`crate::table`] in the low 2 bits,
+    /// depth above), each spread to all its images; `counts` and `games`
+    /// as counted. Boards not given are unreachable. Used to write the
+    /// dense table of a solve made elsewhere (the distributed engine).
+    pub fn from_canonical(
+        game: &Mnk,
+        plies: &[Vec<(u32, u32, u8)>],
+        counts: Vec<PlyCounts>,
+        games: GameCounts,
+    ) -> Self {
+        let symmetries = game.symmetries();
+        let tables = plies
+            .iter()
+            .enumerate()
+            .map(|(ply, entries)| {
+                let shape = PlyShape::of_ply(game.cells(), ply as u32);
+                let size = shape.size as usize;
+                let mut reachable = vec![0u64; size.div_ceil(64)];
+                let mut values = vec![0u64; size.div_ceil(32)];
+                let mut depths = vec![0u8; size];
+                for &(x, o, byte) in entries {
+                    for g in 0..symmetries.len() as usize {
+                        let i = shape.rank(symmetries.apply(g, x), symmetries.apply(g, o)) as usize;
+                        reachable[i / 64] |= 1 << (i % 64);
+                        values[i / 32] |= u64::from(byte & 0b11) << (2 * (i % 32));
+                        depths[i] = byte >> 2;
+                    }
+                }
+                PlyTable::from_raw(shape, reachable, values, depths)
+            })
+            .collect();
+        Self {
+            plies: tables,
+            counts,
+            games,
+        }
+    }
+
     /// The totals over all plies (`ply` holds the number of plies).
     pub fn totals(&self) -> PlyCounts {
         PlyCounts::totals(&self.counts)

@@ -105,6 +105,53 @@ impl RankSolution {
     }
 }
 
+/// The dense m,n,k solution of a distributed solve, built on rank 0 (the
+/// m,n,k table format is dense, indexed by a board's rank among its ply's
+/// boards, so it is written whole by one process): every rank sends its
+/// canonical positions to rank 0, ply by ply, and rank 0 spreads them to
+/// all their images. Rank 0 first checks the dense table against its
+/// budget (a refusal is every rank's). `None` on the other ranks.
+pub fn gather_mnk_solution<N: Ranks>(
+    game: &crate::games::mnk::Mnk,
+    ranks: &N,
+    solved: RankSolution,
+    budget: &Budget,
+) -> Result<Option<crate::solve::layered::MnkSolution>> {
+    let root = ranks.rank() == 0;
+    let check = if root {
+        budget.check(
+            "the dense m,n,k table gathered on rank 0",
+            crate::solve::layered::estimate_bytes(game),
+        )
+    } else {
+        Ok(())
+    };
+    agree(ranks, check)?;
+    let counts = solved.mnk_counts();
+    let games = solved.game_counts().expect("an m,n,k solve counts games");
+    let cells = game.cells();
+    let mut to_root = vec![0; ranks.size()];
+    let mut plies = Vec::with_capacity(solved.plies.len());
+    for ply in solved.plies {
+        let (keys, values) = ply.raw();
+        let keys: Vec<u64> = keys.iter().collect();
+        to_root[0] = keys.len();
+        let (got_keys, _) = ranks.exchange(&keys, &to_root)?;
+        let (got_values, _) = ranks.exchange(values, &to_root)?;
+        if root {
+            plies.push(
+                got_keys
+                    .iter()
+                    .zip(got_values)
+                    .map(|(&k, v)| ((k & ((1 << cells) - 1)) as u32, (k >> cells) as u32, v))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    Ok(root
+        .then(|| crate::solve::layered::MnkSolution::from_canonical(game, &plies, counts, games)))
+}
+
 /// Solves every reachable position of the m,n,k board `game` over
 /// `ranks`, this rank holding its part; `budget` is this rank's.
 pub fn solve_mnk_distributed<N: Ranks>(
@@ -626,6 +673,45 @@ mod tests {
             assert_eq!(got.plies, want.plies, "{cols}x{rows} k{k}");
             let root: &GravityPly = &want.plies[0];
             assert_eq!(got.root, root.raw().1[0]);
+        }
+    }
+
+    /// The dense solution gathered from 1, 2 or 3 simulated ranks is the
+    /// dense engine's, board for board (every position's value and depth).
+    #[test]
+    fn gathered_mnk_solutions_equal_the_dense_engine() {
+        use crate::games::mnk::Mnk;
+        use crate::solve::layered::solve_mnk;
+        for (rows, cols, k) in [(3, 3, 3), (3, 4, 3), (4, 4, 3), (2, 4, 2), (1, 4, 4)] {
+            let game = Mnk::new(rows, cols, k).unwrap();
+            let want = solve_mnk(&game, &Budget::unlimited()).unwrap();
+            for size in 1..=3 {
+                let gathered: Vec<_> = std::thread::scope(|s| {
+                    let handles: Vec<_> = super::ranks::threads::group(size)
+                        .into_iter()
+                        .map(|rank| {
+                            let game = &game;
+                            s.spawn(move || {
+                                let solved = solve_mnk_distributed(
+                                    game,
+                                    &rank,
+                                    &Budget::unlimited(),
+                                    &Silent,
+                                )
+                                .unwrap();
+                                gather_mnk_solution(game, &rank, solved, &Budget::unlimited())
+                                    .unwrap()
+                            })
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join().unwrap()).collect()
+                });
+                let dense = gathered[0].as_ref().expect("rank 0 holds it");
+                assert!(gathered[1..].iter().all(Option::is_none));
+                assert_eq!(dense.plies, want.plies, "{cols}x{rows} k{k} on {size}");
+                assert_eq!(dense.counts, want.counts);
+                assert_eq!(dense.games, want.games);
+            }
         }
     }
 
