@@ -26,6 +26,7 @@ use std::cell::RefCell;
 
 use rayon::prelude::*;
 
+use super::disjoint::DisjointWriter;
 use super::keys::KeyWord;
 use super::moves::Moves;
 use super::{chunk_len, ENDED};
@@ -188,37 +189,6 @@ fn plan(histograms: &[Vec<u32>], bin_shift: u32) -> Plan {
         task_of_bin,
         first_bin,
         task_children,
-    }
-}
-
-/// A slice that threads write at disjoint indices.
-struct DisjointWriter<K> {
-    ptr: *mut K,
-    len: usize,
-}
-
-// SAFETY: the writer only hands out writes at indices its users keep
-// disjoint between threads (see `round`); K itself is Send.
-unsafe impl<K: Send> Send for DisjointWriter<K> {}
-unsafe impl<K: Send> Sync for DisjointWriter<K> {}
-
-impl<K: Copy> DisjointWriter<K> {
-    fn new(slice: &mut [K]) -> Self {
-        Self {
-            ptr: slice.as_mut_ptr(),
-            len: slice.len(),
-        }
-    }
-
-    /// Writes `value` at `i`.
-    ///
-    /// # Safety
-    /// No other thread reads or writes index `i` while the writer lives.
-    #[inline]
-    unsafe fn write(&self, i: usize, value: K) {
-        assert!(i < self.len, "a write past the round's buffer");
-        // SAFETY: in bounds (checked) and not shared (the caller's contract)
-        unsafe { self.ptr.add(i).write(value) }
     }
 }
 

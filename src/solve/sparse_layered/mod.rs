@@ -34,6 +34,7 @@
 //! positions): 205 s, 12.5 GiB peak.
 
 mod backward;
+mod disjoint;
 pub mod distributed;
 mod forward;
 mod key_index;
