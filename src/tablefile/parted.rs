@@ -252,3 +252,104 @@ impl GravityValues for MappedGravity {
         self.values().value_of(ply, key)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Budget;
+    use crate::solve::progress::Silent;
+    use crate::solve::sparse_layered::distributed::ranks::threads;
+    use crate::solve::sparse_layered::distributed::{solve_gravity_distributed, RankSolution};
+    use crate::solve::sparse_layered::{solve_gravity, GravitySolution};
+    use crate::tablefile::{save, SavedGame, SavedTable};
+
+    /// Writes the parts and manifest of `game` solved on `ranks` simulated
+    /// ranks under `out`, as `mpirun … --out` does.
+    fn write_parted(game: &Gravity, ranks: usize, out: &Path) {
+        let parts: Vec<RankSolution> = std::thread::scope(|s| {
+            let handles: Vec<_> = threads::group(ranks)
+                .into_iter()
+                .map(|rank| {
+                    s.spawn(move || {
+                        solve_gravity_distributed(game, &rank, &Budget::unlimited(), &Silent)
+                            .unwrap()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let (cols, rows, k) = game.dimensions();
+        let positions = parts[0].counts.iter().map(|c| c.positions).sum();
+        for (rank, part) in parts.into_iter().enumerate() {
+            let table = SavedTable::Gravity(GravitySolution {
+                game: game.clone(),
+                plies: part.plies,
+                counts: part.counts,
+            });
+            save(
+                &part_path(out, rank, ranks),
+                &SavedGame::Gravity { cols, rows, k },
+                &table,
+            )
+            .unwrap();
+        }
+        write_manifest(out, game, ranks, positions).unwrap();
+    }
+
+    fn refusal(out: &Path) -> String {
+        match MappedGravity::open(out) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("a damaged parted table was opened"),
+        }
+    }
+
+    #[test]
+    fn parts_read_as_one_table_and_mixed_up_parts_are_refused() {
+        let dir = std::env::temp_dir().join(format!("retrograde-parted-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let game = Gravity::new(4, 4, 4).unwrap();
+        let want = solve_gravity(&game, &Budget::unlimited()).unwrap();
+        let out = dir.join("c44");
+        write_parted(&game, 3, &out);
+        let table = MappedGravity::open(&out).unwrap().expect("a gravity table");
+        assert_eq!(table.files(), 3);
+        assert_eq!(table.counts(), want.counts.as_slice());
+        assert_eq!(table.stored(), want.stored());
+        table.check_blocks().unwrap();
+        for (ply, key, value, depth) in want.entries() {
+            assert_eq!(table.value_of(ply, key).unwrap(), Some((value, depth)));
+        }
+        drop(table);
+
+        // two parts swapped
+        let (p0, p1) = (part_path(&out, 0, 3), part_path(&out, 1, 3));
+        let spare = dir.join("spare");
+        std::fs::rename(&p0, &spare).unwrap();
+        std::fs::rename(&p1, &p0).unwrap();
+        std::fs::rename(&spare, &p1).unwrap();
+        assert!(refusal(&out).contains("another rank"), "{}", refusal(&out));
+        std::fs::rename(&p0, &spare).unwrap();
+        std::fs::rename(&p1, &p0).unwrap();
+        std::fs::rename(&spare, &p1).unwrap();
+        assert!(MappedGravity::open(&out).unwrap().is_some());
+
+        // a part of another board in its place
+        let other = dir.join("other");
+        write_parted(&Gravity::new(5, 4, 4).unwrap(), 3, &other);
+        std::fs::copy(part_path(&other, 2, 3), part_path(&out, 2, 3)).unwrap();
+        assert!(refusal(&out).contains("another board"), "{}", refusal(&out));
+
+        // a part missing; a manifest naming a path outside its directory
+        std::fs::remove_file(part_path(&out, 2, 3)).unwrap();
+        let _ = refusal(&out);
+        let text = std::fs::read_to_string(&out).unwrap();
+        std::fs::write(&out, text.replace("c44.part-1-of-3", "../c44.part-1-of-3")).unwrap();
+        assert!(
+            refusal(&out).contains("beside the manifest"),
+            "{}",
+            refusal(&out)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
