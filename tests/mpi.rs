@@ -76,42 +76,44 @@ fn every_position_agrees(path: &Path, game: &Gravity) {
     }
 }
 
+/// Every gravity board up to 5×4 and every k up to 4.
 #[test]
 fn every_small_gravity_board_on_1_2_3_ranks_equals_one_process() {
     for cols in 1..=5u32 {
         for rows in 1..=4u32 {
-            let k = 4.min(cols.max(rows));
-            let size = [
-                "connect",
-                "--cols",
-                &cols.to_string(),
-                "--rows",
-                &rows.to_string(),
-                "--k",
-                &k.to_string(),
-                "--json",
-                "-q",
-            ];
-            let (want, none) = report(&single(&size));
-            assert_eq!(none, None, "a single process has no ranks field");
-            for ranks in 1..=3 {
-                let board = format!("{cols}x{rows} k{k} on {ranks} ranks");
-                let dir = scratch(&format!("{cols}x{rows}-{ranks}"));
-                let out = dir.join("table");
-                let mut args = size.to_vec();
-                args.extend(["--out", out.to_str().unwrap()]);
-                let (got, got_ranks) = report(&mpirun(ranks, &args));
-                assert_eq!(got, want, "{board}");
-                assert_eq!(got_ranks, Some(ranks as u64), "{board}");
-                if cols * rows <= 16 {
-                    every_position_agrees(&out, &Gravity::new(cols, rows, k).unwrap());
+            for k in 1..=4.min(cols.max(rows)) {
+                let size = [
+                    "connect",
+                    "--cols",
+                    &cols.to_string(),
+                    "--rows",
+                    &rows.to_string(),
+                    "--k",
+                    &k.to_string(),
+                    "--json",
+                    "-q",
+                ];
+                let (want, none) = report(&single(&size));
+                assert_eq!(none, None, "a single process has no ranks field");
+                for ranks in 1..=3 {
+                    let board = format!("{cols}x{rows} k{k} on {ranks} ranks");
+                    let dir = scratch(&format!("{cols}x{rows}-k{k}-{ranks}"));
+                    let out = dir.join("table");
+                    let mut args = size.to_vec();
+                    args.extend(["--out", out.to_str().unwrap()]);
+                    let (got, got_ranks) = report(&mpirun(ranks, &args));
+                    assert_eq!(got, want, "{board}");
+                    assert_eq!(got_ranks, Some(ranks as u64), "{board}");
+                    if cols * rows <= 16 {
+                        every_position_agrees(&out, &Gravity::new(cols, rows, k).unwrap());
+                    }
+                    // and `query` reads the parted table as one
+                    let (queried, _) = report(&single(&["query", out.to_str().unwrap(), "--json"]));
+                    let mut loaded = want.clone();
+                    loaded["loaded"] = true.into();
+                    assert_eq!(queried, loaded, "{board} through query");
+                    std::fs::remove_dir_all(&dir).unwrap();
                 }
-                // and `query` reads the parted table as one
-                let (queried, _) = report(&single(&["query", out.to_str().unwrap(), "--json"]));
-                let mut loaded = want.clone();
-                loaded["loaded"] = true.into();
-                assert_eq!(queried, loaded, "{board} through query");
-                std::fs::remove_dir_all(&dir).unwrap();
             }
         }
     }
