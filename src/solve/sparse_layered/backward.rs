@@ -235,11 +235,33 @@ fn solve_group<K: KeyWord>(
 }
 
 impl<K: KeyWord> NextPly<'_, K> {
-    /// The value/depth byte of `key`, which the ply holds (one lookup, no
-    /// prefetching: for keys that come one by one).
-    pub(crate) fn value_of(&self, key: u64) -> u8 {
-        let (from, to) = self.index.range(self.index.bucket(key));
-        let at = from + position_in_bucket(&self.keys[from..to], K::from_key(key));
-        self.values[at]
+    /// The value/depth byte of each of `keys` (all held by the ply) into
+    /// `out`, in groups whose lookups prefetch in three sweeps as
+    /// [`solve_group`]'s do: the buckets' starts, both ends of their keys,
+    /// then the values.
+    pub(crate) fn values_of(&self, keys: &[K], out: &mut [u8]) {
+        let mut at = [0usize; GROUP];
+        for (ks, vs) in keys.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
+            for (a, k) in at.iter_mut().zip(ks) {
+                *a = self.index.bucket(k.key());
+                prefetch(self.index.start_of(*a));
+            }
+            let mut ranges = [(0usize, 0usize); GROUP];
+            for (r, &a) in ranges.iter_mut().zip(&at[..ks.len()]) {
+                let (from, to) = self.index.range(a);
+                prefetch(&self.keys[from.min(self.keys.len() - 1)]);
+                if to > from + 1 {
+                    prefetch(&self.keys[to - 1]);
+                }
+                *r = (from, to);
+            }
+            for ((a, &(from, to)), &k) in at.iter_mut().zip(&ranges).zip(ks) {
+                *a = from + position_in_bucket(&self.keys[from..to], k);
+                prefetch(&self.values[*a]);
+            }
+            for (v, &a) in vs.iter_mut().zip(&at) {
+                *v = self.values[a];
+            }
+        }
     }
 }

@@ -559,10 +559,12 @@ fn solve_part<K: KeyWord, R: LayeredRules, N: Ranks>(
             };
             let routed = route(ranks.size(), ks.len(), children);
             let (to_answer, answer_counts) = ranks.exchange(&routed.grouped, &routed.counts)?;
-            let answers: Vec<u8> = to_answer
-                .par_iter()
-                .map(|k| next.value_of(k.key()))
-                .collect();
+            let mut answers = vec![0u8; to_answer.len()];
+            let chunk = chunk_len(to_answer.len());
+            to_answer
+                .par_chunks(chunk)
+                .zip(answers.par_chunks_mut(chunk))
+                .for_each(|(keys, out)| next.values_of(keys, out));
             drop(to_answer);
             let (replies, _) = ranks.exchange(&answers, &answer_counts)?;
             vs.par_chunks_mut(routed.chunk)
