@@ -4,25 +4,26 @@
 //! and solves its share, else it refuses, so that P processes never each
 //! run the whole solve and print P reports.
 
+/// The number in the first of the environment variables `names` that holds
+/// one.
+fn env_number(names: &[&str]) -> Option<usize> {
+    names
+        .iter()
+        .find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok())
+}
+
 /// The processes of this job on all machines and on this one, if started
 /// by `mpirun` (Open MPI's or a PMI launcher's variables).
 pub fn launched_ranks() -> Option<(usize, usize)> {
-    let var = |names: &[&str]| {
-        names
-            .iter()
-            .find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok())
-    };
-    let world = var(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"])?;
-    let local = var(&["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"]).unwrap_or(1);
+    let world = env_number(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"])?;
+    let local = env_number(&["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"]).unwrap_or(1);
     Some((world, local))
 }
 
 /// This process's rank in the job, if started by `mpirun`.
 #[cfg(feature = "mpi")]
 fn launched_rank() -> Option<usize> {
-    ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
-        .iter()
-        .find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok())
+    env_number(&["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"])
 }
 
 /// Refuses a run under `mpirun` with several processes in a build without

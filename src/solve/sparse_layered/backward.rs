@@ -7,7 +7,8 @@ use rayon::prelude::*;
 use super::key_index::KeyIndex;
 use super::keys::KeyWord;
 use super::moves::Moves;
-use super::{chunk_len, GravityCounts, DRAW, ENDED, LOSS, WIN};
+use super::{chunk_len, GravityCounts, GravityPly, DRAW, ENDED, LOSS, WIN};
+use crate::error::Result;
 use crate::solve::cache::prefetch;
 
 /// The solved next ply, as the backward pass reads it.
@@ -15,6 +16,38 @@ pub(crate) struct NextPly<'a, K> {
     pub(crate) keys: &'a [K],
     pub(crate) values: &'a [u8],
     pub(crate) index: KeyIndex,
+}
+
+/// The backward pass's walk, for either engine: from the full board's ply
+/// back to the empty board's, `solve` turns each ply's flags (`flags[p]`,
+/// [`ENDED`] or 0) into its value/depth bytes given the solved next ply
+/// (indexed; absent for the full board's ply). Returns the solved plies
+/// from the empty board on; each ply's keys and bytes stay held until the
+/// end (they are the table), the next ply's index only while it is read.
+pub(crate) fn solve_backward<K: KeyWord>(
+    keys: Vec<Vec<K>>,
+    flags: Vec<Vec<u8>>,
+    mut solve: impl FnMut(u32, &[K], &mut [u8], Option<&NextPly<'_, K>>) -> Result<()>,
+) -> Result<Vec<GravityPly>> {
+    let mut plies = Vec::with_capacity(keys.len());
+    let mut solved: Option<(Vec<K>, Vec<u8>)> = None;
+    for (ply, (ply_keys, mut values)) in keys.into_iter().zip(flags).enumerate().rev() {
+        let next = solved.as_ref().map(|(k, v)| NextPly {
+            keys: k,
+            values: v,
+            index: KeyIndex::new(k),
+        });
+        solve(ply as u32, &ply_keys, &mut values, next.as_ref())?;
+        drop(next);
+        if let Some((k, v)) = solved.replace((ply_keys, values)) {
+            plies.push(GravityPly::from_raw(K::wrap(k), v));
+        }
+    }
+    if let Some((k, v)) = solved {
+        plies.push(GravityPly::from_raw(K::wrap(k), v));
+    }
+    plies.reverse();
+    Ok(plies)
 }
 
 /// Fills `values` (the forward pass's flags: [`ENDED`] or 0) with each

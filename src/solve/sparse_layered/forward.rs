@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use super::disjoint::DisjointWriter;
 use super::keys::KeyWord;
 use super::moves::Moves;
+use super::rules::LayeredRules;
 use super::{chunk_len, ENDED};
 use crate::error::Result;
 use crate::memory::{Budget, Bytes};
@@ -68,14 +69,20 @@ impl Plan {
 }
 
 /// Sets the "ended" flag of each position of `keys` at `ply` that holds a
-/// line of the player who just moved (other flags stay 0).
-pub(crate) fn mark_ended<K: KeyWord>(moves: &Moves, ply: u32, keys: &[K], flags: &mut [u8]) {
+/// line of the player who just moved (other flags stay 0), for either
+/// engine and any board family.
+pub(crate) fn mark_ended<K: KeyWord, R: LayeredRules>(
+    rules: &R,
+    ply: u32,
+    keys: &[K],
+    flags: &mut [u8],
+) {
     let chunk = chunk_len(keys.len());
     keys.par_chunks(chunk)
         .zip(flags.par_chunks_mut(chunk))
         .for_each(|(ks, fs)| {
             for (k, f) in ks.iter().zip(fs) {
-                if moves.has_ended_by_line(k.key(), ply) {
+                if rules.has_ended_by_line(k.key(), ply) {
                     *f = ENDED;
                 }
             }

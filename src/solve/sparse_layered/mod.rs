@@ -40,6 +40,7 @@ mod forward;
 mod key_index;
 pub mod keys;
 mod moves;
+pub mod rules;
 
 use crate::error::{Error, Result};
 use crate::game::Outcome;
@@ -47,8 +48,6 @@ use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
 use crate::solve::progress::{Progress, Silent};
 
-use backward::NextPly;
-use key_index::KeyIndex;
 use keys::{KeyWord, PlyKeys};
 use moves::Moves;
 
@@ -299,34 +298,14 @@ fn solve_with<K: KeyWord>(
     forward::mark_ended(&moves, cells, &keys[cells as usize], &mut last);
     flags.push(last);
 
-    // solved from the full board back to the empty one, then reversed
-    let mut plies = Vec::with_capacity(keys.len());
+    // solved from the full board back to the empty one
     let mut counts = Vec::with_capacity(keys.len());
     progress.stage("backward", keys.len() as u64);
-    let mut solved: Option<(Vec<K>, Vec<u8>)> = None;
-    for (ply, (ply_keys, mut values)) in keys.into_iter().zip(flags).enumerate().rev() {
-        let next = solved.as_ref().map(|(k, v)| NextPly {
-            keys: k,
-            values: v,
-            index: KeyIndex::new(k),
-        });
-        counts.push(backward::solve_ply(
-            &moves,
-            ply as u32,
-            &ply_keys,
-            &mut values,
-            next.as_ref(),
-        ));
-        drop(next);
-        if let Some((k, v)) = solved.replace((ply_keys, values)) {
-            plies.push(GravityPly::from_raw(K::wrap(k), v));
-        }
+    let plies = backward::solve_backward(keys, flags, |ply, keys, values, next| {
+        counts.push(backward::solve_ply(&moves, ply, keys, values, next));
         progress.advance(1);
-        clock.check(game)?;
-    }
-    let (k, v) = solved.expect("the empty board's ply");
-    plies.push(GravityPly::from_raw(K::wrap(k), v));
-    plies.reverse();
+        clock.check(game)
+    })?;
     counts.reverse();
     Ok((plies, counts))
 }

@@ -1,6 +1,6 @@
 //! The layered solve spread over ranks (processes, with the `mpi` feature
 //! started by `mpirun`), generic over the board family
-//! ([`rules::LayeredRules`]): gravity boards and m,n,k boards run the same
+//! ([`LayeredRules`]): gravity boards and m,n,k boards run the same
 //! code.
 //!
 //! * **Partition.** Each ply's canonical keys are spread over the ranks by
@@ -29,23 +29,22 @@
 //! engine.
 
 pub mod ranks;
-pub mod rules;
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
 
 use rayon::prelude::*;
 
-use super::backward::{count_position, ChildValues, NextPly};
+use super::backward::{count_position, solve_backward, ChildValues, NextPly};
 use super::disjoint::DisjointWriter;
-use super::key_index::KeyIndex;
+use super::forward::mark_ended;
 use super::keys::KeyWord;
+use super::rules::{LayeredRules, MnkRules};
 use super::{chunk_len, GravityCounts, GravityPly, ENDED};
 use crate::error::{Error, Result};
 use crate::memory::{Budget, Bytes};
 use crate::solve::progress::Progress;
 use ranks::{owner, Ranks};
-use rules::LayeredRules;
 
 /// Parents a rank expands in one round: with up to 8 children each and
 /// 8-byte keys, a round's messages stay far below MPI's 2^31-element limit.
@@ -162,7 +161,7 @@ pub fn solve_mnk_distributed<N: Ranks>(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<RankSolution> {
-    solve_distributed(&rules::MnkRules::new(game), ranks, budget, progress)
+    solve_distributed(&MnkRules::new(game), ranks, budget, progress)
 }
 
 /// Solves every reachable position of the gravity board `game` over
@@ -249,38 +248,19 @@ fn solve_in<K: KeyWord, R: LayeredRules, N: Ranks>(
     };
 
     progress.stage("backward", u64::from(cells) + 1);
-    let mut plies = Vec::with_capacity(keys.len());
     let mut counts = Vec::with_capacity(keys.len());
     let mut classes = Vec::with_capacity(keys.len());
-    let mut solved: Option<(Vec<K>, Vec<u8>)> = None;
-    for (ply, (ply_keys, mut values)) in keys.into_iter().zip(flags).enumerate().rev() {
-        let next = solved.as_ref().map(|(k, v)| NextPly {
-            keys: k,
-            values: v,
-            index: KeyIndex::new(k),
-        });
-        let (local, local_classes) = solve_part(
-            rules,
-            ranks,
-            ply as u32,
-            &ply_keys,
-            &mut values,
-            next.as_ref(),
-        )?;
+    let plies = solve_backward(keys, flags, |ply, keys, values, next| {
+        let (local, local_classes) = solve_part(rules, ranks, ply, keys, values, next)?;
         counts.push(summed(ranks, local));
         classes.push(summed(ranks, local_classes));
-        drop(next);
-        if let Some((k, v)) = solved.replace((ply_keys, values)) {
-            plies.push(GravityPly::from_raw(K::wrap(k), v));
-        }
         progress.advance(1);
-    }
-    let (k, v) = solved.expect("the empty board's ply");
-    let root = ranks.max(v.first().map_or(0, |&b| u64::from(b))) as u8;
-    plies.push(GravityPly::from_raw(K::wrap(k), v));
-    plies.reverse();
+        Ok(())
+    })?;
     counts.reverse();
     classes.reverse();
+    let mine = plies[0].raw().1.first().copied();
+    let root = ranks.max(mine.map_or(0, u64::from)) as u8;
     Ok(RankSolution {
         plies,
         counts,
@@ -288,20 +268,6 @@ fn solve_in<K: KeyWord, R: LayeredRules, N: Ranks>(
         games,
         root,
     })
-}
-
-/// Sets [`ENDED`] for each position of `keys` over by a line.
-fn mark_ended<K: KeyWord, R: LayeredRules>(rules: &R, ply: u32, keys: &[K], flags: &mut [u8]) {
-    let chunk = chunk_len(keys.len());
-    keys.par_chunks(chunk)
-        .zip(flags.par_chunks_mut(chunk))
-        .for_each(|(ks, fs)| {
-            for (k, f) in ks.iter().zip(fs) {
-                if rules.has_ended_by_line(k.key(), ply) {
-                    *f = ENDED;
-                }
-            }
-        });
 }
 
 /// A refusal on any rank is every rank's: each rank learns whether another
@@ -349,11 +315,16 @@ fn next_part<K: KeyWord, R: LayeredRules, N: Ranks>(
             grouped: send,
             counts,
             ..
-        } = route(ranks.size(), ps.len(), |p, out| {
-            if es[p] != ENDED {
-                rules.for_each_child(ps[p].key(), ply, |c| out(K::from_key(c)));
-            }
-        });
+        } = route(
+            ranks.size(),
+            ps.len(),
+            |p, out| {
+                if es[p] != ENDED {
+                    rules.for_each_child(ps[p].key(), ply, |c| out(K::from_key(c)));
+                }
+            },
+            false,
+        );
         let need = held + (part.len() + tail.len() + 2 * send.len()) as u64 * word;
         agree(ranks, check_budget(ranks, budget, ply + 1, held, need))?;
         let (received, _) = ranks.exchange(&send, &counts)?;
@@ -432,7 +403,8 @@ struct Routed<K> {
     grouped: Vec<K>,
     /// How many words each owner gets.
     counts: Vec<usize>,
-    /// For each word in generation order, its index in `grouped`.
+    /// For each word in generation order, its index in `grouped` (empty
+    /// unless asked for: the forward pass does not read them back).
     places: Vec<u32>,
     /// Positions a generation chunk covers (the last fewer).
     chunk: usize,
@@ -443,11 +415,13 @@ struct Routed<K> {
 
 /// Routes the words `generate` makes for each of `items` positions to
 /// their owners among `ranks`: generated in parallel chunks, counted by
-/// owner per chunk, then written in parallel to disjoint places.
+/// owner per chunk, then written in parallel to disjoint places, which are
+/// recorded when `placed`.
 fn route<K: KeyWord>(
     ranks: usize,
     items: usize,
     generate: impl Fn(usize, &mut dyn FnMut(K)) + Sync,
+    placed: bool,
 ) -> Routed<K> {
     let chunk = chunk_len(items);
     let chunks: Vec<Vec<K>> = (0..items.div_ceil(chunk))
@@ -497,11 +471,12 @@ fn route<K: KeyWord>(
     }
     let total = counts.iter().sum();
     let mut grouped = vec![K::default(); total];
-    let mut places = vec![0u32; total];
+    let mut places = vec![0u32; if placed { total } else { 0 }];
     let mut place_parts = Vec::with_capacity(chunks.len());
     let mut rest = places.as_mut_slice();
     for words in &chunks {
-        let (part, tail) = rest.split_at_mut(words.len());
+        // each chunk's places, or none
+        let (part, tail) = rest.split_at_mut(if placed { words.len() } else { 0 });
         place_parts.push(part);
         rest = tail;
     }
@@ -511,12 +486,14 @@ fn route<K: KeyWord>(
         .zip(cursors)
         .zip(place_parts)
         .for_each(|((words, mut cursor), places)| {
-            for (&w, place) in words.iter().zip(places) {
+            for (i, &w) in words.iter().enumerate() {
                 let o = owner(w.key(), ranks);
                 // SAFETY: chunk c writes owner o's words at [its cursor,
                 // its cursor + its count), ranges that never meet
                 unsafe { writer.write(cursor[o], w) };
-                *place = cursor[o] as u32;
+                if placed {
+                    places[i] = cursor[o] as u32;
+                }
                 cursor[o] += 1;
             }
         });
@@ -557,7 +534,7 @@ fn solve_part<K: KeyWord, R: LayeredRules, N: Ranks>(
                     rules.for_each_child(ks[p].key(), ply, |c| out(K::from_key(c)));
                 }
             };
-            let routed = route(ranks.size(), ks.len(), children);
+            let routed = route(ranks.size(), ks.len(), children, true);
             let (to_answer, answer_counts) = ranks.exchange(&routed.grouped, &routed.counts)?;
             let mut answers = vec![0u8; to_answer.len()];
             let chunk = chunk_len(to_answer.len());
@@ -668,7 +645,7 @@ fn next_part_with_paths<K: KeyWord, R: LayeredRules, N: Ranks>(
                 rules.for_each_child(ps[p].key(), ply, |c| out(K::from_key(c)));
             }
         };
-        let routed = route(ranks.size(), ps.len(), children);
+        let routed = route(ranks.size(), ps.len(), children, true);
         let mut weights = vec![0u128; routed.grouped.len()];
         let writer = DisjointWriter::new(&mut weights);
         let ws = &paths[range.clone()];

@@ -1,9 +1,9 @@
-//! What the distributed layered engine needs of a board family: a root,
+//! What the layered engines need of a board family: a root,
 //! the canonical children of a position, whether a position is over by a
 //! line, and how many positions a canonical key stands for. Every move adds
 //! one stone, so the positions of ply `p` have `p` stones.
 
-use super::super::moves::Moves;
+use super::moves::Moves;
 use crate::games::mnk::Mnk;
 
 /// A family of boards where every move adds a stone, in key arithmetic.
