@@ -211,7 +211,11 @@ struct Lookup {
 /// threads the backward pass of ply 18 went from 0.58 s (one lookup after
 /// another) to 0.49 s (16 a group); the rest is the branch-free search
 /// inside the bucket waiting on its keys (this machine is a shared VM:
-/// timings vary by ±20% from run to run).
+/// timings vary by ±20% from run to run). Many lookups fall in buckets of
+/// 33–64 keys (keys cluster), but prefetching every cache line of a bucket
+/// instead of its two ends was 10–20% slower on 6×4 and 5×5 (three
+/// interleaved pairs on an idle AMD EPYC host): more lines in flight than
+/// the search then reads. Four keys a bucket instead of eight was level.
 fn solve_group<K: KeyWord>(
     moves: &Moves,
     ply: u32,
