@@ -1,7 +1,11 @@
 //! Progress bars appear on a terminal and nowhere else; `bench` runs the
-//! suite with agreeing checksums.
+//! suite with agreeing checksums, and `--markdown` rewrites only its own
+//! section of a file.
 
 use std::process::{Command, Stdio};
+
+#[path = "common/cli.rs"]
+mod cli;
 
 const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
 
@@ -80,10 +84,58 @@ fn progress_shows_on_a_terminal_only() {
     );
 }
 
+/// The marker lines of `bench --markdown`'s section, as the README tells
+/// a user to write them.
+const BEGIN: &str = "<!-- retrograde bench: generated table begins; a rerun replaces what lies between these lines -->";
+const END: &str = "<!-- retrograde bench: generated table ends -->";
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("retrograde-bench-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn bench_markdown_refuses_a_file_it_did_not_write_before_any_work() {
+    let path = scratch("notes.md");
+    let notes = "# Somebody's notes\n\n| a | table |\n";
+    std::fs::write(&path, notes).unwrap();
+    // A suite of a thousand runs would take hours: the refusal must come first.
+    let shown = path.display().to_string();
+    let (code, stdout, stderr) =
+        cli::run_within(&["bench", "--runs", "1000", "--markdown", &shown], 60, None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("no section written by `retrograde bench`"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), notes);
+    std::fs::remove_file(&path).unwrap();
+}
+
 #[test]
 fn bench_runs_the_suite_and_the_checksums_agree() {
+    let path = scratch("BENCH.md");
+    let (above, below) = (
+        "# Benchmarks\n\nKept above.\n",
+        "\n## History\n\nKept below.\n",
+    );
+    std::fs::write(
+        &path,
+        format!("{above}{BEGIN}\nan old table\n{END}\n{below}"),
+    )
+    .unwrap();
     let out = Command::new(BIN)
-        .args(["bench", "--threads-list", "1,2", "--runs", "1", "--json"])
+        .args([
+            "bench",
+            "--threads-list",
+            "1,2",
+            "--runs",
+            "1",
+            "--json",
+            "--markdown",
+        ])
+        .arg(&path)
         .output()
         .unwrap();
     assert!(
@@ -92,6 +144,14 @@ fn bench_runs_the_suite_and_the_checksums_agree() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.stderr.is_empty());
+    let markdown = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let section = markdown
+        .strip_prefix(&format!("{above}{BEGIN}\n"))
+        .and_then(|rest| rest.strip_suffix(&format!("{END}\n{below}")))
+        .unwrap_or_else(|| panic!("the text around the section changed:\n{markdown}"));
+    assert!(!section.contains("an old table"));
+    assert_eq!(section.matches("| connect-6x4 | 94,910,577 |").count(), 2);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
     assert!(v["machine"]["cpu"].is_string());

@@ -19,6 +19,7 @@ use retrograde::solve::retrograde::solve_within;
 use retrograde::solve::sparse_layered::solve_gravity;
 use serde_json::json;
 
+use super::generated_section;
 use super::output::{emit, emit_json, grouped};
 
 /// The 2,000-node Cat and Mouse bench graph (`benches/data/cat-mouse-2000.json`).
@@ -40,7 +41,9 @@ pub struct BenchArgs {
     json: bool,
 
     /// Also write the table with the machine's description as Markdown to
-    /// PATH (atomically), e.g. results/BENCH.md.
+    /// PATH (atomically), e.g. results/BENCH.md. An existing file keeps every
+    /// line outside its section marked as written by `bench`; one without
+    /// that section is refused.
     #[arg(long, value_name = "PATH")]
     markdown: Option<std::path::PathBuf>,
 
@@ -149,6 +152,7 @@ fn cpu_model() -> String {
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.markdown {
         retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--markdown {e}"))?;
+        markdown_file(path, "")?;
     }
     let counts = args
         .threads_list
@@ -197,7 +201,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let cpu = cpu_model();
     if let Some(path) = &args.markdown {
-        let text = markdown(&rows, cores, &cpu, args.runs);
+        let text = markdown_file(path, &markdown(&rows, cores, &cpu, args.runs))?;
         write_atomically(path, text.as_bytes()).map_err(|e| {
             anyhow::anyhow!(
                 "cannot write {}: {}",
@@ -272,16 +276,37 @@ fn table(rows: &[Row]) -> String {
     out
 }
 
+/// The new text of the Markdown file `path` with `generated` as its
+/// section: the file as it stands with only that section replaced, or a new
+/// file. Refuses a file without the section (see [`generated_section`]), so
+/// notes kept around the table are never lost and a file `bench` did not
+/// write is never replaced.
+fn markdown_file(path: &std::path::Path, generated: &str) -> anyhow::Result<String> {
+    let existing = match std::fs::symlink_metadata(path) {
+        Ok(_) => Some(retrograde::files::read_regular_text(path)?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => anyhow::bail!(
+            "--markdown {}: {}",
+            path.display(),
+            retrograde::error::os_text(&e)
+        ),
+    };
+    generated_section::splice(existing.as_deref(), "# Benchmarks", generated)
+        .map_err(|why| anyhow::anyhow!("--markdown {}: {why}", path.display()))
+}
+
+/// The generated section of the Markdown file: how the figures were
+/// measured, then the table.
 fn markdown(rows: &[Row], cores: usize, cpu: &str, runs: u32) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# Benchmarks\n");
     let _ = writeln!(
         out,
         "Measured on {cores} cores ({cpu}) by `cargo run --release -- bench --markdown results/BENCH.md`, \
-         best of {runs} runs. Solve time only (the input is built once, outside the timing). \
+         best of {runs} run{plural}. Solve time only (the input is built once, outside the timing). \
          *Speed-up* is the time at the smallest thread count divided by the time at this one; \
          *efficiency* is the speed-up divided by the ratio of thread counts (100% = perfect scaling). \
-         The checksum (states : hash of the whole table) must be equal at every thread count.\n"
+         The checksum (states : hash of the whole table) must be equal at every thread count.\n",
+        plural = if runs == 1 { "" } else { "s" }
     );
     let _ = writeln!(
         out,

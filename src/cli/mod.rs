@@ -9,6 +9,7 @@ mod cat_mouse_grid;
 mod classics;
 mod connect;
 mod distributed;
+mod generated_section;
 mod mnk;
 mod output;
 mod play;
