@@ -38,6 +38,28 @@ pub fn remove_temporaries_on_signals() -> std::io::Result<()> {
     Ok(())
 }
 
+/// Creates `path` (which must not exist) as a registered temporary file:
+/// a signal removes it like the temporaries of the atomic writes. The
+/// caller removes it and calls [`unregister`] when done.
+pub fn create_registered(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut pending = in_flight();
+    pending.push(path.to_path_buf());
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(path);
+    if file.is_err() {
+        pending.retain(|p| p != path);
+    }
+    file
+}
+
+/// Forgets a temporary file of [`create_registered`].
+pub fn unregister(path: &Path) {
+    in_flight().retain(|p| p != path);
+}
+
 /// Writes `bytes` to `path` atomically (see the module docs).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |file| file.write_all(bytes))

@@ -24,6 +24,20 @@ pub enum Error {
         hint: String,
     },
 
+    /// A run whose memory filled before it finished (the symbolic
+    /// engine's node store: its size cannot be known in advance).
+    #[error("not reached: {what} filled the node store of {nodes} nodes ({bytes}) at ply {ply}; raise --max-memory")]
+    StoreFull {
+        /// What was being made.
+        what: String,
+        /// The ply being made.
+        ply: u32,
+        /// Node slots of the store.
+        nodes: u64,
+        /// Their memory.
+        bytes: Bytes,
+    },
+
     /// The state space does not fit the solver's index width.
     #[error("the game has {states} states; the retrograde solver handles at most {limit}")]
     TooManyStates {

@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::search::{search, SearchBoardArgs};
+use super::symbolic::{EngineArgs, EngineChoice};
 use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde connect`.
@@ -46,6 +47,9 @@ pub struct ConnectArgs {
     pub(super) search: bool,
 
     #[command(flatten)]
+    pub(super) engine: EngineArgs,
+
+    #[command(flatten)]
     pub(super) run: RunArgs,
 
     #[command(flatten)]
@@ -64,6 +68,15 @@ pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGam
 /// position's answer.
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (4, 4))?;
+    args.engine.check()?;
+    let symbolic = match args.engine.engine {
+        EngineChoice::Symbolic => true,
+        EngineChoice::Explicit => false,
+        EngineChoice::Auto => args.engine.wants_symbolic(),
+    };
+    if symbolic && !args.search {
+        return run_symbolic(args, cols, rows);
+    }
     if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
         return Ok(code);
     }
@@ -86,7 +99,16 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let budget = args.run.budget();
     let bar = args.run.progress_plies();
     let clock = Instant::now();
-    let solution = in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))??;
+    let solution = match in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))? {
+        Err(refused @ retrograde::error::Error::OverMemoryBudget { .. })
+            if args.engine.engine == EngineChoice::Auto =>
+        {
+            bar.finish();
+            eprintln!("note: {refused}; solving with the symbolic engine instead");
+            return run_symbolic(args, cols, rows);
+        }
+        other => other?,
+    };
     bar.finish();
     let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
     let table = SavedTable::Gravity(solution);
@@ -105,6 +127,25 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         Some(p) => answer_position(&game, &board, &solution, &p, &timing, args.run.json),
         None => report(&solution, &timing, args.run.json),
     }
+}
+
+/// Solves the board with the symbolic engine.
+fn run_symbolic(args: &ConnectArgs, cols: u32, rows: u32) -> anyhow::Result<ExitCode> {
+    let position = if args.position.given() {
+        let board = BoardGame::new(Family::Gravity, cols, rows, args.k)?;
+        let p = args.position.position(&board)?;
+        Some((board, p))
+    } else {
+        None
+    };
+    super::symbolic::run(
+        Family::Gravity,
+        (cols, rows, args.k),
+        &args.engine,
+        position,
+        &args.run,
+        &args.out,
+    )
 }
 
 /// Prints the answer for `p` from a solved table.

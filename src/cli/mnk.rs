@@ -19,6 +19,7 @@ use super::output::{
     board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
 };
 use super::position::{board_size, print_table_answer, PositionArgs};
+use super::symbolic::{EngineArgs, EngineChoice};
 use super::{OutArgs, RunArgs, Timing};
 use retrograde::tablefile::{SavedGame, SavedTable};
 
@@ -39,6 +40,9 @@ pub struct MnkArgs {
 
     #[command(flatten)]
     pub(super) position: PositionArgs,
+
+    #[command(flatten)]
+    pub(super) engine: EngineArgs,
 
     #[command(flatten)]
     pub(super) run: RunArgs,
@@ -62,6 +66,10 @@ pub fn boards(
 
 /// Solves the board (and answers the position) and prints the report.
 pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
+    args.engine.check()?;
+    if let Some(code) = symbolic_if_chosen(args)? {
+        return Ok(code);
+    }
     let (game, board) = boards(args.cols, args.rows, args.k, &args.position)?;
     if let Some(code) = super::distributed::mnk(args, &game)? {
         return Ok(code);
@@ -96,6 +104,54 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
         Some(p) => answer_position(&board, &solution, &p, &timing, args.run.json),
         None => report(&game, &solution, &timing, args.run.json),
     }
+}
+
+/// Runs the symbolic engine when it is chosen: by `--engine symbolic`, by
+/// a symbolic-only option, or under `auto` for a board the dense engine
+/// does not take (a side over 5) or whose estimate exceeds the budget.
+fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
+    let (cols, rows) = board_size(args.cols, args.rows, &args.position, (3, 3))?;
+    let symbolic = match args.engine.engine {
+        EngineChoice::Symbolic => true,
+        EngineChoice::Explicit => false,
+        EngineChoice::Auto => {
+            args.engine.wants_symbolic()
+                || match Mnk::new(rows, cols, args.k) {
+                    Ok(game) => {
+                        let needed = retrograde::solve::layered::estimate_bytes(&game);
+                        let budget = args.run.budget();
+                        let over = budget.check("the dense engine", needed).is_err();
+                        if over {
+                            eprintln!(
+                                "note: the dense engine needs an estimated {needed}, over the \
+                                 budget of {}; solving with the symbolic engine instead",
+                                budget.0
+                            );
+                        }
+                        over
+                    }
+                    Err(_) => cols * rows <= 64 && cols <= 8 && rows <= 8,
+                }
+        }
+    };
+    if !symbolic {
+        return Ok(None);
+    }
+    let board = BoardGame::new(Family::Mnk, cols, rows, args.k)?;
+    let position = args
+        .position
+        .given()
+        .then(|| args.position.position(&board).map(|p| (board, p)))
+        .transpose()?;
+    super::symbolic::run(
+        Family::Mnk,
+        (cols, rows, args.k),
+        &args.engine,
+        position,
+        &args.run,
+        &args.out,
+    )
+    .map(Some)
 }
 
 /// Prints the answer for `p` from a solved table.

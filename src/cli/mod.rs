@@ -17,6 +17,7 @@ mod position;
 mod progress;
 mod query;
 mod search;
+mod symbolic;
 mod verify;
 
 use std::process::ExitCode;

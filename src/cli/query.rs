@@ -120,6 +120,11 @@ fn options_of(kind: &str) -> &'static [&'static str] {
     }
 }
 
+fn table_is_gravity(table: &retrograde::tablefile::symbolic::SymbolicFile) -> bool {
+    use retrograde::tablefile::symbolic::SymbolicSets;
+    table.layout().family == retrograde::position::Family::Gravity
+}
+
 /// Loads the table and answers.
 pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let clock = Instant::now();
@@ -132,6 +137,14 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             )
         })?
         .len();
+    if let Some(table) = super::symbolic::open(&args.file)? {
+        args.refuse_options_not_of(if table_is_gravity(&table) {
+            "connect"
+        } else {
+            "mnk"
+        })?;
+        return super::symbolic::query(&table, &args.position, args.info, &args.run, clock);
+    }
     if let Some(table) = MappedGravity::open(&args.file)? {
         return gravity(args, &table, size, clock);
     }

@@ -182,3 +182,26 @@ fn flip_rows(game: &BoardGame, mask: u64) -> u64 {
         out | ((mask >> (r * cols)) & row_mask) << ((rows - 1 - r) * cols)
     })
 }
+
+/// A symbolic table (in a file or fresh from a solve): each ply's won and
+/// lost sets as decision diagrams; values only, no depths.
+pub struct SymbolicTable<'a>(pub &'a dyn crate::tablefile::symbolic::SymbolicSets);
+
+impl Oracle for SymbolicTable<'_> {
+    fn lookup(&self, p: &Position) -> Result<Lookup> {
+        use crate::tablefile::symbolic::Set;
+        let layout = self.0.layout();
+        let ply = p.stones();
+        if ply > layout.cells() {
+            return Ok(Lookup::Unreachable);
+        }
+        let bits = layout.assignment(p);
+        Ok(if self.0.contains(ply, Set::Won, &bits)? {
+            Lookup::Known(Outcome::Win, None)
+        } else if self.0.contains(ply, Set::Lost, &bits)? {
+            Lookup::Known(Outcome::Loss, None)
+        } else {
+            Lookup::Known(Outcome::Draw, None)
+        })
+    }
+}

@@ -19,6 +19,7 @@ pub mod progress;
 pub mod retrograde;
 pub mod search;
 pub mod sparse_layered;
+pub mod symbolic;
 
 use crate::error::Result;
 

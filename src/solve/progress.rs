@@ -9,6 +9,9 @@ pub trait Progress: Sync {
     fn stage(&self, name: &str, total: u64);
     /// `units` more units of the current stage are done.
     fn advance(&self, units: u64);
+    /// A short note on the current unit (e.g. a ply's diagram size),
+    /// shown beside the bar. By default ignored.
+    fn note(&self, _text: &str) {}
 }
 
 /// Reports nothing.

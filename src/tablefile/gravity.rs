@@ -524,7 +524,7 @@ fn is_gravity_file(file: &mut std::fs::File) -> bool {
 
 /// Installs (once) a SIGBUS handler that writes one line and exits with
 /// code 2: a mapped table shrunk by another process while read.
-fn exit_cleanly_on_sigbus() {
+pub(super) fn exit_cleanly_on_sigbus() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     extern "C" fn on_sigbus(_: libc::c_int) {
         const LINE: &[u8] =

@@ -1,0 +1,376 @@
+//! The symbolic engine on the command line: `--engine`, `--count-only`,
+//! `--encoding`, `--checkpoint` of `connect` and `mnk`; its report; and
+//! answers from its tables (`query`, `play`).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use retrograde::position::oracles::SymbolicTable;
+use retrograde::position::{BoardGame, Family, Position};
+use retrograde::solve::sparse_layered::GravityCounts;
+use retrograde::solve::symbolic::{
+    solve_symbolic, Encoding, Layout, PlyReport, PlySink, SymbolicRun,
+};
+use retrograde::tablefile::symbolic::{
+    SetsInMemory, SymbolicFile, SymbolicSets, SymbolicTableWriter,
+};
+use serde_json::{json, Value};
+
+use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
+use super::position::print_table_answer;
+use super::{OutArgs, RunArgs, Timing};
+
+/// Which engine solves a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineChoice {
+    /// Every position in memory, with its depth.
+    Explicit,
+    /// Sets of positions as decision diagrams: boards beyond explicit
+    /// memory; values without depths.
+    Symbolic,
+    /// The explicit engine where its estimate fits the memory budget, else
+    /// the symbolic one.
+    Auto,
+}
+
+/// The encodings, for the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EncodingArg {
+    /// One variable a cell and a sentinel row (gravity boards).
+    Column,
+    /// Two variables a cell.
+    Pair,
+}
+
+/// The engine options of `connect` and `mnk`.
+#[derive(Debug, Args, Clone)]
+pub struct EngineArgs {
+    /// Which engine solves the board: explicit (every position in memory,
+    /// values and depths), symbolic (decision diagrams, for boards beyond
+    /// explicit memory; values without depths), auto (explicit where its
+    /// estimate fits the memory budget, else symbolic)
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
+
+    /// Count the positions only (the symbolic engine's forward pass), no
+    /// values.
+    #[arg(long)]
+    pub count_only: bool,
+
+    /// The symbolic engine's variable encoding [default: column for gravity
+    /// boards, pair for m,n,k]
+    #[arg(long, value_enum, value_name = "ENCODING")]
+    pub encoding: Option<EncodingArg>,
+
+    /// Keep every finished ply of a symbolic run in DIR; the same command
+    /// run again resumes from the last finished ply.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl EngineArgs {
+    /// Whether an option only the symbolic engine takes was given.
+    pub fn wants_symbolic(&self) -> bool {
+        self.count_only || self.encoding.is_some() || self.checkpoint.is_some()
+    }
+
+    /// Refuses symbolic-only options with `--engine explicit`.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.engine == EngineChoice::Explicit && self.wants_symbolic() {
+            anyhow::bail!(
+                "--count-only, --encoding and --checkpoint are options of the symbolic engine \
+                 (drop --engine explicit)"
+            );
+        }
+        Ok(())
+    }
+
+    fn encoding(&self, family: Family) -> Encoding {
+        match self.encoding {
+            Some(EncodingArg::Column) => Encoding::Column,
+            Some(EncodingArg::Pair) => Encoding::Pair,
+            None => Encoding::best_for(family),
+        }
+    }
+}
+
+/// Solves a board with the symbolic engine and prints its report or the
+/// position's answer; saves the table if `--out` asks.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    family: Family,
+    (cols, rows, k): (u32, u32, u32),
+    engine: &EngineArgs,
+    position: Option<(BoardGame, Position)>,
+    run: &RunArgs,
+    out: &OutArgs,
+) -> anyhow::Result<ExitCode> {
+    let layout = Layout::new(family, cols, rows, k, engine.encoding(family))?;
+    if engine.count_only && (out.out.is_some() || position.is_some()) {
+        anyhow::bail!("--count-only gives counts only: it saves no table and answers no position");
+    }
+    out.check()?;
+    let threads = run.threads();
+    let bar = run.progress_plies();
+    let clock = Instant::now();
+    let mut writer = out
+        .out
+        .as_deref()
+        .map(SymbolicTableWriter::new)
+        .transpose()?;
+    let mut memory = position.as_ref().map(|_| SetsInMemory::default());
+    let mut sinks = Sinks(writer.as_mut(), memory.as_mut());
+    let sink: Option<&mut dyn PlySink> =
+        (sinks.0.is_some() || sinks.1.is_some()).then_some(&mut sinks as &mut dyn PlySink);
+    let solution = solve_symbolic(
+        &SymbolicRun {
+            layout,
+            threads,
+            budget: run.budget(),
+            count_only: engine.count_only,
+            checkpoint: engine.checkpoint.clone(),
+        },
+        sink,
+        &bar,
+    )?;
+    bar.finish();
+    let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
+    if let Some(writer) = writer {
+        writer.finish(&solution)?;
+    }
+    match (position, memory) {
+        (Some((board, p)), Some(sets)) => {
+            let sets = sets.with_layout(layout);
+            print_table_answer(&board, &p, &SymbolicTable(&sets), run.json, || {
+                (timing.json_keys(None), timing.line(None))
+            })
+        }
+        _ => report(
+            &solution.layout,
+            &solution.plies,
+            solution.value,
+            &timing,
+            run.json,
+        ),
+    }
+}
+
+/// Hands each solved ply to the table writer and the in-memory sets.
+struct Sinks<'a>(
+    Option<&'a mut SymbolicTableWriter>,
+    Option<&'a mut SetsInMemory>,
+);
+
+impl PlySink for Sinks<'_> {
+    fn solved(
+        &mut self,
+        ply: u32,
+        won: &retrograde::solve::symbolic::flat::FlatBdd,
+        lost: &retrograde::solve::symbolic::flat::FlatBdd,
+    ) -> retrograde::error::Result<()> {
+        if let Some(w) = self.0.as_deref_mut() {
+            w.solved(ply, won, lost)?;
+        }
+        if let Some(m) = self.1.as_deref_mut() {
+            m.solved(ply, won, lost)?;
+        }
+        Ok(())
+    }
+}
+
+fn totals(plies: &[PlyReport]) -> (GravityCounts, u64) {
+    let counts = plies
+        .iter()
+        .fold(GravityCounts::default(), |t, p| GravityCounts {
+            ply: t.ply.max(p.counts.ply),
+            ..t.plus(&p.counts)
+        });
+    (counts, plies.iter().map(|p| p.nodes).max().unwrap_or(0))
+}
+
+/// The JSON of a symbolic report: the explicit engine's keys (gravity:
+/// `first_won`…; m,n,k: `x_can_win`…), `engine`, `encoding`, node counts
+/// per ply; `value` and the first-player counts absent after a count-only
+/// run; `depth` null (a symbolic table holds no depths).
+pub fn summary_json(
+    layout: &Layout,
+    plies: &[PlyReport],
+    value: Option<retrograde::game::Outcome>,
+) -> Value {
+    let solved = value.is_some();
+    let ply_json = |c: &GravityCounts, nodes: Option<&PlyReport>| -> Value {
+        let mut m = serde_json::Map::new();
+        if nodes.is_some() {
+            m.insert("ply".into(), json!(c.ply));
+        }
+        m.insert("positions".into(), json!(c.positions));
+        m.insert("terminal".into(), json!(c.terminal));
+        m.insert("x_wins".into(), json!(c.x_wins));
+        m.insert("o_wins".into(), json!(c.o_wins));
+        m.insert("draws".into(), json!(c.draws));
+        if solved {
+            let (won, drawn, lost) = match layout.family {
+                Family::Gravity => ("first_won", "first_drawn", "first_lost"),
+                Family::Mnk => ("x_can_win", "neither_can_win", "o_can_win"),
+            };
+            m.insert(won.into(), json!(c.first_won));
+            m.insert(drawn.into(), json!(c.first_drawn));
+            m.insert(lost.into(), json!(c.first_lost));
+        }
+        if let Some(p) = nodes {
+            m.insert("nodes".into(), json!(p.nodes));
+            if solved {
+                m.insert("won_nodes".into(), json!(p.won_nodes));
+                m.insert("lost_nodes".into(), json!(p.lost_nodes));
+            }
+        }
+        Value::Object(m)
+    };
+    let (total, peak_nodes) = totals(plies);
+    let mut summary = json!({
+        "cols": layout.cols,
+        "rows": layout.rows,
+        "k": layout.k,
+        "engine": "symbolic",
+        "encoding": layout.encoding.name(),
+    });
+    let map = summary.as_object_mut().expect("an object");
+    if let Value::Object(t) = ply_json(&total, None) {
+        map.extend(t);
+    }
+    map.insert("largest_ply_nodes".into(), json!(peak_nodes));
+    if let Some(v) = value {
+        map.insert("value".into(), json!(first_player_result(v)));
+        map.insert("depth".into(), Value::Null);
+    }
+    map.insert(
+        "per_ply".into(),
+        Value::Array(plies.iter().map(|p| ply_json(&p.counts, Some(p))).collect()),
+    );
+    summary
+}
+
+/// Prints a symbolic run's report (human or JSON).
+pub fn report(
+    layout: &Layout,
+    plies: &[PlyReport],
+    value: Option<retrograde::game::Outcome>,
+    timing: &Timing,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let (total, _) = totals(plies);
+    if json {
+        let mut summary = summary_json(layout, plies, value);
+        if let Value::Object(map) = &mut summary {
+            map.extend(timing.json_keys(Some(total.positions)));
+        }
+        return emit_json(&summary);
+    }
+    let mut out = String::new();
+    let family = match layout.family {
+        Family::Gravity => "gravity board",
+        Family::Mnk => "m,n,k game",
+    };
+    let _ = writeln!(
+        out,
+        "{family}: {}, {} in a row wins (symbolic engine, {} encoding)",
+        board_name(layout.cols, layout.rows),
+        layout.k,
+        layout.encoding.name()
+    );
+    let mut header = format!(
+        "{:>5} {:>18} {:>16} {:>15} {:>15} {:>13}",
+        "ply", "positions", "terminal", "X wins", "O wins", "draws"
+    );
+    if value.is_some() {
+        let _ = write!(
+            header,
+            " {:>18} {:>18} {:>18}",
+            "first wins", "first draws", "first loses"
+        );
+    }
+    let _ = writeln!(out, "{header} {:>12}", "nodes");
+    let mut line = |label: String, c: &GravityCounts, nodes: String| {
+        let _ = write!(
+            out,
+            "{label:>5} {:>18} {:>16} {:>15} {:>15} {:>13}",
+            grouped(c.positions),
+            grouped(c.terminal),
+            grouped(c.x_wins),
+            grouped(c.o_wins),
+            grouped(c.draws)
+        );
+        if value.is_some() {
+            let _ = write!(
+                out,
+                " {:>18} {:>18} {:>18}",
+                grouped(c.first_won),
+                grouped(c.first_drawn),
+                grouped(c.first_lost)
+            );
+        }
+        let _ = writeln!(out, " {nodes:>12}");
+    };
+    for p in plies {
+        line(p.counts.ply.to_string(), &p.counts, grouped(p.nodes));
+    }
+    line("total".into(), &total, String::new());
+    match value {
+        Some(v) => {
+            let _ = writeln!(
+                out,
+                "value of the empty board: {} (a symbolic table holds values, not depths)",
+                result_in_words(first_player_result(v))
+            );
+        }
+        None => {
+            let _ = writeln!(out, "counted only (no values: drop --count-only to solve)");
+        }
+    }
+    out.push_str(&timing.line(Some(total.positions)));
+    emit(&out)
+}
+
+/// `query FILE` of a symbolic table: `--info` (with every byte checked) or
+/// a position's answer.
+pub fn query(
+    table: &SymbolicFile,
+    position: &super::position::PositionArgs,
+    info: bool,
+    run: &RunArgs,
+    clock: Instant,
+) -> anyhow::Result<ExitCode> {
+    let layout = *table.layout();
+    if info {
+        table.check()?;
+        let timing = Timing::loaded(clock.elapsed().as_secs_f64());
+        if run.json {
+            let mut summary = summary_json(&layout, table.plies(), Some(table.value()));
+            if let Value::Object(map) = &mut summary {
+                map.insert("bytes".into(), json!(table.bytes()));
+                map.insert("checked".into(), json!(true));
+                map.extend(timing.json_keys(None));
+            }
+            return emit_json(&summary);
+        }
+        println!(
+            "symbolic table: {} bytes, every checksum and node checked",
+            grouped(table.bytes())
+        );
+        return report(&layout, table.plies(), Some(table.value()), &timing, false);
+    }
+    let board = BoardGame::new(layout.family, layout.cols, layout.rows, layout.k)?;
+    let p = position.position(&board)?;
+    let timing = Timing::loaded(clock.elapsed().as_secs_f64());
+    print_table_answer(&board, &p, &SymbolicTable(table), run.json, || {
+        (timing.json_keys(None), timing.line(None))
+    })
+}
+
+/// Opens `path` if it is a symbolic table.
+pub fn open(path: &std::path::Path) -> anyhow::Result<Option<SymbolicFile>> {
+    Ok(SymbolicFile::open(path)?)
+}

