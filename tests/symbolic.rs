@@ -14,8 +14,9 @@ use retrograde::solve::layered::solve_mnk;
 use retrograde::solve::progress::Silent;
 use retrograde::solve::sparse_layered::{solve_gravity, GravityCounts};
 use retrograde::solve::symbolic::{
-    solve_symbolic, Encoding, Layout, SymbolicRun, SymbolicSolution,
+    solve_symbolic, Encoding, Layout, PlySink, SymbolicRun, SymbolicSolution,
 };
+use retrograde::tablefile::symbolic::{Set, SetsInMemory, SolvedSets, SymbolicSets};
 
 fn run(layout: Layout, threads: usize, count_only: bool) -> SymbolicSolution {
     solve_symbolic(
@@ -168,5 +169,102 @@ fn empty_board_values() {
             Some(want),
             "{cols}×{rows} k={k}"
         );
+    }
+}
+
+/// Solves with the sets kept, for lookups.
+fn sets_of(layout: Layout) -> SolvedSets {
+    let mut memory = SetsInMemory::default();
+    solve_symbolic(
+        &SymbolicRun {
+            layout,
+            threads: 2,
+            budget: Budget(Bytes(256 << 20)),
+            count_only: false,
+            checkpoint: None,
+        },
+        Some(&mut memory as &mut dyn PlySink),
+        &Silent,
+    )
+    .unwrap();
+    memory.with_layout(layout)
+}
+
+/// Every stored position of the explicit gravity engine (and its mirror
+/// image), state by state: in the symbolic won set exactly when the
+/// explicit table says won, in the lost set exactly when it says lost.
+#[test]
+fn every_gravity_position_up_to_5x4_has_the_explicit_value() {
+    for (cols, rows, k) in [(4, 4, 4), (5, 4, 4), (4, 4, 3), (5, 3, 3), (3, 5, 3)] {
+        let game = Gravity::new(cols, rows, k).unwrap();
+        let explicit = solve_gravity(&game, &Budget::unlimited()).unwrap();
+        let layout = Layout::new(Family::Gravity, cols, rows, k, Encoding::Column).unwrap();
+        let sets = sets_of(layout);
+        let field = rows + 1;
+        let mirror = |key: u64| -> u64 {
+            (0..cols).fold(0, |m, c| {
+                m | ((key >> (c * field)) & ((1 << field) - 1)) << ((cols - 1 - c) * field)
+            })
+        };
+        let mut checked = 0u64;
+        for (ply, table) in explicit.plies.iter().enumerate() {
+            let (keys, values) = table.raw();
+            for (i, &code) in values.iter().enumerate() {
+                let key = keys.get(i);
+                for key in [key, mirror(key)] {
+                    // the column encoding's assignment is the key's bits
+                    let bits: Vec<bool> = (0..layout.vars()).map(|v| key >> v & 1 == 1).collect();
+                    let won = sets.contains(ply as u32, Set::Won, &bits).unwrap();
+                    let lost = sets.contains(ply as u32, Set::Lost, &bits).unwrap();
+                    let what = format!("{cols}×{rows} k={k} ply {ply} key {key:#x}");
+                    assert_eq!((won, lost), (code & 3 == 1, code & 3 == 2), "{what}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= explicit.counts.iter().map(|c| c.positions).sum::<u64>());
+    }
+}
+
+/// Every board of 3^cells stone patterns on m,n,k boards up to 12 cells:
+/// a reachable one has the explicit value, an unreachable one is in
+/// neither set.
+#[test]
+fn every_mnk_board_up_to_12_cells_has_the_explicit_value() {
+    for (cols, rows, k) in [
+        (3, 3, 3),
+        (4, 3, 3),
+        (3, 4, 3),
+        (4, 3, 4),
+        (4, 3, 2),
+        (2, 5, 3),
+    ] {
+        let game = Mnk::new(rows, cols, k).unwrap();
+        let explicit = solve_mnk(&game, &Budget::unlimited()).unwrap();
+        let layout = Layout::new(Family::Mnk, cols, rows, k, Encoding::Pair).unwrap();
+        let sets = sets_of(layout);
+        let cells = cols * rows;
+        for pattern in 0..3u64.pow(cells) {
+            let (mut x, mut o, mut rest) = (0u64, 0u64, pattern);
+            for cell in 0..cells {
+                match rest % 3 {
+                    1 => x |= 1 << cell,
+                    2 => o |= 1 << cell,
+                    _ => {}
+                }
+                rest /= 3;
+            }
+            let p = retrograde::position::Position { x, o };
+            let ply = p.stones();
+            let bits = layout.assignment(&p);
+            let won = sets.contains(ply, Set::Won, &bits).unwrap();
+            let lost = sets.contains(ply, Set::Lost, &bits).unwrap();
+            let want = match explicit.lookup(x as u32, o as u32) {
+                Some((Outcome::Win, _)) => (true, false),
+                Some((Outcome::Loss, _)) => (false, true),
+                _ => (false, false),
+            };
+            assert_eq!((won, lost), want, "{cols}×{rows} k={k} x={x:#b} o={o:#b}");
+        }
     }
 }

@@ -33,9 +33,11 @@ impl Bar {
             return Bar(None);
         };
         bar.set_style(
-            ProgressStyle::with_template("{msg:>9} [{bar:24}] ply {pos}/{len}, {elapsed} so far")
-                .expect("a valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{msg:>9} [{bar:24}] ply {pos}/{len}, {elapsed} so far {prefix}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
         );
         Bar(Some(bar))
     }
@@ -84,6 +86,13 @@ impl Progress for Bar {
     fn advance(&self, units: u64) {
         if let Some(bar) = &self.0 {
             bar.inc(units);
+        }
+    }
+
+    /// Shown after the bar (the symbolic engine: the last ply's nodes).
+    fn note(&self, text: &str) {
+        if let Some(bar) = &self.0 {
+            bar.set_prefix(format!("({text})"));
         }
     }
 }

@@ -291,16 +291,22 @@ impl PlySink for SymbolicTableWriter {
     }
 }
 
+/// A diagram's node bytes and root edge.
+type NodesAndRoot = (Vec<u8>, u32);
+
 /// The sets of a solve kept in memory (to answer a position right after
-/// solving it).
+/// solving it): each ply's won and lost node bytes and roots.
 #[derive(Default)]
 pub struct SetsInMemory {
-    plies: Vec<(u32, FlatBdd, FlatBdd)>,
+    plies: Vec<(u32, [NodesAndRoot; 2])>,
 }
 
 impl PlySink for SetsInMemory {
     fn solved(&mut self, ply: u32, won: &FlatBdd, lost: &FlatBdd) -> Result<()> {
-        self.plies.push((ply, won.clone(), lost.clone()));
+        self.plies.push((
+            ply,
+            [(won.node_bytes(), won.root), (lost.node_bytes(), lost.root)],
+        ));
         Ok(())
     }
 }
@@ -316,7 +322,8 @@ pub trait SymbolicSets: Sync {
 
 impl SetsInMemory {
     /// The sets with their board.
-    pub fn with_layout(self, layout: Layout) -> SolvedSets {
+    pub fn with_layout(mut self, layout: Layout) -> SolvedSets {
+        self.plies.sort_by_key(|(p, _)| *p);
         SolvedSets {
             layout,
             plies: self.plies,
@@ -327,7 +334,7 @@ impl SetsInMemory {
 /// In-memory sets of a board.
 pub struct SolvedSets {
     layout: Layout,
-    plies: Vec<(u32, FlatBdd, FlatBdd)>,
+    plies: Vec<(u32, [NodesAndRoot; 2])>,
 }
 
 impl SymbolicSets for SolvedSets {
@@ -336,15 +343,13 @@ impl SymbolicSets for SolvedSets {
     }
 
     fn contains(&self, ply: u32, set: Set, assignment: &[bool]) -> Result<bool> {
-        let (_, won, lost) = self
+        let (_, sets) = self
             .plies
-            .iter()
-            .find(|(p, _, _)| *p == ply)
+            .get(ply as usize)
+            .filter(|(p, _)| *p == ply)
             .ok_or_else(|| Error::InvalidInput(format!("no ply {ply} in the solved sets")))?;
-        let flat = if set == Set::Won { won } else { lost };
-        let bytes = flat.node_bytes();
-        let view =
-            FlatView::new(&bytes, flat.root, self.layout.vars()).map_err(Error::InvalidInput)?;
+        let (bytes, root) = &sets[set as usize];
+        let view = FlatView::new(bytes, *root, self.layout.vars()).map_err(Error::InvalidInput)?;
         view.eval(assignment, |_| Ok(()))
             .map_err(Error::InvalidInput)
     }
@@ -521,8 +526,22 @@ fn parse_head(bytes: &[u8]) -> std::result::Result<Head, String> {
             ))
         }
     };
-    let summary: Value = serde_json::from_slice(r.section(b"SUMM", None)?)
-        .map_err(|e| format!("the summary is not JSON: {e}"))?;
+    let summary = r.section(b"SUMM", None)?;
+    let directory = r.section(b"DDIR", None)?;
+    let head_end = r.at;
+    let stored = r.section(b"DSUM", Some(8))?;
+    if Checksum::default()
+        .bytes(&bytes[..head_end])
+        .value()
+        .to_le_bytes()
+        != stored
+    {
+        return Err(
+            "the head (parameters, summary, directory) is damaged: checksum mismatch".into(),
+        );
+    }
+    let summary: Value =
+        serde_json::from_slice(summary).map_err(|e| format!("the summary is not JSON: {e}"))?;
     let encoding = match summary["encoding"].as_str() {
         Some("column") => Encoding::Column,
         Some("pair") => Encoding::Pair,
@@ -553,18 +572,8 @@ fn parse_head(bytes: &[u8]) -> std::result::Result<Head, String> {
             "the header counts {states} positions, the plies {total}"
         ));
     }
-    let directory = r.section(b"DDIR", Some((2 * (cells + 1) * ENTRY_BYTES) as u64))?;
-    let head_end = r.at;
-    let stored = r.section(b"DSUM", Some(8))?;
-    if Checksum::default()
-        .bytes(&bytes[..head_end])
-        .value()
-        .to_le_bytes()
-        != stored
-    {
-        return Err(
-            "the head (parameters, summary, directory) is damaged: checksum mismatch".into(),
-        );
+    if directory.len() != 2 * (cells + 1) * ENTRY_BYTES {
+        return Err(format!("the directory does not hold plies 0 to {cells}"));
     }
     let blocks = r.section(b"DBLK", None)?;
     let (start, end) = (r.at - blocks.len(), r.at);

@@ -57,12 +57,15 @@ pub fn backward(
         if let Some(lowest) = done.iter().map(|(p, _)| *p).min() {
             // feed the sink what was solved before, then carry on below it
             for ply in (lowest..=cells).rev() {
+                if sink.is_none() && ply != lowest {
+                    continue;
+                }
                 let won = cp.load_flat(SetKind::Won, ply)?;
                 let lost = cp.load_flat(SetKind::Lost, ply)?;
                 if let Some(sink) = sink.as_deref_mut() {
                     sink.solved(ply, &won, &lost)?;
                 }
-                if ply == lowest {
+                if ply == lowest && lowest > 0 {
                     let oom = |_| full_store(ply, capacity);
                     let reach = reachable(rules, forward, checkpoint, ply)?;
                     let won = won.to_function(&rules_manager(rules)).map_err(oom)?;
