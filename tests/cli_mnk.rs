@@ -118,7 +118,11 @@ fn bad_boards_and_sizes_are_refused() {
     assert!(refused(&["mnk", "--board", "XO/X"]).contains("row 2"));
     assert!(refused(&["mnk", "--board", "XOZ/.../..."]).contains("'Z'"));
     assert!(refused(&["mnk", "--board", ""]).contains("empty"));
-    assert!(refused(&["mnk", "--rows", "6"]).contains("6×3"));
+    // a side over 5 is outside the dense engine: refused when it is asked
+    // for (auto takes the symbolic engine: tests/cli_symbolic.rs), and a
+    // side over 8 is outside every engine
+    assert!(refused(&["mnk", "--rows", "6", "--engine", "explicit"]).contains("6×3"));
+    assert!(refused(&["mnk", "--rows", "9"]).contains('9'));
     assert!(refused(&["mnk", "--k", "4"]).contains("k = 4"));
     assert!(refused(&["mnk", "--board", ".../.../...", "--rows", "4"]).contains("--rows"));
 }
@@ -135,6 +139,8 @@ fn boards_over_the_memory_budget_are_refused_with_the_estimate() {
         "4",
         "--max-memory",
         "1MiB",
+        "--engine",
+        "explicit",
     ]);
     assert!(
         err.contains("needs an estimated") && err.contains("MiB") && err.contains("1.0 MiB"),
@@ -150,6 +156,8 @@ fn boards_over_the_memory_budget_are_refused_with_the_estimate() {
         "4",
         "--max-memory",
         "16GiB",
+        "--engine",
+        "explicit",
     ]);
     assert!(err.contains("GiB"), "{err}");
 }

@@ -253,5 +253,24 @@ fn the_connect_command_counts_and_searches() {
         "5",
         "--max-memory",
         "1KiB",
+        "--engine",
+        "explicit",
     ]);
+    // auto falls back to the symbolic engine, whose node store does not
+    // fit 1 KiB either: a note, then the refusal
+    let out = cli_support::retrograde(&[
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "5",
+        "--max-memory",
+        "1KiB",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("symbolic engine") && err.contains("node store"),
+        "{err}"
+    );
 }

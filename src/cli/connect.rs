@@ -104,7 +104,9 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
             if args.engine.engine == EngineChoice::Auto =>
         {
             bar.finish();
-            eprintln!("note: {refused}; solving with the symbolic engine instead");
+            eprintln!(
+                "note: the explicit engine stops: {refused}; solving with the symbolic engine instead"
+            );
             return run_symbolic(args, cols, rows);
         }
         other => other?,

@@ -132,6 +132,7 @@ pub fn run(
             budget: run.budget(),
             count_only: engine.count_only,
             checkpoint: engine.checkpoint.clone(),
+            deadline: None,
         },
         sink,
         &bar,

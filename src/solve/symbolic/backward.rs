@@ -21,7 +21,7 @@ use super::checkpoint::{Checkpoint, SetKind};
 use super::flat::FlatBdd;
 use super::forward::{mover, Forward};
 use super::rules::Rules;
-use super::{count, full_store, node_count};
+use super::{count, full_store, in_time, node_count};
 use crate::error::Result;
 use crate::game::Outcome;
 use crate::solve::progress::Progress;
@@ -42,6 +42,7 @@ pub fn backward(
     mut sink: Option<&mut dyn PlySink>,
     progress: &dyn Progress,
     capacity: u64,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Outcome> {
     let layout = &rules.layout;
     let cells = layout.cells();
@@ -84,6 +85,7 @@ pub fn backward(
     progress.advance(u64::from(cells - first));
     let mut value = Outcome::Draw;
     for ply in (0..=first).rev() {
+        in_time(deadline)?;
         let oom = |_| full_store(ply, capacity);
         let reach = reachable(rules, forward, checkpoint, ply)?;
         let (who, just_moved) = (mover(ply), 1 - mover(ply));

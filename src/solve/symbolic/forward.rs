@@ -7,7 +7,7 @@ use oxidd::BooleanFunction;
 
 use super::checkpoint::{Checkpoint, SetKind};
 use super::rules::Rules;
-use super::{count, full_store, node_count, PlyReport};
+use super::{count, full_store, in_time, node_count, PlyReport};
 use crate::error::Result;
 use crate::solve::progress::Progress;
 use crate::solve::sparse_layered::GravityCounts;
@@ -33,6 +33,7 @@ pub fn forward(
     checkpoint: Option<&Checkpoint>,
     progress: &dyn Progress,
     capacity: u64,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Forward> {
     let layout = &rules.layout;
     let cells = layout.cells();
@@ -56,6 +57,7 @@ pub fn forward(
     progress.stage("forward", u64::from(cells) + 1);
     progress.advance(plies.len() as u64);
     for ply in plies.len() as u32..=cells {
+        in_time(deadline)?;
         let just_moved = 1 - mover(ply);
         let oom = |_| full_store(ply, capacity);
         let ended = current.and(&rules.line[just_moved]).map_err(oom)?;
