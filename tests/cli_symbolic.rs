@@ -296,3 +296,36 @@ fn auto_takes_the_symbolic_engine_for_an_m_n_k_board_beyond_the_dense_one() {
     assert_eq!(v["engine"], "symbolic");
     assert!(v["positions"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn play_from_a_symbolic_table_keeps_a_won_game_won() {
+    // 4×4 with 3 in a row is a first-player win: the table's X must win
+    // whatever O (typing every cell in order) does
+    let dir = scratch("play");
+    let file = dir.join("m443.tbl");
+    let f = file.to_str().unwrap();
+    let solve = [
+        "mnk",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--k",
+        "3",
+        "--engine",
+        "symbolic",
+        "-q",
+        "--max-memory",
+        "256MiB",
+        "--out",
+        f,
+    ];
+    assert!(retrograde(&solve).status.success());
+    let cells: String = ["a", "b", "c", "d"]
+        .iter()
+        .flat_map(|c| (1..=4).map(move |r| format!("{c}{r}\n")))
+        .collect();
+    let out = cli_support::play_with(&["play", f, "--human", "o"], &cells);
+    assert!(out.contains("result: X wins"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -66,6 +66,9 @@ enum HumanSide {
 enum Solved {
     Mnk(MnkSolution),
     Gravity(Gravity, Box<dyn GravityValues>),
+    /// A symbolic table: values without depths (a won game is still won:
+    /// every move adds a stone, so keeping the value ends it).
+    Symbolic(Box<retrograde::tablefile::symbolic::SymbolicFile>),
 }
 
 impl Solved {
@@ -76,6 +79,9 @@ impl Solved {
                 game,
                 solution: solution.as_ref(),
             }),
+            Solved::Symbolic(table) => {
+                Box::new(retrograde::position::oracles::SymbolicTable(table.as_ref()))
+            }
         }
     }
 }
@@ -102,7 +108,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 bail!("--out saves a table solved for play; {file} is one already");
             }
             let path = std::path::Path::new(file);
-            if let Some(table) = MappedGravity::open(path)? {
+            if let Some(table) = retrograde::tablefile::symbolic::SymbolicFile::open(path)? {
+                use retrograde::tablefile::symbolic::SymbolicSets;
+                let l = *table.layout();
+                (
+                    BoardGame::new(l.family, l.cols, l.rows, l.k)?,
+                    Solved::Symbolic(Box::new(table)),
+                )
+            } else if let Some(table) = MappedGravity::open(path)? {
                 let (cols, rows, k) = table.game().dimensions();
                 (
                     BoardGame::new(Family::Gravity, cols, rows, k)?,

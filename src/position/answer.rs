@@ -57,8 +57,9 @@ pub trait Oracle {
 
 /// Whether a move worth `mine` in `plies` (counting it) keeps a position's
 /// `value` in `depth`: the same value, and for a win or loss the same depth.
+/// Without a depth (a values-only source), the value alone decides.
 fn keeps(value: Outcome, depth: Option<u32>, mine: Outcome, plies: Option<u32>) -> bool {
-    mine == value && (mine == Outcome::Draw || plies == depth)
+    mine == value && (mine == Outcome::Draw || depth.is_none() || plies == depth)
 }
 
 /// Which moves an answer lists.
@@ -274,7 +275,15 @@ fn follows_from_moves(
     moves: &[(Outcome, Option<u32>)],
 ) -> bool {
     let Some(depth) = depth else {
-        return true;
+        // values only: the minimax of the moves' values
+        let best = if moves.iter().any(|m| m.0 == Outcome::Win) {
+            Outcome::Win
+        } else if moves.iter().any(|m| m.0 == Outcome::Draw) {
+            Outcome::Draw
+        } else {
+            Outcome::Loss
+        };
+        return moves.is_empty() || value == best;
     };
     let plies: Option<Vec<(Outcome, u32)>> =
         moves.iter().map(|&(v, d)| d.map(|d| (v, d))).collect();
