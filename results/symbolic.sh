@@ -3,8 +3,11 @@
 # results/symbolic/ (the engine's --json, the timing keys kept) and a line
 # of wall time and peak resident memory (`/usr/bin/time`) in
 # results/symbolic/RUNS.log. Long runs keep a checkpoint in
-# results/symbolic/checkpoints/NAME (not committed): run the script again
-# after a kill and each run resumes from its last finished ply. A run whose
+# $CHECKPOINTS/NAME (default results/symbolic/checkpoints, not committed;
+# point it outside the clone to keep it across fresh clones): run the
+# script again after a kill and each run resumes from its last finished
+# ply. MEMORY (default: the program's own default) is passed as
+# --max-memory. A run whose
 # JSON exists is skipped (delete the file to run it again).
 #
 # Usage: results/symbolic.sh [RUN ...]   (default: every run below, in
@@ -16,7 +19,10 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 rg=target/release/retrograde
 out=results/symbolic
-mkdir -p "$out/checkpoints"
+checkpoints=${CHECKPOINTS:-$out/checkpoints}
+mkdir -p "$checkpoints"
+memory=()
+[ -n "${MEMORY:-}" ] && memory=(--max-memory "$MEMORY")
 
 declare -A runs=(
   # Böck's counts with width + height ≤ 12 beyond the tests' quick ones
@@ -46,7 +52,7 @@ for name in ${*:-$order}; do
   file="$out/$name.json"
   [ -e "$file" ] && continue
   /usr/bin/time -f '%e %M' -o "$out/$name.time" \
-    "$rg" $args --json -q --checkpoint "$out/checkpoints/$name" > "$file.tmp"
+    "$rg" $args "${memory[@]}" --json -q --checkpoint "$checkpoints/$name" > "$file.tmp"
   read -r seconds kib < "$out/$name.time"
   rm "$out/$name.time"
   mv "$file.tmp" "$file"
