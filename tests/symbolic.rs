@@ -16,7 +16,7 @@ use retrograde::solve::sparse_layered::{solve_gravity, GravityCounts};
 use retrograde::solve::symbolic::{
     solve_symbolic, Encoding, Layout, PlySink, SymbolicRun, SymbolicSolution,
 };
-use retrograde::tablefile::symbolic::{Set, SetsInMemory, SolvedSets, SymbolicSets};
+use retrograde::tablefile::symbolic::{Set, SolvedSets, SymbolicSets};
 
 fn run(layout: Layout, threads: usize, count_only: bool) -> SymbolicSolution {
     solve_symbolic(
@@ -176,7 +176,7 @@ fn empty_board_values() {
 
 /// Solves with the sets kept, for lookups.
 fn sets_of(layout: Layout) -> SolvedSets {
-    let mut memory = SetsInMemory::default();
+    let mut memory = SolvedSets::new(layout);
     solve_symbolic(
         &SymbolicRun {
             layout,
@@ -190,7 +190,7 @@ fn sets_of(layout: Layout) -> SolvedSets {
         &Silent,
     )
     .unwrap();
-    memory.with_layout(layout)
+    memory
 }
 
 /// Every stored position of the explicit gravity engine (and its mirror

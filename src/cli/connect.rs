@@ -69,12 +69,9 @@ pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGam
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (4, 4))?;
     args.engine.check()?;
-    let symbolic = match args.engine.engine {
-        EngineChoice::Symbolic => true,
-        EngineChoice::Explicit => false,
-        EngineChoice::Auto => args.engine.wants_symbolic(),
-    };
-    if symbolic && !args.search {
+    // under auto the explicit engine runs first and hands over when it
+    // refuses the board for memory (below)
+    if args.engine.symbolic(|| false) && !args.search {
         return run_symbolic(args, cols, rows);
     }
     if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
@@ -133,18 +130,11 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
 
 /// Solves the board with the symbolic engine.
 fn run_symbolic(args: &ConnectArgs, cols: u32, rows: u32) -> anyhow::Result<ExitCode> {
-    let position = if args.position.given() {
-        let board = BoardGame::new(Family::Gravity, cols, rows, args.k)?;
-        let p = args.position.position(&board)?;
-        Some((board, p))
-    } else {
-        None
-    };
     super::symbolic::run(
         Family::Gravity,
         (cols, rows, args.k),
         &args.engine,
-        position,
+        &args.position,
         &args.run,
         &args.out,
     )

@@ -19,7 +19,7 @@ use super::output::{
     board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
 };
 use super::position::{board_size, print_table_answer, PositionArgs};
-use super::symbolic::{EngineArgs, EngineChoice};
+use super::symbolic::EngineArgs;
 use super::{OutArgs, RunArgs, Timing};
 use retrograde::tablefile::{SavedGame, SavedTable};
 
@@ -111,43 +111,33 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
 /// does not take (a side over 5) or whose estimate exceeds the budget.
 fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (3, 3))?;
-    let symbolic = match args.engine.engine {
-        EngineChoice::Symbolic => true,
-        EngineChoice::Explicit => false,
-        EngineChoice::Auto => {
-            args.engine.wants_symbolic()
-                || match Mnk::new(rows, cols, args.k) {
-                    Ok(game) => {
-                        let needed = retrograde::solve::layered::estimate_bytes(&game);
-                        let budget = args.run.budget();
-                        let over = budget.check("the dense engine", needed).is_err();
-                        if over {
-                            eprintln!(
-                                "note: the dense engine needs an estimated {needed}, over the \
-                                 budget of {}; solving with the symbolic engine instead",
-                                budget.0
-                            );
-                        }
-                        over
-                    }
-                    Err(_) => cols * rows <= 64 && cols <= 8 && rows <= 8,
-                }
+    let beyond_dense = || match Mnk::new(rows, cols, args.k) {
+        Ok(game) => {
+            let needed = retrograde::solve::layered::estimate_bytes(&game);
+            let budget = args.run.budget();
+            let over = budget.check("the dense engine", needed).is_err();
+            if over {
+                eprintln!(
+                    "note: the dense engine needs an estimated {needed}, over the \
+                     budget of {}; solving with the symbolic engine instead",
+                    budget.0
+                );
+            }
+            over
         }
+        Err(_) => cols * rows <= 64 && cols <= 8 && rows <= 8,
     };
-    if !symbolic {
+    if !args.engine.symbolic(beyond_dense) {
         return Ok(None);
     }
-    let board = BoardGame::new(Family::Mnk, cols, rows, args.k)?;
-    let position = args
-        .position
-        .given()
-        .then(|| args.position.position(&board).map(|p| (board, p)))
-        .transpose()?;
+    // an m,n,k board must fit the position language (k at most the longer
+    // side, sides up to 8), with or without a position to answer
+    BoardGame::new(Family::Mnk, cols, rows, args.k)?;
     super::symbolic::run(
         Family::Mnk,
         (cols, rows, args.k),
         &args.engine,
-        position,
+        &args.position,
         &args.run,
         &args.out,
     )

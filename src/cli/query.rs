@@ -137,7 +137,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             )
         })?
         .len();
-    if let Some(table) = super::symbolic::open(&args.file)? {
+    if let Some(table) = retrograde::tablefile::symbolic::SymbolicFile::open(&args.file)? {
         args.refuse_options_not_of(if table_is_gravity(&table) {
             "connect"
         } else {

@@ -9,18 +9,18 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use retrograde::position::oracles::SymbolicTable;
-use retrograde::position::{BoardGame, Family, Position};
+use retrograde::position::{BoardGame, Family};
 use retrograde::solve::sparse_layered::GravityCounts;
 use retrograde::solve::symbolic::{
     solve_symbolic, Encoding, Layout, PlyReport, PlySink, SymbolicRun,
 };
 use retrograde::tablefile::symbolic::{
-    SetsInMemory, SymbolicFile, SymbolicSets, SymbolicTableWriter,
+    SolvedSets, SymbolicFile, SymbolicSets, SymbolicTableWriter,
 };
 use serde_json::{json, Value};
 
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
-use super::position::print_table_answer;
+use super::position::{print_table_answer, PositionArgs};
 use super::{OutArgs, RunArgs, Timing};
 
 /// Which engine solves a board.
@@ -77,6 +77,17 @@ impl EngineArgs {
         self.count_only || self.encoding.is_some() || self.checkpoint.is_some()
     }
 
+    /// Whether the symbolic engine runs: as asked, or under `auto` when a
+    /// symbolic-only option was given or `beyond_explicit` says the
+    /// explicit engine cannot take the board (asked only then).
+    pub fn symbolic(&self, beyond_explicit: impl FnOnce() -> bool) -> bool {
+        match self.engine {
+            EngineChoice::Symbolic => true,
+            EngineChoice::Explicit => false,
+            EngineChoice::Auto => self.wants_symbolic() || beyond_explicit(),
+        }
+    }
+
     /// Refuses symbolic-only options with `--engine explicit`.
     pub fn check(&self) -> anyhow::Result<()> {
         if self.engine == EngineChoice::Explicit && self.wants_symbolic() {
@@ -98,16 +109,23 @@ impl EngineArgs {
 }
 
 /// Solves a board with the symbolic engine and prints its report or the
-/// position's answer; saves the table if `--out` asks.
-#[allow(clippy::too_many_arguments)]
+/// answer of the position `--moves`/`--board` give; saves the table if
+/// `--out` asks.
 pub fn run(
     family: Family,
     (cols, rows, k): (u32, u32, u32),
     engine: &EngineArgs,
-    position: Option<(BoardGame, Position)>,
+    position: &PositionArgs,
     run: &RunArgs,
     out: &OutArgs,
 ) -> anyhow::Result<ExitCode> {
+    let position = if position.given() {
+        let board = BoardGame::new(family, cols, rows, k)?;
+        let p = position.position(&board)?;
+        Some((board, p))
+    } else {
+        None
+    };
     let layout = Layout::new(family, cols, rows, k, engine.encoding(family))?;
     if engine.count_only && (out.out.is_some() || position.is_some()) {
         anyhow::bail!("--count-only gives counts only: it saves no table and answers no position");
@@ -121,7 +139,7 @@ pub fn run(
         .as_deref()
         .map(SymbolicTableWriter::new)
         .transpose()?;
-    let mut memory = position.as_ref().map(|_| SetsInMemory::default());
+    let mut memory = position.as_ref().map(|_| SolvedSets::new(layout));
     let mut sinks = Sinks(writer.as_mut(), memory.as_mut());
     let sink: Option<&mut dyn PlySink> =
         (sinks.0.is_some() || sinks.1.is_some()).then_some(&mut sinks as &mut dyn PlySink);
@@ -144,7 +162,6 @@ pub fn run(
     }
     match (position, memory) {
         (Some((board, p)), Some(sets)) => {
-            let sets = sets.with_layout(layout);
             print_table_answer(&board, &p, &SymbolicTable(&sets), run.json, || {
                 (timing.json_keys(None), timing.line(None))
             })
@@ -162,7 +179,7 @@ pub fn run(
 /// Hands each solved ply to the table writer and the in-memory sets.
 struct Sinks<'a>(
     Option<&'a mut SymbolicTableWriter>,
-    Option<&'a mut SetsInMemory>,
+    Option<&'a mut SolvedSets>,
 );
 
 impl PlySink for Sinks<'_> {
@@ -369,9 +386,4 @@ pub fn query(
     print_table_answer(&board, &p, &SymbolicTable(table), run.json, || {
         (timing.json_keys(None), timing.line(None))
     })
-}
-
-/// Opens `path` if it is a symbolic table.
-pub fn open(path: &std::path::Path) -> anyhow::Result<Option<SymbolicFile>> {
-    Ok(SymbolicFile::open(path)?)
 }

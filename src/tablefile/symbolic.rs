@@ -294,23 +294,6 @@ impl PlySink for SymbolicTableWriter {
 /// A diagram's node bytes and root edge.
 type NodesAndRoot = (Vec<u8>, u32);
 
-/// The sets of a solve kept in memory (to answer a position right after
-/// solving it): each ply's won and lost node bytes and roots.
-#[derive(Default)]
-pub struct SetsInMemory {
-    plies: Vec<(u32, [NodesAndRoot; 2])>,
-}
-
-impl PlySink for SetsInMemory {
-    fn solved(&mut self, ply: u32, won: &FlatBdd, lost: &FlatBdd) -> Result<()> {
-        self.plies.push((
-            ply,
-            [(won.node_bytes(), won.root), (lost.node_bytes(), lost.root)],
-        ));
-        Ok(())
-    }
-}
-
 /// Anything that says whether a position is in a ply's won or lost set.
 pub trait SymbolicSets: Sync {
     /// The board and encoding.
@@ -320,21 +303,33 @@ pub trait SymbolicSets: Sync {
     fn contains(&self, ply: u32, set: Set, assignment: &[bool]) -> Result<bool>;
 }
 
-impl SetsInMemory {
-    /// The sets with their board.
-    pub fn with_layout(mut self, layout: Layout) -> SolvedSets {
-        self.plies.sort_by_key(|(p, _)| *p);
-        SolvedSets {
+/// The sets of a solve kept in memory, filled as a [`PlySink`] (to answer
+/// a position right after solving it): each ply's won and lost node bytes
+/// and roots, by ply.
+pub struct SolvedSets {
+    layout: Layout,
+    plies: Vec<Option<[NodesAndRoot; 2]>>,
+}
+
+impl SolvedSets {
+    /// No ply yet, of a board.
+    pub fn new(layout: Layout) -> Self {
+        Self {
             layout,
-            plies: self.plies,
+            plies: vec![None; layout.cells() as usize + 1],
         }
     }
 }
 
-/// In-memory sets of a board.
-pub struct SolvedSets {
-    layout: Layout,
-    plies: Vec<(u32, [NodesAndRoot; 2])>,
+impl PlySink for SolvedSets {
+    fn solved(&mut self, ply: u32, won: &FlatBdd, lost: &FlatBdd) -> Result<()> {
+        let slot = self
+            .plies
+            .get_mut(ply as usize)
+            .ok_or_else(|| Error::InvalidInput(format!("no ply {ply} on the board")))?;
+        *slot = Some([(won.node_bytes(), won.root), (lost.node_bytes(), lost.root)]);
+        Ok(())
+    }
 }
 
 impl SymbolicSets for SolvedSets {
@@ -343,10 +338,10 @@ impl SymbolicSets for SolvedSets {
     }
 
     fn contains(&self, ply: u32, set: Set, assignment: &[bool]) -> Result<bool> {
-        let (_, sets) = self
+        let sets = self
             .plies
             .get(ply as usize)
-            .filter(|(p, _)| *p == ply)
+            .and_then(Option::as_ref)
             .ok_or_else(|| Error::InvalidInput(format!("no ply {ply} in the solved sets")))?;
         let (bytes, root) = &sets[set as usize];
         let view = FlatView::new(bytes, *root, self.layout.vars()).map_err(Error::InvalidInput)?;

@@ -68,9 +68,9 @@ pub fn backward(
                 }
                 if ply == lowest && lowest > 0 {
                     let oom = |_| full_store(ply, capacity);
-                    let reach = reachable(rules, forward, checkpoint, ply)?;
-                    let won = won.to_function(&rules_manager(rules)).map_err(oom)?;
-                    let lost = lost.to_function(&rules_manager(rules)).map_err(oom)?;
+                    let reach = reachable(rules, forward, checkpoint, ply, capacity)?;
+                    let won = won.to_function(&rules.manager()).map_err(oom)?;
+                    let lost = lost.to_function(&rules.manager()).map_err(oom)?;
                     let drawn = reach.and(&won.or(&lost).map_err(oom)?.not().map_err(oom)?);
                     above = Some((drawn.map_err(oom)?, lost));
                 }
@@ -87,7 +87,7 @@ pub fn backward(
     for ply in (0..=first).rev() {
         in_time(deadline)?;
         let oom = |_| full_store(ply, capacity);
-        let reach = reachable(rules, forward, checkpoint, ply)?;
+        let reach = reachable(rules, forward, checkpoint, ply, capacity)?;
         let (who, just_moved) = (mover(ply), 1 - mover(ply));
         let open = reach
             .and(&rules.line[just_moved].not().map_err(oom)?)
@@ -155,19 +155,15 @@ fn reachable(
     forward: &mut Forward,
     checkpoint: Option<&Checkpoint>,
     ply: u32,
+    capacity: u64,
 ) -> Result<BCDDFunction> {
     if let Some(set) = forward.sets.get_mut(ply as usize).and_then(Option::take) {
         return Ok(set);
     }
     match checkpoint {
-        Some(cp) => cp.load(SetKind::Reachable, ply, rules),
+        Some(cp) => cp.load(SetKind::Reachable, ply, rules, capacity),
         None => unreachable!("without a checkpoint the forward pass keeps every ply"),
     }
-}
-
-fn rules_manager(rules: &Rules) -> oxidd::bcdd::BCDDManagerRef {
-    use oxidd::Function;
-    rules.none.manager_ref()
 }
 
 /// The empty board's value for the first player from ply 0's sets.
@@ -190,7 +186,7 @@ fn outcome_of_empty(
 /// The empty board's value when the checkpoint holds ply 0 solved.
 fn value_of_empty(rules: &Rules, cp: &Checkpoint, capacity: u64) -> Result<Outcome> {
     let oom = |_| full_store(0, capacity);
-    let manager = rules_manager(rules);
+    let manager = rules.manager();
     let won = cp
         .load_flat(SetKind::Won, 0)?
         .to_function(&manager)

@@ -22,7 +22,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use oxidd::bcdd::BCDDFunction;
-use oxidd::Function;
 use serde::{Deserialize, Serialize};
 
 use super::flat::{FlatBdd, NODE_BYTES};
@@ -227,11 +226,18 @@ impl Checkpoint {
         })
     }
 
-    /// Reads a set of a ply back into the rules' manager.
-    pub fn load(&self, kind: SetKind, ply: u32, rules: &Rules) -> Result<BCDDFunction> {
+    /// Reads a set of a ply back into the rules' manager (a store of
+    /// `capacity` nodes).
+    pub fn load(
+        &self,
+        kind: SetKind,
+        ply: u32,
+        rules: &Rules,
+        capacity: u64,
+    ) -> Result<BCDDFunction> {
         let flat = self.load_flat(kind, ply)?;
-        flat.to_function(&rules.none.manager_ref())
-            .map_err(|_| full_store(ply, u64::MAX))
+        flat.to_function(&rules.manager())
+            .map_err(|_| full_store(ply, capacity))
     }
 }
 

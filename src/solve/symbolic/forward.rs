@@ -44,7 +44,7 @@ pub fn forward(
     if let Some(cp) = checkpoint {
         plies = cp.forward_reports().to_vec();
         if let Some(last) = plies.len().checked_sub(1) {
-            let set = cp.load(SetKind::Reachable, last as u32, rules)?;
+            let set = cp.load(SetKind::Reachable, last as u32, rules, capacity)?;
             sets = vec![None; last];
             if last as u32 == cells {
                 sets.push(Some(set));
@@ -85,11 +85,10 @@ pub fn forward(
         };
         progress.note(&format!("ply {ply}: {} nodes", report.nodes));
         progress.advance(1);
-        if let Some(cp) = checkpoint {
-            cp.save_set(SetKind::Reachable, ply, &current)?;
-        }
         plies.push(report);
         if let Some(cp) = checkpoint {
+            // the set first: the reports name only plies whose set is saved
+            cp.save_set(SetKind::Reachable, ply, &current)?;
             cp.save_forward_reports(&plies)?;
         }
         if ply == cells {

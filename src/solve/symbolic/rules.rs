@@ -175,6 +175,12 @@ impl Rules {
         })
     }
 
+    /// The manager the rules' diagrams live in.
+    pub fn manager(&self) -> BCDDManagerRef {
+        use oxidd::Function;
+        self.none.manager_ref()
+    }
+
     /// Every position one move of `player` (0 = X) reaches from `set`.
     pub fn image(&self, set: &BCDDFunction, player: usize) -> AllocResult<BCDDFunction> {
         let mut union = Union::new(&self.none);

@@ -9,7 +9,7 @@
 //! sum up so that a full store stays inside the budget (measured: see the
 //! module doc of [`super`]). The store never grows: when it is full an
 //! operation fails with OxiDD's `OutOfMemory`, which the engine reports as
-//! [`crate::error::Error::OverMemoryBudget`] naming the ply, instead of
+//! [`crate::error::Error::StoreFull`] naming the ply, instead of
 //! swapping. Garbage collection is OxiDD's: a background pass once 95% of
 //! the slots are taken.
 
