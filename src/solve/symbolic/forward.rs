@@ -27,9 +27,13 @@ pub fn mover(ply: u32) -> usize {
     (ply % 2) as usize
 }
 
-/// Runs (or resumes) the forward pass.
+/// Runs (or resumes) the forward pass. Each ply's set is kept in memory
+/// for the backward pass only when `keep_sets` and there is no checkpoint
+/// to load it from: a count keeps the ply it expands and no other (6×6:
+/// the plies' sets together take about 5 times the largest one).
 pub fn forward(
     rules: &Rules,
+    keep_sets: bool,
     checkpoint: Option<&Checkpoint>,
     progress: &dyn Progress,
     capacity: u64,
@@ -60,9 +64,8 @@ pub fn forward(
         in_time(deadline)?;
         let just_moved = 1 - mover(ply);
         let oom = |_| full_store(ply, capacity);
-        let ended = current.and(&rules.line[just_moved]).map_err(oom)?;
         let positions = count(&current, vars)?;
-        let lines = count(&ended, vars)?;
+        let lines = count(&current.and(&rules.line[just_moved]).map_err(oom)?, vars)?;
         let draws = if ply == cells { positions - lines } else { 0 };
         let (x_wins, o_wins) = if just_moved == 0 {
             (lines, 0)
@@ -96,7 +99,7 @@ pub fn forward(
             break;
         }
         let next = next_ply(rules, &current, ply, capacity)?;
-        sets.push(checkpoint.is_none().then_some(current));
+        sets.push((keep_sets && checkpoint.is_none()).then_some(current));
         current = next;
     }
     Ok(Forward { plies, sets })

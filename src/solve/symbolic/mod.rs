@@ -131,10 +131,11 @@ pub fn solve_symbolic(
         .transpose()?;
     let capacity = store.capacity;
     store.run(|| {
-        let rules =
-            rules::Rules::new(&store.manager, run.layout).map_err(|_| full_store(0, capacity))?;
+        let rules = rules::Rules::new(&store.manager, run.layout, capacity)
+            .map_err(|_| full_store(0, capacity))?;
         let mut forward = forward::forward(
             &rules,
+            !run.count_only,
             checkpoint.as_ref(),
             progress,
             capacity,
