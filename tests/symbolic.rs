@@ -156,6 +156,35 @@ fn a_tiny_store_is_refused_with_the_ply_not_a_crash() {
     assert!(err.contains("not reached") && err.contains("ply"), "{err}");
 }
 
+/// A count holds the ply it expands, not every ply: 6×4 counts in a store
+/// smaller than its plies' diagrams together (and collects its dead
+/// nodes on the way), and the counts are those of a roomy store. (One
+/// thread: each OxiDD worker holds up to 64 K free slots of its own, which
+/// matters in a store this small.) Before the fix it was refused at ply 20
+/// in twice this budget.
+#[test]
+fn a_count_fits_a_store_smaller_than_all_its_plies() {
+    let layout = Layout::new(Family::Gravity, 6, 4, 4, Encoding::Column).unwrap();
+    let roomy = run(layout, 2, true);
+    let all_plies: u64 = roomy.plies.iter().map(|p| p.nodes).sum();
+    let largest = roomy.plies.iter().map(|p| p.nodes).max().unwrap();
+    let tight = solve_symbolic(
+        &SymbolicRun {
+            layout,
+            threads: 1,
+            budget: Budget(Bytes(32 << 20)),
+            count_only: true,
+            checkpoint: None,
+            deadline: None,
+        },
+        None,
+        &Silent,
+    )
+    .unwrap();
+    assert!(tight.capacity < all_plies && tight.capacity > 4 * largest);
+    assert_eq!(counts(&tight), counts(&roomy));
+}
+
 #[test]
 fn empty_board_values() {
     // tic-tac-toe a draw; 4×4 k=3 a first-player win; Connect Four on

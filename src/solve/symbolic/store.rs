@@ -10,8 +10,10 @@
 //! module doc of [`super`]). The store never grows: when it is full an
 //! operation fails with OxiDD's `OutOfMemory`, which the engine reports as
 //! [`crate::error::Error::StoreFull`] naming the ply, instead of
-//! swapping. Garbage collection is OxiDD's: a background pass once 95% of
-//! the slots are taken.
+//! swapping. Garbage collection: the engine's own between an image's
+//! operations once the store passes a fill level (see
+//! [`super::rules`]), and OxiDD's background pass inside an operation
+//! once 95% of the slots are taken.
 
 use oxidd::bcdd::BCDDManagerRef;
 use oxidd::{HasWorkers, Manager, ManagerRef, WorkerPool};
