@@ -345,6 +345,9 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // a reader that went away (`| head`) ends any command quietly, as
+        // output::emit does for the one-shot reports
+        Err(err) if output::reader_went_away(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(2)

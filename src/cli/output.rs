@@ -27,6 +27,16 @@ pub fn emit_while_read(text: &str) -> anyhow::Result<bool> {
     }
 }
 
+/// Whether `err` is, at its root, a write to a closed pipe: the reader of
+/// the output has gone away (as with `| head`), which is not a failure.
+pub fn reader_went_away(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Writes one JSON object and a newline to stdout.
 pub fn emit_json(value: &serde_json::Value) -> anyhow::Result<ExitCode> {
     emit(&format!("{value}\n"))
