@@ -65,12 +65,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |file| file.write_all(bytes))
 }
 
-/// Writes to `path` atomically whatever `fill` writes into the temporary
-/// file (see the module docs); the file is synced before the rename.
-pub fn write_atomically_with(
-    path: &Path,
-    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
-) -> std::io::Result<()> {
+/// The temporary name a file written atomically to `path` takes until it
+/// is complete: `.NAME.tmp-PID` in the same directory (so a name checked
+/// before the work must leave room for it: see
+/// [`crate::files::check_output`]).
+pub fn temporary_path(path: &Path) -> std::io::Result<std::path::PathBuf> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -78,11 +77,20 @@ pub fn write_atomically_with(
     let name = path.file_name().ok_or_else(|| {
         std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
     })?;
-    let temporary = dir.join(format!(
+    Ok(dir.join(format!(
         ".{}.tmp-{}",
         name.to_string_lossy(),
         std::process::id()
-    ));
+    )))
+}
+
+/// Writes to `path` atomically whatever `fill` writes into the temporary
+/// file (see the module docs); the file is synced before the rename.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let temporary = temporary_path(path)?;
     // a leftover of an earlier process with this id is ours to replace
     let _ = std::fs::remove_file(&temporary);
     let result = (|| {

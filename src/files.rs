@@ -70,7 +70,18 @@ pub fn check_output(path: &Path) -> Result<()> {
     if !dir.is_dir() {
         return bad(format!("the directory {} does not exist", dir.display()));
     }
-    let probe = dir.join(format!(".retrograde-probe-{}", std::process::id()));
+    // the probe is the very temporary name the write will use, so a name
+    // too long for it (255 bytes less `.`, `.tmp-` and the process id) is
+    // refused now, not after the work
+    let probe = match crate::atomic_file::temporary_path(path) {
+        Ok(probe) => probe,
+        Err(e) => return bad(os_text(&e)),
+    };
+    if std::fs::symlink_metadata(&probe).is_ok() {
+        // a leftover of an earlier process with this id: the write
+        // replaces it, so the probe may too
+        let _ = std::fs::remove_file(&probe);
+    }
     match std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -79,6 +90,16 @@ pub fn check_output(path: &Path) -> Result<()> {
         Ok(_) => {
             let _ = std::fs::remove_file(&probe);
             Ok(())
+        }
+        Err(e) if e.raw_os_error() == Some(libc::ENAMETOOLONG) => {
+            let name = path.file_name().map_or(0, |n| n.len());
+            let room = probe.file_name().map_or(0, |n| n.len()) - name;
+            bad(format!(
+                "the file name is too long: {name} bytes, and the file is written \
+                 under a temporary name {room} bytes longer first; give a name of \
+                 at most {} bytes",
+                255usize.saturating_sub(room)
+            ))
         }
         Err(e) => bad(format!(
             "cannot write in {}: {}",

@@ -47,3 +47,53 @@ fn line_6_play_is_quiet_when_its_reader_goes_away() {
     assert!(status.success(), "exit {status}, stderr {stderr:?}");
     assert_eq!(stderr, "");
 }
+
+/// `--out` with a name of 245–255 bytes: the name itself fits a file name
+/// but the temporary one written first (`.NAME.tmp-PID`) does not. It was
+/// accepted, the board solved, and then the write failed ("File name too
+/// long"); now it is refused before any work, naming the longest name
+/// that works, and a name that short is written.
+#[test]
+fn line_3_an_out_name_too_long_for_its_temporary_is_refused_before_work() {
+    let dir = std::env::temp_dir().join(format!("retrograde-audit2-line3-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let long = dir.join("a".repeat(250));
+    let out = Command::new(BIN)
+        .args(["connect", "--cols", "4", "--rows", "4", "--out"])
+        .arg(&long)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("too long") && stderr.contains("at most"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("solved"));
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing left behind"
+    );
+    // the longest name it names is written
+    let most: usize = stderr
+        .split("at most ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let fits = dir.join("b".repeat(most));
+    let out = Command::new(BIN)
+        .args(["connect", "--cols", "4", "--rows", "4", "-q", "--out"])
+        .arg(&fits)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(fits.is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
