@@ -97,3 +97,42 @@ fn line_3_an_out_name_too_long_for_its_temporary_is_refused_before_work() {
     assert!(fits.is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `connect --search` is short for `search connect` and takes the boards
+/// the search takes: an 8×8 position (four cells left) was refused by the
+/// tables' board check ("does not fit") before the search was asked.
+#[test]
+fn line_7_connect_search_takes_the_boards_search_takes() {
+    let moves = "8 6 5 3 3 1 6 8 2 6 1 7 3 8 7 3 3 4 1 2 3 2 7 2 3 3 7 4 5 1 \
+                 4 5 6 6 4 1 2 7 1 5 1 5 6 2 1 6 6 8 2 2 5 5 5 7 7 7 8 8 8 8";
+    let answer = |args: &[&str]| {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for key in ["seconds", "nodes_per_second"] {
+            json.as_object_mut().unwrap().remove(key);
+        }
+        json
+    };
+    let short = answer(&[
+        "connect", "--cols", "8", "--rows", "8", "--search", "--moves", moves, "--json",
+    ]);
+    let long = answer(&[
+        "search",
+        "connect",
+        "--cols",
+        "8",
+        "--rows",
+        "8",
+        "--moves",
+        moves,
+        "--all-moves",
+        "--json",
+    ]);
+    assert_eq!(short["value"], "win");
+    assert_eq!(short, long);
+}

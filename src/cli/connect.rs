@@ -74,9 +74,8 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     if args.engine.symbolic(|| false) && !args.search {
         return run_symbolic(args, cols, rows);
     }
-    if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
-        return Ok(code);
-    }
+    // before the explicit engine's board check: a search takes boards
+    // (8×8) that the tables do not
     if args.search {
         if args.out.out.is_some() {
             anyhow::bail!("--out saves a solved table; a search has none (drop --search)");
@@ -84,6 +83,9 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         let search_args =
             SearchBoardArgs::for_connect(cols, rows, args.k, &args.position, &args.run);
         return search(Family::Gravity, &search_args);
+    }
+    if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
+        return Ok(code);
     }
     let (game, board) = boards(cols, rows, args.k)?;
     let position = args
