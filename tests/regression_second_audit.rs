@@ -136,3 +136,37 @@ fn line_7_connect_search_takes_the_boards_search_takes() {
     assert_eq!(short["value"], "win");
     assert_eq!(short, long);
 }
+
+/// Messages: `--time-limit 1e9+` names its real cap (it said only "above
+/// 0"), and m,n,k refusals name columns first as the reports do (`--cols
+/// 6 --rows 2` was "a 2×6 board").
+#[test]
+fn line_8_messages_name_the_cap_and_columns_first() {
+    let refused = |args: &[&str]| {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let cap = refused(&["search", "connect", "--moves", "1", "--time-limit", "2e9"]);
+    assert!(cap.contains("at most 1000000000"), "{cap}");
+    let wide = refused(&["mnk", "--cols", "6", "--rows", "2", "--engine", "explicit"]);
+    assert!(wide.contains("6 columns × 2 rows"), "{wide}");
+    let k = refused(&[
+        "mnk", "--cols", "4", "--rows", "2", "--k", "5", "--engine", "explicit",
+    ]);
+    assert!(k.contains("4 columns × 2 rows"), "{k}");
+    let memory = refused(&[
+        "mnk",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--k",
+        "4",
+        "--engine",
+        "explicit",
+        "--max-memory",
+        "1MiB",
+    ]);
+    assert!(memory.contains("5 columns × 4 rows"), "{memory}");
+}

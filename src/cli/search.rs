@@ -155,6 +155,10 @@ impl SearchBoardArgs {
     }
 }
 
+/// The longest `--time-limit`, in seconds (about 31 years: longer is no
+/// limit, which leaving the option out says).
+const MAX_TIME_LIMIT: f64 = 1e9;
+
 /// Searches the position of `args` on a board of `family` and prints the
 /// position answer with nodes, rate, transposition hits and time.
 pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode> {
@@ -172,10 +176,13 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     let deadline = match args.time_limit {
         None => None,
-        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => {
+        Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT => {
             Some(Instant::now() + Duration::from_secs_f64(s))
         }
-        Some(s) => anyhow::bail!("--time-limit {s} must be a number of seconds above 0"),
+        Some(s) => anyhow::bail!(
+            "--time-limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} \
+             (leave it out for no limit)"
+        ),
     };
     let precision = if args.weak {
         Precision::Weak

@@ -338,9 +338,9 @@ pub fn solve_mnk_reporting(
 ) -> Result<MnkSolution> {
     budget.check(
         &format!(
-            "solving the {}×{} board with k = {}",
-            game.rows(),
+            "solving the board of {} columns × {} rows with k = {}",
             game.cols(),
+            game.rows(),
             game.k()
         ),
         estimate_bytes(game),

@@ -35,12 +35,12 @@ impl Mnk {
     pub fn new(rows: u32, cols: u32, k: u32) -> Result<Self> {
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
             return Err(Error::InvalidInput(format!(
-                "a {rows}×{cols} board is outside 1×1..{MAX_SIDE}×{MAX_SIDE}"
+                "a board of {cols} columns × {rows} rows is outside 1×1..{MAX_SIDE}×{MAX_SIDE}"
             )));
         }
         if k == 0 || k > rows.max(cols) {
             return Err(Error::InvalidInput(format!(
-                "k = {k} does not fit a {rows}×{cols} board (1 ≤ k ≤ {})",
+                "k = {k} does not fit a board of {cols} columns × {rows} rows (1 ≤ k ≤ {})",
                 rows.max(cols)
             )));
         }
