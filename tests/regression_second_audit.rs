@@ -170,3 +170,33 @@ fn line_8_messages_name_the_cap_and_columns_first() {
     ]);
     assert!(memory.contains("5 columns × 4 rows"), "{memory}");
 }
+
+/// `play mnk --board` with a board no game reaches (`mnk --board` calls
+/// them unreachable) printed the board and "result: O wins", exit 0; it is
+/// refused before anything is printed. A reachable won board still ends
+/// the game at once.
+#[test]
+fn line_4_play_refuses_an_unreachable_board_before_printing() {
+    let play = |board: &str| {
+        Command::new(BIN)
+            .args(["play", "mnk", "--board", board])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    for board in ["OOO/.../...", "XXX/.../...", "XXX/OOO/...", "XXX/OO./O.."] {
+        let out = play(board);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{board}: {stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "{board} printed {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(stderr.contains("no legal game reaches"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1);
+    }
+    let won = play("XXX/OO./...");
+    assert!(won.status.success());
+    assert!(String::from_utf8_lossy(&won.stdout).contains("result: X wins"));
+}

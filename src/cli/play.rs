@@ -199,6 +199,11 @@ fn play(
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
+    // refused before anything is printed: a game cannot start from a
+    // position no game reaches (it printed the board and a result)
+    if !game.reachable(&start) {
+        bail!("no legal game reaches {}", game.diagram(&start));
+    }
     let human = if human == HumanSide::X {
         Side::X
     } else {
