@@ -74,8 +74,14 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     if args.engine.symbolic(|| false) && !args.search {
         return run_symbolic(args, cols, rows);
     }
-    // before the explicit engine's board check: a search takes boards
-    // (8×8) that the tables do not
+    // under mpirun the ranks refuse a search (one position is answered in
+    // one process); otherwise the search comes before the tables' board
+    // check, since it takes boards (8×8) that the tables do not
+    if super::distributed::launched_ranks().is_some() {
+        if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
+            return Ok(code);
+        }
+    }
     if args.search {
         if args.out.out.is_some() {
             anyhow::bail!("--out saves a solved table; a search has none (drop --search)");
@@ -83,9 +89,6 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         let search_args =
             SearchBoardArgs::for_connect(cols, rows, args.k, &args.position, &args.run);
         return search(Family::Gravity, &search_args);
-    }
-    if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
-        return Ok(code);
     }
     let (game, board) = boards(cols, rows, args.k)?;
     let position = args
