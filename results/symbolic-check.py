@@ -45,6 +45,18 @@ PLY_KEYS = ["positions", "terminal", "x_wins", "o_wins", "draws",
             "first_won", "first_drawn", "first_lost"]
 
 
+def differences(report, explicit, keys):
+    """Where the two reports' per-ply `keys` or values differ."""
+    found = []
+    if report["value"] != explicit["value"]:
+        found.append(f"value {report['value']} != {explicit['value']}")
+    for ours, theirs in zip(report["per_ply"], explicit["per_ply"], strict=True):
+        for key in keys:
+            if ours[key] != theirs[key]:
+                found.append(f"ply {ours['ply']} {key} {ours[key]} != {theirs[key]}")
+    return found
+
+
 def check(name, report):
     kind, size = name.split("-", 1)
     if kind == "explicit":
@@ -60,24 +72,14 @@ def check(name, report):
         if not path.exists():
             return [f"no explicit report {path.name} to compare with"], "unchecked"
         explicit = json.loads(path.read_text())
-        if report["value"] != explicit["value"]:
-            problems.append(f"value {report['value']} != {explicit['value']}")
-        for ours, theirs in zip(report["per_ply"], explicit["per_ply"], strict=True):
-            for key in PLY_KEYS:
-                if ours[key] != theirs[key]:
-                    problems.append(f"ply {ours['ply']} {key} {ours[key]} != {theirs[key]}")
+        problems += differences(report, explicit, PLY_KEYS)
         how = "every per-ply count and the value equal the explicit engine's"
     elif kind == "mnk":
         k = int(size.split("-k")[1])
         twin = HERE / "symbolic" / f"explicit-{name}.json"
         if twin.exists():
             explicit = json.loads(twin.read_text())
-            if report["value"] != explicit["value"]:
-                problems.append(f"value {report['value']} != {explicit['value']}")
-            for ours, theirs in zip(report["per_ply"], explicit["per_ply"], strict=True):
-                for key in MNK_PLY_KEYS:
-                    if ours[key] != theirs[key]:
-                        problems.append(f"ply {ours['ply']} {key} {ours[key]} != {theirs[key]}")
+            problems += differences(report, explicit, MNK_PLY_KEYS)
             how = "every per-ply count and the value equal the explicit engine's"
         else:
             if (cols, rows) == (5, 5) and report["value"] != MNK_VALUES[k]:

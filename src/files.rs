@@ -77,11 +77,9 @@ pub fn check_output(path: &Path) -> Result<()> {
         Ok(probe) => probe,
         Err(e) => return bad(os_text(&e)),
     };
-    if std::fs::symlink_metadata(&probe).is_ok() {
-        // a leftover of an earlier process with this id: the write
-        // replaces it, so the probe may too
-        let _ = std::fs::remove_file(&probe);
-    }
+    // a leftover of an earlier process with this id is replaced by the
+    // write, so the probe may replace it too
+    let _ = std::fs::remove_file(&probe);
     match std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

@@ -1,9 +1,14 @@
 //! One regression test for each line of the second audit's report (an
 //! adversary's run and a new user's), named for its numbered line.
 
+#[path = "common/cli.rs"]
+mod cli_support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use cli_support::{json_of, refused, retrograde};
 
 const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
 
@@ -59,18 +64,19 @@ fn line_3_an_out_name_too_long_for_its_temporary_is_refused_before_work() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let long = dir.join("a".repeat(250));
-    let out = Command::new(BIN)
-        .args(["connect", "--cols", "4", "--rows", "4", "--out"])
-        .arg(&long)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let stderr = refused(&[
+        "connect",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--out",
+        long.to_str().unwrap(),
+    ]);
     assert!(
         stderr.contains("too long") && stderr.contains("at most"),
         "{stderr}"
     );
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("solved"));
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
         0,
@@ -84,11 +90,16 @@ fn line_3_an_out_name_too_long_for_its_temporary_is_refused_before_work() {
         .and_then(|n| n.parse().ok())
         .unwrap();
     let fits = dir.join("b".repeat(most));
-    let out = Command::new(BIN)
-        .args(["connect", "--cols", "4", "--rows", "4", "-q", "--out"])
-        .arg(&fits)
-        .output()
-        .unwrap();
+    let out = retrograde(&[
+        "connect",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "-q",
+        "--out",
+        fits.to_str().unwrap(),
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -106,13 +117,7 @@ fn line_7_connect_search_takes_the_boards_search_takes() {
     let moves = "8 6 5 3 3 1 6 8 2 6 1 7 3 8 7 3 3 4 1 2 3 2 7 2 3 3 7 4 5 1 \
                  4 5 6 6 4 1 2 7 1 5 1 5 6 2 1 6 6 8 2 2 5 5 5 7 7 7 8 8 8 8";
     let answer = |args: &[&str]| {
-        let out = Command::new(BIN).args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut json = json_of(args);
         for key in ["seconds", "nodes_per_second"] {
             json.as_object_mut().unwrap().remove(key);
         }
@@ -142,11 +147,6 @@ fn line_7_connect_search_takes_the_boards_search_takes() {
 /// 6 --rows 2` was "a 2×6 board").
 #[test]
 fn line_8_messages_name_the_cap_and_columns_first() {
-    let refused = |args: &[&str]| {
-        let out = Command::new(BIN).args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
     let cap = refused(&["search", "connect", "--moves", "1", "--time-limit", "2e9"]);
     assert!(cap.contains("at most 1000000000"), "{cap}");
     let wide = refused(&["mnk", "--cols", "6", "--rows", "2", "--engine", "explicit"]);
@@ -177,26 +177,11 @@ fn line_8_messages_name_the_cap_and_columns_first() {
 /// the game at once.
 #[test]
 fn line_4_play_refuses_an_unreachable_board_before_printing() {
-    let play = |board: &str| {
-        Command::new(BIN)
-            .args(["play", "mnk", "--board", board])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    };
     for board in ["OOO/.../...", "XXX/.../...", "XXX/OOO/...", "XXX/OO./O.."] {
-        let out = play(board);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{board}: {stderr}");
-        assert!(
-            out.stdout.is_empty(),
-            "{board} printed {:?}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        let stderr = refused(&["play", "mnk", "--board", board]);
         assert!(stderr.contains("no legal game reaches"), "{stderr}");
-        assert_eq!(stderr.lines().count(), 1);
     }
-    let won = play("XXX/OO./...");
+    let won = retrograde(&["play", "mnk", "--board", "XXX/OO./..."]);
     assert!(won.status.success());
     assert!(String::from_utf8_lossy(&won.stdout).contains("result: X wins"));
 }

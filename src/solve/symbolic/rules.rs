@@ -238,20 +238,29 @@ impl Rules {
 
     /// Every position one move of `player` (0 = X) reaches from `set`.
     pub fn image(&self, set: &BCDDFunction, player: usize) -> AllocResult<BCDDFunction> {
-        let mut union = Union::new(&self.none);
-        for m in &self.moves[player] {
-            union.add(set.restrict(&m.pre_cube)?.and(&m.image_and)?)?;
-            self.collector.between_operations(&self.manager());
-        }
-        union.finish()
+        self.unite_moves(set, player, |m| (&m.pre_cube, &m.image_and))
     }
 
     /// Every position where `player` (0 = X) has a move into `set`.
     pub fn preimage(&self, set: &BCDDFunction, player: usize) -> AllocResult<BCDDFunction> {
+        self.unite_moves(set, player, |m| (&m.effect_cube, &m.preimage_and))
+    }
+
+    /// The union, over `player`'s moves, of `set` cofactored by the first
+    /// diagram `cubes` picks of the move and conjoined with the second;
+    /// dead nodes are collected between the moves.
+    fn unite_moves(
+        &self,
+        set: &BCDDFunction,
+        player: usize,
+        cubes: impl Fn(&Move) -> (&BCDDFunction, &BCDDFunction),
+    ) -> AllocResult<BCDDFunction> {
+        let manager = self.manager();
         let mut union = Union::new(&self.none);
         for m in &self.moves[player] {
-            union.add(set.restrict(&m.effect_cube)?.and(&m.preimage_and)?)?;
-            self.collector.between_operations(&self.manager());
+            let (cofactor, conjoin) = cubes(m);
+            union.add(set.restrict(cofactor)?.and(conjoin)?)?;
+            self.collector.between_operations(&manager);
         }
         union.finish()
     }
