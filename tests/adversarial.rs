@@ -369,3 +369,119 @@ fn generated_bad_command_lines_are_refused_cleanly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[path = "common/forge.rs"]
+mod forge;
+
+/// Seeded forgeries of a Connect Four table (4×4, certified whenever it is
+/// opened), each written with every checksum recomputed unless it is raw
+/// damage: a stored value changed, a summary count changed, the board's
+/// parameters changed, a block's key gaps changed, one raw byte of the file
+/// flipped (the trailer's checksum included). Every one must be refused
+/// with one line and exit 2 by a query of the empty board.
+#[test]
+fn generated_table_forgeries_are_refused() {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("retrograde-forgeries-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let honest = dir.join("honest.rgt");
+    let made = Command::new(BIN)
+        .args(["connect", "--cols", "4", "--rows", "4", "-q", "--out"])
+        .arg(&honest)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let bytes = std::fs::read(&honest).unwrap();
+    let fields = [
+        "positions",
+        "terminal",
+        "x_wins",
+        "o_wins",
+        "draws",
+        "first_won",
+        "first_drawn",
+        "first_lost",
+    ];
+    let mut rng = Rng::new(26);
+    for case in 0..200 {
+        let mut t = forge::ForgedTable::parse(&bytes);
+        let kind = rng.below(5);
+        let forged = match kind {
+            0 => {
+                let places = t.value_places();
+                let at = places[rng.below(places.len() as u64) as usize];
+                let old = t.blocks[at];
+                let mut new = old;
+                while new == old {
+                    let outcome = ['w', 'l', 'd'][rng.below(3) as usize];
+                    new = forge::value_byte(outcome, rng.below(17) as u8);
+                }
+                t.blocks[at] = new;
+                t.to_bytes()
+            }
+            1 => {
+                let ply = rng.below(17) as usize;
+                let field = fields[rng.below(fields.len() as u64) as usize];
+                let old = t.summary["counts"][ply][field].as_u64().unwrap();
+                let new = if old > 0 && rng.chance(50) {
+                    old - 1 - rng.below(old.min(3))
+                } else {
+                    old + 1 + rng.below(3)
+                };
+                t.summary["counts"][ply][field] = new.into();
+                t.to_bytes()
+            }
+            2 => {
+                let (key, old) = [("k", 4), ("cols", 4), ("rows", 4)][rng.below(3) as usize];
+                let mut new = old;
+                while new == old {
+                    new = 1 + rng.below(5);
+                }
+                t.parameters[key] = new.into();
+                t.to_bytes()
+            }
+            3 => {
+                let places = t.value_places();
+                let gaps: Vec<usize> = (0..t.blocks.len())
+                    .filter(|i| places.binary_search(i).is_err())
+                    .collect();
+                let at = gaps[rng.below(gaps.len() as u64) as usize];
+                t.blocks[at] ^= 1 + rng.below(255) as u8;
+                t.to_bytes()
+            }
+            _ => {
+                let mut raw = bytes.clone();
+                let at = if rng.chance(30) {
+                    raw.len() - 1 - rng.below(8) as usize
+                } else {
+                    rng.below(raw.len() as u64) as usize
+                };
+                raw[at] ^= 1 << rng.below(8);
+                raw
+            }
+        };
+        let path = dir.join(format!("forged-{case}.rgt"));
+        std::fs::write(&path, &forged).unwrap();
+        let out = Command::new(BIN)
+            .args(["query", path.to_str().unwrap(), "--moves", ""])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "case {case} (kind {kind}) answered: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(!stderr.contains("panicked"), "case {case}: {stderr}");
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "case {case}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -260,7 +260,7 @@ fn every_game_saves_and_queries_its_table() {
         query.push("--json");
         let answer = json_of(&query);
         assert!(answer.get(key).is_some(), "{solve:?}: {answer}");
-        let info = json_of(&["query", &file, "--info", "--json"]);
+        let info = json_of(&["query", &file, "--check", "--json"]);
         assert_eq!(info["game"], solve[0].as_str());
         // another game's position option is refused with one line
         let wrong = if solve[0] == "nim" {

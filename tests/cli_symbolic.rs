@@ -226,11 +226,11 @@ fn symbolic_tables_answer_positions_and_refuse_damage() {
         };
         assert_eq!(values(&from_table), values(&explicit), "{moves:?}");
     }
-    let info = json_of(&["query", f, "--info", "--json"]);
+    let info = json_of(&["query", f, "--check", "--json"]);
     assert_eq!(info["checked"], true);
     assert_eq!(info["positions"], 3_945_711);
     assert_eq!(info["value"], "draw");
-    // a flipped byte in the diagrams: --info refuses the file, and so does a
+    // a flipped byte in the diagrams: --check refuses the file, and so does a
     // lookup that walks through the damaged block
     let mut bytes = std::fs::read(&file).unwrap();
     let at = bytes.len() - 100;
@@ -238,7 +238,7 @@ fn symbolic_tables_answer_positions_and_refuse_damage() {
     let damaged = dir.join("damaged.tbl");
     std::fs::write(&damaged, &bytes).unwrap();
     let d = damaged.to_str().unwrap();
-    let err = refused(&["query", d, "--info"]);
+    let err = refused(&["query", d, "--check"]);
     assert!(err.contains("damaged") || err.contains("checksum"), "{err}");
     // the head (summary, directory) is checksummed: a changed count is refused
     let mut bytes = std::fs::read(&file).unwrap();

@@ -201,13 +201,13 @@ fn query_and_play_answer_from_a_mapped_table() {
     let from_file = cli_support::json_of(&["query", p, "--moves", "3,3,2", "--json"]);
     assert_eq!(fresh["moves"], from_file["moves"]);
     assert_eq!(fresh["value"], from_file["value"]);
-    let info = cli_support::json_of(&["query", p, "--info", "--json"]);
+    let info = cli_support::json_of(&["query", p, "--check", "--json"]);
     assert!(info["bytes_per_position"].as_f64().unwrap() < 4.0);
-    // a damaged block: --info (every block) refuses with exit code 2
+    // a damaged block: --check (every block) refuses with exit code 2
     let mut bytes = std::fs::read(&path).unwrap();
     let blocks = section(&bytes, b"GBLK");
     bytes[blocks.start + blocks.len() / 2] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    cli_support::refused(&["query", p, "--info"]);
+    cli_support::refused(&["query", p, "--check"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

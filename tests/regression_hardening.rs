@@ -215,7 +215,7 @@ fn line_6_a_table_shrunk_while_it_is_read_never_kills_the_reader() {
         let target = dir.join("q.rtb");
         std::fs::copy(table, &target).unwrap();
         let child = Command::new(BIN)
-            .args(["query", s(&target), "--info", "--json"])
+            .args(["query", s(&target), "--check", "--json"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::oracles::{gravity_key, GravityTable};
 use retrograde::position::{BoardGame, Family, Position};
@@ -163,7 +162,9 @@ pub fn answer_position(
 /// The empty board's value for the first player and its depth.
 pub fn empty_board(solution: &dyn GravityValues) -> anyhow::Result<(&'static str, u32)> {
     let key = gravity_key(solution.game(), &Position::default());
-    let (value, depth) = solution.value_of(0, key)?.unwrap_or((Outcome::Draw, 0));
+    let (value, depth) = solution
+        .value_of(0, key)?
+        .ok_or_else(|| anyhow::anyhow!("the table holds no value for the empty board"))?;
     Ok((first_player_result(value), depth))
 }
 

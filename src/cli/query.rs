@@ -27,9 +27,13 @@ pub struct QueryArgs {
     /// A table written with `--out`.
     file: PathBuf,
 
-    /// Describe the file: game, parameters, counts, size.
-    #[arg(long)]
-    info: bool,
+    /// Certify the table and describe it: game, parameters, counts, size.
+    /// A Connect Four table is checked whole against the rules of its
+    /// board (every value the minimax of its children, every ply exactly
+    /// the positions legal play reaches, every count derived, every
+    /// checksum); other tables are so checked whenever they are loaded.
+    #[arg(long, visible_alias = "info")]
+    check: bool,
 
     /// m,n,k and gravity tables: the position to answer.
     #[command(flatten)]
@@ -143,7 +147,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
         } else {
             "mnk"
         })?;
-        return super::symbolic::query(&table, &args.position, args.info, &args.run, clock);
+        return super::symbolic::query(&table, &args.position, args.check, &args.run, clock);
     }
     if let Some(table) = MappedGravity::open(&args.file)? {
         return gravity(args, &table, size, clock);
@@ -155,7 +159,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let timing = Timing::loaded(clock.elapsed().as_secs_f64());
     let file = args.file.display();
     args.refuse_options_not_of(game.kind_name())?;
-    if args.info {
+    if args.check {
         return info(args, &game, &table);
     }
     let json = args.run.json;
@@ -241,8 +245,8 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Answers from a gravity table, mapped into memory: only the blocks a
-/// position needs are read (and their checksums checked); `--info` checks
-/// every block.
+/// position needs are read (and their checksums checked); `--check`, and
+/// the report of the counts, certify the whole table first.
 fn gravity(
     args: &QueryArgs,
     table: &MappedGravity,
@@ -255,8 +259,14 @@ fn gravity(
         MappedGravity::Single(_) => size,
     };
     let (cols, rows, k) = table.game().dimensions();
-    if args.info {
-        table.check_blocks()?;
+    if args.check || !args.position.given() {
+        // the counts printed are derived from the stored positions
+        let bar = args.run.progress();
+        let budget = args.run.budget();
+        retrograde::solve::in_pool(args.run.threads(), || table.certify(&budget, &bar))??;
+        bar.finish();
+    }
+    if args.check {
         let mut summary = super::connect::summary_json(table)?;
         if let serde_json::Value::Object(map) = &mut summary {
             map.retain(|key, _| ["positions", "terminal", "value"].contains(&key.as_str()));
@@ -275,7 +285,7 @@ fn gravity(
             extra["parts"] = json!(parted.ranks());
         }
         let lines = format!(
-            "blocks      {} of up to {BLOCK_POSITIONS} stored positions (mirror images once), every checksum good\n",
+            "blocks      {} of up to {BLOCK_POSITIONS} stored positions (mirror images once), every checksum good\ncertified   every value the minimax of its moves under the rules of the board, every count derived from the positions\n",
             grouped(blocks)
         );
         return print_info(
@@ -303,7 +313,7 @@ fn gravity(
     }
 }
 
-/// A cat-and-mouse table's totals, for `--info`.
+/// A cat-and-mouse table's totals, for `--check`.
 fn totals_json(table: &OutcomeTable) -> serde_json::Value {
     let t = winner_totals(table);
     json!({"states": table.states(), "mouse_wins": t.mouse_wins, "cat_wins": t.cat_wins, "draws": t.draws})
@@ -350,7 +360,7 @@ fn info(args: &QueryArgs, game: &SavedGame, table: &SavedTable) -> anyhow::Resul
     print_info(args, game.kind_name(), &parameters, &counts, size, None)
 }
 
-/// Prints `--info` (human or JSON): game, format version, parameters,
+/// Prints `--check` (human or JSON): game, format version, parameters,
 /// counts and size, then what `more` adds — JSON keys, a note inside the
 /// size line's parentheses and lines of text.
 fn print_info(

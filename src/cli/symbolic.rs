@@ -352,7 +352,7 @@ pub fn report(
     emit(&out)
 }
 
-/// `query FILE` of a symbolic table: `--info` (with every byte checked) or
+/// `query FILE` of a symbolic table: `--check` (with every byte checked) or
 /// a position's answer.
 pub fn query(
     table: &SymbolicFile,

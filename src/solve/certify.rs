@@ -75,7 +75,7 @@ fn check_state<G: RankedGame>(game: &G, table: &OutcomeTable, s: u64) -> Result<
 /// The value and depth a board position must hold given its children's
 /// entries (`None`: a child the table lacks): win fastest, loss slowest, a
 /// draw at `empty` plies (a drawn game fills the board).
-fn from_children(
+pub(crate) fn from_children(
     children: impl Iterator<Item = Option<(Outcome, u32)>>,
     empty: u32,
 ) -> Result<(Outcome, u32), &'static str> {
@@ -159,66 +159,22 @@ pub fn check_mnk(
     Ok(())
 }
 
-/// Checks a solved gravity table against the rules of `game`, as
-/// [`check_mnk`] does (children found in the next ply by key), and that
-/// each ply holds canonical keys only and counts them with their mirror
-/// images.
+/// Checks a solved gravity table in memory against the rules of `game`
+/// (see [`super::gravity_certificate`]).
 pub fn check_gravity(
     game: &crate::games::gravity::Gravity,
     solution: &crate::solve::sparse_layered::GravitySolution,
 ) -> Result<(), String> {
-    let (cols, _, _) = game.dimensions();
-    let cells = game.cells();
-    if solution.lookup(0, game.key(0, 0)).is_none() {
-        return Err("the empty board is not in the table".into());
-    }
-    for (ply, table) in solution.plies.iter().enumerate() {
-        let keys: Vec<u64> = table.raw().0.iter().collect();
-        let weighted: u64 = keys
-            .iter()
-            .map(|&k| if game.mirror(k) == k { 1 } else { 2 })
-            .sum();
-        if solution.counts.get(ply).map(|c| c.positions) != Some(weighted) {
-            return Err(format!("ply {ply}: its count does not match its positions"));
-        }
-        keys.par_iter().try_for_each(|&key| {
-            let bad = |why: &str| format!("position {key:#x} of ply {ply}: {why}");
-            if key >= 1u64.checked_shl(game.key_bits()).unwrap_or(u64::MAX) {
-                return Err(bad("not a key of this board"));
-            }
-            let (x, occupied) = game.unkey(key);
-            if game.key(x, occupied) != key
-                || occupied.count_ones() != ply as u32
-                || game.canonical(key) != key
-            {
-                return Err(bad("not a canonical position of this ply"));
-            }
-            let x_moves = ply % 2 == 0;
-            let (last, other) = if x_moves {
-                (occupied & !x, x)
-            } else {
-                (x, occupied & !x)
-            };
-            let want = if game.has_line(other) {
-                return Err(bad("the player to move holds a line"));
-            } else if game.has_line(last) {
-                (Outcome::Loss, 0)
-            } else if ply as u32 == cells {
-                (Outcome::Draw, 0)
-            } else {
-                let children = (0..cols)
-                    .filter_map(|c| game.drop_cell(occupied, c))
-                    .map(|cell| {
-                        let child_x = if x_moves { x | cell } else { x };
-                        solution.lookup(ply + 1, game.key(child_x, occupied | cell))
-                    });
-                from_children(children, cells - ply as u32).map_err(bad)?
-            };
-            match solution.lookup(ply, key) {
-                Some(entry) if entry == want => Ok(()),
-                _ => Err(bad("its value or depth does not follow from the rules")),
-            }
-        })?;
-    }
-    Ok(())
+    super::gravity_certificate::certify_gravity(
+        game,
+        &solution.counts,
+        |ply| {
+            solution
+                .plies
+                .get(ply)
+                .map(std::borrow::Cow::Borrowed)
+                .ok_or_else(|| format!("ply {ply} is missing"))
+        },
+        &super::progress::Silent,
+    )
 }

@@ -14,6 +14,7 @@ pub mod bound_table;
 pub mod cache;
 pub mod certify;
 pub mod counters;
+pub mod gravity_certificate;
 pub mod layered;
 pub mod progress;
 pub mod retrograde;

@@ -223,6 +223,12 @@ fn read_layout(
         .collect();
     let blocks = r.section(b"GBLK", None)?;
     let blocks_at = r.at - blocks.len();
+    if r.at != r.bytes.len() - super::TRAILER_BYTES {
+        return Err(format!(
+            "{} bytes lie between the blocks and the checksum trailer",
+            (r.bytes.len() - super::TRAILER_BYTES).saturating_sub(r.at)
+        ));
+    }
     let mut index = index;
     for b in 0..index.len() {
         let end = index.get(b + 1).map_or(blocks.len() as u64, |n| n.offset);
@@ -384,32 +390,50 @@ impl Layout {
     /// of `game`.
     fn plies(&self, bytes: &[u8], game: &Gravity) -> std::result::Result<Vec<GravityPly>, String> {
         (0..self.directory.len())
-            .map(|ply| {
-                let decoded: Vec<(Vec<u64>, Vec<u8>)> = self
-                    .blocks_of(ply)
-                    .par_iter()
-                    .map(|e| self.block(bytes, ply, e))
-                    .collect::<std::result::Result<_, _>>()?;
-                let mut keys = Vec::with_capacity(self.directory[ply].0 as usize);
-                let mut values = Vec::with_capacity(keys.capacity());
-                for (k, v) in decoded {
-                    if keys.last().is_some_and(|&last| last >= k[0]) {
-                        return Err(format!("the keys of ply {ply} are not in order"));
-                    }
-                    keys.extend(k);
-                    values.extend(v);
-                }
-                let keys = if game.key_bits() <= u32::BITS {
-                    let narrow: Option<Vec<u32>> =
-                        keys.iter().map(|&k| u32::try_from(k).ok()).collect();
-                    PlyKeys::Narrow(narrow.ok_or("a key does not fit the board")?)
-                } else {
-                    PlyKeys::Wide(keys)
-                };
-                Ok(GravityPly::from_raw(keys, values))
-            })
+            .map(|ply| self.ply(bytes, game, ply))
             .collect()
     }
+
+    /// Ply `ply`'s stored positions, decoded (every block's checksum
+    /// checked), in key words of `game`.
+    fn ply(
+        &self,
+        bytes: &[u8],
+        game: &Gravity,
+        ply: usize,
+    ) -> std::result::Result<GravityPly, String> {
+        let decoded: Vec<(Vec<u64>, Vec<u8>)> = self
+            .blocks_of(ply)
+            .par_iter()
+            .map(|e| self.block(bytes, ply, e))
+            .collect::<std::result::Result<_, _>>()?;
+        let mut keys = Vec::with_capacity(self.directory[ply].0 as usize);
+        let mut values = Vec::with_capacity(keys.capacity());
+        for (k, v) in decoded {
+            if keys.last().is_some_and(|&last| last >= k[0]) {
+                return Err(format!("the keys of ply {ply} are not in order"));
+            }
+            keys.extend(k);
+            values.extend(v);
+        }
+        ply_in_words(game, keys, values)
+    }
+}
+
+/// A ply of sorted `keys` and their `values`, its keys in the word of
+/// `game` (32 bits where they fit).
+pub(super) fn ply_in_words(
+    game: &Gravity,
+    keys: Vec<u64>,
+    values: Vec<u8>,
+) -> std::result::Result<GravityPly, String> {
+    let keys = if game.key_bits() <= u32::BITS {
+        let narrow: Option<Vec<u32>> = keys.iter().map(|&k| u32::try_from(k).ok()).collect();
+        PlyKeys::Narrow(narrow.ok_or("a key does not fit the board")?)
+    } else {
+        PlyKeys::Wide(keys)
+    };
+    Ok(GravityPly::from_raw(keys, values))
 }
 
 /// Reads a whole gravity table (after the header and parameters) into
@@ -489,6 +513,11 @@ impl GravityFile {
         }
     }
 
+    /// The file's path, for messages.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// Canonical positions stored (a position and its mirror image once).
     pub fn stored(&self) -> u64 {
         self.layout.directory.iter().map(|&(n, _)| n).sum()
@@ -501,6 +530,75 @@ impl GravityFile {
             .map(drop)
             .map_err(|why| self.damaged(why))
     }
+
+    /// Ply `ply`'s stored positions (a part's share, for a part of a
+    /// distributed solve's table), every block's checksum checked.
+    pub(super) fn ply(&self, ply: usize) -> Result<GravityPly> {
+        self.layout
+            .ply(&self.map, &self.game, ply)
+            .map_err(|why| self.damaged(why))
+    }
+
+    /// Canonical positions stored in each ply.
+    pub(super) fn stored_per_ply(&self) -> Vec<u64> {
+        self.layout.directory.iter().map(|&(n, _)| n).collect()
+    }
+
+    /// Checks the trailer's checksum of the whole file.
+    pub(super) fn check_trailer(&self) -> Result<()> {
+        let body = self.map.len() - super::TRAILER_BYTES;
+        let stored = le64(&self.map[body + 4..]);
+        if Checksum::default().bytes(&self.map[..body]).value() == stored {
+            Ok(())
+        } else {
+            Err(self.damaged(
+                "corrupted: the checksum of the whole file (its trailer) does not match".into(),
+            ))
+        }
+    }
+}
+
+/// Refuses summary counts that cannot be those of the stored positions,
+/// checked without reading the blocks: each ply's positions between its
+/// stored canonical positions and twice as many, its terminal positions
+/// the sum of X's wins, O's wins and draws (draws only on a full board,
+/// wins only after the winner's move), its first-player values summing to
+/// its positions. [`super::MappedGravity::certify`] derives every count.
+/// (`stored`: the canonical positions of each ply in the whole table, every
+/// part of a distributed solve's table together.)
+pub(super) fn plausible_counts(
+    game: &Gravity,
+    counts: &[GravityCounts],
+    stored: &[u64],
+) -> std::result::Result<(), String> {
+    let cells = game.cells() as usize;
+    for (ply, (c, &n)) in counts.iter().zip(stored).enumerate() {
+        let bad = |what: &str| {
+            Err(format!(
+                "the summary's counts of ply {ply} are impossible: {what}"
+            ))
+        };
+        let sums = |parts: &[u64]| parts.iter().try_fold(0u64, |t, &p| t.checked_add(p));
+        if c.ply as usize != ply {
+            return bad("they name another ply");
+        }
+        if c.positions < n || c.positions > n.saturating_mul(2) {
+            return bad("positions other than the stored ones");
+        }
+        if sums(&[c.x_wins, c.o_wins, c.draws]) != Some(c.terminal) || c.terminal > c.positions {
+            return bad("terminal positions other than the wins and draws");
+        }
+        let x_moved = ply % 2 == 1;
+        if (c.draws > 0 && ply != cells) || (x_moved && c.o_wins > 0) || (!x_moved && c.x_wins > 0)
+        {
+            return bad("a win or draw no move of this ply makes");
+        }
+        let valued = sums(&[c.first_won, c.first_drawn, c.first_lost]);
+        if valued != Some(c.positions) {
+            return bad("first-player values that do not sum to the positions");
+        }
+    }
+    Ok(())
 }
 
 /// Whether the file starts like a gravity table (magic, version, kind,

@@ -12,8 +12,11 @@
 //! block of a part starts with a key its rank owns (parts swapped or mixed
 //! up are refused).
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
@@ -21,8 +24,11 @@ use super::gravity::{GravityFile, GravityValues};
 use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
+use crate::memory::{Budget, Bytes};
+use crate::solve::gravity_certificate::certify_gravity;
+use crate::solve::progress::{Progress, Silent};
 use crate::solve::sparse_layered::distributed::ranks::{owner, OWNER_SCHEME};
-use crate::solve::sparse_layered::GravityCounts;
+use crate::solve::sparse_layered::{GravityCounts, GravityPly};
 
 /// The manifest's first line.
 pub const MANIFEST_MAGIC: &[u8] = b"retrograde parted table\n";
@@ -86,6 +92,8 @@ pub struct PartedGravity {
     parts: Vec<GravityFile>,
     /// Bytes of the manifest and the parts.
     bytes: u64,
+    /// The manifest's path, for messages.
+    manifest: String,
 }
 
 impl PartedGravity {
@@ -154,6 +162,7 @@ impl PartedGravity {
             counts,
             parts,
             bytes,
+            manifest: path.display().to_string(),
         }))
     }
 
@@ -175,6 +184,36 @@ impl PartedGravity {
     /// Checks every block of every part.
     pub fn check_blocks(&self) -> Result<()> {
         self.parts.iter().try_for_each(GravityFile::check_blocks)
+    }
+
+    /// Ply `ply`'s positions from every part, merged in key order.
+    fn ply(&self, ply: usize) -> Result<GravityPly> {
+        let shares = self
+            .parts
+            .par_iter()
+            .map(|part| part.ply(ply))
+            .collect::<Result<Vec<_>>>()?;
+        let mut entries: Vec<(u64, u8)> = shares
+            .iter()
+            .flat_map(|share| {
+                let (keys, values) = share.raw();
+                keys.iter().zip(values.iter().copied())
+            })
+            .collect();
+        drop(shares);
+        entries.par_sort_unstable_by_key(|&(key, _)| key);
+        if entries.windows(2).any(|w| w[0].0 == w[1].0) {
+            return Err(self.damaged(format!("ply {ply}: two parts hold the same position")));
+        }
+        let (keys, values) = entries.into_iter().unzip();
+        super::gravity::ply_in_words(&self.game, keys, values).map_err(|why| self.damaged(why))
+    }
+
+    fn damaged(&self, why: String) -> Error {
+        Error::BadTableFile {
+            path: self.manifest.clone(),
+            why,
+        }
     }
 }
 
@@ -199,14 +238,89 @@ pub enum MappedGravity {
     Parted(PartedGravity),
 }
 
+/// Tables of at most this many stored positions are certified whenever
+/// they are opened (a few tens of milliseconds); larger ones by
+/// [`MappedGravity::certify`] (`query --check`).
+pub const CERTIFIED_ON_OPEN: u64 = 1 << 20;
+
 impl MappedGravity {
     /// Opens `path` if it is a gravity table or a parted table's manifest;
-    /// `Ok(None)` for any other file.
+    /// `Ok(None)` for any other file. Every checksum a lookup relies on is
+    /// checked and the summary's counts are checked to be possible; a
+    /// table of at most [`CERTIFIED_ON_OPEN`] stored positions is
+    /// certified whole.
     pub fn open(path: &Path) -> Result<Option<Self>> {
-        if let Some(parted) = PartedGravity::open(path)? {
-            return Ok(Some(Self::Parted(parted)));
+        let table = match PartedGravity::open(path)? {
+            Some(parted) => Self::Parted(parted),
+            None => match GravityFile::open(path)? {
+                Some(single) => Self::Single(single),
+                None => return Ok(None),
+            },
+        };
+        let bad = |why: String| Error::BadTableFile {
+            path: path.display().to_string(),
+            why,
+        };
+        let stored = table.stored_per_ply();
+        super::gravity::plausible_counts(table.game(), table.counts(), &stored).map_err(bad)?;
+        if table.stored() <= CERTIFIED_ON_OPEN {
+            table.certify(&Budget::unlimited(), &Silent)?;
         }
-        Ok(GravityFile::open(path)?.map(Self::Single))
+        Ok(Some(table))
+    }
+
+    /// Canonical positions stored in each ply, all parts together.
+    fn stored_per_ply(&self) -> Vec<u64> {
+        match self {
+            Self::Single(f) => f.stored_per_ply(),
+            Self::Parted(p) => p.parts.iter().map(GravityFile::stored_per_ply).fold(
+                vec![0; p.game.cells() as usize + 1],
+                |mut total, part| {
+                    for (t, n) in total.iter_mut().zip(part) {
+                        *t += n;
+                    }
+                    total
+                },
+            ),
+        }
+    }
+
+    /// Certifies the whole table against the rules of its board (see
+    /// [`crate::solve::gravity_certificate`]) and every file's trailer
+    /// checksum; two plies decoded at a time, refused up front if they do
+    /// not fit `budget`.
+    pub fn certify(&self, budget: &Budget, progress: &dyn Progress) -> Result<()> {
+        let game = self.game();
+        let word = if game.key_bits() <= u32::BITS { 4 } else { 8 };
+        let largest = self.stored_per_ply().into_iter().max().unwrap_or(0);
+        // two plies held, and a parted ply's merge of (key, value) pairs
+        let per_position = match self {
+            Self::Single(_) => 2 * (word + 1),
+            Self::Parted(_) => 2 * (word + 1) + 2 * 16,
+        };
+        budget.check(
+            "certifying the table",
+            Bytes(largest.saturating_mul(per_position)),
+        )?;
+        let path = match self {
+            Self::Single(f) => {
+                f.check_trailer()?;
+                f.path().to_string()
+            }
+            Self::Parted(p) => {
+                p.parts.iter().try_for_each(GravityFile::check_trailer)?;
+                p.manifest.clone()
+            }
+        };
+        let ply_of = |ply: usize| {
+            let decoded = match self {
+                Self::Single(f) => f.ply(ply),
+                Self::Parted(p) => p.ply(ply),
+            };
+            decoded.map(Cow::Owned).map_err(|e| e.to_string())
+        };
+        certify_gravity(game, self.counts(), ply_of, progress)
+            .map_err(|why| Error::BadTableFile { path, why })
     }
 
     /// Canonical positions stored.
