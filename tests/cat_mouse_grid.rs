@@ -1,4 +1,4 @@
-//! Cat and Mouse II on a grid (LeetCode 1728): the seed examples, the move
+//! Cat and Mouse II on a grid (LeetCode 1728): LeetCode's examples, the move
 //! limit against a finite-horizon reference on every state of hundreds of
 //! seeded random grids, and thread independence.
 

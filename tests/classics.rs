@@ -1,5 +1,5 @@
 //! The small seed games against deliberately simple recursive references,
-//! on hundreds of seeded random inputs, and the seed examples.
+//! on hundreds of seeded random inputs, and LeetCode's examples.
 
 mod common;
 

@@ -1,5 +1,6 @@
-//! The three sources of values behind a position answer: a solved m,n,k
-//! table, a solved gravity table, and a search. Each translates the
+//! The five sources of values behind a position answer: a solved m,n,k
+//! table, a solved gravity table, a symbolic table, the bitboard search
+//! and the general search. Each translates the
 //! position layout of [`super`] into its engine's own.
 
 use super::answer::{Lookup, Oracle};
