@@ -6,6 +6,19 @@
 #[path = "common/cli.rs"]
 mod cli_support;
 
+use std::path::Path;
+
+use cli_support::{refused, retrograde};
+
+/// Runs `args` (which must succeed, quietly) and returns its stdout.
+fn succeeds(args: &[&str]) -> String {
+    let out = retrograde(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// A bad batch line of a megabyte: it was quoted whole, twice (as the
 /// line and as its one move), into a 2 MB line on stderr; now the line is
 /// quoted at most once, shortened to its start and its length in bytes.
@@ -76,4 +89,66 @@ fn batch(game: &str, input: &[u8]) -> (Option<i32>, String) {
     let mut said = String::from_utf8_lossy(&out.stdout).into_owned();
     said.push_str(&String::from_utf8_lossy(&out.stderr));
     (out.status.code(), said)
+}
+
+/// Top-level help: `play`, `search` and `verify` were described as m,n,k
+/// only, though each covers gravity boards (Connect Four) too.
+#[test]
+fn line_16_top_level_help_names_gravity_boards_where_they_are_covered() {
+    let help = succeeds(&["--help"]);
+    for command in ["play", "search", "verify"] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{command} ")))
+            .unwrap_or_else(|| panic!("no {command} in {help}"));
+        assert!(
+            line.contains("Connect") || line.contains("gravity"),
+            "{command}: {line}"
+        );
+    }
+    let search = succeeds(&["search", "--help"]);
+    assert!(
+        search.lines().next().unwrap().contains("gravity"),
+        "{search}"
+    );
+    let play = succeeds(&["play", "--help"]);
+    assert!(play.contains("play connect"), "{play}");
+}
+
+/// `play --help` listed `--json`, which play then refuses: it is not
+/// listed now, and still refused in one line.
+#[test]
+fn line_16_play_does_not_list_json() {
+    let help = succeeds(&["play", "--help"]);
+    assert!(!help.contains("--json"), "{help}");
+    let stderr = refused(&["play", "mnk", "--json"]);
+    assert!(stderr.contains("--json"), "{stderr}");
+}
+
+/// `--max-memory`'s default: help said "80% of physical memory", the
+/// README (and the code, `Budget::default_for_machine`) the least of
+/// physical memory, the cgroup's limit and the address-space limit. Help
+/// and README now say the same sentence.
+#[test]
+fn line_16_max_memory_default_is_said_as_the_code_computes_it() {
+    const DEFAULT: &str = "80% of the least of physical memory, the cgroup's memory limit and the address-space limit";
+    let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for command in [
+        &["mnk", "--help"][..],
+        &["connect", "--help"],
+        &["search", "connect", "--help"],
+        &["verify", "--help"],
+        &["play", "--help"],
+        &["cat-mouse", "--help"],
+    ] {
+        let help = squeeze(&succeeds(command));
+        assert!(help.contains(DEFAULT), "{command:?}: {help}");
+        assert!(!help.contains("80% of physical memory"), "{command:?}");
+    }
+    let readme = squeeze(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap(),
+    );
+    assert!(readme.contains(DEFAULT));
+    assert!(!readme.contains("80% of physical memory"));
+    assert!(!readme.contains("80% of what the process may use"));
 }

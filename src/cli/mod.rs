@@ -48,17 +48,17 @@ enum Command {
     CanIWin(classics::CanIWinArgs),
     /// Take from either end (LeetCode 486, 877): every interval of the row.
     Ends(classics::EndsArgs),
-    /// Play m,n,k against perfect play (`play mnk` or `play FILE`).
+    /// Play an m,n,k or gravity board against perfect play (`play mnk`, `play connect`, `play FILE`).
     Play(play::PlayArgs),
     /// Gravity boards (Connect-Four family): every reachable position, per ply.
     Connect(connect::ConnectArgs),
-    /// Prove a value by search, without a table of every state (m,n,k).
+    /// Prove a value by search, without a table of every state (m,n,k and gravity boards).
     Search(search::SearchArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
     /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
     Bench(bench::BenchArgs),
-    /// Solve the published m,n,k cases and check every figure (exit 1 if any differs).
+    /// Solve the published m,n,k and Connect Four cases and check every figure (exit 1 if any differs).
     Verify(verify::VerifyArgs),
 }
 
@@ -81,7 +81,8 @@ pub struct RunArgs {
     quiet: bool,
 
     /// Refuse a solve whose estimated memory exceeds SIZE, e.g. 512MiB or 8GiB
-    /// [default: 80% of physical memory]
+    /// [default: 80% of the least of physical memory, the cgroup's memory
+    /// limit and the address-space limit]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<Bytes>,
 }
