@@ -147,27 +147,44 @@ impl RunArgs {
     }
 }
 
-/// `--out FILE` of the solving subcommands.
+/// `--out FILE` of the solving subcommands, and `--force` to replace a
+/// file there that is not a table.
 #[derive(Debug, Args)]
 pub struct OutArgs {
-    /// Also write the complete outcome table to FILE (atomically; read it
-    /// back with `retrograde query FILE`).
+    /// Also write the complete outcome table to FILE (read it back with
+    /// `retrograde query FILE`); a file already at FILE is replaced only if
+    /// it is a table of retrograde, or with --force.
+    ///
+    /// The table is written to a temporary file beside FILE and renamed
+    /// into place once complete: a failed or interrupted solve leaves FILE
+    /// as it was. The replaced file's permission bits are kept; a hard link
+    /// to it still shows the old file (the name gets a new file).
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
+
+    /// Replace the file at --out even if it is not a table of retrograde.
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 impl OutArgs {
     /// Checks, before any solving, that `--out` can be written: its
-    /// directory exists and takes a new file, and the path is not a
-    /// directory or another non-regular file.
+    /// directory exists and takes a new file, the path is not a directory
+    /// or another non-regular file, and a file already there is a table
+    /// (or `--force` was given).
     pub fn check(&self) -> anyhow::Result<()> {
         match &self.out {
-            Some(path) => {
-                Ok(retrograde::files::check_output(path)
-                    .map_err(|e| anyhow::anyhow!("--out {e}"))?)
-            }
+            Some(path) => Ok(self
+                .check_path(path)
+                .map_err(|e| anyhow::anyhow!("--out {e}"))?),
             None => Ok(()),
         }
+    }
+
+    /// The check of [`Self::check`] for one file written for `--out` (the
+    /// table, or a part of a parted one).
+    pub fn check_path(&self, path: &std::path::Path) -> retrograde::error::Result<()> {
+        retrograde::tablefile::replace::check_table_output(path, self.force)
     }
 
     /// Saves the table if `--out` was given.
