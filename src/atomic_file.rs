@@ -1,9 +1,11 @@
 //! Files written atomically: the bytes go to a temporary file in the same
 //! directory, are flushed and synced, and the file is then renamed over the
 //! final name — so a failed or interrupted write never leaves a partial file
-//! under that name. Temporary files in flight are registered, so that
-//! SIGINT, SIGTERM and SIGHUP remove them before the process exits
-//! ([`remove_temporaries_on_signals`]).
+//! under that name. A file replaced this way passes its permission bits to
+//! the new one; a hard link to it keeps the old content (the name is given
+//! a new file, the old one is not written into). Temporary files in flight
+//! are registered, so that SIGINT, SIGTERM and SIGHUP remove them before
+//! the process exits ([`remove_temporaries_on_signals`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -103,6 +105,13 @@ pub fn write_atomically_with(
                 .open(&temporary)?
         };
         fill(&mut file)?;
+        // the file replaced passes on its permission bits (a table kept
+        // 0600 stays private), rather than the new file's default
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            if meta.file_type().is_file() {
+                file.set_permissions(meta.permissions())?;
+            }
+        }
         file.sync_all()?;
         // checked again just before the rename: only a regular file (or
         // nothing) is ever replaced
@@ -137,6 +146,11 @@ mod tests {
         write_atomically(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomically(&path, b"three").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o7777, 0o600);
         assert!(write_atomically(&dir.join("missing/out.txt"), b"x").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }

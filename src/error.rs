@@ -89,6 +89,27 @@ pub fn os_text(err: &std::io::Error) -> String {
     }
 }
 
+/// Most characters of an input that a message quotes ([`quoted`]).
+pub const QUOTED_CHARS: usize = 60;
+
+/// `text` quoted for a one-line message: whole, as `{:?}` quotes it, up to
+/// [`QUOTED_CHARS`] characters; longer, its first [`QUOTED_CHARS`]
+/// characters quoted, then `… (N bytes)` — so a message stays a line
+/// whatever the input's length.
+///
+/// ```
+/// use retrograde::error::quoted;
+/// assert_eq!(quoted("b2"), "\"b2\"");
+/// let long = "x".repeat(1000);
+/// assert_eq!(quoted(&long), format!("\"{}\"… (1000 bytes)", "x".repeat(60)));
+/// ```
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 /// The two figures of a refusal, with the exact byte counts added when they
 /// would print alike (1.7 GiB against 1.7 GiB says nothing).
 fn figures(needed: Bytes, budget: Bytes) -> (String, String) {

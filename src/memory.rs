@@ -82,7 +82,6 @@ pub fn physical_memory() -> Option<Bytes> {
 pub struct Budget(pub Bytes);
 
 impl Budget {
-    /// 80% of physical memory, or no limit where the memory is unknown.
     /// 80% of the memory this process may really use: the least of
     /// physical memory, the cgroup's limit and the address-space limit
     /// (less a reserve for the runtime's own mappings); unlimited when

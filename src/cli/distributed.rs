@@ -143,11 +143,11 @@ mod with_mpi {
         let out = request.out.out.as_deref();
         // connect: every rank's part and the manifest; mnk: rank 0's table
         let checked = match (out, &request.board) {
-            (Some(path), Board::Connect(_)) => {
-                retrograde::files::check_output(&part_path(path, rank, size))
-                    .and_then(|()| retrograde::files::check_output(path))
-            }
-            (Some(path), Board::Mnk(_)) if rank == 0 => retrograde::files::check_output(path),
+            (Some(path), Board::Connect(_)) => request
+                .out
+                .check_path(&part_path(path, rank, size))
+                .and_then(|()| request.out.check_path(path)),
+            (Some(path), Board::Mnk(_)) if rank == 0 => request.out.check_path(path),
             _ => Ok(()),
         };
         if !all_ok(ranks, checked.is_ok()) {

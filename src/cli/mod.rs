@@ -48,17 +48,17 @@ enum Command {
     CanIWin(classics::CanIWinArgs),
     /// Take from either end (LeetCode 486, 877): every interval of the row.
     Ends(classics::EndsArgs),
-    /// Play m,n,k against perfect play (`play mnk` or `play FILE`).
+    /// Play an m,n,k or gravity board against perfect play (`play mnk`, `play connect`, `play FILE`).
     Play(play::PlayArgs),
     /// Gravity boards (Connect-Four family): every reachable position, per ply.
     Connect(connect::ConnectArgs),
-    /// Prove a value by search, without a table of every state (m,n,k).
+    /// Prove a value by search, without a table of every state (m,n,k and gravity boards).
     Search(search::SearchArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
     /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
     Bench(bench::BenchArgs),
-    /// Solve the published m,n,k cases and check every figure (exit 1 if any differs).
+    /// Solve the published m,n,k and Connect Four cases and check every figure (exit 1 if any differs).
     Verify(verify::VerifyArgs),
 }
 
@@ -81,7 +81,8 @@ pub struct RunArgs {
     quiet: bool,
 
     /// Refuse a solve whose estimated memory exceeds SIZE, e.g. 512MiB or 8GiB
-    /// [default: 80% of physical memory]
+    /// [default: 80% of the least of physical memory, the cgroup's memory
+    /// limit and the address-space limit]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<Bytes>,
 }
@@ -146,27 +147,44 @@ impl RunArgs {
     }
 }
 
-/// `--out FILE` of the solving subcommands.
+/// `--out FILE` of the solving subcommands, and `--force` to replace a
+/// file there that is not a table.
 #[derive(Debug, Args)]
 pub struct OutArgs {
-    /// Also write the complete outcome table to FILE (atomically; read it
-    /// back with `retrograde query FILE`).
+    /// Also write the complete outcome table to FILE (read it back with
+    /// `retrograde query FILE`); a file already at FILE is replaced only if
+    /// it is a table of retrograde, or with --force.
+    ///
+    /// The table is written to a temporary file beside FILE and renamed
+    /// into place once complete: a failed or interrupted solve leaves FILE
+    /// as it was. The replaced file's permission bits are kept; a hard link
+    /// to it still shows the old file (the name gets a new file).
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
+
+    /// Replace the file at --out even if it is not a table of retrograde.
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 impl OutArgs {
     /// Checks, before any solving, that `--out` can be written: its
-    /// directory exists and takes a new file, and the path is not a
-    /// directory or another non-regular file.
+    /// directory exists and takes a new file, the path is not a directory
+    /// or another non-regular file, and a file already there is a table
+    /// (or `--force` was given).
     pub fn check(&self) -> anyhow::Result<()> {
         match &self.out {
-            Some(path) => {
-                Ok(retrograde::files::check_output(path)
-                    .map_err(|e| anyhow::anyhow!("--out {e}"))?)
-            }
+            Some(path) => Ok(self
+                .check_path(path)
+                .map_err(|e| anyhow::anyhow!("--out {e}"))?),
             None => Ok(()),
         }
+    }
+
+    /// The check of [`Self::check`] for one file written for `--out` (the
+    /// table, or a part of a parted one).
+    pub fn check_path(&self, path: &std::path::Path) -> retrograde::error::Result<()> {
+        retrograde::tablefile::replace::check_table_output(path, self.force)
     }
 
     /// Saves the table if `--out` was given.

@@ -23,8 +23,11 @@ use super::{OutArgs, RunArgs};
 /// Longest input line echoed back in a message.
 const ECHO_CHARS: usize = 40;
 
-/// Arguments of `retrograde play`.
+/// Arguments of `retrograde play`. Play is a conversation in the
+/// terminal: the shared `--json` is not listed in its help, and is refused
+/// with a line saying where JSON answers come from.
 #[derive(Debug, Args)]
+#[command(mut_arg("json", |json| json.hide(true)))]
 pub struct PlayArgs {
     /// `mnk` or `connect` to solve a board now, or a table saved with --out.
     target: String,

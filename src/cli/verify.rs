@@ -1,5 +1,6 @@
-//! `retrograde verify`: solves the published m,n,k cases within exhaustive
-//! reach and checks every figure; exit 1 if any differs.
+//! `retrograde verify`: solves the published m,n,k and Connect Four cases
+//! (counts, and values by search) and checks every figure; exit 1 if any
+//! differs.
 
 use retrograde::solve::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
 use std::process::ExitCode;

@@ -35,7 +35,7 @@
 pub mod answer;
 pub mod oracles;
 
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 /// Largest side of a board this module describes (a board holds at most 64
 /// cells, one bit each).
@@ -285,7 +285,8 @@ impl BoardGame {
                         let col = l as u32 - 'a' as u32;
                         if col >= self.cols || row == 0 || row > self.rows {
                             return bad(format!(
-                                "{text:?} is off the board (columns a to {}, rows 1 to {})",
+                                "{} is off the board (columns a to {}, rows 1 to {})",
+                                quoted(text),
                                 (b'a' + (self.cols - 1) as u8) as char,
                                 self.rows
                             ));
@@ -294,15 +295,17 @@ impl BoardGame {
                     }
                     _ => {
                         return bad(format!(
-                            "{text:?} is not a move: give the column's letter and the row's number, e.g. b2"
-                        ))
+                        "{} is not a move: give the column's letter and the row's number, e.g. b2",
+                        quoted(text)
+                    ))
                     }
                 }
             }
             Family::Gravity => {
                 let Ok(col) = text.parse::<u32>() else {
                     return bad(format!(
-                        "{text:?} is not a move: give a column number from 1 to {}",
+                        "{} is not a move: give a column number from 1 to {}",
+                        quoted(text),
                         self.cols
                     ));
                 };
@@ -330,30 +333,41 @@ impl BoardGame {
 
     /// The position after the moves of `text` from the empty board (module
     /// docs); refuses a move that is illegal or comes after the game ended.
+    /// A refusal quotes the text at most once, shortened ([`quoted`]): a
+    /// text of one move is quoted as that move, a longer one as the text
+    /// with its bad move after it.
     pub fn play_moves(&self, text: &str) -> Result<Position> {
-        let tokens: Vec<String> = if self.family == Family::Gravity
+        let text = text.trim();
+        // moves are taken as they come, not gathered first: a long bad
+        // line costs no more memory than its own bytes
+        let tokens: Box<dyn Iterator<Item = &str>> = if self.family == Family::Gravity
             && self.cols <= 9
-            && !text.trim().is_empty()
-            && text.trim().chars().all(|c| c.is_ascii_digit())
+            && !text.is_empty()
+            && text.bytes().all(|b| b.is_ascii_digit())
         {
-            text.trim().chars().map(String::from).collect()
+            Box::new((0..text.len()).map(|i| &text[i..i + 1]))
         } else {
-            text.split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .map(String::from)
-                .collect()
+            Box::new(
+                text.split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|t| !t.is_empty()),
+            )
         };
         let mut p = Position::default();
-        for (i, token) in tokens.iter().enumerate() {
+        for (i, token) in tokens.enumerate() {
             if self.status(&p) != Status::InProgress {
                 return Err(Error::InvalidInput(format!(
-                    "move {} ({token}) comes after the game ended",
-                    i + 1
+                    "move {}, {}, comes after the game ended",
+                    i + 1,
+                    quoted(token)
                 )));
             }
-            let cell = self
-                .parse_move(&p, token)
-                .map_err(|e| Error::InvalidInput(format!("move {} of {text:?}: {e}", i + 1)))?;
+            let cell = self.parse_move(&p, token).map_err(|e| {
+                Error::InvalidInput(if token == text {
+                    format!("move {}: {e}", i + 1)
+                } else {
+                    format!("move {} of {}: {e}", i + 1, quoted(text))
+                })
+            })?;
             p = p.with(cell);
         }
         Ok(p)

@@ -34,6 +34,7 @@ use crate::table::{code, OutcomeTable};
 
 mod gravity;
 pub mod parted;
+pub mod replace;
 pub mod symbolic;
 
 pub use gravity::{GravityFile, GravityValues, BLOCK_POSITIONS};
