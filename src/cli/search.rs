@@ -20,6 +20,7 @@ use retrograde::position::answer::{answer_with, plies, MoveDetail, Oracle, Posit
 use retrograde::position::oracles::{BoardSearch, Search};
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::clock::Clock;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 use retrograde::solve::{in_pool, thread_pool};
 use serde_json::json;
@@ -194,6 +195,8 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     } else {
         MoveDetail::Best
     };
+    // one clock for every search of the command
+    let clock = Clock::until(deadline);
     let positions = match &args.positions {
         Some(path) => Some(read_positions(&game, path)?),
         None => None,
@@ -218,7 +221,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             };
             let empty = bitboard.cells() - fewest_stones.unwrap_or(0);
             let entries = board_table_entries(&args.run.budget(), family, empty);
-            let searcher = BoardSearcher::new(bitboard.clone(), entries, deadline, &bar);
+            let searcher = BoardSearcher::new(bitboard.clone(), entries, None, &bar);
             // many positions: one a worker, each search on its own
             let searcher = if positions.is_some() {
                 searcher.side_by_side()
@@ -227,6 +230,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             };
             let oracle = BoardSearch {
                 searcher: &searcher,
+                clock: &clock,
                 precision,
             };
             let stats = || (searcher.nodes(), searcher.hits());
@@ -238,10 +242,11 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         }
         None => {
             let capacity = table_capacity(&args.run.budget());
-            let searcher = Searcher::reporting(&board, capacity, deadline, &bar);
+            let searcher = Searcher::reporting(&board, capacity, None, &bar);
             let oracle = Search {
                 game: &game,
                 searcher: &searcher,
+                clock: &clock,
                 precision,
             };
             let stats = || (searcher.nodes(), searcher.hits());
