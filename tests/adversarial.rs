@@ -1,9 +1,11 @@
-//! A seeded generator of bad command lines over every subcommand and flag:
-//! each case takes a small valid command, spoils one or two of its values
-//! (or adds an unknown flag, or drops a value), and runs it. Every case
-//! must end within its time limit, never panic or die of a signal, answer a
-//! refusal (exit 2) with exactly one line on stderr, and leave no temporary
-//! file behind.
+//! Seeded generators of bad input. Bad command lines over every subcommand
+//! and flag: each case takes a small valid command, spoils one or two of
+//! its values (or adds an unknown flag, or drops a value), and runs it.
+//! Every case must end within its time limit, never panic or die of a
+//! signal, answer a refusal (exit 2) with exactly one line on stderr, and
+//! leave no temporary file behind. Batches for `search --positions`: random
+//! mixes of good, bad, huge, binary and blank lines, each of which must get
+//! exactly one answer, in order.
 
 mod common;
 
@@ -483,5 +485,260 @@ fn generated_table_forgeries_are_refused() {
             "case {case}: {stderr}"
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The kinds of line a generated batch mixes, with the line's bytes and
+/// whether the batch must answer it as a position.
+fn batch_line(rng: &mut Rng, mnk: bool) -> (Vec<u8>, bool) {
+    let pad = |rng: &mut Rng| [" ", "  ", "\t", "", ""][rng.below(5) as usize];
+    match rng.below(20) {
+        // a legal move list, spaced, commas, digits run together (gravity)
+        0..=8 => {
+            let moves: Vec<String> = if mnk {
+                // distinct cells, at most 4 (no line before the end)
+                let mut cells: Vec<String> = ["a", "b", "c"]
+                    .iter()
+                    .flat_map(|c| (1..=3).map(move |r| format!("{c}{r}")))
+                    .collect();
+                (0..rng.below(5))
+                    .map(|_| cells.remove(rng.below(cells.len() as u64) as usize))
+                    .collect()
+            } else {
+                // 4 × 4: at most 6 stones (X has at most 3: no line), at
+                // most 4 a column
+                let mut heights = [0; 4];
+                let mut moves = Vec::new();
+                for _ in 0..rng.below(7) {
+                    let c = rng.below(4) as usize;
+                    if heights[c] < 4 {
+                        heights[c] += 1;
+                        moves.push((c + 1).to_string());
+                    }
+                }
+                moves
+            };
+            let separator = match rng.below(3) {
+                0 if !mnk => "",
+                1 => ", ",
+                _ => " ",
+            };
+            let end = if rng.chance(10) { "\r" } else { "" };
+            let text = format!("{}{}{}{end}", pad(rng), moves.join(separator), pad(rng));
+            (text.into_bytes(), true)
+        }
+        // blank: the empty board
+        9..=10 => (pad(rng).as_bytes().to_vec(), true),
+        // not a move list of the board
+        11..=15 => {
+            let bad = [
+                "9",
+                "0",
+                "x",
+                "a0",
+                "z99",
+                "é",
+                "-1",
+                "4453x",
+                "1 1 1 1 1",
+                "a1 a1",
+                "d4",
+                "½",
+                "{}",
+                "NaN",
+            ];
+            let text = bad[rng.below(bad.len() as u64) as usize];
+            // "1 1 1 1 1" overflows a 4 × 4 column; on 3 × 3 "1" is no cell
+            (format!("{}{text}", pad(rng)).into_bytes(), false)
+        }
+        // far too long (a flood of digits, spaces or letters)
+        16..=17 => {
+            let length = 5_000 + rng.below(300_000) as usize;
+            let byte = [b'1', b' ', b'a', b','][rng.below(4) as usize];
+            (vec![byte; length], false)
+        }
+        // not UTF-8
+        _ => (vec![b'1', 0xff, 0xfe, b'2'], false),
+    }
+}
+
+/// Random batches mixing good, bad, huge, binary and blank lines, from
+/// standard input or a file, at 1 to 3 threads, some with a tiny time
+/// limit: every line gets exactly one answer, in order (JSON: one object a
+/// line with `error` exactly for the bad lines; human: one line each and
+/// the summary), the exit code is 2 when a line was bad (one line on
+/// stderr), else 3 when a position was not reached, else 0; never a panic
+/// or a hang.
+#[test]
+fn generated_batches_answer_every_line_once_in_order() {
+    let dir = std::env::temp_dir().join(format!("retrograde-adv-batch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = 150u64;
+    let run_case = |seed: u64| {
+        let mut rng = Rng::new(seed);
+        let mnk = rng.chance(40);
+        let count = match rng.below(10) {
+            0 => 0,
+            1 => 300 + rng.below(1500) as usize,
+            _ => 1 + rng.below(40) as usize,
+        };
+        let lines: Vec<(Vec<u8>, bool)> = (0..count).map(|_| batch_line(&mut rng, mnk)).collect();
+        let mut input = Vec::new();
+        let mut last_ended = true;
+        for (i, (bytes, _)) in lines.iter().enumerate() {
+            input.extend_from_slice(bytes);
+            last_ended = i + 1 < count || rng.chance(70);
+            if last_ended {
+                input.push(b'\n');
+            }
+        }
+        // a last line without its newline is a line all the same, unless
+        // it is empty (then there is nothing of it)
+        let expected: Vec<&(Vec<u8>, bool)> =
+            if last_ended || lines.last().is_none_or(|(b, _)| !b.is_empty()) {
+                lines.iter().collect()
+            } else {
+                lines[..count - 1].iter().collect()
+            };
+        let mut args: Vec<String> = if mnk {
+            vec!["search".into(), "mnk".into()]
+        } else {
+            ["search", "connect", "--cols", "4", "--rows", "4"]
+                .map(String::from)
+                .to_vec()
+        };
+        let json = rng.chance(75);
+        if json {
+            args.push("--json".into());
+        }
+        args.extend(["--threads".into(), (1 + rng.below(3)).to_string()]);
+        if rng.chance(20) {
+            args.extend(["--time-limit".into(), "0.0001".into()]);
+        }
+        for flag in ["--weak", "--all-moves"] {
+            if rng.chance(25) {
+                args.push(flag.into());
+            }
+        }
+        let from_file = rng.chance(30);
+        let file = dir.join(format!("{seed}.txt"));
+        if from_file {
+            std::fs::write(&file, &input).unwrap();
+            args.extend(["--positions".into(), file.display().to_string()]);
+        } else {
+            args.extend(["--positions".into(), "-".into()]);
+        }
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdin_input = if from_file { Vec::new() } else { input };
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(&stdin_input);
+        });
+        // read while it runs: a full pipe would stop it
+        let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut pipe.unwrap(), &mut bytes).unwrap();
+                bytes
+            })
+        };
+        let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+        let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(120) {
+                let _ = child.kill();
+                panic!("a hang: seed {seed}, {args:?}");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        writer.join().unwrap();
+        let out = std::process::Output {
+            status,
+            stdout: stdout.join().unwrap(),
+            stderr: stderr.join().unwrap(),
+        };
+        let _ = std::fs::remove_file(&file);
+        (
+            seed,
+            args,
+            expected.into_iter().cloned().collect::<Vec<_>>(),
+            json,
+            out,
+        )
+    };
+    let mut rng = Rng::new(265);
+    let seeds: Vec<u64> = (0..cases).map(|_| rng.next_u64()).collect();
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = seeds
+            .chunks(seeds.len() / 2 + 1)
+            .map(|chunk| {
+                let run_case = &run_case;
+                scope.spawn(move || chunk.iter().map(|&s| run_case(s)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let mut codes = std::collections::BTreeSet::new();
+    for (seed, args, expected, json, out) in results {
+        codes.insert(out.status.code());
+        let stdout = String::from_utf8(out.stdout).expect("UTF-8 answers");
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        let case = format!("seed {seed}, {args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{case}");
+        let answers: Vec<&str> = stdout.lines().collect();
+        let any_bad = expected.iter().any(|(_, good)| !good);
+        let mut not_reached = false;
+        if json {
+            assert_eq!(answers.len(), expected.len(), "one answer a line: {case}");
+        } else {
+            // and the summary
+            assert_eq!(answers.len(), expected.len() + 1, "{case}");
+            assert!(answers[expected.len()].starts_with("searched "), "{case}");
+        }
+        for (i, ((bytes, good), answer)) in expected.iter().zip(&answers).enumerate() {
+            let at = format!("line {}: {case}", i + 1);
+            assert!(answer.len() < 20_000, "a short answer: {at}");
+            let text = std::str::from_utf8(bytes).ok().filter(|t| t.len() <= 4096);
+            if !json {
+                assert_eq!(answer.starts_with("error: "), !good, "{answer} {at}");
+                not_reached |= answer.contains(": not reached");
+                continue;
+            }
+            let object: serde_json::Value = serde_json::from_str(answer).expect(&at);
+            let moves = text.map(str::trim);
+            assert_eq!(object["moves_played"].as_str(), moves, "{at}");
+            assert_eq!(object.get("error").is_some(), !good, "{object} {at}");
+            if *good {
+                let reached = object["value"].is_string();
+                assert!(reached || object["not_reached"] == true, "{object} {at}");
+                not_reached |= !reached;
+            }
+        }
+        let code = out.status.code();
+        if any_bad {
+            assert_eq!(code, Some(2), "{case}");
+            assert_eq!(stderr.trim_end().lines().count(), 1, "{case}");
+        } else {
+            assert_eq!(code, Some(if not_reached { 3 } else { 0 }), "{case}");
+            assert!(stderr.is_empty(), "{case}");
+        }
+    }
+    // every ending was generated: all good, some bad, some not reached
+    assert_eq!(codes, [Some(0), Some(2), Some(3)].into(), "exit codes seen");
     std::fs::remove_dir_all(&dir).unwrap();
 }

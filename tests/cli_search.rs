@@ -2,7 +2,8 @@
 //! `--all-moves`, each checked against the exhaustive table's answer; the
 //! batch mode `--positions` (a file or standard input) answering every
 //! line in order as a single search would, with clear refusals and a clean
-//! stop at the time limit.
+//! stop at each line's time limit (the streaming itself:
+//! `tests/audit_batch.rs`).
 
 #[path = "common/cli.rs"]
 mod cli_support;
@@ -149,14 +150,10 @@ fn a_batch_answers_every_line_in_order_as_single_searches_do() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A missing input or a position given twice is refused before any
+/// search (a bad line is answered in its place: `tests/audit_batch.rs`).
 #[test]
-fn a_bad_batch_line_is_refused_with_its_number_before_any_search() {
-    let (code, stdout, stderr) =
-        run_within(&search_5x4(&["--positions", "-"]), 30, Some(b"4453\n\n9\n"));
-    assert_eq!(code, Some(2));
-    assert!(stdout.is_empty());
-    assert!(stderr.contains("standard input, line 3"), "{stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+fn a_missing_batch_input_is_refused_before_any_search() {
     let missing = refused(&[
         "search",
         "connect",
@@ -164,13 +161,15 @@ fn a_bad_batch_line_is_refused_with_its_number_before_any_search() {
         "/nonexistent/positions.txt",
     ]);
     assert!(missing.contains("/nonexistent/positions.txt"), "{missing}");
+    let directory = refused(&["search", "connect", "--positions", "/"]);
+    assert!(directory.contains("not a regular file"), "{directory}");
     refused(&["search", "connect", "--positions", "-", "--moves", "4"]);
 }
 
 #[test]
 fn a_batch_stops_at_its_time_limit_with_exit_3() {
-    // the empty 7 × 6 board is far beyond 0.3 s; the lines after it are not
-    // searched once the limit has passed
+    // the empty 7 × 6 board and the board after one stone are each far
+    // beyond their 0.3 s
     let (code, stdout, _) = run_within(
         &[
             "search",

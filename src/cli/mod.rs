@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 a check failed (reserved for `verify`/`bench`),
 //! 2 bad input or a solve that cannot run (one line on stderr).
 
+mod batch;
 mod bench;
 mod cat_mouse;
 mod cat_mouse_grid;

@@ -2,29 +2,24 @@
 //! search, without a table of every state — for boards beyond exhaustive
 //! reach. The answer has the shape of every position answer.
 
-use std::collections::BTreeMap;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc;
-
-use anyhow::Context as _;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use rayon::iter::{ParallelBridge, ParallelIterator};
-use retrograde::files::read_regular_text;
 use retrograde::memory::Budget;
-use retrograde::position::answer::{answer_with, plies, MoveDetail, Oracle, PositionAnswer};
+use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
 use retrograde::position::oracles::{BoardSearch, Search};
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::clock::Clock;
+use retrograde::solve::in_pool;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
-use retrograde::solve::{in_pool, thread_pool};
 use serde_json::json;
 
-use super::output::{emit, emit_while_read, grouped};
+use super::batch::lines::{fewest_stones, Lines};
+use super::batch::Batch;
+use super::output::grouped;
 use super::position::{board_size, print_answer, PositionArgs};
 use super::progress::Bar;
 use super::RunArgs;
@@ -100,7 +95,8 @@ pub struct SearchBoardArgs {
     #[command(flatten)]
     position: PositionArgs,
 
-    /// Give up after SECONDS and print "not reached" (exit 3).
+    /// Give up after SECONDS and print "not reached" (exit 3). With
+    /// --positions, each line's own SECONDS, from the start of its search.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
 
@@ -114,9 +110,12 @@ pub struct SearchBoardArgs {
     all_moves: bool,
 
     /// Solve every position of FILE ('-': standard input), one move list a
-    /// line (a blank line is the empty board), with one table for all;
-    /// prints one answer a line, in input order (with --json, one JSON
-    /// object a line).
+    /// line (a blank line is the empty board), with one table for all.
+    /// Streams: each line is answered on one line (--json: one object) in
+    /// input order as soon as it is solved, so it serves as a co-process.
+    /// A bad line is answered in its place with an error (JSON: an "error"
+    /// key) and the rest go on. Exit 2 if any line was bad, else 3 if any
+    /// was not reached in its --time-limit, else 0.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board"])]
     positions: Option<PathBuf>,
 
@@ -160,8 +159,10 @@ impl SearchBoardArgs {
 const MAX_TIME_LIMIT: f64 = 1e9;
 
 /// Searches the position of `args` on a board of `family` and prints the
-/// position answer with nodes, rate, transposition hits and time.
+/// position answer with nodes, rate, transposition hits and time; or, with
+/// `--positions`, answers every line of the input (see [`super::batch`]).
 pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
     let (default_size, default_k) = match family {
         Family::Mnk => ((3, 3), 3),
         Family::Gravity => ((7, 6), 4),
@@ -174,16 +175,19 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         Family::Mnk => SearchBoard::new(rows, cols, k)?,
         Family::Gravity => SearchBoard::gravity(cols, rows, k)?,
     };
-    let deadline = match args.time_limit {
+    let time_limit = match args.time_limit {
         None => None,
         Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT => {
-            Some(Instant::now() + Duration::from_secs_f64(s))
+            Some(Duration::from_secs_f64(s))
         }
         Some(s) => anyhow::bail!(
             "--time-limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} \
              (leave it out for no limit)"
         ),
     };
+    // one position's clock runs from the start, table included; a batch
+    // line's from the start of its search
+    let clock = Clock::until(time_limit.map(|l| started + l));
     let precision = if args.weak {
         Precision::Weak
     } else {
@@ -194,8 +198,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     } else {
         MoveDetail::Best
     };
-    let positions = match &args.positions {
-        Some(path) => Some(read_positions(&game, path)?),
+    // opened now, so that a missing input is refused before any work
+    let lines = match &args.positions {
+        Some(path) => Some((Lines::open(path)?, path)),
         None => None,
     };
     let threads = args.run.threads();
@@ -203,6 +208,13 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     // boards that fit the bitboard engine use it; others (up to 8 × 8)
     // the general one
     let engine = Bitboard::new(family, cols, rows, k).ok();
+    let batch = |side_by_side| Batch {
+        game: &game,
+        threads,
+        side_by_side,
+        time_limit,
+        json: args.run.json,
+    };
     let run = Run {
         game: &game,
         detail,
@@ -211,76 +223,75 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     match &engine {
         Some(bitboard) => {
-            // the table fits the largest search asked for
-            let fewest_stones = match &positions {
-                Some(lines) => lines.iter().map(|(_, p)| p.stones()).min(),
-                None => Some(p.stones()),
+            // the table fits the largest search asked for: a file's
+            // position with fewest stones (read ahead), the empty board
+            // for standard input (read once, as it comes)
+            let fewest_stones = match &lines {
+                Some((_, path)) if *path != Path::new("-") => fewest_stones(&game, path)?,
+                Some(_) => 0,
+                None => p.stones(),
             };
-            let empty = bitboard.cells() - fewest_stones.unwrap_or(0);
+            let empty = bitboard.cells() - fewest_stones;
             let entries = board_table_entries(&args.run.budget(), family, empty);
-            let searcher = BoardSearcher::new(bitboard.clone(), entries, deadline, &bar);
-            // many positions: one a worker, each search on its own
-            let searcher = if positions.is_some() {
-                searcher.side_by_side()
-            } else {
-                searcher
-            };
-            let oracle = BoardSearch {
-                searcher: &searcher,
-                precision,
-            };
-            let stats = || (searcher.nodes(), searcher.hits());
-            let thread_nodes = || searcher.nodes_on_this_thread();
-            match positions {
-                Some(lines) => run.batch(&lines, &oracle, &stats, Some(&thread_nodes), &bar),
-                None => run.one(&p, &oracle, &stats, &bar),
+            let searcher = BoardSearcher::new(bitboard.clone(), entries, None, &bar);
+            match lines {
+                Some((lines, _)) => {
+                    // many positions: one a worker, each search on its own
+                    let searcher = searcher.side_by_side();
+                    let answer = |p: &Position, clock: &Clock| {
+                        let oracle = BoardSearch {
+                            searcher: &searcher,
+                            clock,
+                            precision,
+                        };
+                        answer_with(&game, p, &oracle, detail)
+                    };
+                    let stats = || (searcher.nodes(), searcher.hits());
+                    let nodes = || searcher.nodes_on_this_thread();
+                    batch(true).run(lines, &answer, &nodes, &stats, &bar)
+                }
+                None => {
+                    let oracle = BoardSearch {
+                        searcher: &searcher,
+                        clock: &clock,
+                        precision,
+                    };
+                    let stats = || (searcher.nodes(), searcher.hits());
+                    run.one(&p, &oracle, &stats, &bar)
+                }
             }
         }
         None => {
             let capacity = table_capacity(&args.run.budget());
-            let searcher = Searcher::reporting(&board, capacity, deadline, &bar);
-            let oracle = Search {
-                game: &game,
-                searcher: &searcher,
-                precision,
-            };
+            let searcher = Searcher::reporting(&board, capacity, None, &bar);
             let stats = || (searcher.nodes(), searcher.hits());
-            match positions {
-                Some(lines) => run.batch(&lines, &oracle, &stats, None, &bar),
-                None => run.one(&p, &oracle, &stats, &bar),
+            match lines {
+                Some((lines, _)) => {
+                    // one after another, each with every worker
+                    let answer = |p: &Position, clock: &Clock| {
+                        let oracle = Search {
+                            game: &game,
+                            searcher: &searcher,
+                            clock,
+                            precision,
+                        };
+                        answer_with(&game, p, &oracle, detail)
+                    };
+                    let nodes = || searcher.nodes();
+                    batch(false).run(lines, &answer, &nodes, &stats, &bar)
+                }
+                None => {
+                    let oracle = Search {
+                        game: &game,
+                        searcher: &searcher,
+                        clock: &clock,
+                        precision,
+                    };
+                    run.one(&p, &oracle, &stats, &bar)
+                }
             }
         }
     }
-}
-
-/// The lines of a `--positions` file, each with its position; a line that
-/// is not a legal move list of `game` is refused with its number.
-fn read_positions(game: &BoardGame, path: &Path) -> anyhow::Result<Vec<(String, Position)>> {
-    let stdin = path == Path::new("-");
-    let name = if stdin {
-        "standard input".to_string()
-    } else {
-        path.display().to_string()
-    };
-    let text = if stdin {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read the positions from standard input")?;
-        text
-    } else {
-        read_regular_text(path)?
-    };
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| {
-            let line = line.trim();
-            let position = game
-                .play_moves(line)
-                .with_context(|| format!("{name}, line {}", i + 1))?;
-            Ok((line.to_string(), position))
-        })
-        .collect()
 }
 
 /// What every search of one command shares.
@@ -334,161 +345,4 @@ impl Run<'_> {
             (keys, footer)
         })
     }
-
-    /// Answers every line with one table, printing each answer on one line
-    /// in input order as soon as it and those before it are known; exit 3
-    /// when the time limit stopped any. With `thread_nodes` (the calling
-    /// worker's node count so far) the positions are searched side by side,
-    /// one a worker, each worker's count telling its search's nodes;
-    /// without, one after another, each with every worker.
-    fn batch(
-        &self,
-        lines: &[(String, Position)],
-        oracle: &(dyn Oracle + Sync),
-        stats: &(dyn Fn() -> (u64, u64) + Sync),
-        thread_nodes: Option<&(dyn Fn() -> u64 + Sync)>,
-        bar: &Bar,
-    ) -> anyhow::Result<ExitCode> {
-        let clock = Instant::now();
-        let pool = thread_pool(self.threads)?;
-        let stop = AtomicBool::new(false);
-        let (sender, receiver) = mpsc::channel::<(usize, Solved)>();
-        // one line's answer with its nodes and seconds
-        let solve = |(_, p): &(String, Position), nodes: &dyn Fn() -> u64| -> Solved {
-            let started = Instant::now();
-            let before = nodes();
-            let answer = answer_with(self.game, p, oracle, self.detail)?;
-            Ok(answer.map(|a| (a, nodes() - before, started.elapsed().as_secs_f64())))
-        };
-        let printed = std::thread::scope(|scope| {
-            let (pool, stop, solve) = (&pool, &stop, &solve);
-            scope.spawn(move || {
-                pool.install(|| match thread_nodes {
-                    Some(thread_nodes) => lines.iter().enumerate().par_bridge().for_each_with(
-                        sender,
-                        |sender, (i, line)| {
-                            if !stop.load(Relaxed) {
-                                let _ = sender.send((i, solve(line, thread_nodes)));
-                            }
-                        },
-                    ),
-                    None => {
-                        let total = || stats().0;
-                        for (i, line) in lines.iter().enumerate() {
-                            if stop.load(Relaxed) || sender.send((i, solve(line, &total))).is_err()
-                            {
-                                break;
-                            }
-                        }
-                    }
-                })
-            });
-            let printed = self.print_in_order(lines, receiver, bar);
-            // an error or a closed pipe: start no more searches
-            stop.store(true, Relaxed);
-            printed
-        });
-        bar.finish();
-        let reached_all = printed?;
-        if !self.json {
-            let seconds = clock.elapsed().as_secs_f64();
-            let (nodes, hits) = stats();
-            emit(&format!(
-                "searched {} position{} with {} nodes ({} transposition hits) in {seconds:.3} s on {} thread{}\n",
-                grouped(lines.len() as u64),
-                if lines.len() == 1 { "" } else { "s" },
-                grouped(nodes),
-                grouped(hits),
-                self.threads,
-                if self.threads == 1 { "" } else { "s" },
-            ))?;
-        }
-        Ok(if reached_all {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(3)
-        })
-    }
-
-    /// Prints the answers arriving on `receiver` (line number, answer) in
-    /// line order; whether every line was reached before the time limit.
-    /// Stops at the first error, or quietly when stdout's reader has gone.
-    fn print_in_order(
-        &self,
-        lines: &[(String, Position)],
-        receiver: mpsc::Receiver<(usize, Solved)>,
-        bar: &Bar,
-    ) -> anyhow::Result<bool> {
-        let mut waiting = BTreeMap::new();
-        let mut reached_all = true;
-        let mut next = 0;
-        for (i, solved) in receiver {
-            waiting.insert(i, solved);
-            while let Some(solved) = waiting.remove(&next) {
-                let line = &lines[next].0;
-                next += 1;
-                let result = solved?;
-                reached_all &= result.is_some();
-                let text = match (result, self.json) {
-                    (Some((a, nodes, seconds)), true) => {
-                        let mut value = serde_json::to_value(&a)?;
-                        if let serde_json::Value::Object(map) = &mut value {
-                            map.insert("moves_played".into(), json!(line));
-                            map.insert("nodes".into(), json!(nodes));
-                            map.insert("seconds".into(), json!(seconds));
-                        }
-                        format!("{value}\n")
-                    }
-                    (None, true) => {
-                        format!("{}\n", json!({"moves_played": line, "not_reached": true}))
-                    }
-                    (Some((a, nodes, seconds)), false) => format!(
-                        "{}  ({} nodes, {seconds:.3} s)\n",
-                        one_line(line, &a),
-                        grouped(nodes)
-                    ),
-                    (None, false) => format!("{}: not reached\n", shown(line)),
-                };
-                if !bar.suspend(|| emit_while_read(&text))? {
-                    return Ok(reached_all);
-                }
-            }
-        }
-        Ok(reached_all)
-    }
-}
-
-/// A batch line's answer with its nodes and seconds (`None`: not reached).
-type Solved = retrograde::error::Result<Option<(PositionAnswer, u64, f64)>>;
-
-/// A move list as printed: "(empty)" for the empty board.
-fn shown(line: &str) -> &str {
-    if line.is_empty() {
-        "(empty)"
-    } else {
-        line
-    }
-}
-
-/// One line of a batch: the moves, the value with its depth and score,
-/// the best move (or every move's value with --all-moves).
-fn one_line(line: &str, a: &PositionAnswer) -> String {
-    use std::fmt::Write as _;
-    let mut out = format!("{}: {}", shown(line), a.value.unwrap_or("unreachable"));
-    if let Some(d) = a.depth {
-        let _ = write!(out, " in {}", plies(d));
-    }
-    if let Some(score) = a.score {
-        let _ = write!(out, ", score {score}");
-    }
-    let best: Vec<&str> = a
-        .moves
-        .iter()
-        .filter(|m| m.best)
-        .map(|m| m.notation.as_str())
-        .collect();
-    if !best.is_empty() {
-        let _ = write!(out, ", best {}", best.join(" "));
-    }
-    out
 }

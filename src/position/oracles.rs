@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::solve::board_search::BoardSearcher;
+use crate::solve::clock::Clock;
 use crate::solve::layered::MnkSolution;
 use crate::solve::search::{best_child_bound, Precision, Searcher};
 use crate::tablefile::GravityValues;
@@ -74,11 +75,14 @@ impl Oracle for GravityTable<'_> {
 }
 
 /// The bitboard engine (gravity boards and m,n,k boards of up to 32
-/// cells): every position asked is searched with one shared table, to the
-/// searcher's deadline.
+/// cells): every position asked is searched with one shared table, until
+/// the oracle's clock stops (one position's answer, its searches in turn,
+/// shares one clock).
 pub struct BoardSearch<'a> {
     /// The searcher (its board is the position's).
     pub searcher: &'a BoardSearcher<'a>,
+    /// When the searches give up.
+    pub clock: &'a Clock<'a>,
     /// Exact depth, or the value only.
     pub precision: Precision,
 }
@@ -106,13 +110,18 @@ impl Oracle for BoardSearch<'_> {
 
     fn lookup_best(&self, p: &Position) -> Result<(Lookup, Option<u32>)> {
         let (x, occupied) = self.bitboard_cells(p);
-        Ok(match self.searcher.search(x, occupied, self.precision)? {
-            Some(r) => (
-                Lookup::Known(r.value, r.depth),
-                r.best.map(|bit| self.position_cell(bit)),
-            ),
-            None => (Lookup::NotReached, None),
-        })
+        Ok(
+            match self
+                .searcher
+                .search_within(x, occupied, self.precision, self.clock)?
+            {
+                Some(r) => (
+                    Lookup::Known(r.value, r.depth),
+                    r.best.map(|bit| self.position_cell(bit)),
+                ),
+                None => (Lookup::NotReached, None),
+            },
+        )
     }
 
     fn keeps_value(
@@ -126,17 +135,20 @@ impl Oracle for BoardSearch<'_> {
             return Ok(Some(true));
         };
         let (x, occupied) = self.bitboard_cells(child);
-        self.searcher.score_at_most(x, occupied, bound)
+        self.searcher
+            .score_at_most_within(x, occupied, bound, self.clock)
     }
 }
 
 /// A search: every position asked is searched with one shared
-/// transposition table, to the searcher's deadline.
+/// transposition table, until the oracle's clock stops.
 pub struct Search<'a> {
     /// The board, in the position layout.
     pub game: &'a BoardGame,
     /// The searcher (its board matches `game`).
     pub searcher: &'a Searcher<'a>,
+    /// When the searches give up.
+    pub clock: &'a Clock<'a>,
     /// Exact depth, or the value only.
     pub precision: Precision,
 }
@@ -144,10 +156,15 @@ pub struct Search<'a> {
 impl Oracle for Search<'_> {
     fn lookup(&self, p: &Position) -> Result<Lookup> {
         let (x, o) = self.engine_cells(p);
-        Ok(match self.searcher.search(x, o, self.precision)? {
-            Some(r) => Lookup::Known(r.value, r.depth),
-            None => Lookup::NotReached,
-        })
+        Ok(
+            match self
+                .searcher
+                .search_within(x, o, self.precision, self.clock)?
+            {
+                Some(r) => Lookup::Known(r.value, r.depth),
+                None => Lookup::NotReached,
+            },
+        )
     }
 
     fn keeps_value(
@@ -160,7 +177,7 @@ impl Oracle for Search<'_> {
             return Ok(Some(true));
         };
         let (x, o) = self.engine_cells(child);
-        self.searcher.score_at_most(x, o, bound)
+        self.searcher.score_at_most_within(x, o, bound, self.clock)
     }
 }
 

@@ -48,7 +48,7 @@
 //! completed by the stone placed on `m` stones scores `cells − m`, a loss
 //! the negation, a draw 0.
 
-use std::sync::atomic::{AtomicBool, AtomicI8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -57,9 +57,10 @@ use crate::error::{Error, Result};
 use crate::games::gravity::Gravity;
 use crate::position::Family;
 use crate::solve::bound_table::BoundTable;
+use crate::solve::clock::Clock;
 use crate::solve::counters::ThreadCounter;
 use crate::solve::progress::{Progress, Silent};
-use crate::solve::search::{out_of_time, score_by_probes, Precision, SearchResult};
+use crate::solve::search::{score_by_probes, Precision, SearchResult};
 
 /// A board prepared for search.
 #[derive(Clone, Debug)]
@@ -312,9 +313,10 @@ pub struct BoardSearcher<'a> {
     table: BoundTable,
     nodes: ThreadCounter,
     hits: ThreadCounter,
-    deadline: Option<Instant>,
     progress: &'a dyn Progress,
-    stopped: AtomicBool,
+    /// The clock of [`Self::search`] and [`Self::score_at_most`] (the
+    /// searcher's deadline); [`Self::search_within`] brings its own.
+    clock: Clock<'static>,
     /// Whether a search splits its moves across the pool's workers; when
     /// not, each search runs on its calling thread alone (many searches
     /// side by side).
@@ -336,9 +338,8 @@ impl<'a> BoardSearcher<'a> {
             table: BoundTable::new(entries),
             nodes: ThreadCounter::default(),
             hits: ThreadCounter::default(),
-            deadline,
             progress,
-            stopped: AtomicBool::new(false),
+            clock: Clock::until(deadline),
             split_workers: true,
         }
     }
@@ -391,17 +392,30 @@ impl<'a> BoardSearcher<'a> {
         occupied: u64,
         precision: Precision,
     ) -> Result<Option<SearchResult>> {
+        self.search_within(x, occupied, precision, &self.clock)
+    }
+
+    /// [`Self::search`] until `clock` stops instead of the searcher's
+    /// deadline: `Ok(None)` then. Searches with clocks of their own may
+    /// share the searcher and its table side by side; each clock stops
+    /// only its own search.
+    pub fn search_within(
+        &self,
+        x: u64,
+        occupied: u64,
+        precision: Precision,
+        clock: &Clock,
+    ) -> Result<Option<SearchResult>> {
         let b = &self.board;
         let me = self.player_to_move(x, occupied)?;
         let stones = occupied.count_ones();
         let (cells, n) = (b.cells as i8, stones as i8);
         let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
         let empty = b.cells - stones;
-        let (score, best) =
-            score_by_probes(precision, bounds, empty, &self.stopped, |alpha, beta| {
-                self.probe(me, occupied, alpha, beta)
-            });
-        if self.stopped.load(Relaxed) {
+        let (score, best) = score_by_probes(precision, bounds, empty, clock, |alpha, beta| {
+            self.probe(me, occupied, alpha, beta, clock)
+        });
+        if clock.stopped() {
             return Ok(None);
         }
         Ok(Some(SearchResult {
@@ -420,9 +434,20 @@ impl<'a> BoardSearcher<'a> {
     /// it) is at most `bound`: one null-window probe, reusing the table.
     /// `Ok(None)` once the deadline has passed.
     pub fn score_at_most(&self, x: u64, occupied: u64, bound: i8) -> Result<Option<bool>> {
+        self.score_at_most_within(x, occupied, bound, &self.clock)
+    }
+
+    /// [`Self::score_at_most`] until `clock` stops: `Ok(None)` then.
+    pub fn score_at_most_within(
+        &self,
+        x: u64,
+        occupied: u64,
+        bound: i8,
+        clock: &Clock,
+    ) -> Result<Option<bool>> {
         let me = self.player_to_move(x, occupied)?;
-        let (score, _) = self.probe(me, occupied, bound, bound.saturating_add(1));
-        Ok((!self.stopped.load(Relaxed)).then_some(score <= bound))
+        let (score, _) = self.probe(me, occupied, bound, bound.saturating_add(1), clock);
+        Ok((!clock.stopped()).then_some(score <= bound))
     }
 
     /// The stones of the player to move; refuses a position that is over
@@ -452,11 +477,11 @@ impl<'a> BoardSearcher<'a> {
     /// A fail-soft search of the root with the window (`alpha`, `beta`),
     /// with the line length unrolled when it is 4 (Connect Four, and the
     /// m,n,k boards verify proves): the value and the move that gave it.
-    fn probe(&self, me: u64, occupied: u64, alpha: i8, beta: i8) -> (i8, u64) {
+    fn probe(&self, me: u64, occupied: u64, alpha: i8, beta: i8, clock: &Clock) -> (i8, u64) {
         if self.board.k == 4 {
-            self.root::<4>(me, occupied, alpha, beta)
+            self.root::<4>(me, occupied, alpha, beta, clock)
         } else {
-            self.root::<0>(me, occupied, alpha, beta)
+            self.root::<0>(me, occupied, alpha, beta, clock)
         }
     }
 
@@ -466,7 +491,14 @@ impl<'a> BoardSearcher<'a> {
     /// Returns the value and
     /// the move (its bit) that gave it: of moves giving the same value,
     /// the first in the search's order.
-    fn root<const K: u32>(&self, me: u64, mask: u64, alpha: i8, beta: i8) -> (i8, u64) {
+    fn root<const K: u32>(
+        &self,
+        me: u64,
+        mask: u64,
+        alpha: i8,
+        beta: i8,
+        clock: &Clock,
+    ) -> (i8, u64) {
         let b = &self.board;
         let node = b.node(me, mask);
         let n = mask.count_ones() as i8;
@@ -488,7 +520,7 @@ impl<'a> BoardSearcher<'a> {
         } else {
             0
         };
-        let first = -self.negamax::<K>(&b.child(&node, bit(moves[0])), -beta, -alpha, split);
+        let first = -self.negamax::<K>(&b.child(&node, bit(moves[0])), -beta, -alpha, split, clock);
         if first >= beta || count == 1 {
             return (first, bit(moves[0]));
         }
@@ -497,7 +529,7 @@ impl<'a> BoardSearcher<'a> {
             // in turn, each move with the window the earlier ones left
             let (mut best, mut at, mut alpha) = (first, 0, alpha);
             for (i, &word) in moves[..count].iter().enumerate().skip(1) {
-                let v = -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, 0);
+                let v = -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, 0, clock);
                 if v > best {
                     (best, at) = (v, i);
                 }
@@ -510,7 +542,9 @@ impl<'a> BoardSearcher<'a> {
         }
         let rest: Vec<i8> = moves[1..count]
             .par_iter()
-            .map(|&word| -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, split))
+            .map(|&word| {
+                -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, split, clock)
+            })
             .collect();
         // the largest value, the earliest move on ties
         let (at, value) = std::iter::once(first).chain(rest).enumerate().fold(
@@ -561,10 +595,17 @@ impl<'a> BoardSearcher<'a> {
     /// Fail-soft negamax on exact scores of `node`, whose player to move
     /// cannot complete a line at once (the parent checked). Within `split`
     /// plies of the root a node may search its moves after the first in
-    /// parallel.
-    fn negamax<const K: u32>(&self, node: &Node, mut alpha: i8, mut beta: i8, split: u32) -> i8 {
+    /// parallel. Unwinds (returning a meaningless 0) once `clock` stops.
+    fn negamax<const K: u32>(
+        &self,
+        node: &Node,
+        mut alpha: i8,
+        mut beta: i8,
+        split: u32,
+        clock: &Clock,
+    ) -> i8 {
         let visited = self.nodes.bump();
-        if out_of_time(visited, &self.stopped, self.deadline, self.progress) {
+        if clock.out_of_time(visited, self.progress) {
             return 0;
         }
         let b = &self.board;
@@ -627,21 +668,22 @@ impl<'a> BoardSearcher<'a> {
                 let rest = AtomicI8::new(i8::MIN);
                 let window = (-beta, -alpha);
                 moves[1..count].par_iter().find_map_any(|&word| {
-                    let v = -self.negamax::<K>(&child(word), window.0, window.1, split - 1);
+                    let v = -self.negamax::<K>(&child(word), window.0, window.1, split - 1, clock);
                     rest.fetch_max(v, Relaxed);
                     (v >= beta).then_some(())
                 });
                 best = best.max(rest.into_inner());
                 break;
             }
-            let v = -self.negamax::<K>(&child(word), -beta, -alpha, split.saturating_sub(1));
+            let v = -self.negamax::<K>(&child(word), -beta, -alpha, split.saturating_sub(1), clock);
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
         }
-        if self.stopped.load(Relaxed) {
+        // a child abandoned when the clock stopped returned a meaningless 0
+        if clock.stopped() {
             return 0;
         }
         if best <= alpha0 {

@@ -13,6 +13,7 @@ pub mod board_search;
 pub mod bound_table;
 pub mod cache;
 pub mod certify;
+pub mod clock;
 pub mod counters;
 pub mod gravity_certificate;
 pub mod layered;

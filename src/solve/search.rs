@@ -16,7 +16,7 @@
 //! can only be a true bound. So values do not depend on the thread count,
 //! the order in which workers finish, or the capacity — only node counts do.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use dashmap::DashMap;
@@ -26,6 +26,7 @@ use rustc_hash::FxBuildHasher;
 use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::games::mnk::map_cell;
+use crate::solve::clock::Clock;
 use crate::solve::progress::{Progress, Silent};
 
 /// Largest side of a search board; a board holds at most 64 cells.
@@ -246,7 +247,7 @@ impl SearchResult {
 /// win?", then "at least a draw?" (a score of 1, 0 or −1). Exact: the
 /// score lies within `bounds`, on a root with `empty` empty cells; each
 /// probe returns a true bound that moves one bound past the probe, until
-/// they meet or `stopped` is set (see [`next_probe`] for the order).
+/// they meet or `clock` stops (see [`next_probe`] for the order).
 ///
 /// Also returns a best move: the one whose value raised the lower bound to
 /// the score (its value is at least the score, so exactly it), or `None`
@@ -256,7 +257,7 @@ pub(crate) fn score_by_probes(
     precision: Precision,
     bounds: (i8, i8),
     empty: u32,
-    stopped: &AtomicBool,
+    clock: &Clock,
     probe: impl Fn(i8, i8) -> (i8, u64),
 ) -> (i8, Option<u64>) {
     match precision {
@@ -279,7 +280,7 @@ pub(crate) fn score_by_probes(
                 (lower, upper) = (scores.at_least(lower), scores.at_most(upper));
             }
             let mut best = None;
-            while lower < upper && !stopped.load(Relaxed) {
+            while lower < upper && !clock.stopped() {
                 let mid = next_probe(&scores, lower, upper);
                 let (r, m) = probe(mid, mid + 1);
                 if r <= mid {
@@ -371,33 +372,6 @@ fn next_probe(scores: &Scores, lower: i8, upper: i8) -> i8 {
     mid.clamp(lower, upper - 1)
 }
 
-/// Nodes between two looks at the clock (and two progress reports).
-const NODES_PER_CHECK: u64 = 4096;
-
-/// Whether a search at its `visited`-th node (counted from 0 by whatever
-/// counter the engine keeps) must unwind: `stopped` is set, or, every
-/// [`NODES_PER_CHECK`] nodes, `progress` hears of them and the clock is
-/// past `deadline` (which sets `stopped` for every worker).
-#[inline]
-pub(crate) fn out_of_time(
-    visited: u64,
-    stopped: &AtomicBool,
-    deadline: Option<Instant>,
-    progress: &dyn Progress,
-) -> bool {
-    if stopped.load(Relaxed) {
-        return true;
-    }
-    if visited.is_multiple_of(NODES_PER_CHECK) {
-        progress.advance(NODES_PER_CHECK);
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            stopped.store(true, Relaxed);
-            return true;
-        }
-    }
-    false
-}
-
 /// What a search proves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
@@ -461,13 +435,12 @@ pub struct Searcher<'a> {
     capacity: usize,
     nodes: AtomicU64,
     hits: AtomicU64,
-    /// When to give up, if ever.
-    deadline: Option<Instant>,
     /// Told of every 4,096 nodes.
     progress: &'a dyn Progress,
-    /// Set once the deadline has passed: every search then unwinds, and no
-    /// result computed after it is stored (it may rest on abandoned children).
-    stopped: AtomicBool,
+    /// The clock of [`Self::search`] and [`Self::score_at_most`]: once it
+    /// stops, those searches unwind and store nothing (a result then may
+    /// rest on abandoned children). [`Self::search_within`] brings its own.
+    clock: Clock<'static>,
 }
 
 impl<'a> Searcher<'a> {
@@ -479,16 +452,15 @@ impl<'a> Searcher<'a> {
             capacity,
             nodes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
-            deadline: None,
             progress: &Silent,
-            stopped: AtomicBool::new(false),
+            clock: Clock::default(),
         }
     }
 
     /// The value of the position (X cells, O cells) for the player to move,
     /// on the current rayon pool. Contract: a legal position in play (no
     /// line, counts X = O or X = O + 1) — checked by [`value_of`].
-    fn solve(&self, x: u64, o: u64, precision: Precision) -> SearchResult {
+    fn solve(&self, x: u64, o: u64, precision: Precision, clock: &Clock) -> SearchResult {
         let (me, opp) = if x.count_ones() == o.count_ones() {
             (x, o)
         } else {
@@ -501,13 +473,10 @@ impl<'a> Searcher<'a> {
             Err(decided) => (decided, decided),
             Ok(_) => self.static_bounds(stones, false),
         };
-        let (score, _) = score_by_probes(
-            precision,
-            bounds,
-            cells - stones,
-            &self.stopped,
-            |alpha, beta| (self.root(me, opp, alpha, beta), 0),
-        );
+        let (score, _) =
+            score_by_probes(precision, bounds, cells - stones, clock, |alpha, beta| {
+                (self.root(me, opp, alpha, beta, clock), 0)
+            });
         SearchResult::of_score(
             score,
             precision,
@@ -530,14 +499,14 @@ impl<'a> Searcher<'a> {
 
     /// The root, its moves split across the workers. Every child is
     /// searched with the root's window; the result is fail-soft within it.
-    fn root(&self, me: u64, opp: u64, alpha: i8, beta: i8) -> i8 {
+    fn root(&self, me: u64, opp: u64, alpha: i8, beta: i8, clock: &Clock) -> i8 {
         let moves = match self.moves(me, opp) {
             Ok(moves) => moves,
             Err(value) => return value,
         };
         moves
             .par_iter()
-            .map(|&cell| -self.negamax(opp, me | 1 << cell, -beta, -alpha))
+            .map(|&cell| -self.negamax(opp, me | 1 << cell, -beta, -alpha, clock))
             .max()
             .expect("a position in play has a move")
     }
@@ -569,10 +538,11 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Fail-soft negamax on exact scores for the player owning `me`.
-    fn negamax(&self, me: u64, opp: u64, mut alpha: i8, mut beta: i8) -> i8 {
+    /// Fail-soft negamax on exact scores for the player owning `me`, until
+    /// `clock` stops.
+    fn negamax(&self, me: u64, opp: u64, mut alpha: i8, mut beta: i8, clock: &Clock) -> i8 {
         let visited = self.nodes.fetch_add(1, Relaxed);
-        if out_of_time(visited, &self.stopped, self.deadline, self.progress) {
+        if clock.out_of_time(visited, self.progress) {
             return 0;
         }
         let moves = match self.moves(me, opp) {
@@ -594,7 +564,7 @@ impl<'a> Searcher<'a> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = i8::MIN;
         for cell in moves {
-            let v = -self.negamax(opp, me | 1 << cell, -beta, -alpha);
+            let v = -self.negamax(opp, me | 1 << cell, -beta, -alpha, clock);
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -609,8 +579,8 @@ impl<'a> Searcher<'a> {
             (lower, upper) = (best, best);
         }
         // Checked after the children: a child abandoned at the deadline
-        // returns a meaningless 0, and the flag is already set when it does.
-        if self.stopped.load(Relaxed) {
+        // returns a meaningless 0, and the clock has stopped when it does.
+        if clock.stopped() {
             return 0;
         }
         if self.table.len() < self.capacity || self.table.contains_key(&key) {
@@ -637,7 +607,7 @@ pub fn value_within(
     deadline: Option<Instant>,
 ) -> Result<Option<SearchResult>> {
     let searcher = Searcher {
-        deadline,
+        clock: Clock::until(deadline),
         ..Searcher::new(board, capacity)
     };
     searcher.search(x, o, Precision::Weak)
@@ -655,7 +625,7 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         progress.stage("nodes", 0);
         Searcher {
-            deadline,
+            clock: Clock::until(deadline),
             progress,
             ..Searcher::new(board, capacity)
         }
@@ -676,23 +646,47 @@ impl<'a> Searcher<'a> {
     /// passed. Refuses overlapping stones, illegal counts and finished
     /// positions. Node and hit counts add up over the searcher's life.
     pub fn search(&self, x: u64, o: u64, precision: Precision) -> Result<Option<SearchResult>> {
+        self.search_within(x, o, precision, &self.clock)
+    }
+
+    /// [`Self::search`] until `clock` stops instead of the searcher's
+    /// deadline: `Ok(None)` then. Searches with clocks of their own may
+    /// share the searcher; each clock stops only its own search.
+    pub fn search_within(
+        &self,
+        x: u64,
+        o: u64,
+        precision: Precision,
+        clock: &Clock,
+    ) -> Result<Option<SearchResult>> {
         self.check(x, o)?;
-        let result = self.solve(x, o, precision);
-        Ok((!self.stopped.load(Relaxed)).then_some(result))
+        let result = self.solve(x, o, precision, clock);
+        Ok((!clock.stopped()).then_some(result))
     }
 
     /// Whether the exact score of (X cells, O cells) is at most `bound`:
     /// one null-window probe, reusing the table. `Ok(None)` once the
     /// deadline has passed. Refuses what [`Self::search`] refuses.
     pub fn score_at_most(&self, x: u64, o: u64, bound: i8) -> Result<Option<bool>> {
+        self.score_at_most_within(x, o, bound, &self.clock)
+    }
+
+    /// [`Self::score_at_most`] until `clock` stops: `Ok(None)` then.
+    pub fn score_at_most_within(
+        &self,
+        x: u64,
+        o: u64,
+        bound: i8,
+        clock: &Clock,
+    ) -> Result<Option<bool>> {
         self.check(x, o)?;
         let (me, opp) = if x.count_ones() == o.count_ones() {
             (x, o)
         } else {
             (o, x)
         };
-        let score = self.root(me, opp, bound, bound.saturating_add(1));
-        Ok((!self.stopped.load(Relaxed)).then_some(score <= bound))
+        let score = self.root(me, opp, bound, bound.saturating_add(1), clock);
+        Ok((!clock.stopped()).then_some(score <= bound))
     }
 
     /// Refuses overlapping stones, illegal counts and finished positions.
@@ -742,9 +736,9 @@ mod tests {
             for &score in &possible {
                 for soft in [false, true] {
                     let probes = std::cell::Cell::new(0);
-                    let stopped = AtomicBool::new(false);
+                    let clock = Clock::default();
                     let (found, _) =
-                        score_by_probes(Precision::Exact, bounds, empty, &stopped, |a, b| {
+                        score_by_probes(Precision::Exact, bounds, empty, &clock, |a, b| {
                             probes.set(probes.get() + 1);
                             let r = match (soft, score <= a) {
                                 (true, _) => score,
