@@ -738,7 +738,12 @@ fn generated_batches_answer_every_line_once_in_order() {
             assert!(stderr.is_empty(), "{case}");
         }
     }
-    // every ending was generated: all good, some bad, some not reached
-    assert_eq!(codes, [Some(0), Some(2), Some(3)].into(), "exit codes seen");
+    // both certain endings were generated: all good, some bad (whether a
+    // tiny time limit stops a search this small before it ends is chance;
+    // tests/audit_batch.rs makes sure of exit 3)
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(2)),
+        "{codes:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
