@@ -169,37 +169,46 @@ fn line_9_out_help_says_what_is_replaced_and_that_hard_links_part() {
     }
 }
 
-/// A bad batch line of a megabyte: it was quoted whole, twice (as the
-/// line and as its one move), into a 2 MB line on stderr; now the line is
-/// quoted at most once, shortened to its start and its length in bytes.
-/// (Where the message goes — stderr, or the bad line's answer — is the
-/// batch loop's business; this looks at both outputs.)
+/// A bad batch line: a megabyte's was quoted whole, twice (as the line
+/// and as its one move), into a 2 MB line on stderr. Now a line under the
+/// batch's cap on a line's length (4,096 bytes) is quoted at most once,
+/// shortened to its start and its length in bytes; a longer one is refused
+/// by its length alone. (Where the message goes — stderr, or the bad
+/// line's answer — is the batch loop's business; this looks at both.)
 #[test]
 fn line_8_a_bad_batch_line_is_quoted_once_and_shortened() {
-    let long = "x".repeat(1_000_000);
-    let two_moves = format!("a1 {}", "b".repeat(1_000_000));
-    let full_column = "1".repeat(1_000_000);
-    for (game, line) in [
-        ("mnk", long.as_str()),
-        ("mnk", two_moves.as_str()),
-        ("connect", full_column.as_str()),
-    ] {
-        let (code, said) = batch(game, format!("\n{line}\n").as_bytes());
-        let shown = &said[..said.len().min(400)];
-        assert!(
-            code.is_some_and(|c| c != 0),
-            "{game}: exit {code:?}: {shown}"
-        );
-        assert!(!said.contains("panicked"), "{shown}");
-        assert!(
-            said.len() < 1000,
-            "{game}: {} bytes said: {shown}",
-            said.len()
-        );
-        assert!(said.contains("line 2"), "{said}");
-        assert!(said.contains(&format!("({} bytes)", line.len())), "{said}");
-        // the line's start appears once, not as the line and again as its move
-        assert_eq!(said.matches(&line[..40]).count(), 1, "{said}");
+    for size in [4_000, 1_000_000] {
+        let long = "x".repeat(size);
+        let two_moves = format!("a1 {}", "b".repeat(size));
+        let full_column = "1".repeat(size);
+        for (game, line) in [
+            ("mnk", long.as_str()),
+            ("mnk", two_moves.as_str()),
+            ("connect", full_column.as_str()),
+        ] {
+            let (code, said) = batch(game, format!("\n{line}\n").as_bytes());
+            let shown = &said[..said.len().min(400)];
+            assert!(
+                code.is_some_and(|c| c != 0),
+                "{game}: exit {code:?}: {shown}"
+            );
+            assert!(!said.contains("panicked"), "{shown}");
+            assert!(
+                said.len() < 1000,
+                "{game}: {} bytes said: {shown}",
+                said.len()
+            );
+            assert!(said.contains("line 2"), "{said}");
+            let quoted = said.matches(&line[..40]).count();
+            if size < 4096 {
+                assert!(said.contains(&format!("({} bytes)", line.len())), "{said}");
+                // the line's start appears once, not as the line and again as its move
+                assert_eq!(quoted, 1, "{said}");
+            } else {
+                assert!(said.contains("bytes, more than the 4,096"), "{said}");
+                assert!(quoted <= 1, "{said}");
+            }
+        }
     }
     // a short bad line is quoted whole, once
     let (code, said) = batch("mnk", b"zz\n");
