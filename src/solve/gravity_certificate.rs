@@ -26,6 +26,8 @@ use rayon::prelude::*;
 
 use super::certify::from_children;
 use super::progress::Progress;
+use super::sparse_layered::key_index::KeyIndex;
+use super::sparse_layered::keys::PlyKeys;
 use super::sparse_layered::{decode, GravityCounts, GravityPly};
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
@@ -51,26 +53,26 @@ pub fn certify_gravity<'a>(
         ));
     }
     progress.stage("certify", plies as u64);
-    let mut above: Option<Cow<'a, GravityPly>> = None;
+    let mut above: Option<Indexed<'a>> = None;
     for ply in (0..plies).rev() {
         let current = ply_of(ply)?;
-        let reached = above.as_ref().map(|a| Marks::new(a.raw().0.len()));
-        let derived = check_ply(game, ply, &current, above.as_deref(), reached.as_ref())?;
+        let reached = above.as_ref().map(|a| Marks::new(a.ply.raw().0.len()));
+        let derived = check_ply(game, ply, &current, above.as_ref(), reached.as_ref())?;
         if let (Some(above), Some(reached)) = (&above, &reached) {
             if let Some(i) = reached.first_unmarked() {
                 return Err(format!(
                     "position {:#x} of ply {} is no move's result from ply {ply}",
-                    above.raw().0.get(i),
+                    above.ply.raw().0.get(i),
                     ply + 1
                 ));
             }
         }
         compare_counts(ply, &stored[ply], &derived)?;
-        above = Some(current);
+        above = Some(Indexed::new(current));
         progress.advance(1);
     }
     let first = above.expect("a board has at least ply 0");
-    let keys = first.raw().0;
+    let keys = first.ply.raw().0;
     if keys.len() != 1 || keys.get(0) != game.key(0, 0) {
         return Err("ply 0 does not hold exactly the empty board".into());
     }
@@ -83,7 +85,7 @@ fn check_ply(
     game: &Gravity,
     ply: usize,
     current: &GravityPly,
-    above: Option<&GravityPly>,
+    above: Option<&Indexed<'_>>,
     reached: Option<&Marks>,
 ) -> Result<GravityCounts, String> {
     let (keys, values) = current.raw();
@@ -119,7 +121,7 @@ fn check_position(
     ply: usize,
     key: u64,
     value: u8,
-    above: Option<&GravityPly>,
+    above: Option<&Indexed<'_>>,
     reached: Option<&Marks>,
 ) -> Result<GravityCounts, String> {
     let bad = |why: &str| format!("position {key:#x} of ply {ply}: {why}");
@@ -160,12 +162,11 @@ fn check_position(
             .map(|cell| {
                 let child_x = if x_moves { x | cell } else { x };
                 let child = game.canonical(game.key(child_x, occupied | cell));
-                let (above_keys, above_values) = above.raw();
-                above_keys.position(child).map(|i| {
+                above.position(child).map(|i| {
                     if let Some(reached) = reached {
                         reached.mark(i);
                     }
-                    decode(above_values[i])
+                    decode(above.ply.raw().1[i])
                 })
             });
         let empty = game.cells() - ply as u32;
@@ -221,6 +222,34 @@ fn compare_counts(
         "the summary's counts of ply {ply} differ from its positions ({})",
         differ.join("; ")
     ))
+}
+
+/// A ply with the bucket index of its keys, for the lookups of its
+/// parents' children (a binary search over a whole ply of 64-bit keys
+/// missed the cache at nearly every step).
+struct Indexed<'a> {
+    ply: Cow<'a, GravityPly>,
+    index: KeyIndex,
+}
+
+impl<'a> Indexed<'a> {
+    fn new(ply: Cow<'a, GravityPly>) -> Self {
+        let index = match ply.raw().0 {
+            PlyKeys::Narrow(k) => KeyIndex::new(k),
+            PlyKeys::Wide(k) => KeyIndex::new(k),
+        };
+        Self { ply, index }
+    }
+
+    /// Where canonical `key` is stored, if it is.
+    fn position(&self, key: u64) -> Option<usize> {
+        let (from, to) = self.index.range(self.index.bucket(key));
+        let at = match self.ply.raw().0 {
+            PlyKeys::Narrow(k) => k[from..to].binary_search(&u32::try_from(key).ok()?),
+            PlyKeys::Wide(k) => k[from..to].binary_search(&key),
+        };
+        at.ok().map(|i| from + i)
+    }
 }
 
 /// One mark a position, set from any thread.

@@ -294,10 +294,11 @@ impl MappedGravity {
         let word = if game.key_bits() <= u32::BITS { 4 } else { 8 };
         let largest = self.stored_per_ply().into_iter().max().unwrap_or(0);
         // two plies held, the newer one also as its decoded blocks while
-        // they are joined (and, for parts, as merged (key, value) pairs)
+        // they are joined (and, for parts, as merged (key, value) pairs),
+        // and the older one's bucket index (4 bytes for 8 keys)
         let per_position = match self {
-            Self::Single(_) => 3 * (word + 1),
-            Self::Parted(_) => 3 * (word + 1) + 2 * 16,
+            Self::Single(_) => 3 * (word + 1) + 1,
+            Self::Parted(_) => 3 * (word + 1) + 1 + 2 * 16,
         };
         budget.check(
             "certifying the table",

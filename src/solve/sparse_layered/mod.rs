@@ -37,7 +37,7 @@ mod backward;
 mod disjoint;
 pub mod distributed;
 mod forward;
-mod key_index;
+pub(crate) mod key_index;
 pub mod keys;
 mod moves;
 pub mod rules;
