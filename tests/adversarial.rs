@@ -7,6 +7,8 @@
 //! mixes of good, bad, huge, binary and blank lines, each of which must get
 //! exactly one answer, in order.
 
+#[path = "common/cli.rs"]
+mod cli_support;
 mod common;
 
 use std::path::PathBuf;
@@ -396,16 +398,7 @@ fn generated_table_forgeries_are_refused() {
         .unwrap();
     assert!(made.success());
     let bytes = std::fs::read(&honest).unwrap();
-    let fields = [
-        "positions",
-        "terminal",
-        "x_wins",
-        "o_wins",
-        "draws",
-        "first_won",
-        "first_drawn",
-        "first_lost",
-    ];
+    let fields = forge::COUNT_FIELDS;
     let mut rng = Rng::new(26);
     for case in 0..200 {
         let mut t = forge::ForgedTable::parse(&bytes);
@@ -629,46 +622,9 @@ fn generated_batches_answer_every_line_once_in_order() {
         } else {
             args.extend(["--positions".into(), "-".into()]);
         }
-        let mut child = Command::new(BIN)
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
         let stdin_input = if from_file { Vec::new() } else { input };
-        let writer = std::thread::spawn(move || {
-            use std::io::Write;
-            let _ = stdin.write_all(&stdin_input);
-        });
-        // read while it runs: a full pipe would stop it
-        let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-            std::thread::spawn(move || {
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut pipe.unwrap(), &mut bytes).unwrap();
-                bytes
-            })
-        };
-        let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
-        let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > Duration::from_secs(120) {
-                let _ = child.kill();
-                panic!("a hang: seed {seed}, {args:?}");
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        };
-        writer.join().unwrap();
-        let out = std::process::Output {
-            status,
-            stdout: stdout.join().unwrap(),
-            stderr: stderr.join().unwrap(),
-        };
+        let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = cli_support::run_within(&arg_refs, 120, Some(&stdin_input));
         let _ = std::fs::remove_file(&file);
         (
             seed,
@@ -694,10 +650,9 @@ fn generated_batches_answer_every_line_once_in_order() {
             .collect()
     });
     let mut codes = std::collections::BTreeSet::new();
-    for (seed, args, expected, json, out) in results {
-        codes.insert(out.status.code());
-        let stdout = String::from_utf8(out.stdout).expect("UTF-8 answers");
-        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    for (seed, args, expected, json, (code, stdout, stderr)) in results {
+        codes.insert(code);
+        let stdout = String::from_utf8(stdout).expect("UTF-8 answers");
         let case = format!("seed {seed}, {args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{case}");
         let answers: Vec<&str> = stdout.lines().collect();
@@ -729,7 +684,6 @@ fn generated_batches_answer_every_line_once_in_order() {
                 not_reached |= !reached;
             }
         }
-        let code = out.status.code();
         if any_bad {
             assert_eq!(code, Some(2), "{case}");
             assert_eq!(stderr.trim_end().lines().count(), 1, "{case}");

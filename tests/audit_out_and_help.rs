@@ -221,33 +221,20 @@ fn line_8_a_bad_batch_line_is_quoted_once_and_shortened() {
 /// its output while it runs (a long line on stderr fills no pipe);
 /// returns the exit code and what it printed (stdout, then stderr).
 fn batch(game: &str, input: &[u8]) -> (Option<i32>, String) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .args([
-            "search",
-            game,
-            "--cols",
-            "4",
-            "--rows",
-            "4",
-            "--positions",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // a program that stops reading early closes the pipe: not an error
-    let feeder = std::thread::spawn(move || drop(stdin.write_all(&input)));
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    let mut said = String::from_utf8_lossy(&out.stdout).into_owned();
-    said.push_str(&String::from_utf8_lossy(&out.stderr));
-    (out.status.code(), said)
+    let args = [
+        "search",
+        game,
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--positions",
+        "-",
+    ];
+    let (code, stdout, stderr) = cli_support::run_within(&args, 120, Some(input));
+    let mut said = String::from_utf8_lossy(&stdout).into_owned();
+    said.push_str(&stderr);
+    (code, said)
 }
 
 /// Top-level help: `play`, `search` and `verify` were described as m,n,k

@@ -137,16 +137,7 @@ fn line_1_a_table_without_its_blocks_has_no_value() {
     t.index.clear();
     t.blocks.clear();
     for ply in t.summary["counts"].as_array_mut().unwrap() {
-        for field in [
-            "positions",
-            "terminal",
-            "x_wins",
-            "o_wins",
-            "draws",
-            "first_won",
-            "first_drawn",
-            "first_lost",
-        ] {
+        for field in forge::COUNT_FIELDS {
             ply[field] = 0.into();
         }
     }

@@ -1,7 +1,7 @@
 //! Running the `retrograde` binary in the CLI tests.
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -51,7 +51,9 @@ pub fn refused(args: &[&str]) -> String {
 
 /// Runs the binary with `args` and `input` on standard input, killing it
 /// (and failing the test) after `seconds`; returns (exit code, stdout,
-/// stderr).
+/// stderr). The input is written and both outputs are read while the
+/// program runs, so a program that reads or writes more than a pipe holds
+/// neither blocks nor is taken for a hang.
 pub fn run_within(
     args: &[&str],
     seconds: u64,
@@ -68,23 +70,40 @@ pub fn run_within(
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    if let Some(bytes) = input {
+    let feeder = input.map(|bytes| {
+        let mut stdin = child.stdin.take().expect("piped");
+        let bytes = bytes.to_vec();
         // a program that stops reading early closes the pipe: not an error
-        let _ = child.stdin.take().expect("piped").write_all(bytes);
-    }
+        std::thread::spawn(move || drop(stdin.write_all(&bytes)))
+    });
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).expect("the output");
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
     let started = Instant::now();
-    while child.try_wait().expect("waitable").is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waitable") {
+            break status;
+        }
         if started.elapsed() > Duration::from_secs(seconds) {
             let _ = child.kill();
             panic!("{args:?} did not finish within {seconds} s (a hang)");
         }
         std::thread::sleep(Duration::from_millis(2));
+    };
+    if let Some(feeder) = feeder {
+        feeder.join().expect("the input written");
     }
-    let out = child.wait_with_output().expect("the output");
+    let stderr = stderr.join().expect("stderr read");
     (
-        out.status.code(),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).to_string(),
+        status.code(),
+        stdout.join().expect("stdout read"),
+        String::from_utf8_lossy(&stderr).to_string(),
     )
 }
 

@@ -6,6 +6,18 @@
 
 use retrograde::checksum::Checksum;
 
+/// The fields of each ply's counts in the summary.
+pub const COUNT_FIELDS: [&str; 8] = [
+    "positions",
+    "terminal",
+    "x_wins",
+    "o_wins",
+    "draws",
+    "first_won",
+    "first_drawn",
+    "first_lost",
+];
+
 /// A gravity table's parts, editable.
 pub struct ForgedTable {
     /// The 32 bytes before the first section.
