@@ -7,7 +7,7 @@
 # point it outside the clone to keep it across fresh clones): run the
 # script again after a kill and each run resumes from its last finished
 # ply. MEMORY (default: the program's own default) is passed as
-# --max-memory. A run whose
+# --max-memory, THREADS (default: every core) as --threads. A run whose
 # JSON exists is skipped (delete the file to run it again). The time of a
 # resumed run is that of its last part. A solve-* run also writes its
 # symbolic table to $TABLES/NAME.rgt (default: $CHECKPOINTS; not
@@ -27,6 +27,7 @@ tables=${TABLES:-$checkpoints}
 mkdir -p "$out" "$checkpoints" "$tables"
 memory=()
 [ -n "${MEMORY:-}" ] && memory=(--max-memory "$MEMORY")
+[ -n "${THREADS:-}" ] && memory+=(--threads "$THREADS")
 
 declare -A runs=(
   # Böck's counts with width + height ≤ 12 beyond the tests' quick ones
