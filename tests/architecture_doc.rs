@@ -37,3 +37,105 @@ fn every_source_file_is_described_and_every_named_path_exists() {
     let gone: Vec<&&str> = named.iter().filter(|p| !Path::new(p).exists()).collect();
     assert!(gone.is_empty(), "named but gone: {gone:?}");
 }
+
+/// The sibling modules of `src/cli/` that `file` names (`super::NAME`,
+/// `super::super::NAME` from a nested module, or `use super::{NAME, …}`).
+fn cli_siblings_named(file: &Path, siblings: &[String]) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    // keep code only: a sibling named in a comment is no dependency
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    siblings
+        .iter()
+        .filter(|s| {
+            let named = |prefix: &str| {
+                code.match_indices(prefix).any(|(i, _)| {
+                    let rest = &code[i + prefix.len()..];
+                    rest.starts_with(s.as_str())
+                        && !rest[s.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            };
+            named("super::") || named("super::super::")
+        })
+        .cloned()
+        .collect()
+}
+
+/// Second audit, line 18: the command modules `connect`, `mnk` and
+/// `distributed` imported each other in a circle. The modules of
+/// `src/cli/` may depend on each other only one way.
+#[test]
+fn the_command_modules_import_each_other_without_a_circle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cli = root.join("src/cli");
+    let mut files = Vec::new();
+    source_files(&cli, &mut files);
+    // a module is a file of src/cli/ or a folder's mod.rs and its files
+    let module_of = |f: &str| -> String {
+        let rel = Path::new(f).strip_prefix(&cli).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap();
+        first.trim_end_matches(".rs").to_string()
+    };
+    let mut modules: Vec<String> = files.iter().map(|f| module_of(f)).collect();
+    modules.sort();
+    modules.dedup();
+    modules.retain(|m| m != "mod");
+    let mut edges: Vec<(String, String)> = Vec::new();
+    for f in &files {
+        let from = module_of(f);
+        if from == "mod" {
+            continue;
+        }
+        for to in cli_siblings_named(Path::new(f), &modules) {
+            if to != from {
+                edges.push((from.clone(), to));
+            }
+        }
+    }
+    // depth-first search for a cycle
+    fn visit(
+        m: &str,
+        edges: &[(String, String)],
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == m) {
+            let mut cycle = path[i..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if done.iter().any(|d| d == m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for (_, to) in edges.iter().filter(|(f, _)| f == m) {
+            if let Some(c) = visit(to, edges, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.push(m.to_string());
+        None
+    }
+    let mut done = Vec::new();
+    for m in &modules {
+        if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
+            panic!(
+                "src/cli modules import each other in a circle: {}",
+                cycle.join(" -> ")
+            );
+        }
+    }
+    assert!(edges
+        .iter()
+        .any(|(f, t)| f == "connect" && t == "distributed"));
+}

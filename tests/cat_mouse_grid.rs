@@ -15,7 +15,7 @@ fn leetcode(grid: &[&str], cat_jump: u32, mouse_jump: u32) -> bool {
 }
 
 #[test]
-fn the_five_seed_examples() {
+fn leetcodes_five_examples() {
     assert!(leetcode(&["####F", "#C...", "M...."], 1, 2));
     assert!(leetcode(&["M.C...F"], 1, 4));
     assert!(!leetcode(&["M.C...F"], 1, 3));

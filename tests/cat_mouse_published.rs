@@ -36,7 +36,8 @@ fn leetcode_913_example_2_is_a_mouse_win() {
     assert_eq!(answer(&lists("[[1,3],[0],[3],[0,2]]")).0, 1);
 }
 
-/// The seeds' DFS that declares a draw after 2n turns gets this one wrong:
+/// A depth-first search that declares a draw after 2n turns (a common
+/// answer to LeetCode 913) gets this one wrong:
 /// the mouse's win takes 7 plies on 11 nodes, but it needs the full table.
 #[test]
 fn the_case_that_defeats_a_2n_turn_cutoff_is_a_mouse_win() {

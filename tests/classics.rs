@@ -1,4 +1,5 @@
-//! The small seed games against deliberately simple recursive references,
+//! The small classic games (Nim, Can I Win, the LeetCode game puzzles)
+//! against deliberately simple recursive references,
 //! on hundreds of seeded random inputs, and LeetCode's examples.
 
 mod common;
@@ -135,7 +136,7 @@ fn ends_match_the_recursion_and_the_line_achieves_the_scores() {
 }
 
 #[test]
-fn the_seed_examples_on_the_command_line() {
+fn leetcodes_examples_on_the_command_line() {
     let json = |args: &[&str]| -> serde_json::Value {
         let out = Command::new(env!("CARGO_BIN_EXE_retrograde"))
             .args(args)

@@ -16,6 +16,7 @@ use retrograde::tablefile::GravityValues;
 use retrograde::tablefile::{SavedGame, SavedTable};
 use serde_json::{json, Value};
 
+use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::search::{search, SearchBoardArgs};
@@ -77,8 +78,27 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     // one process); otherwise the search comes before the tables' board
     // check, since it takes boards (8×8) that the tables do not
     if super::distributed::launched_ranks().is_some() {
-        if let Some(code) = super::distributed::connect(args, &Gravity::new(cols, rows, args.k)?)? {
-            return Ok(code);
+        let game = Gravity::new(cols, rows, args.k)?;
+        let request = Request {
+            board: Board::Connect(&game),
+            run: &args.run,
+            out: &args.out,
+            one_position: args.position.given() || args.search,
+        };
+        match on_ranks(request)? {
+            Some(Ranked::Exit(code)) => return Ok(code),
+            Some(Ranked::Report(RankReport::Connect {
+                counts,
+                root: (value, depth),
+                timing,
+            })) => {
+                let root = (first_player_result(value), depth);
+                return report_counts(&game, &counts, root, &timing, args.run.json);
+            }
+            Some(Ranked::Report(RankReport::Mnk { .. })) => {
+                unreachable!("a connect request reports connect counts")
+            }
+            None => {}
         }
     }
     if args.search {

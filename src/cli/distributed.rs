@@ -3,6 +3,66 @@
 //! (or a PMI launcher) sets; with the `mpi` feature it then joins the job
 //! and solves its share, else it refuses, so that P processes never each
 //! run the whole solve and print P reports.
+//!
+//! This module knows boards, not commands: `connect` and `mnk` describe
+//! their run as a [`Request`] and print the [`RankReport`] that rank 0
+//! hands back with their own report functions, so the command modules
+//! import this one and never the other way round.
+
+use std::process::ExitCode;
+
+use retrograde::game::Outcome;
+use retrograde::games::gravity::Gravity;
+use retrograde::games::mnk::Mnk;
+use retrograde::solve::layered::{GameCounts, PlyCounts};
+use retrograde::solve::sparse_layered::GravityCounts;
+
+use super::{OutArgs, RunArgs, Timing};
+
+/// The board of a distributed run.
+// read only by the `mpi` feature's solve
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub enum Board<'a> {
+    Connect(&'a Gravity),
+    Mnk(&'a Mnk),
+}
+
+/// What a distributed run was asked.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub struct Request<'a> {
+    pub board: Board<'a>,
+    pub run: &'a RunArgs,
+    pub out: &'a OutArgs,
+    /// `--moves`, `--board` or `--search`: not for a distributed run.
+    pub one_position: bool,
+}
+
+/// What rank 0 reports once every rank has solved (and saved) its share:
+/// counts summed over the ranks, and the empty board's value for the
+/// first player with its depth.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub enum RankReport {
+    Connect {
+        counts: Vec<GravityCounts>,
+        root: (Outcome, u32),
+        timing: Timing,
+    },
+    Mnk {
+        counts: Vec<PlyCounts>,
+        games: GameCounts,
+        root: (Outcome, u32),
+        timing: Timing,
+    },
+}
+
+/// How a run under `mpirun` ended on this process.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub enum Ranked {
+    /// Rank 0's report, for the command to print.
+    Report(RankReport),
+    /// Nothing to print here (another rank, or a refusal rank 0 speaks of).
+    Exit(ExitCode),
+}
 
 /// The number in the first of the environment variables `names` that holds
 /// one.
@@ -40,7 +100,7 @@ pub fn refuse_without_mpi(command: &str) -> anyhow::Result<()> {
 }
 
 #[cfg(feature = "mpi")]
-pub use with_mpi::{connect, mnk};
+pub use with_mpi::on_ranks;
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
@@ -50,7 +110,6 @@ mod with_mpi {
 
     use anyhow::bail;
     use retrograde::games::gravity::Gravity;
-    use retrograde::games::mnk::Mnk;
     use retrograde::memory::Budget;
     use retrograde::solve::in_pool;
     use retrograde::solve::progress::{Progress, Silent};
@@ -63,50 +122,14 @@ mod with_mpi {
     use retrograde::tablefile::parted::{part_path, write_manifest};
     use retrograde::tablefile::{SavedGame, SavedTable};
 
-    use super::super::connect::ConnectArgs;
-    use super::super::mnk::{MnkArgs, MnkSummary};
-    use super::super::output::first_player_result;
-    use super::super::{OutArgs, RunArgs, Timing};
+    use super::super::Timing;
+    use super::{Board, RankReport, Ranked, Request};
 
-    /// The board of a distributed run.
-    enum Board<'a> {
-        Connect(&'a Gravity),
-        Mnk(&'a Mnk),
-    }
-
-    /// What a distributed run was asked.
-    struct Request<'a> {
-        board: Board<'a>,
-        run: &'a RunArgs,
-        out: &'a OutArgs,
-        /// `--moves`, `--board` or `--search`: not for a distributed run.
-        one_position: bool,
-    }
-
-    /// `connect` on the ranks of this MPI job: rank 0 prints the report
-    /// (progress too); with `--out`, every rank writes its part and rank 0
-    /// the manifest, last. `None` when not started by `mpirun`.
-    pub fn connect(args: &ConnectArgs, game: &Gravity) -> anyhow::Result<Option<ExitCode>> {
-        on_ranks(Request {
-            board: Board::Connect(game),
-            run: &args.run,
-            out: &args.out,
-            one_position: args.position.given() || args.search,
-        })
-    }
-
-    /// `mnk` on the ranks of this MPI job, on the layered engine; rank 0
-    /// prints the report. `None` when not started by `mpirun`.
-    pub fn mnk(args: &MnkArgs, game: &Mnk) -> anyhow::Result<Option<ExitCode>> {
-        on_ranks(Request {
-            board: Board::Mnk(game),
-            run: &args.run,
-            out: &args.out,
-            one_position: args.position.given(),
-        })
-    }
-
-    fn on_ranks(request: Request<'_>) -> anyhow::Result<Option<ExitCode>> {
+    /// Runs `request` on the ranks of this MPI job: every rank solves its
+    /// share; with `--out`, every rank writes its part (connect) or rank 0
+    /// the gathered table (m,n,k), and rank 0 the manifest, last. `None`
+    /// when not started by `mpirun`.
+    pub fn on_ranks(request: Request<'_>) -> anyhow::Result<Option<Ranked>> {
         let Some((_, local)) = super::launched_ranks() else {
             return Ok(None);
         };
@@ -114,7 +137,7 @@ mod with_mpi {
             // every rank refuses alike; rank 0 says so
             return match super::launched_rank() {
                 Some(0) | None => Err(e),
-                Some(_) => Ok(Some(ExitCode::from(2))),
+                Some(_) => Ok(Some(Ranked::Exit(ExitCode::from(2)))),
             };
         }
         let Some(ranks) = MpiRanks::init() else {
@@ -124,7 +147,7 @@ mod with_mpi {
         if let Err(e) = &result {
             // rank 0 speaks for all; another rank speaks only of its own failure
             if ranks.rank() != 0 && e.to_string().starts_with("another rank") {
-                return Ok(Some(ExitCode::from(2)));
+                return Ok(Some(Ranked::Exit(ExitCode::from(2))));
             }
         }
         result.map(Some)
@@ -138,7 +161,7 @@ mod with_mpi {
         Ok(())
     }
 
-    fn run(request: &Request<'_>, ranks: &MpiRanks, local: usize) -> anyhow::Result<ExitCode> {
+    fn run(request: &Request<'_>, ranks: &MpiRanks, local: usize) -> anyhow::Result<Ranked> {
         let (rank, size) = (ranks.rank(), ranks.size());
         let out = request.out.out.as_deref();
         // connect: every rank's part and the manifest; mnk: rank 0's table
@@ -170,7 +193,6 @@ mod with_mpi {
             ..Timing::solved(clock.elapsed().as_secs_f64(), threads)
         };
         let (value, depth) = decode(solved.root);
-        let json = request.run.json;
         match request.board {
             Board::Connect(game) => {
                 let counts = solved.counts.clone();
@@ -178,15 +200,13 @@ mod with_mpi {
                     save_parts(game, solved, path, ranks)?;
                 }
                 if rank != 0 {
-                    return Ok(ExitCode::SUCCESS);
+                    return Ok(Ranked::Exit(ExitCode::SUCCESS));
                 }
-                super::super::connect::report_counts(
-                    game,
-                    &counts,
-                    (first_player_result(value), depth),
-                    &timing,
-                    json,
-                )
+                Ok(Ranked::Report(RankReport::Connect {
+                    counts,
+                    root: (value, depth),
+                    timing,
+                }))
             }
             Board::Mnk(game) => {
                 let counts = solved.mnk_counts();
@@ -209,14 +229,14 @@ mod with_mpi {
                     }
                 }
                 if rank != 0 {
-                    return Ok(ExitCode::SUCCESS);
+                    return Ok(Ranked::Exit(ExitCode::SUCCESS));
                 }
-                let summary = MnkSummary {
-                    counts: &counts,
+                Ok(Ranked::Report(RankReport::Mnk {
+                    counts,
                     games,
                     root: (value, depth),
-                };
-                super::super::mnk::report_summary(game, &summary, &timing, json)
+                    timing,
+                }))
             }
         }
     }
@@ -258,22 +278,13 @@ mod with_mpi {
     }
 }
 
-/// Runs `connect` distributed when started by `mpirun`; `None` when not.
+/// Refuses a run under `mpirun` with several processes (this build has no
+/// MPI support); `None` otherwise: the command runs in this one process.
 #[cfg(not(feature = "mpi"))]
-pub fn connect(
-    _args: &super::connect::ConnectArgs,
-    _game: &retrograde::games::gravity::Gravity,
-) -> anyhow::Result<Option<std::process::ExitCode>> {
-    refuse_without_mpi("connect")?;
-    Ok(None)
-}
-
-/// Runs `mnk` distributed when started by `mpirun`; `None` when not.
-#[cfg(not(feature = "mpi"))]
-pub fn mnk(
-    _args: &super::mnk::MnkArgs,
-    _game: &retrograde::games::mnk::Mnk,
-) -> anyhow::Result<Option<std::process::ExitCode>> {
-    refuse_without_mpi("mnk")?;
+pub fn on_ranks(request: Request<'_>) -> anyhow::Result<Option<Ranked>> {
+    refuse_without_mpi(match request.board {
+        Board::Connect(_) => "connect",
+        Board::Mnk(_) => "mnk",
+    })?;
     Ok(None)
 }

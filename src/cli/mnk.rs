@@ -15,6 +15,7 @@ use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, GameCounts, MnkSolution, PlyCounts};
 use serde_json::{json, Value};
 
+use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{
     board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
 };
@@ -71,8 +72,31 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
         return Ok(code);
     }
     let (game, board) = boards(args.cols, args.rows, args.k, &args.position)?;
-    if let Some(code) = super::distributed::mnk(args, &game)? {
-        return Ok(code);
+    let request = Request {
+        board: Board::Mnk(&game),
+        run: &args.run,
+        out: &args.out,
+        one_position: args.position.given(),
+    };
+    match on_ranks(request)? {
+        Some(Ranked::Exit(code)) => return Ok(code),
+        Some(Ranked::Report(RankReport::Mnk {
+            counts,
+            games,
+            root,
+            timing,
+        })) => {
+            let summary = MnkSummary {
+                counts: &counts,
+                games,
+                root,
+            };
+            return report_summary(&game, &summary, &timing, args.run.json);
+        }
+        Some(Ranked::Report(RankReport::Connect { .. })) => {
+            unreachable!("an m,n,k request reports m,n,k counts")
+        }
+        None => {}
     }
     let position = args
         .position
