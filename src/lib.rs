@@ -8,6 +8,11 @@
 //! a state in a `bitvec` plus a depth a state; every count the tool prints
 //! comes from that table.
 //!
+//! A table saved by the command line (`--out`) opens with
+//! [`tablefile::open::OpenTable`], which answers any position of its board
+//! in the shape `retrograde query --json` prints; its module doc has the
+//! example. Solving from code:
+//!
 //! ```
 //! use retrograde::games::cat_mouse::CatMouseGraph;
 //! use retrograde::solve::retrograde::solve;

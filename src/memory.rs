@@ -123,7 +123,7 @@ const ADDRESS_SPACE_RESERVE: u64 = 256 << 20;
 /// The memory this process may use: the least of physical memory, the
 /// memory limit of its cgroup (v2 `memory.max` or v1
 /// `memory.limit_in_bytes`) and its address-space limit (`ulimit -v`, less
-/// [`ADDRESS_SPACE_RESERVE`]).
+/// `ADDRESS_SPACE_RESERVE`).
 pub fn usable_memory() -> Option<Bytes> {
     let read_number =
         |path: &str| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };

@@ -10,9 +10,11 @@ use clap::{Args, ValueEnum};
 use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
 use retrograde::games::cat_mouse_grid::CatMouseGrid;
 use retrograde::memory::Bytes;
+use retrograde::position::Family;
 use retrograde::table::OutcomeTable;
+use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::{
-    load, GravityValues, MappedGravity, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
+    GravityValues, MappedGravity, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
 };
 use serde_json::json;
 
@@ -124,11 +126,6 @@ fn options_of(kind: &str) -> &'static [&'static str] {
     }
 }
 
-fn table_is_gravity(table: &retrograde::tablefile::symbolic::SymbolicFile) -> bool {
-    use retrograde::tablefile::symbolic::SymbolicSets;
-    table.layout().family == retrograde::position::Family::Gravity
-}
-
 /// Loads the table and answers.
 pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let clock = Instant::now();
@@ -141,21 +138,25 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             )
         })?
         .len();
-    if let Some(table) = retrograde::tablefile::symbolic::SymbolicFile::open(&args.file)? {
-        args.refuse_options_not_of(if table_is_gravity(&table) {
-            "connect"
-        } else {
-            "mnk"
-        })?;
-        return super::symbolic::query(&table, &args.position, args.check, &args.run, clock);
-    }
-    if let Some(table) = MappedGravity::open(&args.file)? {
-        return gravity(args, &table, size, clock);
-    }
-    args.run
-        .budget()
-        .check(&format!("loading {}", args.file.display()), Bytes(size))?;
-    let (game, table) = load(&args.file)?;
+    let (game, table) = match OpenTable::open(&args.file, &args.run.budget())? {
+        OpenTable::Symbolic { board, table } => {
+            args.refuse_options_not_of(match board.family() {
+                Family::Gravity => "connect",
+                Family::Mnk => "mnk",
+            })?;
+            return super::symbolic::query(&table, &args.position, args.check, &args.run, clock);
+        }
+        OpenTable::Connect { table, .. } => return gravity(args, &table, size, clock),
+        OpenTable::Mnk { board, solution } => (
+            SavedGame::Mnk {
+                rows: board.rows(),
+                cols: board.cols(),
+                k: board.k(),
+            },
+            SavedTable::Layered(solution),
+        ),
+        OpenTable::Other(game, table) => (game, table),
+    };
     let timing = Timing::loaded(clock.elapsed().as_secs_f64());
     let file = args.file.display();
     args.refuse_options_not_of(game.kind_name())?;

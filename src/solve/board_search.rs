@@ -28,7 +28,7 @@
 //! * **Counters per thread** ([`crate::solve::counters`]): no cache line
 //!   is shared on every node.
 //! * **Parallel search**: at the root the first move alone, the others
-//!   split across the workers; within [`SPLIT_PLIES`] plies of the root a
+//!   split across the workers; within `SPLIT_PLIES` plies of the root a
 //!   node whose first move did not cut off searches the others in parallel
 //!   with the same window (young brothers wait), a cut-off by one keeping
 //!   the rest from starting. All share the table. The value never depends

@@ -33,6 +33,7 @@ use crate::solve::sparse_layered::GravitySolution;
 use crate::table::{code, OutcomeTable};
 
 mod gravity;
+pub mod open;
 pub mod parted;
 pub mod replace;
 pub mod symbolic;
@@ -41,7 +42,7 @@ pub use gravity::{GravityFile, GravityValues, BLOCK_POSITIONS};
 pub use parted::MappedGravity;
 
 /// The index encoding of a gravity table: canonical keys in checksummed
-/// blocks ([`gravity`]).
+/// blocks (`gravity.rs`).
 pub const GRAVITY_ENCODING: u32 = 7;
 
 /// The first eight bytes of every table file.

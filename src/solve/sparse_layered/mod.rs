@@ -7,14 +7,14 @@
 //!   smaller of a key and its mirror's, [`Gravity::canonical`]); counts
 //!   weigh each stored position twice unless it is its own mirror image,
 //!   and so equal the published counts of all positions.
-//! * **Forward** ([`forward`]): the canonical children of every position
+//! * **Forward** (`forward.rs`): the canonical children of every position
 //!   of ply `p` not ended by a line are ply `p + 1`, binned by their top
 //!   bits and deduplicated bin group by bin group (no global sort), in
 //!   rounds that fit the memory left. Positions containing a win are kept
 //!   (and counted, as in Tromp's tables) but not expanded.
-//! * **Backward** ([`backward`]): each position's value from its
+//! * **Backward** (`backward.rs`): each position's value from its
 //!   children, found in the next ply through a bucket index on the key
-//!   range ([`key_index`]), in parallel over the ply.
+//!   range (`key_index.rs`), in parallel over the ply.
 //! * **Key words** ([`keys`]): `u32` keys for boards whose keys fit 32
 //!   bits, else `u64`.
 //!

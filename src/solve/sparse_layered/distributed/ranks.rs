@@ -1,7 +1,7 @@
 //! The ranks a distributed solve runs on, as the engine sees them: who I
 //! am, how many we are, and the three collective operations the layered
 //! solve needs. [`Solo`] is one process alone; with the `mpi` feature,
-//! `MpiRanks` ([`super::mpi`]) is a communicator of processes started by
+//! `MpiRanks` (`mpi.rs`, feature `mpi`) is a communicator of processes started by
 //! `mpirun`. Every rank calls every collective in the same order (the
 //! solve's rounds are agreed with [`Ranks::max`] first).
 
