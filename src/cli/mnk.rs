@@ -20,7 +20,7 @@ use super::output::{
     board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
 };
 use super::position::{board_size, print_table_answer, PositionArgs};
-use super::symbolic::EngineArgs;
+use super::symbolic::{EngineArgs, EngineChoice};
 use super::{OutArgs, RunArgs, Timing};
 use retrograde::tablefile::{SavedGame, SavedTable};
 
@@ -64,6 +64,12 @@ pub fn boards(
     let game = Mnk::new(rows, cols, k)?;
     Ok((game, BoardGame::new(Family::Mnk, cols, rows, k)?))
 }
+
+/// The most cells of an m,n,k board that `--engine auto` hands to the
+/// symbolic engine: the largest it has been measured on (5×5; 5×4 with
+/// k = 4 took 6 minutes and 9.8 GB). Beyond, auto refuses and names the
+/// search; `--engine symbolic` still runs.
+const SYMBOLIC_REACH_CELLS: u32 = 25;
 
 /// Solves the board (and answers the position) and prints the report.
 pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
@@ -135,23 +141,38 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
 /// does not take (a side over 5) or whose estimate exceeds the budget.
 fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (3, 3))?;
-    let beyond_dense = || match Mnk::new(rows, cols, args.k) {
-        Ok(game) => {
-            let needed = retrograde::solve::layered::estimate_bytes(&game);
-            let budget = args.run.budget();
-            let over = budget.check("the dense engine", needed).is_err();
-            if over {
-                eprintln!(
-                    "note: the dense engine needs an estimated {needed}, over the \
-                     budget of {}; solving with the symbolic engine instead",
+    let k = args.k;
+    let beyond_dense = || -> anyhow::Result<bool> {
+        let why = match Mnk::new(rows, cols, k) {
+            Ok(game) => {
+                let needed = retrograde::solve::layered::estimate_bytes(&game);
+                let budget = args.run.budget();
+                if budget.check("the dense engine", needed).is_ok() {
+                    return Ok(false);
+                }
+                format!(
+                    "the dense engine needs an estimated {needed}, over the budget of {}",
                     budget.0
-                );
+                )
             }
-            over
+            Err(_) if cols <= 8 && rows <= 8 => "the dense engine takes sides up to 5".to_string(),
+            Err(_) => return Ok(true),
+        };
+        if cols * rows > SYMBOLIC_REACH_CELLS {
+            anyhow::bail!(
+                "m,n,k {} with k = {k}: {why}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value by search; `--engine symbolic` tries the decision diagrams anyway",
+                board_name(cols, rows),
+                cols * rows
+            );
         }
-        Err(_) => cols * rows <= 64 && cols <= 8 && rows <= 8,
+        eprintln!("note: {why}; solving with the symbolic engine instead");
+        Ok(true)
     };
-    if !args.engine.symbolic(beyond_dense) {
+    let chosen = match args.engine.engine {
+        EngineChoice::Auto if !args.engine.symbolic(|| false) => beyond_dense()?,
+        _ => args.engine.symbolic(|| false),
+    };
+    if !chosen {
         return Ok(None);
     }
     // an m,n,k board must fit the position language (k at most the longer

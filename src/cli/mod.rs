@@ -121,6 +121,11 @@ impl RunArgs {
         progress::Bar::plies_on_stderr(self.quiet)
     }
 
+    /// Whether `--quiet` was given: no progress, no notes on stderr.
+    pub fn quiet(&self) -> bool {
+        self.quiet
+    }
+
     /// A counter of work of unknown size on stderr, unless quiet or not a terminal.
     pub fn progress_counter(&self) -> progress::Bar {
         progress::Bar::counter_on_stderr(self.quiet)

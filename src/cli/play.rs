@@ -1,6 +1,11 @@
 //! `retrograde play`: a game of m,n,k or of a gravity board against perfect
 //! play, in the terminal — moves in the position language of every other
 //! command (`b2` on m,n,k boards, column numbers on gravity boards).
+//!
+//! The values come from a table (solved now, or a file); a gravity board
+//! beyond the explicit engine's memory is played by search instead, each
+//! position within `--move-seconds`: a move the search did not prove in
+//! time is the legal move nearest the centre, marked as not proved.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -8,11 +13,17 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use retrograde::games::gravity::Gravity;
-use retrograde::position::answer::{answer, plies, Oracle};
-use retrograde::position::oracles::{GravityTable, MnkTable};
+use retrograde::position::answer::{
+    answer, answer_with, plies, MoveDetail, Oracle, PositionAnswer,
+};
+use retrograde::position::oracles::{BoardSearch, GravityTable, MnkTable};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::clock::Clock;
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
+use retrograde::solve::progress::Silent;
+use retrograde::solve::search::Precision;
 use retrograde::solve::sparse_layered::solve_gravity_reporting;
 use retrograde::tablefile::{load, SavedGame, SavedTable};
 use retrograde::tablefile::{GravityValues, MappedGravity};
@@ -52,6 +63,12 @@ pub struct PlayArgs {
     #[command(flatten)]
     position: PositionArgs,
 
+    /// Connect boards beyond a table's reach are played by search: the
+    /// time each position's search may take before the program plays an
+    /// unproved move (said so) [default: 10]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    move_seconds: Option<f64>,
+
     #[command(flatten)]
     run: RunArgs,
 
@@ -72,11 +89,18 @@ enum Solved {
     /// A symbolic table: values without depths (a won game is still won:
     /// every move adds a stone, so keeping the value ends it).
     Symbolic(Box<retrograde::tablefile::symbolic::SymbolicFile>),
+    /// No table: a gravity board beyond the explicit engine's memory,
+    /// answered by the bitboard search a position at a time.
+    Search(Bitboard),
 }
 
+/// Longest `--move-seconds` (a day).
+const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
 impl Solved {
-    fn oracle(&self) -> Box<dyn Oracle + '_> {
-        match self {
+    /// The table as an oracle; `None` for a search.
+    fn oracle(&self) -> Option<Box<dyn Oracle + '_>> {
+        Some(match self {
             Solved::Mnk(solution) => Box::new(MnkTable(solution)),
             Solved::Gravity(game, solution) => Box::new(GravityTable {
                 game,
@@ -85,7 +109,8 @@ impl Solved {
             Solved::Symbolic(table) => {
                 Box::new(retrograde::position::oracles::SymbolicTable(table.as_ref()))
             }
-        }
+            Solved::Search(_) => return None,
+        })
     }
 }
 
@@ -139,15 +164,41 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let start = args.position.position(&game)?;
-    let oracle = solved.oracle();
-    play(
-        &game,
-        start,
-        oracle.as_ref(),
-        args.human,
-        &mut std::io::stdin().lock(),
-        &mut std::io::stdout().lock(),
-    )
+    let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());
+    if let Some(oracle) = solved.oracle() {
+        let answer_at = |p: &Position| Ok(answer(&game, p, oracle.as_ref())?);
+        return play(&game, start, &answer_at, args.human, input, output);
+    }
+    let Solved::Search(bitboard) = solved else {
+        unreachable!("every table is an oracle")
+    };
+    let seconds = move_seconds(args.move_seconds)?;
+    let empty = bitboard.cells() - start.stones();
+    let entries = super::search::board_table_entries(&args.run.budget(), Family::Gravity, empty);
+    let searcher = BoardSearcher::new(bitboard, entries, None, &Silent);
+    let threads = args.run.threads();
+    let answer_at = |p: &Position| {
+        let clock = Clock::until(Some(std::time::Instant::now() + seconds));
+        let oracle = BoardSearch {
+            searcher: &searcher,
+            clock: &clock,
+            precision: Precision::Exact,
+        };
+        Ok(in_pool(threads, || {
+            answer_with(&game, p, &oracle, MoveDetail::Best)
+        })??)
+    };
+    play(&game, start, &answer_at, args.human, input, output)
+}
+
+/// `--move-seconds`, checked.
+fn move_seconds(given: Option<f64>) -> anyhow::Result<std::time::Duration> {
+    match given.unwrap_or(10.0) {
+        s if s.is_finite() && s > 0.0 && s <= MAX_MOVE_SECONDS => {
+            Ok(std::time::Duration::from_secs_f64(s))
+        }
+        s => bail!("--move-seconds {s} must be a number of seconds above 0 and at most {MAX_MOVE_SECONDS:.0}"),
+    }
 }
 
 /// `play mnk` / `play connect`: the board of the flags, solved now.
@@ -165,11 +216,39 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     args.position.position(&game)?;
     args.out.check()?;
     let (budget, bar) = (args.run.budget(), args.run.progress());
+    if args.move_seconds.is_some() && !gravity {
+        bail!(
+            "--move-seconds is for connect boards played by search; an m,n,k board is solved whole"
+        );
+    }
     let solved = if gravity {
         let engine = Gravity::new(cols, rows, k)?;
-        let solution = in_pool(args.run.threads(), || {
+        let solved = in_pool(args.run.threads(), || {
             solve_gravity_reporting(&engine, &budget, &bar)
-        })??;
+        })?;
+        let solution = match solved {
+            Ok(solution) => solution,
+            // beyond the explicit engine's memory: play by search
+            Err(
+                refused @ (retrograde::error::Error::OverMemoryBudget { .. }
+                | retrograde::error::Error::InvalidInput(_)),
+            ) => {
+                bar.finish();
+                if args.out.out.is_some() {
+                    bail!("{refused}; --out saves a table, and beyond it play goes by search (drop --out)");
+                }
+                let Ok(bitboard) = Bitboard::new(Family::Gravity, cols, rows, k) else {
+                    bail!("{refused}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position");
+                };
+                move_seconds(args.move_seconds)?;
+                eprintln!(
+                    "note: {cols} columns × {rows} rows is beyond a table's reach here; playing by search, each position within {} s",
+                    args.move_seconds.unwrap_or(10.0)
+                );
+                return Ok((game, Solved::Search(bitboard)));
+            }
+            Err(other) => return Err(other.into()),
+        };
         let table = SavedTable::Gravity(solution);
         args.out
             .save(&SavedGame::Gravity { cols, rows, k }, &table)?;
@@ -197,7 +276,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
 fn play(
     game: &BoardGame,
     start: Position,
-    oracle: &dyn Oracle,
+    answer_at: &dyn Fn(&Position) -> anyhow::Result<Option<PositionAnswer>>,
     human: HumanSide,
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -243,34 +322,53 @@ fn play(
             }
             Status::InProgress => {}
         }
-        let Some(a) = answer(game, &p, oracle)? else {
-            bail!("no value for the position");
-        };
-        if a.reachable == Some(false) {
+        // `None`: a search that did not prove the position in time
+        let a = answer_at(&p)?;
+        if a.as_ref().is_some_and(|a| a.reachable == Some(false)) {
             bail!("no legal game reaches the starting position");
         }
         let mover = p.to_move();
-        writeln!(
-            out,
-            "{} to move: {} for {} in {} under perfect play",
-            mover.name(),
-            a.value.unwrap_or("unknown"),
-            mover.name(),
-            plies(a.depth.unwrap_or(0))
-        )?;
+        match &a {
+            Some(a) => writeln!(
+                out,
+                "{} to move: {} for {} in {} under perfect play",
+                mover.name(),
+                a.value.unwrap_or("unknown"),
+                mover.name(),
+                plies(a.depth.unwrap_or(0))
+            )?,
+            None => writeln!(
+                out,
+                "{} to move: not proved within the move's time",
+                mover.name()
+            )?,
+        }
         let cell = if mover == human {
             match ask(game, &p, input, out)? {
                 Some(cell) => cell,
                 None => return Ok(ExitCode::SUCCESS),
             }
         } else {
-            let best = a
-                .moves
-                .iter()
-                .find(|m| m.best)
-                .expect("a position in play has a best move");
-            writeln!(out, "{} plays {}", mover.name(), best.notation)?;
-            game.parse_move(&p, &best.notation)?
+            match a.as_ref().and_then(|a| a.moves.iter().find(|m| m.best)) {
+                Some(best) => {
+                    writeln!(out, "{} plays {}", mover.name(), best.notation)?;
+                    game.parse_move(&p, &best.notation)?
+                }
+                None => {
+                    let guess = game
+                        .legal_cells(&p)
+                        .into_iter()
+                        .min_by_key(|&c| game.distance_from_centre(c))
+                        .expect("a position in play has a legal move");
+                    writeln!(
+                        out,
+                        "{} plays {} (not proved: the search ran out of time; the move nearest the centre)",
+                        mover.name(),
+                        game.format_move(guess)
+                    )?;
+                    guess
+                }
+            }
         };
         p = p.with(cell);
     }

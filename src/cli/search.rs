@@ -158,6 +158,10 @@ impl SearchBoardArgs {
 /// limit, which leaving the option out says).
 const MAX_TIME_LIMIT: f64 = 1e9;
 
+/// Empty cells from which a search without `--time-limit` says first that
+/// it may take long (6×6 Connect Four from the empty board: 7–10 s here).
+const LONG_SEARCH_CELLS: u32 = 36;
+
 /// Searches the position of `args` on a board of `family` and prints the
 /// position answer with nodes, rate, transposition hits and time; or, with
 /// `--positions`, answers every line of the input (see [`super::batch`]).
@@ -185,6 +189,16 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
              (leave it out for no limit)"
         ),
     };
+    let empty = game.cells() - p.stones();
+    if time_limit.is_none()
+        && args.positions.is_none()
+        && !args.run.quiet()
+        && empty >= LONG_SEARCH_CELLS
+    {
+        eprintln!(
+            "note: no --time-limit: the search runs until the value is proved, which from {empty} empty cells may take minutes or much longer (the empty 7×6 Connect Four board: about 2 minutes on 2 cores); --time-limit S stops it"
+        );
+    }
     // one position's clock runs from the start, table included; a batch
     // line's from the start of its search
     let clock = Clock::until(time_limit.map(|l| started + l));

@@ -146,7 +146,7 @@ impl BoardGame {
     pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
         if !(1..=MAX_SIDE).contains(&cols) || !(1..=MAX_SIDE).contains(&rows) {
             return Err(Error::InvalidInput(format!(
-                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE})"
+                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, a cell a bit of 64); no command of retrograde answers positions or searches on a larger board"
             )));
         }
         if k == 0 || k > cols.max(rows) {

@@ -1,0 +1,136 @@
+//! Beyond reach there is a next step (second audit, line 12): a refusal
+//! names the command that goes further, `play connect` beyond a table's
+//! reach plays by search, and a search without a time limit says first
+//! that it may take long.
+
+#[path = "common/cli.rs"]
+mod cli_support;
+
+use cli_support::{refused, run_within};
+
+#[test]
+fn an_m_n_k_board_beyond_both_table_engines_names_the_search() {
+    // before: auto handed 7×7 to the symbolic engine, which filled memory
+    // for minutes; now it is refused at once with the search's command
+    let (code, _, err) = run_within(&["mnk", "--cols", "7", "--rows", "7", "--k", "5"], 30, None);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("`retrograde search mnk --cols 7 --rows 7 --k 5`"),
+        "{err}"
+    );
+    assert!(err.contains("--engine symbolic"), "{err}");
+    // 5×5 is within the symbolic engine's measured reach: not refused here
+    let err = refused(&["mnk", "--cols", "6", "--rows", "5", "--k", "4"]);
+    assert!(err.contains("search mnk --cols 6 --rows 5 --k 4"), "{err}");
+}
+
+#[test]
+fn a_board_beyond_the_position_language_says_nothing_goes_further() {
+    let err = refused(&["search", "mnk", "--cols", "9", "--rows", "9", "--k", "5"]);
+    assert!(err.contains("no command of retrograde"), "{err}");
+}
+
+#[test]
+fn play_connect_beyond_a_table_plays_by_search() {
+    // a budget no table fits: the game goes on by search, proved moves
+    // showing their values as a table's would
+    let (code, out, err) = run_within(
+        &[
+            "play",
+            "connect",
+            "--cols",
+            "5",
+            "--rows",
+            "4",
+            "--max-memory",
+            "1MiB",
+        ],
+        120,
+        Some(b"3\n"),
+    );
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("playing by search"), "{err}");
+    assert!(
+        out.contains("X to move: draw for X in 20 plies under perfect play"),
+        "{out}"
+    );
+    assert!(out.contains("O to move: draw for O in 19 plies"), "{out}");
+    assert!(out.contains("O plays "), "{out}");
+    // 7×6 with a short move time: moves not proved are said to be so
+    let (code, out, err) = run_within(
+        &[
+            "play",
+            "connect",
+            "--cols",
+            "7",
+            "--rows",
+            "6",
+            "--move-seconds",
+            "0.2",
+            "--human",
+            "o",
+        ],
+        120,
+        Some(b""),
+    );
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("X to move: not proved within the move's time"),
+        "{out}"
+    );
+    assert!(out.contains("X plays 4 (not proved"), "{out}");
+    for bad in ["0", "-1", "nan", "1e9"] {
+        let err = refused(&[
+            "play",
+            "connect",
+            "--cols",
+            "7",
+            "--rows",
+            "6",
+            "--move-seconds",
+            bad,
+        ]);
+        assert!(err.contains("--move-seconds"), "{err}");
+    }
+    let err = refused(&["play", "mnk", "--move-seconds", "3"]);
+    assert!(err.contains("--move-seconds"), "{err}");
+}
+
+#[test]
+fn a_search_without_a_time_limit_says_it_may_take_long() {
+    let (code, _, err) = run_within(
+        &["search", "mnk", "--cols", "6", "--rows", "6", "--k", "3"],
+        60,
+        None,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("note: no --time-limit"), "{err}");
+    let (_, _, err) = run_within(
+        &[
+            "search",
+            "mnk",
+            "--cols",
+            "6",
+            "--rows",
+            "6",
+            "--k",
+            "3",
+            "--time-limit",
+            "60",
+        ],
+        60,
+        None,
+    );
+    assert!(err.is_empty(), "{err}");
+    let (_, _, err) = run_within(
+        &[
+            "search", "mnk", "--cols", "6", "--rows", "6", "--k", "3", "-q",
+        ],
+        60,
+        None,
+    );
+    assert!(err.is_empty(), "{err}");
+}
