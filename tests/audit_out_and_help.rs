@@ -291,8 +291,10 @@ fn line_16_max_memory_default_is_said_as_the_code_computes_it() {
         assert!(help.contains(DEFAULT), "{command:?}: {help}");
         assert!(!help.contains("80% of physical memory"), "{command:?}");
     }
+    // the user guide holds what the README held of the options
     let readme = squeeze(
-        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap(),
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/GUIDE.md"))
+            .unwrap(),
     );
     assert!(readme.contains(DEFAULT));
     assert!(!readme.contains("80% of physical memory"));

@@ -142,6 +142,11 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
 fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (3, 3))?;
     let k = args.k;
+    // a board the position language cannot describe (or k off it) is
+    // refused as such, before any engine is chosen
+    if cols <= 8 && rows <= 8 {
+        BoardGame::new(Family::Mnk, cols, rows, k)?;
+    }
     let beyond_dense = || -> anyhow::Result<bool> {
         let why = match Mnk::new(rows, cols, k) {
             Ok(game) => {
@@ -165,7 +170,9 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
                 cols * rows
             );
         }
-        eprintln!("note: {why}; solving with the symbolic engine instead");
+        if !args.run.quiet() {
+            eprintln!("note: {why}; solving with the symbolic engine instead");
+        }
         Ok(true)
     };
     let chosen = match args.engine.engine {
