@@ -32,7 +32,8 @@ pub enum EngineChoice {
     /// memory; values without depths.
     Symbolic,
     /// The explicit engine where its estimate fits the memory budget, else
-    /// the symbolic one.
+    /// the symbolic one (m,n,k boards: up to 25 cells; larger ones are
+    /// refused with the search command that goes further).
     Auto,
 }
 
@@ -51,7 +52,8 @@ pub struct EngineArgs {
     /// Which engine solves the board: explicit (every position in memory,
     /// values and depths), symbolic (decision diagrams, for boards beyond
     /// explicit memory; values without depths), auto (explicit where its
-    /// estimate fits the memory budget, else symbolic)
+    /// estimate fits the memory budget, else symbolic; m,n,k boards over 25
+    /// cells are refused with the search command that goes further)
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
 
