@@ -23,8 +23,11 @@ use super::RunArgs;
 /// Arguments of `retrograde verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Time budget of each search case, in seconds; a case that does not
-    /// finish in time is reported as not reached.
+    /// Time budget of each case, in seconds — the exhaustive counts and
+    /// solves as well as the searches; a case that does not finish in time,
+    /// or that would need more memory than --max-memory, is reported as not
+    /// reached with its reason. A full run takes minutes and needs about
+    /// 12.6 GiB (the 6×5 count, its largest case).
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     case_seconds: f64,
 
@@ -160,6 +163,42 @@ fn search_cases() -> Vec<(String, &'static str, anyhow::Result<Bitboard>)> {
     cases
 }
 
+/// The memory the largest case (the 6×5 count) needs: its measured peak.
+const FULL_RUN_BYTES: u64 = 12_600 * 1024 * 1024 * 1024 / 1000;
+
+/// Why a case was not reached: `time` or `memory` (or `error`), and the
+/// engine's message.
+struct NotReached {
+    reason: &'static str,
+    message: String,
+}
+
+impl NotReached {
+    /// The reason of an engine's refusal or stop.
+    fn of(err: &anyhow::Error) -> Self {
+        use retrograde::error::Error;
+        let reason = match err.downcast_ref::<Error>() {
+            Some(Error::OutOfTime(_)) => "time",
+            Some(Error::OverMemoryBudget { .. } | Error::StoreFull { .. }) => "memory",
+            // the gravity engine's early projection is a memory refusal
+            Some(Error::InvalidInput(m)) if m.contains("memory budget") => "memory",
+            _ => "error",
+        };
+        Self {
+            reason,
+            message: err.to_string(),
+        }
+    }
+
+    /// A search that ran out of its seconds.
+    fn time(seconds: f64) -> Self {
+        Self {
+            reason: "time",
+            message: format!("the search did not finish within --case-seconds {seconds}"),
+        }
+    }
+}
+
 /// The verify table, printed row by row as the cases finish — or, with
 /// `--json`, gathered and printed as one object at the end.
 struct Report {
@@ -170,14 +209,17 @@ struct Report {
 }
 
 impl Report {
-    /// One row; `computed` is `None` for a case not reached.
+    /// One row; `computed` is why it was not reached, for a case not
+    /// reached.
     fn row(
         &mut self,
         case: &str,
         published: &str,
-        computed: Option<&str>,
+        computed: Result<&str, &NotReached>,
         seconds: f64,
     ) -> anyhow::Result<bool> {
+        let why = computed.err();
+        let computed = computed.ok();
         let shorten = |s: &str| {
             if s.chars().count() > 12 {
                 format!("{}…", s.chars().take(11).collect::<String>())
@@ -200,6 +242,10 @@ impl Report {
                 "status": match mark { "✓" => "agrees", "✗" => "differs", _ => "not reached" },
                 "seconds": seconds,
             }));
+            if let (Some(why), Some(serde_json::Value::Object(row))) = (why, self.rows.last_mut()) {
+                row.insert("reason".into(), why.reason.into());
+                row.insert("why".into(), why.message.clone().into());
+            }
             return Ok(true);
         }
         let mut line = format!(
@@ -207,8 +253,23 @@ impl Report {
             shorten(published),
             computed.map_or("not reached".to_string(), shorten)
         );
-        if let Some(c) = computed.filter(|c| *c != published && published.len() > 12) {
-            line.push_str(&format!("    published {published}\n    computed  {c}\n"));
+        // a row too long for its column is printed whole below it
+        match computed {
+            Some(c) if c != published => {
+                if published.chars().count() > 12 || c.chars().count() > 12 {
+                    line.push_str(&format!("    published {published}\n    computed  {c}\n"));
+                }
+            }
+            Some(_) if published.chars().count() > 12 => {
+                line.push_str(&format!("    published and computed: {published}\n"));
+            }
+            _ => {}
+        }
+        if let Some(why) = why {
+            line.push_str(&format!(
+                "    not reached ({}): {}\n",
+                why.reason, why.message
+            ));
         }
         emit_while_read(&line)
     }
@@ -231,6 +292,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         rows: Vec::new(),
     };
     if !report.json {
+        if budget.0 .0 < FULL_RUN_BYTES {
+            emit(&format!(
+                "note: a full run needs about {} (the 6×5 count); over the memory budget of {} its cases are not reached\n",
+                retrograde::memory::Bytes(FULL_RUN_BYTES),
+                budget.0
+            ))?;
+        }
         emit(&format!(
             "{:<42} {:>12} {:>12}  ok  time\n",
             "case", "published", "computed"
@@ -240,11 +308,16 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let game = Mnk::new(rows, cols, k)?;
         let clock = Instant::now();
         // a board over the memory budget is not reached, case by case
-        let solution = in_pool(threads, || solve_mnk(&game, &budget))?.ok();
+        let solution =
+            in_pool(threads, || solve_mnk(&game, &budget))?.map_err(|e| NotReached::of(&e.into()));
         let seconds = clock.elapsed().as_secs_f64();
         for c in checks {
             let computed = solution.as_ref().map(|s| (c.computed)(s));
-            if !report.row(c.case, &c.published, computed.as_deref(), seconds)? {
+            let computed = match &computed {
+                Ok(text) => Ok(text.as_str()),
+                Err(why) => Err(*why),
+            };
+            if !report.row(c.case, &c.published, computed, seconds)? {
                 return Ok(ExitCode::SUCCESS);
             }
         }
@@ -271,12 +344,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let counted = in_pool(threads, || {
             solve_gravity_within(&game, &budget, &bar, Some(deadline))
         })?
-        .ok()
-        .map(|s| s.positions().to_string());
+        .map(|s| s.positions().to_string())
+        .map_err(|e| NotReached::of(&e.into()));
         bar.finish();
         let case = format!("Connect Four {cols}×{rows} positions");
         let seconds = clock.elapsed().as_secs_f64();
-        if !report.row(&case, &published.to_string(), counted.as_deref(), seconds)? {
+        let counted = counted.as_ref().map(String::as_str);
+        if !report.row(&case, &published.to_string(), counted, seconds)? {
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -304,17 +378,20 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             checkpoint: None,
             deadline: Some(clock + Duration::from_secs_f64(args.case_seconds)),
         };
-        let counted = solve_symbolic(&run, None, &bar).ok().map(|s| {
-            s.plies
-                .iter()
-                .map(|p| p.counts.positions)
-                .sum::<u64>()
-                .to_string()
-        });
+        let counted = solve_symbolic(&run, None, &bar)
+            .map(|s| {
+                s.plies
+                    .iter()
+                    .map(|p| p.counts.positions)
+                    .sum::<u64>()
+                    .to_string()
+            })
+            .map_err(|e| NotReached::of(&e.into()));
         bar.finish();
         let case = format!("Connect Four {cols}×{rows} positions (symbolic)");
         let seconds = clock.elapsed().as_secs_f64();
-        if !report.row(&case, &published.to_string(), counted.as_deref(), seconds)? {
+        let counted = counted.as_ref().map(String::as_str);
+        if !report.row(&case, &published.to_string(), counted, seconds)? {
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -328,12 +405,19 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let (family, _, _, _) = board.dimensions();
         let entries = super::search::board_table_entries(&budget, family, board.cells());
         let searcher = BoardSearcher::new(board, entries, Some(deadline), &bar);
-        let found = in_pool(threads, || searcher.search(0, 0, Precision::Weak))?
-            .ok()
-            .flatten();
+        let found = in_pool(threads, || searcher.search(0, 0, Precision::Weak))?;
         bar.finish();
-        let value = found.map(|r| first_player_result(r.value));
-        if !report.row(&case, published, value, clock.elapsed().as_secs_f64())? {
+        let value = match found {
+            Ok(Some(r)) => Ok(first_player_result(r.value)),
+            Ok(None) => Err(NotReached::time(args.case_seconds)),
+            Err(e) => Err(NotReached::of(&e.into())),
+        };
+        if !report.row(
+            &case,
+            published,
+            value.as_ref().copied(),
+            clock.elapsed().as_secs_f64(),
+        )? {
             return Ok(ExitCode::SUCCESS);
         }
     }

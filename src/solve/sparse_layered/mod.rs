@@ -323,16 +323,32 @@ fn refuse_if_projected_over<K>(
     let bytes = Bytes((projected / 2).saturating_mul(per_position));
     if bytes.0 as f64 > budget.0 .0 as f64 * PROJECTION_MARGIN {
         let (cols, rows, _) = game.dimensions();
+        let (low, high) = PROJECTION_SEEN;
+        let least = Bytes((bytes.0 as f64 / high) as u64);
+        let most = Bytes((bytes.0 as f64 / low) as u64);
+        // the hint only where even the least is more than this process
+        // may use (the message says how to raise the budget already)
+        let hint = crate::memory::beyond_machine_hint(least);
+        let beyond_this_machine = if hint.starts_with(';') {
+            hint
+        } else {
+            String::new()
+        };
         return Err(Error::InvalidInput(format!(
-            "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {per_position} bytes a position and its mirror image — over {PROJECTION_MARGIN} times the memory budget of {} (the projection's margin){}",
+            "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {per_position} bytes a position and its mirror image; projections have been {low}–{high} times the true count, so it needs between {least} and {most}, far over the memory budget of {}: a --max-memory of {least} or more lets the engine try (it stops at the first ply that does not fit){}; `--engine symbolic` (decision diagrams) or `mpirun` over several machines reach further",
             sizes.len(),
             projected as f64,
             budget.0,
-            crate::memory::beyond_machine_hint(bytes)
+            beyond_this_machine
         )));
     }
     Ok(())
 }
+
+/// The least and the most that [`project_positions`] from the first ten
+/// plies has been, as a multiple of the true count, on every board counted
+/// completely (`results/connect/`, `results/symbolic/count-*.json`).
+pub const PROJECTION_SEEN: (f64, f64) = (0.45, 7.8);
 
 /// A projection of a gravity board's total positions from the sizes of its
 /// first plies (at least five). Each ply can hold at most its stone
@@ -342,10 +358,13 @@ fn refuse_if_projected_over<K>(
 /// the same parity (the share alternates with the side to move), the fall
 /// steepening as it last steepened (wins stop play, faster and faster).
 ///
-/// Checked against every board solved completely (`results/connect/`):
-/// from the first ten plies it overestimates by 1.3× (8×3) to 4.2× (5×6);
-/// from half the plies by at most 1.7×; it has never been below 0.98× the
-/// count. Hence [`PROJECTION_MARGIN`].
+/// Checked against every board counted completely (`results/connect/`
+/// and the symbolic engine's counts, `results/symbolic/`), from the first
+/// ten plies: 0.86× (3×8) to 4.2× (5×6) on the boards the explicit engine
+/// solves, 0.48× (3×9) to 7.75× (6×6) with the symbolic counts of the
+/// larger ones ([`PROJECTION_SEEN`]). A crude extrapolation, then: it
+/// refuses only boards far beyond the budget ([`PROJECTION_MARGIN`]), and
+/// the check before each ply stops the rest.
 pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
     let (cols, rows, _) = game.dimensions();
     let cells = game.cells() as usize;
@@ -386,6 +405,7 @@ pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
 
 /// A board is refused early only if its projection exceeds the budget by
 /// this factor: the worst overestimate seen from the first ten plies
-/// ([`project_positions`]), so that no board solved so far would have been
-/// refused by it; the budget checks before each ply stop the rest.
-pub const PROJECTION_MARGIN: f64 = 4.5;
+/// ([`PROJECTION_SEEN`]), so that no board counted so far would have been
+/// refused by it had its true size fitted; the budget checks before each
+/// ply stop the rest.
+pub const PROJECTION_MARGIN: f64 = PROJECTION_SEEN.1;
