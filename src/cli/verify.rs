@@ -255,10 +255,10 @@ impl Report {
         );
         // a row too long for its column is printed whole below it
         match computed {
-            Some(c) if c != published => {
-                if published.chars().count() > 12 || c.chars().count() > 12 {
-                    line.push_str(&format!("    published {published}\n    computed  {c}\n"));
-                }
+            Some(c)
+                if c != published && (published.chars().count() > 12 || c.chars().count() > 12) =>
+            {
+                line.push_str(&format!("    published {published}\n    computed  {c}\n"));
             }
             Some(_) if published.chars().count() > 12 => {
                 line.push_str(&format!("    published and computed: {published}\n"));
