@@ -52,6 +52,11 @@ pub struct ConnectArgs {
     #[command(flatten)]
     pub(super) run: RunArgs,
 
+    /// Print the per-ply table as CSV instead of the report: a header row
+    /// of the JSON's `per_ply` keys, then one row a ply
+    #[arg(long, conflicts_with = "json")]
+    pub(super) csv: bool,
+
     #[command(flatten)]
     pub(super) out: OutArgs,
 }
@@ -282,9 +287,9 @@ pub fn report_counts(
         "X wins",
         "O wins",
         "draws",
-        "first wins",
-        "first draws",
-        "first loses"
+        "first won",
+        "first drawn",
+        "first lost"
     );
     let mut line = |label: String, c: &GravityCounts| {
         let _ = writeln!(

@@ -27,11 +27,11 @@ use retrograde::tablefile::{SavedGame, SavedTable};
 /// Arguments of `retrograde mnk`.
 #[derive(Debug, Args)]
 pub struct MnkArgs {
-    /// Columns (width, 1 to 5) [default: 3, or the --board's]
+    /// Columns (width, 1 to 8; the dense engine up to 5) [default: 3, or the --board's]
     #[arg(long, value_name = "C")]
     pub(super) cols: Option<u32>,
 
-    /// Rows (height, 1 to 5) [default: 3, or the --board's]
+    /// Rows (height, 1 to 8; the dense engine up to 5) [default: 3, or the --board's]
     #[arg(long, value_name = "R")]
     pub(super) rows: Option<u32>,
 
@@ -47,6 +47,11 @@ pub struct MnkArgs {
 
     #[command(flatten)]
     pub(super) run: RunArgs,
+
+    /// Print the per-ply table as CSV instead of the report: a header row
+    /// of the JSON's `per_ply` keys, then one row a ply
+    #[arg(long, conflicts_with = "json")]
+    pub(super) csv: bool,
 
     #[command(flatten)]
     pub(super) out: OutArgs,

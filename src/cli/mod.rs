@@ -353,6 +353,31 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut cli = cli;
+    // --csv: the report is made as for --json and printed as its per-ply
+    // table; refused where there is none, before any work
+    let csv_refused = match &mut cli.command {
+        Command::Connect(args) if args.csv => {
+            args.run.json = true;
+            (args.position.given() || args.search).then_some("connect --moves, --board or --search")
+        }
+        Command::Mnk(args) if args.csv => {
+            args.run.json = true;
+            args.position.given().then_some("mnk --moves or --board")
+        }
+        _ => None,
+    };
+    if let Some(what) = csv_refused {
+        eprintln!(
+            "error: --csv prints a board's per-ply table; {what} answers one position (use --json)"
+        );
+        return ExitCode::from(2);
+    }
+    if matches!(&cli.command, Command::Connect(a) if a.csv)
+        || matches!(&cli.command, Command::Mnk(a) if a.csv)
+    {
+        output::print_csv_instead_of_json();
+    }
     let result = match &cli.command {
         Command::CatMouse(args) => cat_mouse::run(args),
         Command::CatMouseGrid(args) => cat_mouse_grid::run(args),

@@ -39,7 +39,55 @@ pub fn reader_went_away(err: &anyhow::Error) -> bool {
 
 /// Writes one JSON object and a newline to stdout.
 pub fn emit_json(value: &serde_json::Value) -> anyhow::Result<ExitCode> {
+    if CSV.load(std::sync::atomic::Ordering::Relaxed) {
+        return emit(&per_ply_csv(value)?);
+    }
     emit(&format!("{value}\n"))
+}
+
+/// Set once by `--csv`: the report's JSON is printed as its per-ply table.
+static CSV: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, [`emit_json`] prints the `per_ply` table of the object it
+/// is given as CSV (`--csv`; the command has already refused what has no
+/// such table).
+pub fn print_csv_instead_of_json() {
+    CSV.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The `per_ply` array of a report as CSV: a header of the first entry's
+/// keys (the JSON's names, in its order), then one row an entry. Numbers
+/// and strings as JSON writes them, strings unquoted unless they hold a
+/// comma or a quote; `null` as an empty field.
+pub fn per_ply_csv(value: &serde_json::Value) -> anyhow::Result<String> {
+    use serde_json::Value;
+    let Some(Value::Array(plies)) = value.get("per_ply") else {
+        anyhow::bail!("--csv prints per-ply tables, and this answer has none (use --json)");
+    };
+    let Some(Value::Object(first)) = plies.first() else {
+        anyhow::bail!("--csv: the per-ply table is empty");
+    };
+    let keys: Vec<&String> = first.keys().collect();
+    let field = |v: Option<&Value>| match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) if s.contains([',', '"', '\n']) => {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        }
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    };
+    let mut csv = keys
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    csv.push('\n');
+    for ply in plies {
+        let row: Vec<String> = keys.iter().map(|k| field(ply.get(k.as_str()))).collect();
+        csv.push_str(&row.join(","));
+        csv.push('\n');
+    }
+    Ok(csv)
 }
 
 /// The empty board's value for the first player as a game result:

@@ -309,7 +309,7 @@ pub fn report(
         let _ = write!(
             header,
             " {:>18} {:>18} {:>18}",
-            "first wins", "first draws", "first loses"
+            "first won", "first drawn", "first lost"
         );
     }
     let _ = writeln!(out, "{header} {:>12}", "nodes");

@@ -1,0 +1,98 @@
+//! Second audit, line 17: researchers get the per-ply tables as CSV, its
+//! columns named as the JSON's keys, and the human columns say the same
+//! words as those keys (`first won` for `first_won`).
+
+#[path = "common/cli.rs"]
+mod cli_support;
+
+use cli_support::{json_of, refused, retrograde};
+
+fn stdout(args: &[&str]) -> String {
+    let out = retrograde(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The CSV of `args` is the JSON's per-ply table: same keys in the same
+/// order, same values, one row a ply.
+fn csv_equals_json(args: &[&str]) {
+    let json = json_of(&[args, &["--json"]].concat());
+    let csv = stdout(&[args, &["--csv"]].concat());
+    let plies = json["per_ply"].as_array().unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keys: Vec<&str> = plies[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(header, keys, "{args:?}");
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), plies.len(), "{args:?}");
+    for (row, ply) in rows.iter().zip(plies) {
+        let fields: Vec<&str> = row.split(',').collect();
+        let want: Vec<String> = keys.iter().map(|k| ply[*k].to_string()).collect();
+        assert_eq!(fields, want, "{args:?}");
+    }
+}
+
+#[test]
+fn the_csv_is_the_json_per_ply_table() {
+    csv_equals_json(&["mnk"]);
+    csv_equals_json(&["mnk", "--cols", "4", "--rows", "3"]);
+    csv_equals_json(&["connect", "--cols", "4", "--rows", "4"]);
+    csv_equals_json(&[
+        "connect", "--cols", "5", "--rows", "4", "--engine", "symbolic",
+    ]);
+    csv_equals_json(&[
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--engine",
+        "symbolic",
+        "--count-only",
+    ]);
+}
+
+#[test]
+fn csv_is_refused_where_there_is_no_table() {
+    let err = refused(&["mnk", "--csv", "--json"]);
+    assert!(err.contains("--csv"), "{err}");
+    let err = refused(&["mnk", "--csv", "--moves", "b2"]);
+    assert!(
+        err.contains("--csv prints a board's per-ply table"),
+        "{err}"
+    );
+    let err = refused(&["connect", "--csv", "--search"]);
+    assert!(
+        err.contains("--csv prints a board's per-ply table"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_human_columns_name_the_json_keys() {
+    for args in [
+        &["connect", "--cols", "4", "--rows", "4"][..],
+        &[
+            "connect", "--cols", "4", "--rows", "4", "--engine", "symbolic",
+        ],
+    ] {
+        let report = stdout(args);
+        let header = report
+            .lines()
+            .find(|l| l.trim_start().starts_with("ply"))
+            .unwrap();
+        for words in ["first won", "first drawn", "first lost"] {
+            assert!(header.contains(words), "{args:?}: {header}");
+        }
+        assert!(!header.contains("first wins"), "{header}");
+    }
+}
