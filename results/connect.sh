@@ -67,3 +67,7 @@ md=results/CONNECT.md.tmp
   done
 } > "$md"
 mv "$md" results/CONNECT.md
+# a picture of each board's per-ply table beside its JSON
+for json in results/connect/connect-*-k4.json; do
+  "$rg" plot "$json" --out "${json%.json}.svg"
+done

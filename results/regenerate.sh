@@ -20,6 +20,7 @@ for cols in 1 2 3 4; do
       rm "$file.tmp"
       mv "$file.tmp2" "$file"
       field() { grep -o "\"$1\":[^,}]*" "$file" | head -1 | cut -d: -f2 | tr -d '"'; }
+      "$rg" plot "$file" --out "${file%.json}.svg"
       rows_md+="| ${cols}×${rows} | $k | $(field value) | $(field positions) | $(field terminal) | $(field classes) | $(field terminal_classes) | $(field games) | $(field games_x_wins) | $(field games_o_wins) | $(field games_draws) |"$'\n'
     done
   done

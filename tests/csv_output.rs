@@ -96,3 +96,44 @@ fn the_human_columns_name_the_json_keys() {
         assert!(!header.contains("first wins"), "{header}");
     }
 }
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("retrograde-plot-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn plot_draws_a_report_and_replaces_only_its_own_files() {
+    let dir = scratch("plot");
+    let report = dir.join("c44.json");
+    std::fs::write(
+        &report,
+        stdout(&["connect", "--cols", "4", "--rows", "4", "--json"]),
+    )
+    .unwrap();
+    let svg = dir.join("c44.svg");
+    let (r, s) = (report.to_str().unwrap(), svg.to_str().unwrap());
+    stdout(&["plot", r, "--out", s]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg"), "{}", &text[..100]);
+    // the positions and the three value series, each a line
+    let lines = text.matches("<polyline").count();
+    assert!(lines >= 4, "{lines}");
+    assert!(text.contains("first player wins") && text.contains("second player wins"));
+    // its own file is replaced; another is not, unless --force
+    stdout(&["plot", r, "--out", s]);
+    let foreign = dir.join("notes.svg");
+    std::fs::write(&foreign, "mine").unwrap();
+    let f = foreign.to_str().unwrap();
+    let err = refused(&["plot", r, "--out", f]);
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "mine");
+    stdout(&["plot", r, "--out", f, "--force"]);
+    // a JSON without a per-ply table
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"a\":1}").unwrap();
+    let err = refused(&["plot", bad.to_str().unwrap(), "--out", s]);
+    assert!(err.contains("no per_ply table"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -14,6 +14,7 @@ mod generated_section;
 mod mnk;
 mod output;
 mod play;
+mod plot;
 mod position;
 mod progress;
 mod query;
@@ -57,6 +58,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
+    /// Draw a connect or mnk --json report's per-ply table as an SVG.
+    Plot(plot::PlotArgs),
     /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
     Bench(bench::BenchArgs),
     /// Solve the published m,n,k and Connect Four cases and check every figure (exit 1 if any differs).
@@ -383,6 +386,7 @@ pub fn main() -> ExitCode {
         Command::CatMouseGrid(args) => cat_mouse_grid::run(args),
         Command::Mnk(args) => mnk::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Plot(args) => plot::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Query(args) => query::run(args),
         Command::Search(args) => search::run(args),
