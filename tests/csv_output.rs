@@ -137,3 +137,40 @@ fn plot_draws_a_report_and_replaces_only_its_own_files() {
     assert!(err.contains("no per_ply table"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn plot_draws_bench_thread_scaling() {
+    let dir = scratch("bench");
+    let report = dir.join("bench.json");
+    std::fs::write(
+        &report,
+        r#"{"machine":{"cores":4},"rows":[
+            {"workload":"a","threads":1,"speedup":1.0},{"workload":"a","threads":2,"speedup":1.8},
+            {"workload":"a","threads":4,"speedup":3.1},{"workload":"b","threads":1,"speedup":1.0},
+            {"workload":"b","threads":2,"speedup":1.2},{"workload":"b","threads":4,"speedup":1.3}]}"#,
+    )
+    .unwrap();
+    let svg = dir.join("bench.svg");
+    stdout(&[
+        "plot",
+        report.to_str().unwrap(),
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for label in ["speed-up by threads", "ideal", ">\na\n<", ">\nb\n<"] {
+        assert!(text.contains(label), "{label:?}");
+    }
+    std::fs::write(&report, r#"{"rows":[{"workload":"a"}]}"#).unwrap();
+    let err = refused(&[
+        "plot",
+        report.to_str().unwrap(),
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("without workload, threads and speedup"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

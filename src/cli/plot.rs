@@ -2,7 +2,8 @@
 //! per-ply table — positions per ply (log scale) above, the first
 //! player's won / drawn / lost positions per ply below (Connect Four
 //! reports; m,n,k reports: the positions X can win, O can win, neither) —
-//! drawn with plotters' SVG backend. Written atomically; a file already at
+//! or a `bench --json` report's speed-up by thread count, a line a
+//! workload beside the ideal; drawn with plotters' SVG backend. Written atomically; a file already at
 //! FILE is replaced only if this command wrote it (its marker comment), or
 //! with `--force`.
 
@@ -53,9 +54,15 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<ExitCode> {
     let text = retrograde::files::read_regular_text(&args.report)?;
     let report: Value = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a JSON report", args.report.display()))?;
+    if let Some(Value::Array(rows)) = report.get("rows") {
+        let svg = draw_scaling(rows)?;
+        retrograde::atomic_file::write_atomically(&args.out, format!("{MARKER}\n{svg}").as_bytes())
+            .with_context(|| args.out.display().to_string())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some(Value::Array(plies)) = report.get("per_ply") else {
         bail!(
-            "{}: no per_ply table (plot takes a `connect` or `mnk` report written with --json)",
+            "{}: no per_ply table (plot takes a `connect` or `mnk` report, or a `bench` one, written with --json)",
             args.report.display()
         );
     };
@@ -165,6 +172,77 @@ fn draw(title: &str, positions: &[f64], values: &[(&str, Vec<f64>)]) -> anyhow::
                 .draw()
                 .map_err(plot_error)?;
         }
+        root.present().map_err(plot_error)?;
+    }
+    Ok(svg)
+}
+
+/// The SVG text of a bench report: speed-up against threads, a line a
+/// workload, and the ideal (speed-up = threads).
+fn draw_scaling(rows: &[Value]) -> anyhow::Result<String> {
+    let mut workloads: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
+    for row in rows {
+        let (Some(name), Some(threads), Some(speedup)) = (
+            row.get("workload").and_then(Value::as_str),
+            row.get("threads").and_then(Value::as_u64),
+            row.get("speedup").and_then(Value::as_f64),
+        ) else {
+            bail!("a bench row without workload, threads and speedup: {row}");
+        };
+        match workloads.iter_mut().find(|(w, _)| w == name) {
+            Some((_, points)) => points.push((threads as u32, speedup)),
+            None => workloads.push((name.to_string(), vec![(threads as u32, speedup)])),
+        }
+    }
+    let most_threads = workloads
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(t, _)| t))
+        .max()
+        .context("the bench report has no rows")?;
+    let most = workloads
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(_, s)| s))
+        .fold(most_threads as f64, f64::max)
+        * 1.1;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_error)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("retrograde bench: speed-up by threads", ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d(1u32..most_threads.max(2), 0f64..most)
+            .map_err(plot_error)?;
+        chart
+            .configure_mesh()
+            .x_desc("threads")
+            .y_desc("speed-up")
+            .draw()
+            .map_err(plot_error)?;
+        chart
+            .draw_series(LineSeries::new(
+                (1..=most_threads.max(2)).map(|t| (t, t as f64)),
+                BLACK.mix(0.3),
+            ))
+            .map_err(plot_error)?
+            .label("ideal")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK.mix(0.3)));
+        for (i, (name, points)) in workloads.iter().enumerate() {
+            let colour = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(points.iter().copied(), colour))
+                .map_err(plot_error)?
+                .label(name.as_str())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()
+            .map_err(plot_error)?;
         root.present().map_err(plot_error)?;
     }
     Ok(svg)
