@@ -7,20 +7,9 @@
 mod cli_support;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use cli_support::{refused, retrograde};
-
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "retrograde-audit-out-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use cli_support::{refused, retrograde, scratch_dir};
 
 /// Runs `args` (which must succeed, quietly) and returns its stdout.
 fn succeeds(args: &[&str]) -> String {
@@ -51,7 +40,7 @@ const NOT_A_TABLE: &[u8] = b"notes that took a week to write\n";
 /// byte for byte as it was.
 #[test]
 fn line_9_out_refuses_a_file_that_is_not_a_table() {
-    let dir = scratch("line9-refuse");
+    let dir = scratch_dir("audit-out", "line9-refuse");
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, NOT_A_TABLE).unwrap();
     let path = notes.to_str().unwrap();
@@ -102,7 +91,7 @@ fn line_9_out_refuses_a_file_that_is_not_a_table() {
 /// `--out`.
 #[test]
 fn line_9_force_replaces_a_file_that_is_not_a_table() {
-    let dir = scratch("line9-force");
+    let dir = scratch_dir("audit-out", "line9-force");
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, NOT_A_TABLE).unwrap();
     succeeds(&["mnk", "--out", notes.to_str().unwrap(), "--force"]);
@@ -116,7 +105,7 @@ fn line_9_force_replaces_a_file_that_is_not_a_table() {
 /// above: it passed before it, and must still.)
 #[test]
 fn line_9_a_table_of_ours_is_replaced_without_force() {
-    let dir = scratch("line9-table");
+    let dir = scratch_dir("audit-out", "line9-table");
     let table = dir.join("t.rtb");
     let path = table.to_str().unwrap();
     succeeds(&["mnk", "--out", path]);
@@ -137,7 +126,7 @@ fn line_9_a_table_of_ours_is_replaced_without_force() {
 /// became 0644 (the new file took the umask's mode).
 #[test]
 fn line_9_a_replaced_file_keeps_its_mode() {
-    let dir = scratch("line9-mode");
+    let dir = scratch_dir("audit-out", "line9-mode");
     let table = dir.join("private.rtb");
     let path = table.to_str().unwrap();
     succeeds(&["mnk", "--out", path]);

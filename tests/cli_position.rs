@@ -8,16 +8,8 @@ mod cli_support;
 
 use std::time::{Duration, Instant};
 
-use cli_support::{json_of, play_with, refused, retrograde};
+use cli_support::{json_of, play_with, refused, retrograde, scratch_dir};
 use serde_json::Value;
-
-/// A scratch directory of this test binary.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("retrograde-position-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The keys every position answer has.
 const ANSWER_KEYS: [&str; 7] = [
@@ -42,7 +34,7 @@ fn play(args: &[&str], input: &str) -> String {
 
 #[test]
 fn connect_answers_agree_from_solve_table_and_search() {
-    let dir = scratch("agree-connect");
+    let dir = scratch_dir("position", "agree-connect");
     let table = dir.join("c54.rtb");
     let t = table.to_str().unwrap();
     let solved = json_of(&[
@@ -91,7 +83,7 @@ fn connect_answers_agree_from_solve_table_and_search() {
 
 #[test]
 fn mnk_answers_agree_from_solve_table_and_search() {
-    let dir = scratch("agree-mnk");
+    let dir = scratch_dir("position", "agree-mnk");
     let table = dir.join("t.rtb");
     let t = table.to_str().unwrap();
     for moves in ["", "b2", "b2 a1", "a1 b2 c3", "b2 a1 c1 a3"] {
@@ -190,7 +182,7 @@ fn play_answers_on_gravity_boards_and_saved_tables() {
     );
     assert!(out.contains("X plays"), "{out}");
     assert!(out.contains("result: "), "{out}");
-    let dir = scratch("play-table");
+    let dir = scratch_dir("position", "play-table");
     let table = dir.join("c44.rtb");
     json_of(&["connect", "--out", table.to_str().unwrap(), "--json"]);
     let out = play(&[table.to_str().unwrap(), "--moves", "1 2"], "5\n3\n");
@@ -201,7 +193,7 @@ fn play_answers_on_gravity_boards_and_saved_tables() {
 
 #[test]
 fn every_game_saves_and_queries_its_table() {
-    let dir = scratch("verbs");
+    let dir = scratch_dir("position", "verbs");
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let cases: Vec<(Vec<String>, Vec<&str>, &str)> = vec![
         (
@@ -363,7 +355,7 @@ fn verify_json_is_one_object() {
 
 #[test]
 fn query_says_loaded_not_solved() {
-    let dir = scratch("loaded");
+    let dir = scratch_dir("position", "loaded");
     let table = dir.join("t.rtb");
     json_of(&["mnk", "--out", table.to_str().unwrap(), "--json"]);
     let out = String::from_utf8(retrograde(&["query", table.to_str().unwrap()]).stdout).unwrap();

@@ -6,19 +6,12 @@
 #[path = "common/cli.rs"]
 mod cli_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_support::{json_of, refused, retrograde};
+use cli_support::{json_of, refused, retrograde, scratch_dir};
 use serde_json::Value;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("retrograde-sym-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The JSON without the keys that depend on the run (time, rate, threads).
 fn without_timing(mut v: Value) -> Value {
@@ -119,7 +112,7 @@ fn kill_when(args: &[&str], dir: &Path, ready: impl Fn((usize, usize)) -> bool) 
 
 #[test]
 fn a_checkpointed_run_killed_twice_resumes_to_the_identical_result() {
-    let dir = scratch("checkpoint");
+    let dir = scratch_dir("sym", "checkpoint");
     let cp = dir.join("cp");
     let cp_text = cp.to_str().unwrap();
     let args = [
@@ -186,7 +179,7 @@ fn a_checkpointed_run_killed_twice_resumes_to_the_identical_result() {
 
 #[test]
 fn symbolic_tables_answer_positions_and_refuse_damage() {
-    let dir = scratch("table");
+    let dir = scratch_dir("sym", "table");
     let file = dir.join("c54.tbl");
     let f = file.to_str().unwrap();
     let solve = [
@@ -301,7 +294,7 @@ fn auto_takes_the_symbolic_engine_for_an_m_n_k_board_beyond_the_dense_one() {
 fn play_from_a_symbolic_table_keeps_a_won_game_won() {
     // 4×4 with 3 in a row is a first-player win: the table's X must win
     // whatever O (typing every cell in order) does
-    let dir = scratch("play");
+    let dir = scratch_dir("sym", "play");
     let file = dir.join("m443.tbl");
     let f = file.to_str().unwrap();
     let solve = [

@@ -5,7 +5,7 @@
 #[path = "common/cli.rs"]
 mod cli_support;
 
-use cli_support::{json_of, refused, retrograde};
+use cli_support::{json_of, refused, retrograde, scratch_dir};
 
 fn stdout(args: &[&str]) -> String {
     let out = retrograde(args);
@@ -97,15 +97,9 @@ fn the_human_columns_name_the_json_keys() {
     }
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("retrograde-plot-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn plot_draws_a_report_and_replaces_only_its_own_files() {
-    let dir = scratch("plot");
+    let dir = scratch_dir("plot", "plot");
     let report = dir.join("c44.json");
     std::fs::write(
         &report,
@@ -140,7 +134,7 @@ fn plot_draws_a_report_and_replaces_only_its_own_files() {
 
 #[test]
 fn plot_draws_bench_thread_scaling() {
-    let dir = scratch("bench");
+    let dir = scratch_dir("plot", "bench");
     let report = dir.join("bench.json");
     std::fs::write(
         &report,

@@ -9,16 +9,10 @@ mod cli_support;
 
 use std::path::{Path, PathBuf};
 
-use cli_support::{json_of, retrograde};
+use cli_support::{json_of, retrograde, scratch_dir};
 use retrograde::memory::{Budget, Bytes};
 use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::{SavedGame, SavedTable};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("retrograde-lib-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn saved(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     let path = dir.join(name);
@@ -50,7 +44,7 @@ fn same_answers(path: &Path, positions: &[&str]) {
 
 #[test]
 fn every_board_table_answers_as_query_does() {
-    let dir = scratch("boards");
+    let dir = scratch_dir("lib", "boards");
     let mnk = saved(&dir, "ttt.rgt", &["mnk"]);
     same_answers(&mnk, &["", "b2", "a1 b1", "a1 b1 a2 b2"]);
     let connect = saved(&dir, "c44.rgt", &["connect", "--cols", "4", "--rows", "4"]);
@@ -77,7 +71,7 @@ fn every_board_table_answers_as_query_does() {
 
 #[test]
 fn other_tables_open_as_their_game_and_answer_no_board_position() {
-    let dir = scratch("other");
+    let dir = scratch_dir("lib", "other");
     let nim = saved(&dir, "nim.rgt", &["nim", "--stones", "40"]);
     let table = OpenTable::open(&nim, &Budget::unlimited()).unwrap();
     assert_eq!(table.kind_name(), "nim");

@@ -5,23 +5,13 @@
 #[path = "common/cli.rs"]
 mod cli_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_support::{json_of, refused, retrograde, run_within};
+use cli_support::{json_of, refused, retrograde, run_within, scratch_dir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "retrograde-hardening-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn mkfifo(path: &Path) {
     assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
@@ -33,7 +23,7 @@ fn s(path: &Path) -> &str {
 
 #[test]
 fn line_1_out_never_replaces_a_special_file_or_a_symlink() {
-    let dir = scratch("line1");
+    let dir = scratch_dir("hardening", "line1");
     let fifo = dir.join("f");
     mkfifo(&fifo);
     let real = dir.join("real.txt");
@@ -116,7 +106,7 @@ fn line_3_connect_sizes_are_checked_without_wrapping() {
 
 #[test]
 fn line_4_grid_jump_tables_are_checked_before_they_are_built() {
-    let dir = scratch("line4");
+    let dir = scratch_dir("hardening", "line4");
     for (side, jump) in [(500usize, "500"), (1000, "1000")] {
         let mut rows = vec![".".repeat(side); side];
         rows[0].replace_range(0..3, "MCF");
@@ -184,7 +174,7 @@ fn line_5_verify_case_seconds_are_checked_first() {
 
 #[test]
 fn line_6_a_table_shrunk_while_it_is_read_never_kills_the_reader() {
-    let dir = scratch("line6");
+    let dir = scratch_dir("hardening", "line6");
     let big = dir.join("big.rtb");
     json_of(&[
         "cat-mouse",
@@ -234,7 +224,7 @@ fn line_6_a_table_shrunk_while_it_is_read_never_kills_the_reader() {
 
 #[test]
 fn line_7_an_edited_table_with_a_recomputed_checksum_is_refused() {
-    let dir = scratch("line7");
+    let dir = scratch_dir("hardening", "line7");
     let table = dir.join("t.rtb");
     json_of(&["mnk", "--out", s(&table), "--json"]);
     let original = std::fs::read(&table).unwrap();
@@ -288,7 +278,7 @@ fn line_7_an_edited_table_with_a_recomputed_checksum_is_refused() {
 #[test]
 fn line_8_a_save_fits_the_budget_and_the_default_budget_knows_the_limits() {
     // saving streams: a save under an address-space limit near its budget succeeds
-    let dir = scratch("line8");
+    let dir = scratch_dir("hardening", "line8");
     let out = dir.join("bench.rtb");
     let status = Command::new("prlimit")
         .args([
@@ -335,7 +325,7 @@ fn line_8_a_save_fits_the_budget_and_the_default_budget_knows_the_limits() {
 
 #[test]
 fn line_10_a_fifo_is_no_input_file() {
-    let dir = scratch("line10");
+    let dir = scratch_dir("hardening", "line10");
     let fifo = dir.join("f");
     mkfifo(&fifo);
     for args in [
@@ -393,7 +383,7 @@ fn line_12_play_survives_bad_lines_and_refuses_ignored_flags() {
     let out = String::from_utf8_lossy(&out);
     assert!(out.contains("not text"), "a new prompt after non-UTF-8");
     assert!(out.len() < 100_000, "the bad line is not echoed whole");
-    let dir = scratch("line12");
+    let dir = scratch_dir("hardening", "line12");
     let table = dir.join("t.rtb");
     json_of(&["mnk", "--out", s(&table), "--json"]);
     refused(&["play", s(&table), "--rows", "4"]);

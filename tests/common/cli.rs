@@ -114,3 +114,13 @@ pub fn play_with(args: &[&str], input: &str) -> String {
     assert_eq!(code, Some(0), "{args:?}: {err}");
     String::from_utf8(out).expect("text")
 }
+
+/// A fresh, empty scratch directory for one test: `retrograde-TAG-PID-NAME`
+/// under the system's temporary directory (anything left there by an
+/// earlier run of the same process id is removed first).
+pub fn scratch_dir(tag: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("retrograde-{tag}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
