@@ -25,8 +25,9 @@ use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
 use retrograde::solve::progress::Silent;
 use retrograde::solve::search::Precision;
 use retrograde::solve::sparse_layered::solve_gravity_reporting;
-use retrograde::tablefile::{load, SavedGame, SavedTable};
-use retrograde::tablefile::{GravityValues, MappedGravity};
+use retrograde::tablefile::open::OpenTable;
+use retrograde::tablefile::GravityValues;
+use retrograde::tablefile::{SavedGame, SavedTable};
 
 use super::position::{board_size, PositionArgs};
 use super::{OutArgs, RunArgs};
@@ -90,8 +91,9 @@ enum Solved {
     /// every move adds a stone, so keeping the value ends it).
     Symbolic(Box<retrograde::tablefile::symbolic::SymbolicFile>),
     /// No table: a gravity board beyond the explicit engine's memory,
-    /// answered by the bitboard search a position at a time.
-    Search(Bitboard),
+    /// answered by the bitboard search a position at a time, each within
+    /// the time given (`--move-seconds`, checked).
+    Search(Bitboard, std::time::Duration),
 }
 
 /// Longest `--move-seconds` (a day).
@@ -109,7 +111,7 @@ impl Solved {
             Solved::Symbolic(table) => {
                 Box::new(retrograde::position::oracles::SymbolicTable(table.as_ref()))
             }
-            Solved::Search(_) => return None,
+            Solved::Search(..) => return None,
         })
     }
 }
@@ -135,31 +137,17 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             if args.out.out.is_some() {
                 bail!("--out saves a table solved for play; {file} is one already");
             }
-            let path = std::path::Path::new(file);
-            if let Some(table) = retrograde::tablefile::symbolic::SymbolicFile::open(path)? {
-                use retrograde::tablefile::symbolic::SymbolicSets;
-                let l = *table.layout();
-                (
-                    BoardGame::new(l.family, l.cols, l.rows, l.k)?,
-                    Solved::Symbolic(Box::new(table)),
-                )
-            } else if let Some(table) = MappedGravity::open(path)? {
-                let (cols, rows, k) = table.game().dimensions();
-                (
-                    BoardGame::new(Family::Gravity, cols, rows, k)?,
-                    Solved::Gravity(table.game().clone(), Box::new(table)),
-                )
-            } else {
-                match load(path)? {
-                    (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => (
-                        BoardGame::new(Family::Mnk, cols, rows, k)?,
-                        Solved::Mnk(solution),
-                    ),
-                    (other, _) => bail!(
-                        "{file} holds a {} table; play needs an mnk or connect table",
-                        other.kind_name()
-                    ),
+            // opened as `query` opens it (a whole-read table within the budget)
+            match OpenTable::open(std::path::Path::new(file), &args.run.budget())? {
+                OpenTable::Symbolic { board, table } => (board, Solved::Symbolic(Box::new(table))),
+                OpenTable::Connect { board, game, table } => {
+                    (board, Solved::Gravity(game, Box::new(table)))
                 }
+                OpenTable::Mnk { board, solution } => (board, Solved::Mnk(solution)),
+                other @ OpenTable::Other(..) => bail!(
+                    "{file} holds a {} table; play needs an mnk or connect table",
+                    other.kind_name()
+                ),
             }
         }
     };
@@ -169,10 +157,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         let answer_at = |p: &Position| Ok(answer(&game, p, oracle.as_ref())?);
         return play(&game, start, &answer_at, args.human, input, output);
     }
-    let Solved::Search(bitboard) = solved else {
+    let Solved::Search(bitboard, seconds) = solved else {
         unreachable!("every table is an oracle")
     };
-    let seconds = move_seconds(args.move_seconds)?;
     let empty = bitboard.cells() - start.stones();
     let entries = super::search::board_table_entries(&args.run.budget(), Family::Gravity, empty);
     let searcher = BoardSearcher::new(bitboard, entries, None, &Silent);
@@ -240,12 +227,12 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
                 let Ok(bitboard) = Bitboard::new(Family::Gravity, cols, rows, k) else {
                     bail!("{refused}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position");
                 };
-                move_seconds(args.move_seconds)?;
+                let seconds = move_seconds(args.move_seconds)?;
                 eprintln!(
                     "note: {cols} columns × {rows} rows is beyond a table's reach here; playing by search, each position within {} s",
-                    args.move_seconds.unwrap_or(10.0)
+                    seconds.as_secs_f64()
                 );
-                return Ok((game, Solved::Search(bitboard)));
+                return Ok((game, Solved::Search(bitboard, seconds)));
             }
             Err(other) => return Err(other.into()),
         };
