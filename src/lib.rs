@@ -34,6 +34,7 @@ pub mod index;
 pub mod memory;
 pub mod position;
 pub mod solve;
+pub mod summary;
 pub mod table;
 pub mod tablefile;
 

@@ -8,13 +8,14 @@ use std::time::Instant;
 
 use clap::Args;
 use retrograde::games::gravity::Gravity;
-use retrograde::position::oracles::{gravity_key, GravityTable};
+use retrograde::position::oracles::GravityTable;
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::in_pool;
 use retrograde::solve::sparse_layered::{solve_gravity_reporting, GravityCounts};
+use retrograde::summary::{gravity_counts_summary, gravity_empty_board, gravity_totals};
 use retrograde::tablefile::GravityValues;
 use retrograde::tablefile::{SavedGame, SavedTable};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
@@ -184,65 +185,13 @@ pub fn answer_position(
     })
 }
 
-/// The empty board's value for the first player and its depth.
-pub fn empty_board(solution: &dyn GravityValues) -> anyhow::Result<(&'static str, u32)> {
-    let key = gravity_key(solution.game(), &Position::default());
-    let (value, depth) = solution
-        .value_of(0, key)?
-        .ok_or_else(|| anyhow::anyhow!("the table holds no value for the empty board"))?;
-    Ok((first_player_result(value), depth))
-}
-
-/// The JSON summary of a solved board.
-pub fn summary_json(solution: &dyn GravityValues) -> anyhow::Result<Value> {
-    let (value, depth) = empty_board(solution)?;
-    Ok(counts_json(
-        solution.game(),
-        solution.counts(),
-        value,
-        depth,
-    ))
-}
-
-/// The JSON summary of a board's counts and the empty board's value
-/// (`"first"`, `"second"` or `"draw"`) and depth.
-fn counts_json(game: &Gravity, counts: &[GravityCounts], value: &str, depth: u32) -> Value {
-    let (cols, rows, k) = game.dimensions();
-    let total = totals(counts);
-    json!({
-        "cols": cols,
-        "rows": rows,
-        "k": k,
-        "positions": total.positions,
-        "terminal": total.terminal,
-        "x_wins": total.x_wins,
-        "o_wins": total.o_wins,
-        "draws": total.draws,
-        "first_won": total.first_won,
-        "first_drawn": total.first_drawn,
-        "first_lost": total.first_lost,
-        "value": value,
-        "depth": depth,
-        "per_ply": counts,
-    })
-}
-
-fn totals(counts: &[GravityCounts]) -> GravityCounts {
-    counts
-        .iter()
-        .fold(GravityCounts::default(), |t, c| GravityCounts {
-            ply: t.ply.max(c.ply),
-            ..t.plus(c)
-        })
-}
-
 /// Prints the whole board's counts (human or JSON).
 pub fn report(
     solution: &dyn GravityValues,
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let (value, depth) = empty_board(solution)?;
+    let (value, depth) = gravity_empty_board(solution)?;
     report_counts(
         solution.game(),
         solution.counts(),
@@ -261,9 +210,9 @@ pub fn report_counts(
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let total = totals(counts);
+    let total = gravity_totals(counts);
     if json {
-        let mut summary = counts_json(game, counts, value, depth);
+        let mut summary = gravity_counts_summary(game, counts, value, depth);
         if let Value::Object(map) = &mut summary {
             map.extend(timing.json_keys(Some(total.positions)));
         }

@@ -12,8 +12,9 @@ use retrograde::position::answer::plies;
 use retrograde::position::oracles::MnkTable;
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk_reporting, GameCounts, MnkSolution, PlyCounts};
-use serde_json::{json, Value};
+use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
+use retrograde::summary::MnkSummary;
+use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{
@@ -219,56 +220,6 @@ pub fn empty_board_value(solution: &MnkSolution) -> &'static str {
     first_player_result(solution.lookup(0, 0).map_or(Outcome::Draw, |(v, _)| v))
 }
 
-fn ply_json(c: &PlyCounts) -> Value {
-    serde_json::to_value(c).expect("counts serialise")
-}
-
-/// What a whole-board report states: the per-ply counts, the games and
-/// the empty board's value and depth — from a solution, or summed over the
-/// ranks of a distributed solve.
-pub struct MnkSummary<'a> {
-    /// Per ply.
-    pub counts: &'a [PlyCounts],
-    /// Games by result.
-    pub games: GameCounts,
-    /// The empty board's value for the first player and its depth.
-    pub root: (Outcome, u32),
-}
-
-impl<'a> MnkSummary<'a> {
-    /// The summary of a solution.
-    pub fn of(solution: &'a MnkSolution) -> Self {
-        Self {
-            counts: &solution.counts,
-            games: solution.games,
-            root: solution.lookup(0, 0).unwrap_or((Outcome::Draw, 0)),
-        }
-    }
-}
-
-/// The JSON summary of a solved board (also written to `results/`).
-fn summary_json(game: &Mnk, solution: &MnkSummary<'_>) -> Value {
-    let t = PlyCounts::totals(solution.counts);
-    json!({
-        "cols": game.cols(),
-        "rows": game.rows(),
-        "k": game.k(),
-        "positions": t.positions,
-        "terminal": t.terminal,
-        "x_wins": t.x_wins,
-        "o_wins": t.o_wins,
-        "draws": t.draws,
-        "classes": t.classes,
-        "terminal_classes": t.terminal_classes,
-        "games": solution.games.total().to_string().parse::<Value>().expect("a number"),
-        "games_x_wins": solution.games.x_wins.to_string().parse::<Value>().expect("a number"),
-        "games_o_wins": solution.games.o_wins.to_string().parse::<Value>().expect("a number"),
-        "games_draws": solution.games.draws.to_string().parse::<Value>().expect("a number"),
-        "value": first_player_result(solution.root.0),
-        "per_ply": solution.counts.iter().map(ply_json).collect::<Vec<_>>(),
-    })
-}
-
 /// Prints the whole board's counts (human or JSON).
 pub fn report(
     game: &Mnk,
@@ -288,7 +239,7 @@ pub fn report_summary(
 ) -> anyhow::Result<ExitCode> {
     let t = PlyCounts::totals(solution.counts);
     if json {
-        let mut value = summary_json(game, solution);
+        let mut value = solution.json(game);
         if let Value::Object(map) = &mut value {
             map.extend(timing.json_keys(Some(t.positions)));
         }

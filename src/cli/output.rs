@@ -3,8 +3,6 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use retrograde::game::Outcome;
-
 /// Writes `text` to stdout. A reader that went away (a broken pipe, as with
 /// `| head`) is not an error: the command exits quietly with success.
 pub fn emit(text: &str) -> anyhow::Result<ExitCode> {
@@ -90,15 +88,7 @@ pub fn per_ply_csv(value: &serde_json::Value) -> anyhow::Result<String> {
     Ok(csv)
 }
 
-/// The empty board's value for the first player as a game result:
-/// `"first"`, `"second"` or `"draw"` (as printed in JSON).
-pub fn first_player_result(value: Outcome) -> &'static str {
-    match value {
-        Outcome::Win => "first",
-        Outcome::Loss => "second",
-        Outcome::Draw => "draw",
-    }
-}
+pub use retrograde::summary::first_player_result;
 
 /// A game result in words: "first player wins", "second player wins", "draw".
 pub fn result_in_words(result: &str) -> &'static str {

@@ -268,7 +268,7 @@ fn gravity(
         bar.finish();
     }
     if args.check {
-        let mut summary = super::connect::summary_json(table)?;
+        let mut summary = retrograde::summary::gravity_summary(table)?;
         if let serde_json::Value::Object(map) = &mut summary {
             map.retain(|key, _| ["positions", "terminal", "value"].contains(&key.as_str()));
         }

@@ -34,6 +34,7 @@
 
 pub mod answer;
 pub mod oracles;
+pub mod searching;
 
 use crate::error::{quoted, Error, Result};
 

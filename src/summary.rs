@@ -1,0 +1,133 @@
+//! The JSON summary of a solved board — every count per ply and the empty
+//! board's value — as `retrograde connect --json` and `retrograde mnk
+//! --json` print it and as the Python package returns it, so the two can be
+//! compared key by key. The command line adds its timing keys.
+
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+use crate::game::Outcome;
+use crate::games::gravity::Gravity;
+use crate::games::mnk::Mnk;
+use crate::position::oracles::gravity_key;
+use crate::position::Position;
+use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts};
+use crate::solve::sparse_layered::GravityCounts;
+use crate::tablefile::GravityValues;
+
+/// A value for the first player as a game result: `"first"`, `"second"`
+/// or `"draw"` (as printed in JSON).
+pub fn first_player_result(value: Outcome) -> &'static str {
+    match value {
+        Outcome::Win => "first",
+        Outcome::Loss => "second",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// The empty board's value for the first player (`"first"`, `"second"`,
+/// `"draw"`) and its depth, from a Connect Four table.
+pub fn gravity_empty_board(solution: &dyn GravityValues) -> Result<(&'static str, u32)> {
+    let key = gravity_key(solution.game(), &Position::default());
+    let (value, depth) = solution.value_of(0, key)?.ok_or_else(|| {
+        Error::InvalidInput("the table holds no value for the empty board".into())
+    })?;
+    Ok((first_player_result(value), depth))
+}
+
+/// The JSON summary of a solved Connect Four board.
+pub fn gravity_summary(solution: &dyn GravityValues) -> Result<Value> {
+    let (value, depth) = gravity_empty_board(solution)?;
+    Ok(gravity_counts_summary(
+        solution.game(),
+        solution.counts(),
+        value,
+        depth,
+    ))
+}
+
+/// The JSON summary of a Connect Four board's counts and the empty board's
+/// value (`"first"`, `"second"` or `"draw"`) and depth.
+pub fn gravity_counts_summary(
+    game: &Gravity,
+    counts: &[GravityCounts],
+    value: &str,
+    depth: u32,
+) -> Value {
+    let (cols, rows, k) = game.dimensions();
+    let total = gravity_totals(counts);
+    json!({
+        "cols": cols,
+        "rows": rows,
+        "k": k,
+        "positions": total.positions,
+        "terminal": total.terminal,
+        "x_wins": total.x_wins,
+        "o_wins": total.o_wins,
+        "draws": total.draws,
+        "first_won": total.first_won,
+        "first_drawn": total.first_drawn,
+        "first_lost": total.first_lost,
+        "value": value,
+        "depth": depth,
+        "per_ply": counts,
+    })
+}
+
+/// Every ply's counts summed (`ply` is the last ply).
+pub fn gravity_totals(counts: &[GravityCounts]) -> GravityCounts {
+    counts
+        .iter()
+        .fold(GravityCounts::default(), |t, c| GravityCounts {
+            ply: t.ply.max(c.ply),
+            ..t.plus(c)
+        })
+}
+
+/// What an m,n,k whole-board report states: the per-ply counts, the games
+/// and the empty board's value and depth — from a solution, or summed over
+/// the ranks of a distributed solve.
+pub struct MnkSummary<'a> {
+    /// Per ply.
+    pub counts: &'a [PlyCounts],
+    /// Games by result.
+    pub games: GameCounts,
+    /// The empty board's value for the first player and its depth.
+    pub root: (Outcome, u32),
+}
+
+impl<'a> MnkSummary<'a> {
+    /// The summary of a solution.
+    pub fn of(solution: &'a MnkSolution) -> Self {
+        Self {
+            counts: &solution.counts,
+            games: solution.games,
+            root: solution.lookup(0, 0).unwrap_or((Outcome::Draw, 0)),
+        }
+    }
+
+    /// The JSON summary (game counts beyond 2^64 stay exact: JSON numbers
+    /// of any length).
+    pub fn json(&self, game: &Mnk) -> Value {
+        let t = PlyCounts::totals(self.counts);
+        let exact = |n: u128| n.to_string().parse::<Value>().expect("a number");
+        json!({
+            "cols": game.cols(),
+            "rows": game.rows(),
+            "k": game.k(),
+            "positions": t.positions,
+            "terminal": t.terminal,
+            "x_wins": t.x_wins,
+            "o_wins": t.o_wins,
+            "draws": t.draws,
+            "classes": t.classes,
+            "terminal_classes": t.terminal_classes,
+            "games": exact(self.games.total()),
+            "games_x_wins": exact(self.games.x_wins),
+            "games_o_wins": exact(self.games.o_wins),
+            "games_draws": exact(self.games.draws),
+            "value": first_player_result(self.root.0),
+            "per_ply": self.counts.iter().map(|c| serde_json::to_value(c).expect("counts serialise")).collect::<Vec<_>>(),
+        })
+    }
+}
