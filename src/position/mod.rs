@@ -255,7 +255,7 @@ impl BoardGame {
     }
 
     /// The lowest empty cell of column `col`, if it has room.
-    fn drop_cell(&self, empty: u64, col: u32) -> Option<u32> {
+    pub fn drop_cell(&self, empty: u64, col: u32) -> Option<u32> {
         (0..self.rows)
             .rev()
             .map(|r| r * self.cols + col)

@@ -1,0 +1,60 @@
+//! The library's errors as Python exceptions: a bad argument or position is
+//! a `ValueError`; a refusal for memory a `BudgetError` (a `MemoryError`);
+//! a damaged or foreign table file a `TableFileError` (an `OSError`); any
+//! other file problem an `OSError` with its errno; a search or solve past
+//! its time a `TimeoutError`.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTimeoutError, PyValueError};
+use pyo3::prelude::*;
+use retrograde::Error;
+
+create_exception!(
+    _native,
+    BudgetError,
+    PyMemoryError,
+    "A solve or table refused because it would not fit the memory budget (max_memory)."
+);
+create_exception!(
+    _native,
+    TableFileError,
+    PyOSError,
+    "A table file that is damaged, of another format, or of another game."
+);
+
+/// Adds the exception classes to the module.
+pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("BudgetError", m.py().get_type::<BudgetError>())?;
+    m.add("TableFileError", m.py().get_type::<TableFileError>())?;
+    Ok(())
+}
+
+/// The Python exception for a library error.
+pub fn to_py(error: Error) -> PyErr {
+    let text = error.to_string();
+    match error {
+        Error::InvalidInput(_) => PyValueError::new_err(text),
+        Error::OverMemoryBudget { .. } | Error::StoreFull { .. } | Error::TooManyStates { .. } => {
+            BudgetError::new_err(text)
+        }
+        Error::BadTableFile { .. } => TableFileError::new_err(text),
+        Error::Io { cause, .. } => match cause.raw_os_error() {
+            Some(errno) => PyOSError::new_err((errno, text)),
+            None => PyOSError::new_err(text),
+        },
+        Error::OutOfTime(_) => PyTimeoutError::new_err(text),
+        Error::ThreadPool(_) => PyRuntimeError::new_err(text),
+    }
+}
+
+/// `Result<T, Error>` into `PyResult<T>`.
+pub trait IntoPy<T> {
+    /// The result with its error as a Python exception.
+    fn py_err(self) -> PyResult<T>;
+}
+
+impl<T> IntoPy<T> for retrograde::error::Result<T> {
+    fn py_err(self) -> PyResult<T> {
+        self.map_err(to_py)
+    }
+}

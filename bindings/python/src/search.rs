@@ -1,0 +1,137 @@
+//! [`Searcher`]: positions of one board answered by search (the engine and
+//! table of `retrograde search`), for boards beyond a table's reach; one
+//! transposition table serves every position asked of it.
+
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use retrograde::position::answer::{MoveDetail, PositionAnswer};
+use retrograde::position::searching::PositionSearcher;
+use retrograde::solve::in_pool;
+use retrograde::solve::search::Precision;
+
+use crate::answer::{best_actions, to_dict};
+use crate::errors::IntoPy;
+use crate::game::{board, family_name, family_named, position_of};
+use crate::interrupt;
+use crate::table::{budget, threads};
+
+/// The longest time limit, in seconds (longer is no limit: leave it out).
+const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// A search for the positions of one board.
+#[pyclass(module = "retrograde._native", frozen)]
+pub struct Searcher {
+    inner: PositionSearcher,
+    threads: usize,
+}
+
+impl Searcher {
+    /// The answer for `obj` within `time_limit` seconds; `None` when not
+    /// reached in time.
+    fn search(
+        &self,
+        py: Python<'_>,
+        obj: &Bound<'_, PyAny>,
+        time_limit: Option<f64>,
+        precision: Precision,
+        detail: MoveDetail,
+    ) -> PyResult<Option<PositionAnswer>> {
+        let p = position_of(self.inner.game(), obj)?;
+        let limit = match time_limit {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT => Some(Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(PyValueError::new_err(format!(
+                    "time_limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} (None: no limit)"
+                )))
+            }
+        };
+        let threads = self.threads;
+        interrupt::run(py, |cancel| {
+            in_pool(threads, || {
+                self.inner
+                    .answer(&p, precision, detail, limit, Some(cancel))
+            })
+            .py_err()?
+            .py_err()
+        })
+    }
+}
+
+#[pymethods]
+impl Searcher {
+    /// A searcher for `family` (`"connect"` or `"mnk"`) on `cols × rows`
+    /// with `k` in a row, its table within `max_memory`, searching on
+    /// `threads` workers.
+    #[new]
+    #[pyo3(signature = (family, cols, rows, k=None, *, threads=None, max_memory=None))]
+    fn new(
+        family: &str,
+        cols: u32,
+        rows: u32,
+        k: Option<u32>,
+        threads: Option<usize>,
+        max_memory: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let fam = family_named(family)?;
+        let k = k.unwrap_or(if fam == retrograde::position::Family::Gravity {
+            4
+        } else {
+            3
+        });
+        let game = board(family_name(fam), cols, rows, k)?;
+        let budget = budget(max_memory)?;
+        Ok(Self {
+            inner: PositionSearcher::new(&game, &budget, 0).py_err()?,
+            threads: self::threads(threads)?,
+        })
+    }
+
+    /// The answer for a position (a `Game` or a move list) in the shape of
+    /// `retrograde search … --json`: with `all_moves` every legal move's
+    /// value, else one best move; with `weak` values without depths
+    /// (faster). `None` if not proved within `time_limit` seconds.
+    /// Releases the GIL; Ctrl-C stops the search.
+    #[pyo3(signature = (position, *, time_limit=None, weak=false, all_moves=true))]
+    fn answer<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+        time_limit: Option<f64>,
+        weak: bool,
+        all_moves: bool,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let precision = if weak {
+            Precision::Weak
+        } else {
+            Precision::Exact
+        };
+        let detail = if all_moves {
+            MoveDetail::All
+        } else {
+            MoveDetail::Best
+        };
+        self.search(py, position, time_limit, precision, detail)?
+            .map(|a| to_dict(py, &a))
+            .transpose()
+    }
+
+    /// The actions that keep the value of a position in play (proved by a
+    /// weak search of every move), or `None` if not proved within
+    /// `time_limit` seconds.
+    #[pyo3(signature = (position, *, time_limit=None))]
+    fn best_actions(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        time_limit: Option<f64>,
+    ) -> PyResult<Option<Vec<u32>>> {
+        match self.search(py, position, time_limit, Precision::Weak, MoveDetail::All)? {
+            Some(a) => Ok(Some(best_actions(self.inner.game(), &a)?)),
+            None => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! [`Table`]: a solved board — fresh from [`solve`] or opened from a file
+//! with [`open_table`] — that answers any position of its board with every
+//! move's value, and reports its counts as `retrograde connect|mnk --json`
+//! does.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyModule};
+use retrograde::games::gravity::Gravity;
+use retrograde::games::mnk::Mnk;
+use retrograde::memory::{parse_size, Budget, Bytes};
+use retrograde::position::answer::{answer, Oracle, PositionAnswer};
+use retrograde::position::oracles::{GravityTable, MnkTable};
+use retrograde::position::{BoardGame, Family};
+use retrograde::solve::in_pool;
+use retrograde::solve::layered::solve_mnk_reporting;
+use retrograde::solve::sparse_layered::solve_gravity_reporting;
+use retrograde::summary::{gravity_summary, MnkSummary};
+use retrograde::tablefile::open::OpenTable;
+use retrograde::tablefile::replace::check_table_output;
+use retrograde::tablefile::{save, SavedGame, SavedTable};
+
+use crate::answer::{best_actions, to_dict};
+use crate::errors::IntoPy;
+use crate::game::{board, family_name, family_named, position_of};
+use crate::interrupt::{self, CancelAtPly};
+
+/// The memory budget: `max_memory` as bytes (an int) or a size such as
+/// `"8GiB"`; by default 80% of what the machine can give.
+pub fn budget(max_memory: Option<&Bound<'_, PyAny>>) -> PyResult<Budget> {
+    let Some(value) = max_memory else {
+        return Ok(Budget::default_for_machine());
+    };
+    if let Ok(bytes) = value.extract::<u64>() {
+        return Ok(Budget(Bytes(bytes)));
+    }
+    if let Ok(text) = value.extract::<String>() {
+        return parse_size(&text).map(Budget).map_err(PyValueError::new_err);
+    }
+    Err(PyValueError::new_err(
+        "max_memory is a number of bytes or a size such as \"8GiB\"",
+    ))
+}
+
+/// The worker threads: `threads`, or every core.
+pub fn threads(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+    }
+}
+
+/// What a [`Table`] holds.
+enum Held {
+    /// A table opened from a file.
+    Open(OpenTable),
+    /// A fresh solve: its game and table as `--out` would save them.
+    Solved(SavedGame, SavedTable),
+}
+
+/// A solved board game.
+#[pyclass(module = "retrograde._native", frozen)]
+pub struct Table {
+    board: BoardGame,
+    held: Held,
+}
+
+impl Table {
+    /// The table as a source of values.
+    fn oracle(&self) -> Box<dyn Oracle + '_> {
+        match &self.held {
+            Held::Open(open) => open.oracle().expect("a board table has an oracle"),
+            Held::Solved(_, SavedTable::Gravity(solution)) => Box::new(GravityTable {
+                game: &solution.game,
+                solution,
+            }),
+            Held::Solved(_, SavedTable::Layered(solution)) => Box::new(MnkTable(solution)),
+            Held::Solved(..) => unreachable!("solve keeps gravity and m,n,k tables"),
+        }
+    }
+
+    /// The answer for the position `obj` names.
+    fn answer_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<PositionAnswer> {
+        let p = position_of(&self.board, obj)?;
+        self.board.check(&p).py_err()?;
+        answer(&self.board, &p, self.oracle().as_ref())
+            .py_err()?
+            .ok_or_else(|| PyValueError::new_err("the table answered “not reached”"))
+    }
+}
+
+#[pymethods]
+impl Table {
+    /// `"connect"` or `"mnk"`.
+    #[getter]
+    fn family(&self) -> &'static str {
+        family_name(self.board.family())
+    }
+
+    /// Columns (width).
+    #[getter]
+    fn cols(&self) -> u32 {
+        self.board.cols()
+    }
+
+    /// Rows (height).
+    #[getter]
+    fn rows(&self) -> u32 {
+        self.board.rows()
+    }
+
+    /// Stones in a row that win.
+    #[getter]
+    fn k(&self) -> u32 {
+        self.board.k()
+    }
+
+    /// Whether the table gives depths (a symbolic table gives values only).
+    #[getter]
+    fn has_depths(&self) -> bool {
+        !matches!(self.held, Held::Open(OpenTable::Symbolic { .. }))
+    }
+
+    /// The answer for a position (a `Game` or a move list): a dict with the
+    /// keys of `retrograde query --json` — status, value and depth for the
+    /// player to move, and every legal move's value and depth with the
+    /// best ones marked. A `ValueError` for a position the board does not
+    /// hold or no legal game reaches.
+    fn answer<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        to_dict(py, &self.answer_of(position)?)
+    }
+
+    /// The actions of the best moves of a position in play (those that
+    /// keep its value, at its depth): what a perfect player chooses from.
+    fn best_actions(&self, position: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        best_actions(&self.board, &self.answer_of(position)?)
+    }
+
+    /// The counts of the solved board as `retrograde connect|mnk --json`
+    /// reports them (positions, terminal, per ply with the first player's
+    /// won / drawn / lost, the empty board's value), as a dict.
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = match &self.held {
+            Held::Open(OpenTable::Connect { table, .. }) => gravity_summary(table).py_err()?,
+            Held::Solved(_, SavedTable::Gravity(solution)) => gravity_summary(solution).py_err()?,
+            Held::Open(OpenTable::Mnk { solution, .. })
+            | Held::Solved(_, SavedTable::Layered(solution)) => {
+                let game =
+                    Mnk::new(self.board.rows(), self.board.cols(), self.board.k()).py_err()?;
+                MnkSummary::of(solution).json(&game)
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "a symbolic table's counts are read by `retrograde query FILE --check`",
+                ))
+            }
+        };
+        let text = serde_json::to_string(&value).expect("a summary serialises");
+        PyModule::import(py, "json")?.call_method1("loads", (text,))
+    }
+
+    /// Saves a freshly solved table to `path` (atomically; the format of
+    /// `--out`, read by `retrograde query`). A file already there is
+    /// replaced only if it is a table, or with `force=True`.
+    #[pyo3(signature = (path, force=false))]
+    fn save(&self, py: Python<'_>, path: PathBuf, force: bool) -> PyResult<u64> {
+        let Held::Solved(game, table) = &self.held else {
+            return Err(PyValueError::new_err(
+                "this table was opened from a file; it is saved already",
+            ));
+        };
+        check_table_output(&path, force).py_err()?;
+        py.detach(|| save(&path, game, table)).py_err()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Table({:?}, cols={}, rows={}, k={})",
+            self.family(),
+            self.board.cols(),
+            self.board.rows(),
+            self.board.k()
+        )
+    }
+}
+
+/// Solves every position of a board: `family` `"connect"` (the sparse
+/// layered engine) or `"mnk"` (the dense layered engine), with `threads`
+/// workers within `max_memory`. Releases the GIL; Ctrl-C stops it between
+/// plies.
+#[pyfunction]
+#[pyo3(signature = (family, cols, rows, k=None, *, threads=None, max_memory=None))]
+pub fn solve(
+    py: Python<'_>,
+    family: &str,
+    cols: u32,
+    rows: u32,
+    k: Option<u32>,
+    threads: Option<usize>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Table> {
+    let family = family_named(family)?;
+    let k = k.unwrap_or(if family == Family::Gravity { 4 } else { 3 });
+    let board = board(family_name(family), cols, rows, k)?;
+    let budget = budget(max_memory)?;
+    let threads = self::threads(threads)?;
+    let held = interrupt::run(py, |cancel| {
+        let progress = CancelAtPly(cancel);
+        let solved = match family {
+            Family::Gravity => {
+                let game = Gravity::new(cols, rows, k).py_err()?;
+                let solution = in_pool(threads, || {
+                    solve_gravity_reporting(&game, &budget, &progress)
+                })
+                .py_err()?
+                .py_err()?;
+                Held::Solved(
+                    SavedGame::Gravity { cols, rows, k },
+                    SavedTable::Gravity(solution),
+                )
+            }
+            Family::Mnk => {
+                let game = Mnk::new(rows, cols, k).py_err()?;
+                let solution = in_pool(threads, || solve_mnk_reporting(&game, &budget, &progress))
+                    .py_err()?
+                    .py_err()?;
+                Held::Solved(
+                    SavedGame::Mnk { rows, cols, k },
+                    SavedTable::Layered(solution),
+                )
+            }
+        };
+        Ok(solved)
+    })?;
+    Ok(Table { board, held })
+}
+
+/// Opens a table saved by `retrograde connect|mnk --out` or
+/// `Table.save` (a Connect Four table is mapped, others read whole within
+/// `max_memory`). A `TableFileError` for a damaged file or a table of a
+/// game without board positions; an `OSError` for a missing file.
+#[pyfunction]
+#[pyo3(signature = (path, *, max_memory=None))]
+pub fn open_table(
+    py: Python<'_>,
+    path: PathBuf,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Table> {
+    let budget = budget(max_memory)?;
+    let open = py.detach(|| OpenTable::open(&path, &budget)).py_err()?;
+    let Some(board) = open.board().cloned() else {
+        return Err(crate::errors::TableFileError::new_err(format!(
+            "{}: a {} table answers no board position",
+            path.display(),
+            open.kind_name()
+        )));
+    };
+    Ok(Table {
+        board,
+        held: Held::Open(open),
+    })
+}
