@@ -1,4 +1,16 @@
-"""retrograde: strong solutions of Connect Four and m,n,k games from Python."""
+"""retrograde: strong solutions of Connect Four and m,n,k games from Python.
+
+The Rust library through its extension module (:class:`Game`,
+:func:`solve`, :func:`open_table`, :class:`Table`, :class:`Searcher`,
+:func:`mcts_action`), Gymnasium environments (registered as
+``retrograde/ConnectFour-v0`` and ``retrograde/MNK-v0``), PettingZoo AEC
+environments (:mod:`retrograde.aec`, registered as
+``retrograde/connect_four_v0`` and ``retrograde/mnk_v0`` when PettingZoo is
+installed) and :func:`evaluate`, an agent's blunder rate against perfect
+play.
+"""
+
+import gymnasium
 
 from retrograde._native import (
     BudgetError,
@@ -10,14 +22,41 @@ from retrograde._native import (
     open_table,
     solve,
 )
+from retrograde.evaluate import Evaluation, evaluate
 
 __all__ = [
     "BudgetError",
+    "Evaluation",
     "Game",
     "Searcher",
     "Table",
     "TableFileError",
+    "evaluate",
     "mcts_action",
     "open_table",
     "solve",
 ]
+
+
+def _register() -> None:
+    """Adds the environments to Gymnasium's registry and, if PettingZoo
+    (1.27 or later, which has a registry) is installed, to its AEC registry."""
+    for env_id, entry in (
+        ("retrograde/ConnectFour-v0", "retrograde.gym_env:ConnectFourEnv"),
+        ("retrograde/MNK-v0", "retrograde.gym_env:MNKEnv"),
+    ):
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry)
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:
+        return
+    for env_id, entry in (
+        ("retrograde/connect_four_v0", "retrograde.aec:connect_four_env"),
+        ("retrograde/mnk_v0", "retrograde.aec:mnk_env"),
+    ):
+        if env_id not in aec_registry:
+            register("aec", env_id, entry_point=entry)
+
+
+_register()

@@ -180,6 +180,17 @@ impl Table {
         py.detach(|| save(&path, game, table)).py_err()
     }
 
+    /// A table is immutable: a copy is the same table.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// A table is immutable: a deep copy is the same table (so an
+    /// environment's keyword arguments that hold one can be copied).
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Table({:?}, cols={}, rows={}, k={})",

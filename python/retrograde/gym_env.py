@@ -1,0 +1,137 @@
+"""Gymnasium single-agent environments: the agent plays one side of
+Connect Four (``retrograde/ConnectFour-v0``) or an m,n,k game
+(``retrograde/MNK-v0``) against an opponent chosen by name
+(:mod:`retrograde.opponents`: ``"perfect"``, ``"mcts"``, ``"random"``).
+
+Observations, actions and rewards are those of the AEC environments
+(:mod:`retrograde.aec`) seen from the agent: +1 when the agent wins, −1
+when it loses or plays an illegal move (which ends the episode, with
+``info["illegal"]``), 0 otherwise. ``info["action_mask"]`` repeats the
+mask. The opponent's randomness (ties between best moves, MCTS, random
+play) comes from the environment's ``np_random``, so ``reset(seed=…)``
+reproduces an episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from retrograde import rendering
+from retrograde._native import Game, Table
+from retrograde.opponents import Opponent, make_opponent
+
+
+class BoardGameEnv(gymnasium.Env):
+    """One side of a board game against an opponent."""
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        family: str = "connect",
+        cols: int = 7,
+        rows: int = 6,
+        k: int | None = None,
+        opponent: str | Opponent = "perfect",
+        agent_player: int = 0,
+        table: Table | str | None = None,
+        time_limit: float | None = 1.0,
+        playouts: int = 1000,
+        render_mode: str | None = None,
+    ):
+        if agent_player not in (0, 1):
+            raise ValueError("agent_player is 0 (the agent moves first) or 1")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.game = Game(family, cols, rows, k)
+        self.agent_player = agent_player
+        self.opponent = make_opponent(
+            opponent, self.game, table=table, time_limit=time_limit, playouts=playouts
+        )
+        self.render_mode = render_mode
+        n = self.game.n_actions
+        self._shape = (rows, cols, 2)
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=0, high=1, shape=self._shape, dtype=np.int8),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+            }
+        )
+        self._window: rendering.Window | None = None
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        planes = np.frombuffer(self.game.planes(self.agent_player), dtype=np.int8)
+        mask = np.frombuffer(self.game.action_mask(), dtype=np.int8)
+        return {"observation": planes.reshape(self._shape), "action_mask": mask}
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"action_mask": np.frombuffer(self.game.action_mask(), dtype=np.int8), **extra}
+
+    def _opponent_moves(self) -> None:
+        self.game.play(self.opponent.choose(self.game, self.np_random))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.game.reset()
+        if self.agent_player == 1:
+            self._opponent_moves()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(
+        self, action: int
+    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self.game.is_over:
+            raise RuntimeError("the episode has ended: call reset()")
+        if not self.game.is_legal(int(action)):
+            return self._observation(), -1.0, True, False, self._info(illegal=True)
+        self.game.play(int(action))
+        if not self.game.is_over:
+            self._opponent_moves()
+        reward = 0.0
+        if self.game.winner is not None:
+            reward = 1.0 if self.game.winner == self.agent_player else -1.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, self.game.is_over, False, self._info()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.render_mode == "ansi":
+            return rendering.ansi(self.game)
+        image = rendering.rgb_array(self.game)
+        if self.render_mode == "rgb_array":
+            return image
+        if self._window is None:
+            self._window = rendering.Window("retrograde", self.game.cols, self.game.rows)
+        self._window.show(image, self.metadata["render_fps"])
+        return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+
+class ConnectFourEnv(BoardGameEnv):
+    """``retrograde/ConnectFour-v0``: Connect Four on ``cols × rows``."""
+
+    def __init__(self, cols: int = 7, rows: int = 6, k: int = 4, **kwargs: Any):
+        super().__init__("connect", cols, rows, k, **kwargs)
+
+
+class MNKEnv(BoardGameEnv):
+    """``retrograde/MNK-v0``: an m,n,k game (tic-tac-toe by default)."""
+
+    def __init__(self, cols: int = 3, rows: int = 3, k: int = 3, **kwargs: Any):
+        super().__init__("mnk", cols, rows, k, **kwargs)

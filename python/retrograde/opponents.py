@@ -1,0 +1,115 @@
+"""The players an environment can put against an agent, chosen by name.
+
+* ``"perfect"``: a move that keeps the position's game-theoretic value —
+  from a saved or freshly solved :class:`~retrograde.Table` where one is
+  given (the fastest win, the slowest loss), else proved by a weak search
+  of every move within ``time_limit`` seconds. Ties between best moves are
+  broken with the caller's random generator, so seeding the environment
+  reproduces a game. Where the search does not finish in time the move is
+  Monte Carlo tree search's, and :attr:`PerfectOpponent.unproved` counts
+  such moves.
+* ``"mcts"``: Monte Carlo tree search with ``playouts`` random playouts a
+  move (for boards beyond proof), seeded from the caller's generator.
+* ``"random"``: a uniformly random legal move.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from retrograde._native import Game, Searcher, Table, mcts_action, open_table
+
+
+class Opponent(Protocol):
+    """Chooses a legal action for the player to move in ``game``."""
+
+    def choose(self, game: Game, rng: np.random.Generator) -> int: ...
+
+
+class RandomOpponent:
+    """A uniformly random legal move."""
+
+    def choose(self, game: Game, rng: np.random.Generator) -> int:
+        actions = game.legal_actions()
+        return actions[int(rng.integers(len(actions)))]
+
+
+class MctsOpponent:
+    """Monte Carlo tree search with ``playouts`` playouts a move."""
+
+    def __init__(self, playouts: int = 1000, exploration: float = 1.4):
+        self.playouts = playouts
+        self.exploration = exploration
+
+    def choose(self, game: Game, rng: np.random.Generator) -> int:
+        seed = int(rng.integers(2**63))
+        return mcts_action(game, self.playouts, seed, self.exploration)
+
+
+class PerfectOpponent:
+    """Perfect play: from ``table`` if given, else by search."""
+
+    def __init__(
+        self,
+        game: Game,
+        table: Table | str | None = None,
+        time_limit: float | None = 1.0,
+        playouts: int = 1000,
+    ):
+        if isinstance(table, str):
+            table = open_table(table)
+        if table is not None and (table.family, table.cols, table.rows, table.k) != (
+            game.family,
+            game.cols,
+            game.rows,
+            game.k,
+        ):
+            raise ValueError(
+                f"the table solves {table.family} {table.cols}×{table.rows} k={table.k}, "
+                f"not the game's {game.family} {game.cols}×{game.rows} k={game.k}"
+            )
+        self.table = table
+        self.searcher = (
+            None if table is not None else Searcher(game.family, game.cols, game.rows, game.k)
+        )
+        self.time_limit = time_limit
+        self.fallback = MctsOpponent(playouts)
+        #: Moves chosen by the fallback because the search ran out of time.
+        self.unproved = 0
+
+    def best_actions(self, game: Game) -> list[int] | None:
+        """The actions that keep the value (None: not proved in time)."""
+        if self.table is not None:
+            return self.table.best_actions(game)
+        assert self.searcher is not None
+        return self.searcher.best_actions(game, time_limit=self.time_limit)
+
+    def choose(self, game: Game, rng: np.random.Generator) -> int:
+        best = self.best_actions(game)
+        if not best:
+            self.unproved += 1
+            return self.fallback.choose(game, rng)
+        return best[int(rng.integers(len(best)))]
+
+
+def make_opponent(
+    name: str | Opponent,
+    game: Game,
+    *,
+    table: Table | str | None = None,
+    time_limit: float | None = 1.0,
+    playouts: int = 1000,
+) -> Opponent:
+    """The opponent ``name`` (``"perfect"``, ``"mcts"``, ``"random"``) for
+    ``game``'s board, or ``name`` itself if it is already an opponent."""
+    if not isinstance(name, str):
+        return name
+    if name == "perfect":
+        return PerfectOpponent(game, table=table, time_limit=time_limit, playouts=playouts)
+    if name == "mcts":
+        return MctsOpponent(playouts)
+    if name == "random":
+        return RandomOpponent()
+    raise ValueError(f'unknown opponent {name!r}: give "perfect", "mcts" or "random"')

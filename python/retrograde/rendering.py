@@ -1,0 +1,124 @@
+"""Pictures of a board for the environments' render modes.
+
+* ``ansi``: the position as text, with column labels and the status.
+* ``rgb_array``: an ``H × W × 3`` ``uint8`` image drawn with numpy (no
+  window, no pygame): Connect Four as red and yellow discs in a blue frame,
+  m,n,k boards as black and white stones on a wooden board; the winning
+  line's stones ringed.
+* ``human``: that image in a pygame window (:class:`Window`), which also
+  turns a click into an action for :mod:`retrograde.play`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from retrograde._native import Game
+
+#: Pixels a cell.
+CELL = 64
+
+_COLOURS = {
+    "connect": {
+        "board": (30, 80, 200),
+        "empty": (235, 235, 235),
+        "stones": ((215, 40, 40), (245, 205, 40)),
+        "ring": (20, 20, 20),
+    },
+    "mnk": {
+        "board": (222, 184, 135),
+        "empty": (222, 184, 135),
+        "stones": ((25, 25, 25), (245, 245, 245)),
+        "ring": (200, 30, 30),
+    },
+}
+
+
+def ansi(game: Game) -> str:
+    """The position as text, with who is to move or how the game ended."""
+    if game.status == "won":
+        line = f"{'XO'[game.winner]} wins"
+    elif game.status == "drawn":
+        line = "drawn"
+    else:
+        line = f"{'XO'[game.to_move]} to move"
+    return game.render() + line + "\n"
+
+
+def _disc(cell: int, radius: float) -> np.ndarray:
+    """A boolean mask of a disc of ``radius`` centred in a ``cell``-pixel square."""
+    centre = (cell - 1) / 2
+    y, x = np.ogrid[:cell, :cell]
+    return (x - centre) ** 2 + (y - centre) ** 2 <= radius**2
+
+
+def rgb_array(game: Game, cell: int = CELL) -> np.ndarray:
+    """The board as an ``(rows·cell) × (cols·cell) × 3`` ``uint8`` image."""
+    colours = _COLOURS[game.family]
+    rows, cols = game.rows, game.cols
+    image = np.empty((rows * cell, cols * cell, 3), dtype=np.uint8)
+    image[:] = colours["board"]
+    hole = _disc(cell, cell * 0.4)
+    ring = hole & ~_disc(cell, cell * 0.3)
+    grid = np.frombuffer(game.grid(), dtype=np.uint8).reshape(rows, cols)
+    winning = set(game.winning_cells())
+    for r in range(rows):
+        for c in range(cols):
+            square = image[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell]
+            owner = grid[r, c]
+            if owner == 0:
+                if game.family == "connect":
+                    square[hole] = colours["empty"]
+                else:
+                    # grid lines through the centre of the cell
+                    mid = cell // 2
+                    square[mid, :] = (90, 60, 30)
+                    square[:, mid] = (90, 60, 30)
+                continue
+            square[hole] = colours["stones"][owner - 1]
+            if r * cols + c in winning:
+                square[ring] = colours["ring"]
+    return image
+
+
+class Window:
+    """A pygame window showing a board (``render_mode="human"``)."""
+
+    def __init__(self, title: str, cols: int, rows: int, cell: int = CELL):
+        import pygame
+
+        self._pygame = pygame
+        self.cell = cell
+        pygame.display.init()
+        pygame.display.set_caption(title)
+        self.screen = pygame.display.set_mode((cols * cell, rows * cell))
+        self.clock = pygame.time.Clock()
+
+    def show(self, image: np.ndarray, fps: float | None = None) -> None:
+        """Draws ``image`` (rows × cols × 3) and keeps the window alive."""
+        pygame = self._pygame
+        surface = pygame.surfarray.make_surface(np.transpose(image, (1, 0, 2)))
+        self.screen.blit(surface, (0, 0))
+        pygame.event.pump()
+        pygame.display.flip()
+        if fps:
+            self.clock.tick(fps)
+
+    def wait_for_click(self, game: Game) -> int | None:
+        """The action a click names (a column on gravity boards, a cell on
+        m,n,k boards); ``None`` when the window is closed."""
+        pygame = self._pygame
+        while True:
+            event = pygame.event.wait()
+            if event.type == pygame.QUIT:
+                return None
+            if event.type == pygame.MOUSEBUTTONDOWN:
+                x, y = event.pos
+                col, row = x // self.cell, y // self.cell
+                if game.family == "connect":
+                    return col
+                return row * game.cols + col
+
+    def close(self) -> None:
+        """Closes the window."""
+        self._pygame.display.quit()
