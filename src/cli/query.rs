@@ -41,6 +41,15 @@ pub struct QueryArgs {
     #[command(flatten)]
     position: PositionArgs,
 
+    /// m,n,k and gravity tables: answer every position of FILE ('-':
+    /// standard input), one move list a line (a blank line is the empty
+    /// board), each on one line of stdout (--json: one object, with
+    /// `moves_played`) in input order as it is read. A bad line is
+    /// answered in its place with an error (JSON: an "error" key) and the
+    /// rest go on; the exit code is then 2.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board", "check"])]
+    positions: Option<PathBuf>,
+
     /// Cat-and-mouse tables: the mouse's node (graph) or ROW,COL (grid, counted from 1 at the top left).
     #[arg(long, value_name = "M")]
     mouse: Option<String>,
@@ -83,6 +92,7 @@ impl QueryArgs {
     fn options_given(&self) -> Vec<&'static str> {
         let given = [
             ("--moves", self.position.moves.is_some()),
+            ("--positions", self.positions.is_some()),
             ("--board", self.position.board.is_some()),
             ("--mouse", self.mouse.is_some()),
             ("--cat", self.cat.is_some()),
@@ -118,7 +128,7 @@ fn options_of(kind: &str) -> &'static [&'static str] {
     match kind {
         "cat-mouse" => &["--mouse", "--cat", "--turn"],
         "cat-mouse-grid" => &["--mouse", "--cat", "--turn", "--max-moves"],
-        "mnk" | "connect" => &["--moves", "--board"],
+        "mnk" | "connect" => &["--moves", "--board", "--positions"],
         "nim" => &["--stones"],
         "can-i-win" => &["--used"],
         "ends" => &["--from", "--to"],
@@ -138,7 +148,12 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             )
         })?
         .len();
-    let (game, table) = match OpenTable::open(&args.file, &args.run.budget())? {
+    let open = OpenTable::open(&args.file, &args.run.budget())?;
+    if let Some(path) = &args.positions {
+        args.refuse_options_not_of(open.kind_name())?;
+        return answer_lines(&open, path, args.run.json);
+    }
+    let (game, table) = match open {
         OpenTable::Symbolic { board, table } => {
             args.refuse_options_not_of(match board.family() {
                 Family::Gravity => "connect",
@@ -394,4 +409,66 @@ fn print_info(
         grouped(size),
         Bytes(size)
     ))
+}
+
+/// Answers every line of `path` from a board table (`--positions`): one
+/// answer a line, in order, written as they come (a reader that went away
+/// ends the run quietly); bad lines answered with their error in their
+/// place, then told on stderr with exit code 2.
+fn answer_lines(table: &OpenTable, path: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
+    use super::batch::answers::{Answered, Tally};
+    use super::batch::lines::{Line, Lines};
+    use std::io::Write as _;
+    let lines = Lines::open(path)?;
+    let name = lines.name().to_string();
+    let Some(board) = table.board() else {
+        bail!(
+            "--positions answers board positions; this is a {} table",
+            table.kind_name()
+        );
+    };
+    let mut tally = Tally::default();
+    let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    for read in lines {
+        let answered = match read.line {
+            Line::Text(moves) => match board.play_moves(&moves).and_then(|p| table.answer(&p)) {
+                Ok(answer) => Answered::Looked { moves, answer },
+                Err(e) => Answered::Bad {
+                    error: format!("{name}, line {}: {e}", read.number),
+                    moves: Some(moves),
+                },
+            },
+            Line::Bad(error) => Answered::Bad { moves: None, error },
+            Line::Unreadable(why) => {
+                out.flush()?;
+                bail!(why);
+            }
+        };
+        tally.count(read.number, &answered);
+        let text = answered.text(json)?.expect("a line's answer has a text");
+        if let Err(e) = out.write_all(text.as_bytes()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(e.into());
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        other => other?,
+    }
+    if let Some(first) = tally.first_bad {
+        bail!(
+            "{name}: {} bad line{} of {} (the first: line {first}), answered with an error in {}",
+            grouped(tally.bad),
+            if tally.bad == 1 { "" } else { "s" },
+            grouped(tally.lines),
+            if tally.bad == 1 {
+                "its place"
+            } else {
+                "their places"
+            },
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

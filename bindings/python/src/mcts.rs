@@ -141,7 +141,11 @@ fn search(board: &BoardGame, root: Position, playouts: u32, seed: u64, explorati
         let end = result_for_last_mover(status);
         // the leaf's mover's result: the game's last mover's if an even
         // number of plies followed the leaf
-        let mut result = if plies.is_multiple_of(2) { end } else { 1.0 - end };
+        let mut result = if plies.is_multiple_of(2) {
+            end
+        } else {
+            1.0 - end
+        };
         for &n in path.iter().rev() {
             tree[n].visits += 1.0;
             tree[n].reward += result;

@@ -16,6 +16,11 @@ pub enum Answered {
         nodes: u64,
         seconds: f64,
     },
+    /// Its position's answer, looked up in a table (no search).
+    Looked {
+        moves: String,
+        answer: PositionAnswer,
+    },
     /// Its search stopped at its time limit.
     NotReached {
         moves: String,
@@ -94,6 +99,14 @@ impl Answered {
                 shown(moves),
                 grouped(*nodes)
             ),
+            (Self::Looked { moves, answer }, true) => {
+                let mut value = serde_json::to_value(answer)?;
+                if let serde_json::Value::Object(map) = &mut value {
+                    map.insert("moves_played".into(), json!(moves));
+                }
+                value.to_string()
+            }
+            (Self::Looked { moves, answer }, false) => one_line(moves, answer),
             (Self::Bad { moves, error }, true) => {
                 json!({"moves_played": moves, "error": error}).to_string()
             }
@@ -122,7 +135,7 @@ impl Tally {
     pub fn count(&mut self, number: u64, answered: &Answered) {
         self.lines += 1;
         match answered {
-            Answered::Solved { .. } => self.positions += 1,
+            Answered::Solved { .. } | Answered::Looked { .. } => self.positions += 1,
             Answered::NotReached { .. } => {
                 self.positions += 1;
                 self.not_reached += 1;

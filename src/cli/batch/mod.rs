@@ -30,7 +30,7 @@
 //!   no more lines are read or started, and the searches in flight are
 //!   cancelled through their clocks.
 
-mod answers;
+pub mod answers;
 pub mod lines;
 mod queue;
 
