@@ -3,13 +3,16 @@ m,n,k games, with the conventions of PettingZoo's classic
 ``connect_four_v3`` and ``tictactoe_v3`` so that agents written for those
 plug in:
 
-* agents ``"player_0"`` (moves first) and ``"player_1"``;
+* agents ``"player_0"`` (moves first) and ``"player_1"`` in Connect Four,
+  ``"player_1"`` (moves first) and ``"player_2"`` in m,n,k games (the names
+  each of those games uses);
 * observation ``{"observation": int8 (rows, cols, 2), "action_mask": int8
   (n_actions,)}``, plane 0 the observing agent's stones, plane 1 the
   opponent's, rows from the top; the mask is all zero for the agent not to
   move;
-* actions: a column (Connect Four) or a cell ``row * cols + col`` counted
-  from the top-left (m,n,k);
+* actions: a column (Connect Four) or, as in ``tictactoe_v3``, a cell
+  numbered down the columns, ``col * rows + row`` (m,n,k; the observation
+  is then ``(cols, rows, 2)``: see :mod:`retrograde.layout`);
 * rewards +1 / −1 for a win / loss, 0 for a draw; an illegal move ends the
   game with −1 for the agent that made it and 0 for the other (what
   PettingZoo's ``TerminateIllegalWrapper`` does), with a warning.
@@ -31,6 +34,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from retrograde import rendering
 from retrograde._native import Game
+from retrograde.layout import Layout
 
 
 class BoardGameEnv(AECEnv):
@@ -57,11 +61,13 @@ class BoardGameEnv(AECEnv):
         self.game = Game(family, cols, rows, k)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"retrograde_{family}_{cols}x{rows}_k{self.game.k}_v0")
-        self.possible_agents = ["player_0", "player_1"]
+        first = 0 if family in ("connect", "gravity") else 1
+        self.possible_agents = [f"player_{first}", f"player_{first + 1}"]
         self.agents = self.possible_agents[:]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
         n = self.game.n_actions
-        self._shape = (rows, cols, 2)
+        self.layout = Layout(self.game)
+        self._shape = self.layout.shape
         self._no_moves = np.zeros(n, dtype=np.int8)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
@@ -83,12 +89,12 @@ class BoardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        planes = np.frombuffer(self.game.planes(self._index[agent]), dtype=np.int8)
+        planes = self.layout.observation(self.game, self._index[agent])
         if agent == self.agent_selection:
-            mask = np.frombuffer(self.game.action_mask(), dtype=np.int8)
+            mask = self.layout.mask(self.game)
         else:
             mask = self._no_moves.copy()
-        return {"observation": planes.reshape(self._shape), "action_mask": mask}
+        return {"observation": planes, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game.reset()
@@ -107,7 +113,9 @@ class BoardGameEnv(AECEnv):
             return
         other = self.possible_agents[1 - self._index[agent]]
         self._cumulative_rewards[agent] = 0
-        if action is None or not self.game.is_legal(int(action)):
+        if not self.layout.in_range(action) or not self.game.is_legal(
+            self.layout.game_action(int(action))
+        ):
             EnvLogger.warn_on_illegal_move()
             self.terminations = dict.fromkeys(self.agents, True)
             self.truncations = dict.fromkeys(self.agents, True)
@@ -116,7 +124,7 @@ class BoardGameEnv(AECEnv):
             self._accumulate_rewards()
             self._deads_step_first()
             return
-        self.game.play(int(action))
+        self.game.play(self.layout.game_action(int(action)))
         if self.game.is_over:
             if self.game.winner is not None:
                 self.rewards[agent] = 1

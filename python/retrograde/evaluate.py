@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from retrograde._native import Game, Searcher, Table, open_table
+from retrograde.layout import Layout
 from retrograde.opponents import Opponent, make_opponent
 
-#: An agent: from the observation planes (rows × cols × 2, its own stones
-#: in plane 0) and the action mask to an action.
+#: An agent: from the observation planes and the action mask, as the
+#: environments give them (:mod:`retrograde.layout`: its own stones in
+#: plane 0), to an action of the environments.
 Agent = Callable[[np.ndarray, np.ndarray], int]
 
 _RANK = {"loss": 0, "draw": 1, "win": 2}
@@ -125,7 +127,7 @@ def evaluate(
     rival = make_opponent(opponent, game, table=table, time_limit=time_limit, playouts=playouts)
     bounds = [round(i * cells / phases) for i in range(phases + 1)]
     result = Evaluation(phases=[Phase(bounds[i], bounds[i + 1] - 1) for i in range(phases)])
-    shape = (rows, cols, 2)
+    layout = Layout(game)
     for number in range(games):
         game.reset()
         me = number % 2
@@ -134,9 +136,8 @@ def evaluate(
             if game.to_move != me:
                 game.play(rival.choose(game, rng))
                 continue
-            planes = np.frombuffer(game.planes(me), dtype=np.int8).reshape(shape)
-            mask = np.frombuffer(game.action_mask(), dtype=np.int8)
-            action = int(agent(planes, mask))
+            chosen = agent(layout.observation(game, me), layout.mask(game))
+            action = layout.game_action(int(chosen)) if layout.in_range(chosen) else -1
             phase = next(p for p in result.phases if game.stones <= p.last)
             phase.moves += 1
             if not game.is_legal(action):

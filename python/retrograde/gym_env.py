@@ -4,7 +4,7 @@ Connect Four (``retrograde/ConnectFour-v0``) or an m,n,k game
 (:mod:`retrograde.opponents`: ``"perfect"``, ``"mcts"``, ``"random"``).
 
 Observations, actions and rewards are those of the AEC environments
-(:mod:`retrograde.aec`) seen from the agent: +1 when the agent wins, −1
+(:mod:`retrograde.aec`, :mod:`retrograde.layout`) seen from the agent: +1 when the agent wins, −1
 when it loses or plays an illegal move (which ends the episode, with
 ``info["illegal"]``), 0 otherwise. ``info["action_mask"]`` repeats the
 mask. The opponent's randomness (ties between best moves, MCTS, random
@@ -22,6 +22,7 @@ from gymnasium import spaces
 
 from retrograde import rendering
 from retrograde._native import Game, Table
+from retrograde.layout import Layout
 from retrograde.opponents import Opponent, make_opponent
 
 
@@ -54,7 +55,8 @@ class BoardGameEnv(gymnasium.Env):
         )
         self.render_mode = render_mode
         n = self.game.n_actions
-        self._shape = (rows, cols, 2)
+        self.layout = Layout(self.game)
+        self._shape = self.layout.shape
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Dict(
             {
@@ -63,14 +65,16 @@ class BoardGameEnv(gymnasium.Env):
             }
         )
         self._window: rendering.Window | None = None
+        self._ended_by_illegal = False
 
     def _observation(self) -> dict[str, np.ndarray]:
-        planes = np.frombuffer(self.game.planes(self.agent_player), dtype=np.int8)
-        mask = np.frombuffer(self.game.action_mask(), dtype=np.int8)
-        return {"observation": planes.reshape(self._shape), "action_mask": mask}
+        return {
+            "observation": self.layout.observation(self.game, self.agent_player),
+            "action_mask": self.layout.mask(self.game),
+        }
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": np.frombuffer(self.game.action_mask(), dtype=np.int8), **extra}
+        return {"action_mask": self.layout.mask(self.game), **extra}
 
     def _opponent_moves(self) -> None:
         self.game.play(self.opponent.choose(self.game, self.np_random))
@@ -80,6 +84,7 @@ class BoardGameEnv(gymnasium.Env):
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         self.game.reset()
+        self._ended_by_illegal = False
         if self.agent_player == 1:
             self._opponent_moves()
         if self.render_mode == "human":
@@ -89,11 +94,14 @@ class BoardGameEnv(gymnasium.Env):
     def step(
         self, action: int
     ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        if self.game.is_over:
+        if self.game.is_over or self._ended_by_illegal:
             raise RuntimeError("the episode has ended: call reset()")
-        if not self.game.is_legal(int(action)):
+        if not self.layout.in_range(action) or not self.game.is_legal(
+            self.layout.game_action(int(action))
+        ):
+            self._ended_by_illegal = True
             return self._observation(), -1.0, True, False, self._info(illegal=True)
-        self.game.play(int(action))
+        self.game.play(self.layout.game_action(int(action)))
         if not self.game.is_over:
             self._opponent_moves()
         reward = 0.0

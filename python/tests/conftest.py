@@ -1,0 +1,44 @@
+"""Shared set-up of the Python tests: no window or sound device needed, and
+the command line binary of this checkout for the differential tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def binary() -> Path:
+    """The `retrograde` binary, built in release if it is not there."""
+    path = Path(os.environ.get("RETROGRADE_BIN", ROOT / "target" / "release" / "retrograde"))
+    if not path.exists():
+        subprocess.run(
+            ["cargo", "build", "--release", "--quiet", "--bin", "retrograde"], cwd=ROOT, check=True
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def cli(binary):
+    """Runs the binary; returns its stdout (it must succeed)."""
+
+    def run(*args: str) -> str:
+        done = subprocess.run([str(binary), *args], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    return run
+
+
+def json_lines(text: str) -> list[dict]:
+    """Each line of ``text`` as a JSON object."""
+    return [json.loads(line) for line in text.splitlines()]

@@ -1,0 +1,119 @@
+"""Answers from Python equal the command line's JSON: every position of
+saved tables (Connect Four 4×4, tic-tac-toe, 4×3 with three in a row),
+the counts of a solve, and a few hundred positions answered by search."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from conftest import json_lines
+
+import retrograde
+from retrograde import Game
+
+#: Keys the command line adds to an answer that are not the answer's own.
+RUN_KEYS = {"moves_played", "nodes", "seconds", "loaded", "threads", "nodes_per_second",
+            "transposition_hits"}
+
+
+def every_position(family: str, cols: int, rows: int, k: int) -> list[str]:
+    """A move list for every position legal play reaches (once each)."""
+    seen: set[tuple[int, int]] = set()
+    found: list[str] = []
+    stack = [Game(family, cols, rows, k)]
+    while stack:
+        g = stack.pop()
+        if g.masks in seen:
+            continue
+        seen.add(g.masks)
+        found.append(g.moves)
+        for a in g.legal_actions():
+            child = g.copy()
+            child.play(a)
+            stack.append(child)
+    return found
+
+
+def compare_every_position(tmp_path, cli, family, cols, rows, k, table):
+    lines = every_position(family, cols, rows, k)
+    path = tmp_path / "positions.txt"
+    path.write_text("\n".join(lines) + "\n")
+    saved = tmp_path / "table.rgt"
+    table.save(str(saved))
+    opened = retrograde.open_table(str(saved))
+    out = cli("query", str(saved), "--positions", str(path), "--json")
+    answers = json_lines(out)
+    assert len(answers) == len(lines)
+    for moves, want in zip(lines, answers, strict=True):
+        assert want["moves_played"] == moves
+        want = {key: v for key, v in want.items() if key not in RUN_KEYS}
+        assert opened.answer(moves) == want, moves
+        assert table.answer(moves) == want, moves
+    return len(lines)
+
+
+def test_every_position_of_connect_4x4(tmp_path, cli):
+    table = retrograde.solve("connect", 4, 4)
+    assert compare_every_position(tmp_path, cli, "connect", 4, 4, 4, table) == 161_029
+
+
+@pytest.mark.parametrize(("cols", "rows", "k", "positions"), [(3, 3, 3, 5_478), (4, 3, 3, 111_973)])
+def test_every_position_of_mnk(tmp_path, cli, cols, rows, k, positions):
+    table = retrograde.solve("mnk", cols, rows, k)
+    assert compare_every_position(tmp_path, cli, "mnk", cols, rows, k, table) == positions
+
+
+@pytest.mark.skipif(not os.environ.get("RETROGRADE_LONG"), reason="a long run: RETROGRADE_LONG=1")
+def test_every_position_of_connect_5x4(tmp_path, cli):
+    table = retrograde.solve("connect", 5, 4)
+    assert compare_every_position(tmp_path, cli, "connect", 5, 4, 4, table) == 3_945_711
+
+
+@pytest.mark.parametrize(
+    ("family", "cols", "rows", "k"), [("connect", 5, 4, 4), ("mnk", 4, 3, 3), ("mnk", 3, 3, 3)]
+)
+def test_summary_equals_the_solve_json(cli, family, cols, rows, k):
+    import json
+
+    want = json.loads(
+        cli(family, "--cols", str(cols), "--rows", str(rows), "--k", str(k), "--json", "--quiet")
+    )
+    got = retrograde.solve(family, cols, rows, k, threads=1).summary()
+    for key in ("seconds", "threads", "states_per_second", "positions_per_second"):
+        want.pop(key, None)
+    assert got == {key: v for key, v in want.items() if key in got}
+    assert set(want) - set(got) <= {"loaded", "engine"}, set(want) - set(got)
+
+
+def random_positions(family, cols, rows, k, count, stones, seed):
+    """``count`` distinct positions in play with ``stones`` stones each."""
+    rng = np.random.default_rng(seed)
+    found: dict[tuple[int, int], str] = {}
+    while len(found) < count:
+        g = Game(family, cols, rows, k)
+        for _ in range(stones):
+            if g.is_over:
+                break
+            actions = g.legal_actions()
+            g.play(actions[int(rng.integers(len(actions)))])
+        if not g.is_over and g.stones == stones:
+            found.setdefault(g.masks, g.moves)
+    return list(found.values())
+
+
+@pytest.mark.parametrize(
+    ("family", "cols", "rows", "k", "stones", "count"),
+    [("connect", 6, 5, 4, 14, 120), ("connect", 7, 6, 4, 24, 60), ("mnk", 4, 4, 3, 5, 120)],
+)
+def test_search_answers_equal_the_cli(tmp_path, cli, family, cols, rows, k, stones, count):
+    lines = random_positions(family, cols, rows, k, count, stones, seed=cols * rows)
+    path = tmp_path / "positions.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out = cli("search", family, "--cols", str(cols), "--rows", str(rows), "--k", str(k),
+              "--positions", str(path), "--all-moves", "--json", "--quiet")
+    searcher = retrograde.Searcher(family, cols, rows, k)
+    for moves, want in zip(lines, json_lines(out), strict=True):
+        want = {key: v for key, v in want.items() if key not in RUN_KEYS}
+        assert searcher.answer(moves) == want, moves
