@@ -67,6 +67,15 @@ pub enum Error {
         cause: std::io::Error,
     },
 
+    /// An input file could not be opened or read (missing, unreadable).
+    #[error("cannot read {path}: {}", os_text(cause))]
+    CannotRead {
+        /// The file.
+        path: String,
+        /// The operating system's error.
+        cause: std::io::Error,
+    },
+
     /// The work did not finish before the caller's deadline.
     #[error("{0} did not finish within its time limit")]
     OutOfTime(String),

@@ -10,8 +10,9 @@ use crate::error::{os_text, Error, Result};
 /// Refuses `path` unless it is a regular file (following symlinks), with
 /// a sentence naming what it is instead.
 pub fn check_regular_input(path: &Path) -> Result<()> {
-    let meta = std::fs::metadata(path).map_err(|e| {
-        Error::InvalidInput(format!("cannot read {}: {}", path.display(), os_text(&e)))
+    let meta = std::fs::metadata(path).map_err(|cause| Error::CannotRead {
+        path: path.display().to_string(),
+        cause,
     })?;
     if !meta.file_type().is_file() {
         return Err(Error::InvalidInput(format!(
@@ -26,16 +27,18 @@ pub fn check_regular_input(path: &Path) -> Result<()> {
 /// The whole content of the regular file `path`.
 pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
     check_regular_input(path)?;
-    std::fs::read(path).map_err(|e| {
-        Error::InvalidInput(format!("cannot read {}: {}", path.display(), os_text(&e)))
+    std::fs::read(path).map_err(|cause| Error::CannotRead {
+        path: path.display().to_string(),
+        cause,
     })
 }
 
 /// The regular file `path`, opened for reading.
 pub fn open_regular(path: &Path) -> Result<std::fs::File> {
     check_regular_input(path)?;
-    std::fs::File::open(path).map_err(|e| {
-        Error::InvalidInput(format!("cannot read {}: {}", path.display(), os_text(&e)))
+    std::fs::File::open(path).map_err(|cause| Error::CannotRead {
+        path: path.display().to_string(),
+        cause,
     })
 }
 

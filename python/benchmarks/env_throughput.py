@@ -26,7 +26,7 @@ def random_loop(env, steps: int, seed: int) -> float:
     env.reset(seed=seed)
     start = time.perf_counter()
     while done < steps:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, reward, termination, truncation, info = env.last()
             if termination or truncation:
                 action = None
@@ -78,8 +78,10 @@ def main() -> None:
         ours.append(random_loop(connect_four_env(), args.steps, round_))
         theirs.append(random_loop(connect_four_v3.env(), args.steps // 10, round_))
     best_ours, best_theirs = max(ours), max(theirs)
-    print(f"retrograde connect_four_env:  {best_ours:>10,.0f} steps/s  (rounds {[round(x) for x in ours]})")
-    print(f"pettingzoo connect_four_v3:   {best_theirs:>10,.0f} steps/s  (rounds {[round(x) for x in theirs]})")
+    rounds_ours = [round(x) for x in ours]
+    rounds_theirs = [round(x) for x in theirs]
+    print(f"retrograde connect_four_env:  {best_ours:>10,.0f} steps/s  (rounds {rounds_ours})")
+    print(f"pettingzoo connect_four_v3:   {best_theirs:>10,.0f} steps/s  (rounds {rounds_theirs})")
     print(f"ratio: {best_ours / best_theirs:.1f}x")
     print(f"6x4 table answer: {answer_time(2000) * 1e6:.1f} µs a position")
 

@@ -57,10 +57,14 @@ class BoardGameEnv(AECEnv):
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
+            )
         self.game = Game(family, cols, rows, k)
         self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=f"retrograde_{family}_{cols}x{rows}_k{self.game.k}_v0")
+        self.metadata = dict(
+            self.metadata, name=f"retrograde_{family}_{cols}x{rows}_k{self.game.k}_v0"
+        )
         first = 0 if family in ("connect", "gravity") else 1
         self.possible_agents = [f"player_{first}", f"player_{first + 1}"]
         self.agents = self.possible_agents[:]
@@ -137,7 +141,9 @@ class BoardGameEnv(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
             return None
         if self.render_mode == "ansi":
             return rendering.ansi(self.game)
@@ -162,7 +168,9 @@ def connect_four_env(
     return BoardGameEnv("connect", cols, rows, k, render_mode)
 
 
-def mnk_env(cols: int = 3, rows: int = 3, k: int = 3, render_mode: str | None = None) -> BoardGameEnv:
+def mnk_env(
+    cols: int = 3, rows: int = 3, k: int = 3, render_mode: str | None = None
+) -> BoardGameEnv:
     """An m,n,k game (tic-tac-toe by default; ``tictactoe_v3``'s conventions)."""
     return BoardGameEnv("mnk", cols, rows, k, render_mode)
 

@@ -97,7 +97,7 @@ def _judge_of(game: Game, table: Table | str | None, time_limit: float | None):
 
 
 def evaluate(
-    agent: Agent,
+    agent: Agent | Opponent,
     *,
     family: str = "connect",
     cols: int = 7,
@@ -111,8 +111,11 @@ def evaluate(
     time_limit: float | None = 1.0,
     playouts: int = 1000,
 ) -> Evaluation:
-    """Plays ``games`` games of ``agent`` against ``opponent`` (a name of
-    :mod:`retrograde.opponents` or an opponent), the agent moving first in
+    """Plays ``games`` games of ``agent`` (a callable from observation and
+    mask to action, or an opponent object such as
+    :class:`~retrograde.opponents.MctsOpponent`, which sees the game)
+    against ``opponent`` (a name of :mod:`retrograde.opponents` or an
+    opponent), the agent moving first in
     even-numbered games and second in odd ones, and judges each of the
     agent's moves against perfect play from ``table`` (a :class:`Table` or
     a file; by default a weak search within ``time_limit`` seconds a
@@ -136,8 +139,11 @@ def evaluate(
             if game.to_move != me:
                 game.play(rival.choose(game, rng))
                 continue
-            chosen = agent(layout.observation(game, me), layout.mask(game))
-            action = layout.game_action(int(chosen)) if layout.in_range(chosen) else -1
+            if isinstance(agent, Opponent):
+                action = agent.choose(game, rng)
+            else:
+                chosen = agent(layout.observation(game, me), layout.mask(game))
+                action = layout.game_action(int(chosen)) if layout.in_range(chosen) else -1
             phase = next(p for p in result.phases if game.stones <= p.last)
             phase.moves += 1
             if not game.is_legal(action):

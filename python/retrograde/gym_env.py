@@ -47,7 +47,9 @@ class BoardGameEnv(gymnasium.Env):
         if agent_player not in (0, 1):
             raise ValueError("agent_player is 0 (the agent moves first) or 1")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
+            )
         self.game = Game(family, cols, rows, k)
         self.agent_player = agent_player
         self.opponent = make_opponent(
@@ -91,9 +93,7 @@ class BoardGameEnv(gymnasium.Env):
             self.render()
         return self._observation(), self._info()
 
-    def step(
-        self, action: int
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game.is_over or self._ended_by_illegal:
             raise RuntimeError("the episode has ended: call reset()")
         if not self.layout.in_range(action) or not self.game.is_legal(
@@ -113,7 +113,9 @@ class BoardGameEnv(gymnasium.Env):
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
             return None
         if self.render_mode == "ansi":
             return rendering.ansi(self.game)

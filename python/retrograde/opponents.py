@@ -15,13 +15,14 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from retrograde._native import Game, Searcher, Table, mcts_action, open_table
 
 
+@runtime_checkable
 class Opponent(Protocol):
     """Chooses a legal action for the player to move in ``game``."""
 

@@ -83,7 +83,11 @@ def test_same_game_as_pettingzoo(ours, theirs):
             elif game % 10 == 9 and rng.random() < 0.2:
                 # an occupied cell or a full column, if there is one
                 illegal = np.flatnonzero(last_a[0]["action_mask"] == 0)
-                action = int(illegal[0]) if len(illegal) else _random_actions(rng, last_a[0]["action_mask"])
+                action = (
+                    int(illegal[0])
+                    if len(illegal)
+                    else _random_actions(rng, last_a[0]["action_mask"])
+                )
             else:
                 action = _random_actions(rng, last_a[0]["action_mask"])
             a.step(action)

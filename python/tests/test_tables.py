@@ -8,14 +8,21 @@ import os
 
 import numpy as np
 import pytest
-from conftest import json_lines
 
 import retrograde
+from conftest import json_lines
 from retrograde import Game
 
 #: Keys the command line adds to an answer that are not the answer's own.
-RUN_KEYS = {"moves_played", "nodes", "seconds", "loaded", "threads", "nodes_per_second",
-            "transposition_hits"}
+RUN_KEYS = {
+    "moves_played",
+    "nodes",
+    "seconds",
+    "loaded",
+    "threads",
+    "nodes_per_second",
+    "transposition_hits",
+}
 
 
 def every_position(family: str, cols: int, rows: int, k: int) -> list[str]:
@@ -111,8 +118,21 @@ def test_search_answers_equal_the_cli(tmp_path, cli, family, cols, rows, k, ston
     lines = random_positions(family, cols, rows, k, count, stones, seed=cols * rows)
     path = tmp_path / "positions.txt"
     path.write_text("\n".join(lines) + "\n")
-    out = cli("search", family, "--cols", str(cols), "--rows", str(rows), "--k", str(k),
-              "--positions", str(path), "--all-moves", "--json", "--quiet")
+    out = cli(
+        "search",
+        family,
+        "--cols",
+        str(cols),
+        "--rows",
+        str(rows),
+        "--k",
+        str(k),
+        "--positions",
+        str(path),
+        "--all-moves",
+        "--json",
+        "--quiet",
+    )
     searcher = retrograde.Searcher(family, cols, rows, k)
     for moves, want in zip(lines, json_lines(out), strict=True):
         want = {key: v for key, v in want.items() if key not in RUN_KEYS}

@@ -38,7 +38,7 @@ pub fn to_py(error: Error) -> PyErr {
             BudgetError::new_err(text)
         }
         Error::BadTableFile { .. } => TableFileError::new_err(text),
-        Error::Io { cause, .. } => match cause.raw_os_error() {
+        Error::Io { cause, .. } | Error::CannotRead { cause, .. } => match cause.raw_os_error() {
             Some(errno) => PyOSError::new_err((errno, text)),
             None => PyOSError::new_err(text),
         },

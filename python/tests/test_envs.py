@@ -1,0 +1,117 @@
+"""The environments pass Gymnasium's and PettingZoo's own checkers, render
+in every mode, and reproduce an episode from a seed."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import retrograde
+from retrograde.aec import BoardGameEnv, connect_four_env, mnk_env
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("retrograde/ConnectFour-v0", {"cols": 5, "rows": 4, "opponent": "random"}),
+        ("retrograde/ConnectFour-v0", {"cols": 5, "rows": 4, "opponent": "mcts", "playouts": 50}),
+        ("retrograde/ConnectFour-v0", {"cols": 5, "rows": 4, "opponent": "perfect"}),
+        ("retrograde/ConnectFour-v0", {"cols": 4, "rows": 4, "agent_player": 1}),
+        ("retrograde/MNK-v0", {"opponent": "perfect"}),
+        ("retrograde/MNK-v0", {"cols": 4, "rows": 3, "k": 3, "opponent": "mcts", "playouts": 50}),
+    ],
+)
+def test_gymnasium_check_env(env_id, kwargs):
+    env = gymnasium.make(env_id, **kwargs)
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+def test_gymnasium_with_a_table():
+    table = retrograde.solve("mnk", 3, 3, 3)
+    env = gymnasium.make("retrograde/MNK-v0", opponent="perfect", table=table)
+    check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        connect_four_env,
+        lambda: connect_four_env(cols=5, rows=4),
+        lambda: connect_four_env(cols=8, rows=8, k=5),
+        mnk_env,
+        lambda: mnk_env(cols=5, rows=4, k=4),
+    ],
+)
+def test_pettingzoo_api_and_seed(make):
+    api_test(make(), num_cycles=200)
+    seed_test(make, num_cycles=50)
+
+
+def test_pettingzoo_registry():
+    from pettingzoo import make
+
+    env = make("aec", "retrograde/connect_four_v0", cols=6, rows=5)
+    assert isinstance(env, BoardGameEnv) and env.game.cols == 6
+    assert make("aec", "retrograde/mnk_v0").game.family == "mnk"
+
+
+def test_a_seed_reproduces_an_episode():
+    def episode(seed):
+        env = gymnasium.make(
+            "retrograde/ConnectFour-v0", cols=5, rows=4, opponent="mcts", playouts=30
+        )
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        frames = [obs["observation"].copy()]
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, done, _, _ = env.step(action)
+            frames.append(obs["observation"].copy())
+        return frames, reward
+
+    a, b = episode(5), episode(5)
+    assert len(a[0]) == len(b[0]) and all(
+        np.array_equal(x, y) for x, y in zip(a[0], b[0], strict=True)
+    )
+    assert a[1] == b[1]
+
+
+def test_illegal_move_ends_the_episode():
+    env = gymnasium.make("retrograde/MNK-v0", opponent="random")
+    obs, _ = env.reset(seed=1)
+    taken = int(np.flatnonzero(obs["action_mask"] == 1)[0])
+    obs, *_ = env.step(taken)
+    obs, reward, terminated, truncated, info = env.step(taken)
+    assert (reward, terminated, truncated, info.get("illegal")) == (-1.0, True, False, True)
+    with pytest.raises(RuntimeError):
+        env.step(1)
+    _, reward, terminated, *_ = env.reset(seed=2) and env.step(99)
+    assert (reward, terminated) == (-1.0, True)
+
+
+@pytest.mark.parametrize("mode", ["ansi", "rgb_array", "human"])
+def test_render_modes(mode):
+    env = connect_four_env(cols=5, rows=4, render_mode=mode)
+    env.reset()
+    env.step(2)
+    env.step(2)
+    picture = env.render()
+    if mode == "ansi":
+        assert "X" in picture and "O to move" not in picture and "X to move" in picture
+    elif mode == "rgb_array":
+        assert picture.shape == (4 * 64, 5 * 64, 3) and picture.dtype == np.uint8
+        # a red disc in the bottom row of the third column
+        assert tuple(picture[3 * 64 + 32, 2 * 64 + 32]) == (215, 40, 40)
+    else:
+        assert picture is None
+    env.close()
+    gym = gymnasium.make("retrograde/MNK-v0", opponent="random", render_mode=mode)
+    gym.reset(seed=0)
+    out = gym.render()
+    assert (out is None) == (mode == "human")
+    gym.close()

@@ -1,0 +1,107 @@
+"""Errors arrive as ordinary Python exceptions; long calls release the GIL
+and stop on Ctrl-C."""
+
+from __future__ import annotations
+
+import _thread
+import threading
+import time
+
+import pytest
+
+import retrograde
+
+
+def test_budget_refusal_is_a_memory_error():
+    with pytest.raises(retrograde.BudgetError) as refused:
+        retrograde.solve("connect", 6, 5, max_memory="1MiB")
+    assert isinstance(refused.value, MemoryError)
+    assert "budget" in str(refused.value)
+    with pytest.raises(ValueError):
+        retrograde.solve("connect", 4, 4, max_memory="lots")
+
+
+def test_files(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        retrograde.open_table(str(tmp_path / "missing.rgt"))
+    table = retrograde.solve("mnk", 3, 3)
+    path = tmp_path / "t.rgt"
+    table.save(str(path))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged = tmp_path / "damaged.rgt"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(retrograde.TableFileError) as bad:
+        retrograde.open_table(str(damaged))
+    assert isinstance(bad.value, OSError)
+    # never replaces a file that is not a table
+    other = tmp_path / "notes.txt"
+    other.write_text("mine")
+    with pytest.raises(ValueError):
+        table.save(str(other))
+    assert other.read_text() == "mine"
+    table.save(str(other), force=True)
+    assert retrograde.open_table(str(other)).answer("")["value"] == "draw"
+    with pytest.raises(ValueError):
+        retrograde.open_table(str(path)).save(str(tmp_path / "again.rgt"))
+
+
+def test_bad_positions_are_value_errors():
+    table = retrograde.solve("connect", 4, 4)
+    with pytest.raises(ValueError, match="full"):
+        table.answer("1 1 1 1 1")
+    with pytest.raises(ValueError):
+        table.answer(retrograde.Game("connect", 5, 4))
+    with pytest.raises(ValueError):
+        table.answer(42)
+    searcher = retrograde.Searcher("connect", 7, 6)
+    with pytest.raises(ValueError):
+        searcher.answer("8")
+    with pytest.raises(ValueError):
+        searcher.answer("", time_limit=-1)
+
+
+def test_a_search_out_of_time_is_none():
+    searcher = retrograde.Searcher("connect", 7, 6)
+    assert searcher.answer("", time_limit=0.05) is None
+    assert searcher.best_actions("", time_limit=0.05) is None
+
+
+def _interrupt_after(seconds: float) -> threading.Timer:
+    timer = threading.Timer(seconds, _thread.interrupt_main)
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_a_search():
+    searcher = retrograde.Searcher("connect", 7, 6)
+    started = time.monotonic()
+    _interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        searcher.answer("")  # minutes without the interrupt
+    assert time.monotonic() - started < 5
+
+
+def test_ctrl_c_stops_a_solve():
+    started = time.monotonic()
+    _interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        retrograde.solve("connect", 7, 4, threads=1)  # about 10 s without it
+    assert time.monotonic() - started < 5
+
+
+def test_long_calls_release_the_gil():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    retrograde.Searcher("connect", 6, 5).answer("", time_limit=0.5, weak=True)
+    stop.set()
+    thread.join()
+    assert len(ticks) >= 10
