@@ -42,6 +42,7 @@ class BoardGameEnv(gymnasium.Env):
         table: Table | str | None = None,
         time_limit: float | None = 1.0,
         playouts: int = 1000,
+        prove_limit: float | None = None,
         render_mode: str | None = None,
     ):
         if agent_player not in (0, 1):
@@ -53,7 +54,12 @@ class BoardGameEnv(gymnasium.Env):
         self.game = Game(family, cols, rows, k)
         self.agent_player = agent_player
         self.opponent = make_opponent(
-            opponent, self.game, table=table, time_limit=time_limit, playouts=playouts
+            opponent,
+            self.game,
+            table=table,
+            time_limit=time_limit,
+            playouts=playouts,
+            prove_limit=prove_limit,
         )
         self.render_mode = render_mode
         n = self.game.n_actions

@@ -5,9 +5,8 @@
   given (the fastest win, the slowest loss), else proved by a weak search
   of every move within ``time_limit`` seconds. Ties between best moves are
   broken with the caller's random generator, so seeding the environment
-  reproduces a game. Where the search does not finish in time the move is
-  Monte Carlo tree search's, and :attr:`PerfectOpponent.unproved` counts
-  such moves.
+  reproduces a game. Where that search does not finish in time, one best
+  move is proved instead (see :class:`PerfectOpponent`).
 * ``"mcts"``: Monte Carlo tree search with ``playouts`` random playouts a
   move (for boards beyond proof), seeded from the caller's generator.
 * ``"random"``: a uniformly random legal move.
@@ -50,7 +49,15 @@ class MctsOpponent:
 
 
 class PerfectOpponent:
-    """Perfect play: from ``table`` if given, else by search."""
+    """Perfect play: from ``table`` if given, else by search.
+
+    By search, each position's best moves are proved by a weak search of
+    every move within ``time_limit`` seconds; where that does not finish,
+    one best move is proved by a single search (moves nearest the centre
+    first) within ``prove_limit`` seconds (``None``: as long as it takes,
+    so every move is perfect); only beyond that does MCTS choose, counted
+    in :attr:`unproved`. Proved answers are kept, so the openings that
+    games share are searched once."""
 
     def __init__(
         self,
@@ -58,6 +65,7 @@ class PerfectOpponent:
         table: Table | str | None = None,
         time_limit: float | None = 1.0,
         playouts: int = 1000,
+        prove_limit: float | None = None,
     ):
         if isinstance(table, str):
             table = open_table(table)
@@ -76,16 +84,33 @@ class PerfectOpponent:
             None if table is not None else Searcher(game.family, game.cols, game.rows, game.k)
         )
         self.time_limit = time_limit
+        self.prove_limit = prove_limit
         self.fallback = MctsOpponent(playouts)
-        #: Moves chosen by the fallback because the search ran out of time.
+        self._proved: dict[tuple[int, int], list[int]] = {}
+        #: Moves chosen by MCTS because no search finished in time.
         self.unproved = 0
+        #: Moves for which one best move was proved instead of all of them.
+        self.single = 0
 
     def best_actions(self, game: Game) -> list[int] | None:
         """The actions that keep the value (None: not proved in time)."""
         if self.table is not None:
             return self.table.best_actions(game)
         assert self.searcher is not None
-        return self.searcher.best_actions(game, time_limit=self.time_limit)
+        known = self._proved.get(game.masks)
+        if known is not None:
+            return known
+        best = self.searcher.best_actions(game, time_limit=self.time_limit)
+        if best is None:
+            answer = self.searcher.answer(
+                game, weak=True, all_moves=False, time_limit=self.prove_limit
+            )
+            if answer is None:
+                return None
+            self.single += 1
+            best = [game_action(game, m["move"]) for m in answer["moves"] if m["best"]]
+        self._proved[game.masks] = best
+        return best
 
     def choose(self, game: Game, rng: np.random.Generator) -> int:
         best = self.best_actions(game)
@@ -95,6 +120,13 @@ class PerfectOpponent:
         return best[int(rng.integers(len(best)))]
 
 
+def game_action(game: Game, notation: str) -> int:
+    """The action of a move written in the command line's notation."""
+    probe = game.copy()
+    probe.play_moves(notation)
+    return probe.actions[-1]
+
+
 def make_opponent(
     name: str | Opponent,
     game: Game,
@@ -102,13 +134,16 @@ def make_opponent(
     table: Table | str | None = None,
     time_limit: float | None = 1.0,
     playouts: int = 1000,
+    prove_limit: float | None = None,
 ) -> Opponent:
     """The opponent ``name`` (``"perfect"``, ``"mcts"``, ``"random"``) for
     ``game``'s board, or ``name`` itself if it is already an opponent."""
     if not isinstance(name, str):
         return name
     if name == "perfect":
-        return PerfectOpponent(game, table=table, time_limit=time_limit, playouts=playouts)
+        return PerfectOpponent(
+            game, table=table, time_limit=time_limit, playouts=playouts, prove_limit=prove_limit
+        )
     if name == "mcts":
         return MctsOpponent(playouts)
     if name == "random":
