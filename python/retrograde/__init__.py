@@ -22,6 +22,7 @@ from retrograde._native import (
     open_table,
     solve,
 )
+from retrograde.counts import per_ply
 from retrograde.evaluate import Evaluation, evaluate
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "evaluate",
     "mcts_action",
     "open_table",
+    "per_ply",
     "solve",
 ]
 

@@ -143,3 +143,12 @@ def test_search_answers_equal_the_cli(tmp_path, cli, family, cols, rows, k, ston
     for moves, want in zip(lines, json_lines(out), strict=True):
         want = {key: v for key, v in want.items() if key not in RUN_KEYS}
         assert searcher.answer(moves) == want, moves
+
+
+def test_per_ply_arrays():
+    counts = retrograde.per_ply(retrograde.solve("connect", 4, 4))
+    assert counts["positions"].dtype == np.uint64 and len(counts["positions"]) == 17
+    assert int(counts["positions"].sum()) == 161_029
+    assert np.array_equal(
+        counts["first_won"] + counts["first_drawn"] + counts["first_lost"], counts["positions"]
+    )

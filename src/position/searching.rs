@@ -33,7 +33,7 @@ pub fn table_capacity(budget: &Budget) -> usize {
 
 /// The largest table the bitboard engine allocates by default: it gains
 /// little beyond this on the boards it can finish.
-const BOARD_TABLE_CAP: u64 = 1 << 30;
+pub const BOARD_TABLE_CAP: u64 = 1 << 30;
 
 /// Entries of the bitboard engine's table for searches of positions of
 /// `family` with at most `empty` empty cells, within `budget`: at most
