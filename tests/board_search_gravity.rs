@@ -15,7 +15,8 @@ use retrograde::solve::in_pool;
 use retrograde::solve::search::Precision;
 use retrograde::solve::sparse_layered::solve_gravity;
 
-const ENTRIES: usize = 1 << 20;
+/// Large enough that the table keeps best moves (2^22 entries and up).
+const ENTRIES: usize = 1 << 22;
 
 #[test]
 fn exact_scores_agree_with_the_exhaustive_tables() {
@@ -160,7 +161,7 @@ fn random_positions_of_5x5_and_6x4_agree_with_the_exhaustive_tables() {
             .collect();
         assert!(in_play.len() > 2_000, "{}", in_play.len());
         for threads in [1, 2, 4] {
-            let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 20);
+            let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), ENTRIES);
             in_pool(threads, || {
                 for (i, &(key, value, depth)) in in_play.iter().enumerate() {
                     // each position once in each mode, over the thread counts
