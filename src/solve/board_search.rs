@@ -171,9 +171,9 @@ impl Bitboard {
             board,
             order,
             columns: (0..cols).map(|c| column << (c * h)).collect(),
-            claimeven_cells: if family == Family::Gravity && rows % 2 == 0 {
+            claimeven_cells: if family == Family::Gravity && rows.is_multiple_of(2) {
                 (0..cols * h)
-                    .filter(|bit| bit % h < rows && (bit % h) % 2 == 0)
+                    .filter(|bit| bit % h < rows && (bit % h).is_multiple_of(2))
                     .fold(0, |m, bit| m | 1 << bit)
             } else {
                 0
