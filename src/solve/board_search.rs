@@ -14,8 +14,11 @@
 //!   must be taken, and two of them lose. On gravity boards a move right
 //!   under an opponent's winning cell is never searched (non-losing moves
 //!   only).
-//! * **Move ordering** by the number of winning cells a move creates,
-//!   centre first on ties.
+//! * **Move ordering**: the table's best move first, then by the winning
+//!   cells a move creates, those right above a cell playable after the
+//!   move counted twice (they must be answered soon), centre first on
+//!   ties. Counting those twice took 7×5 from 15.5 to 12.3 M nodes and 6×6
+//!   from 43.7 to 34.1 M at 1 thread (other weights within 2%).
 //! * **A fixed-size lock-free transposition table**
 //!   ([`crate::solve::bound_table`]): one 64-bit word an entry, exact keys,
 //!   proven lower and upper bounds of the exact score. Symmetric positions
@@ -668,9 +671,14 @@ impl<'a> BoardSearcher<'a> {
                 continue;
             }
             self.table.prefetch(b.key(&b.child(node, m)));
-            let made = b
-                .winning_cells::<K>(node.me | m, node.mask | m)
-                .count_ones();
+            let made_cells = b.winning_cells::<K>(node.me | m, node.mask | m);
+            // a threat right above a cell playable after the move is worth
+            // more: the opponent must soon answer it or give it up
+            let next = match b.family {
+                Family::Gravity => (b.playable(node.mask | m) << 1) & made_cells,
+                Family::Mnk => 0,
+            };
+            let made = made_cells.count_ones() + next.count_ones();
             // the table's best move first, then most winning cells made
             let word = u32::from(m == tt_move) << 24
                 | made << 16
