@@ -280,8 +280,11 @@ pub(crate) fn score_by_probes(
                 (lower, upper) = (scores.at_least(lower), scores.at_most(upper));
             }
             let mut best = None;
+            let mut nearest_tried = false;
             while lower < upper && !clock.stopped() {
-                let mid = next_probe(&scores, lower, upper);
+                let sign_known = lower >= 0 || upper <= 0;
+                let mid = next_probe(&scores, lower, upper, sign_known && !nearest_tried);
+                nearest_tried |= sign_known;
                 let (r, m) = probe(mid, mid + 1);
                 if r <= mid {
                     upper = scores.at_most(r);
@@ -345,10 +348,15 @@ impl Scores {
 /// The next probe "is the score at most `mid`?" for a score known to lie in
 /// `lower ..= upper` (both possible scores, `lower < upper`): first the
 /// sign (is it a win? then: is it at least a draw?), since most positions
-/// lie near a draw and those two probes settle a draw; then the middle of
-/// the possible scores left, leaning towards 0 (smaller wins and losses
-/// are the commoner, and their probes cut off sooner).
-fn next_probe(scores: &Scores, lower: i8, upper: i8) -> i8 {
+/// lie near a draw and those two probes settle a draw; then, once
+/// (`nearest_first`), the score nearest the draw left (the slowest win, the
+/// fastest loss beyond it): under perfect play games run long, so that
+/// probe most often settles the score; then the middle of the possible
+/// scores left, leaning towards 0, so a fast win still takes a logarithmic
+/// number of probes. Against halving from the start, measured at 1 thread:
+/// the 1,000 middle 7×6 positions 5.06 → 4.25 s (every score as shipped),
+/// 6×6 and the empty 7×6 board unchanged (24.3 M and 336 M nodes).
+fn next_probe(scores: &Scores, lower: i8, upper: i8, nearest_first: bool) -> i8 {
     if lower < 0 && upper > 0 {
         return 0;
     }
@@ -363,6 +371,12 @@ fn next_probe(scores: &Scores, lower: i8, upper: i8) -> i8 {
     } else {
         (lower, scores.at_most(upper.min(-1)))
     };
+    if nearest_first {
+        // the score nearest the draw: is the win faster than the slowest
+        // one left, the loss slower than the fastest?
+        let mid = if lower >= 0 { low } else { high - 1 };
+        return mid.clamp(lower, upper - 1);
+    }
     let steps = (high - low) / 2;
     let mid = if lower >= 0 {
         low + 2 * ((steps - 1) / 2)
@@ -732,7 +746,8 @@ mod tests {
             // a win by the next stone and a loss by the one after it
             assert!(possible.contains(&e) && possible.contains(&0));
             assert!(empty < 2 || possible.contains(&(1 - e)));
-            let limit = 2 + (possible.len() as f64).log2().ceil() as usize;
+            // the sign, the score nearest the draw, then halving
+            let limit = 3 + (possible.len() as f64).log2().ceil() as usize;
             for &score in &possible {
                 for soft in [false, true] {
                     let probes = std::cell::Cell::new(0);
