@@ -158,7 +158,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         && empty >= LONG_SEARCH_CELLS
     {
         eprintln!(
-            "note: no --time-limit: the search runs until the value is proved, which from {empty} empty cells may take minutes or much longer (the empty 7×6 Connect Four board: about 2 minutes on 2 cores); --time-limit S stops it"
+            "note: no --time-limit: the search runs until the value is proved, which from {empty} empty cells may take minutes or much longer (the empty 7×6 Connect Four board: under a minute on 2 cores); --time-limit S stops it"
         );
     }
     // one position's clock runs from the start, table included; a batch
