@@ -457,18 +457,6 @@ fn answer_lines(table: &OpenTable, path: &std::path::Path, json: bool) -> anyhow
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         other => other?,
     }
-    if let Some(first) = tally.first_bad {
-        bail!(
-            "{name}: {} bad line{} of {} (the first: line {first}), answered with an error in {}",
-            grouped(tally.bad),
-            if tally.bad == 1 { "" } else { "s" },
-            grouped(tally.lines),
-            if tally.bad == 1 {
-                "its place"
-            } else {
-                "their places"
-            },
-        );
-    }
+    tally.refuse_bad_lines(&name)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -131,6 +131,21 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The error that ends a batch with bad lines (exit code 2), naming the
+    /// input `name`, how many lines were bad and the first; `Ok` if none.
+    pub fn refuse_bad_lines(&self, name: &str) -> anyhow::Result<()> {
+        if let Some(first) = self.first_bad {
+            anyhow::bail!(
+                "{name}: {} bad line{} of {} (the first: line {first}), answered with an error in {}",
+                grouped(self.bad),
+                if self.bad == 1 { "" } else { "s" },
+                grouped(self.lines),
+                if self.bad == 1 { "its place" } else { "their places" },
+            );
+        }
+        Ok(())
+    }
+
     /// Counts the answer of line `number`.
     pub fn count(&mut self, number: u64, answered: &Answered) {
         self.lines += 1;

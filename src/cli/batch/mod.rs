@@ -156,15 +156,7 @@ impl Batch<'_> {
                 plural(self.threads as u64),
             ))?;
         }
-        if let Some(first) = tally.first_bad {
-            anyhow::bail!(
-                "{name}: {} bad line{} of {} (the first: line {first}), answered with an error in {}",
-                grouped(tally.bad),
-                if tally.bad == 1 { "" } else { "s" },
-                grouped(tally.lines),
-                if tally.bad == 1 { "its place" } else { "their places" },
-            );
-        }
+        tally.refuse_bad_lines(&name)?;
         Ok(if tally.not_reached > 0 {
             ExitCode::from(3)
         } else {
