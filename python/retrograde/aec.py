@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -41,7 +40,7 @@ class BoardGameEnv(AECEnv):
     """A two-player board game as a PettingZoo AEC environment."""
 
     metadata = {
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": rendering.RENDER_MODES,
         "name": "retrograde_board_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -56,15 +55,12 @@ class BoardGameEnv(AECEnv):
         render_mode: str | None = None,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
-            )
         self.game = Game(family, cols, rows, k)
         self.render_mode = render_mode
         self.metadata = dict(
             self.metadata, name=f"retrograde_{family}_{cols}x{rows}_k{self.game.k}_v0"
         )
+        self._renderer = rendering.Renderer(render_mode, self.metadata["name"])
         first = 0 if family in ("connect", "gravity") else 1
         self.possible_agents = [f"player_{first}", f"player_{first + 1}"]
         self.agents = self.possible_agents[:]
@@ -83,7 +79,6 @@ class BoardGameEnv(AECEnv):
             )
             for a in self.possible_agents
         }
-        self._window: rendering.Window | None = None
         self.reset()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -140,25 +135,10 @@ class BoardGameEnv(AECEnv):
             self.render()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        if self.render_mode == "ansi":
-            return rendering.ansi(self.game)
-        image = rendering.rgb_array(self.game)
-        if self.render_mode == "rgb_array":
-            return image
-        if self._window is None:
-            self._window = rendering.Window(self.metadata["name"], self.game.cols, self.game.rows)
-        self._window.show(image, self.metadata["render_fps"])
-        return None
+        return self._renderer.render(self.game, self.metadata["render_fps"])
 
     def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+        self._renderer.close()
 
 
 def connect_four_env(

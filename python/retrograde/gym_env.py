@@ -29,7 +29,7 @@ from retrograde.opponents import Opponent, make_opponent
 class BoardGameEnv(gymnasium.Env):
     """One side of a board game against an opponent."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": rendering.RENDER_MODES, "render_fps": 2}
 
     def __init__(
         self,
@@ -47,10 +47,7 @@ class BoardGameEnv(gymnasium.Env):
     ):
         if agent_player not in (0, 1):
             raise ValueError("agent_player is 0 (the agent moves first) or 1")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
-            )
+        self._renderer = rendering.Renderer(render_mode, "retrograde")
         self.game = Game(family, cols, rows, k)
         self.agent_player = agent_player
         self.opponent = make_opponent(
@@ -72,7 +69,6 @@ class BoardGameEnv(gymnasium.Env):
                 "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
             }
         )
-        self._window: rendering.Window | None = None
         self._ended_by_illegal = False
 
     def _observation(self) -> dict[str, np.ndarray]:
@@ -118,25 +114,10 @@ class BoardGameEnv(gymnasium.Env):
         return self._observation(), reward, self.game.is_over, False, self._info()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        if self.render_mode == "ansi":
-            return rendering.ansi(self.game)
-        image = rendering.rgb_array(self.game)
-        if self.render_mode == "rgb_array":
-            return image
-        if self._window is None:
-            self._window = rendering.Window("retrograde", self.game.cols, self.game.rows)
-        self._window.show(image, self.metadata["render_fps"])
-        return None
+        return self._renderer.render(self.game, self.metadata["render_fps"])
 
     def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+        self._renderer.close()
 
 
 class ConnectFourEnv(BoardGameEnv):

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 
 from retrograde._native import Game
@@ -79,6 +80,46 @@ def rgb_array(game: Game, cell: int = CELL) -> np.ndarray:
             if r * cols + c in winning:
                 square[ring] = colours["ring"]
     return image
+
+
+#: The render modes both kinds of environment take.
+RENDER_MODES = ["human", "ansi", "rgb_array"]
+
+
+class Renderer:
+    """An environment's ``render()`` and ``close()``: the mode checked once,
+    the window opened at the first human render and kept."""
+
+    def __init__(self, mode: str | None, title: str):
+        if mode is not None and mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {mode!r} is not one of {RENDER_MODES}")
+        self.mode = mode
+        self.title = title
+        self._window: Window | None = None
+
+    def render(self, game: Game, fps: float) -> str | np.ndarray | None:
+        """Text (``ansi``), an image (``rgb_array``), or the window drawn
+        (``human``: None); None with a warning without a mode."""
+        if self.mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        if self.mode == "ansi":
+            return ansi(game)
+        image = rgb_array(game)
+        if self.mode == "rgb_array":
+            return image
+        if self._window is None:
+            self._window = Window(self.title, game.cols, game.rows)
+        self._window.show(image, fps)
+        return None
+
+    def close(self) -> None:
+        """Closes the window, if one is open."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
 
 class Window:
