@@ -101,7 +101,7 @@ class Searcher:
         all_moves: bool = True,
     ) -> Answer | None: ...
     def best_actions(
-        self, position: Position, *, time_limit: float | None = None
+        self, position: Position, *, time_limit: float | None = None, all_moves: bool = True
     ) -> list[int] | None: ...
 
 def solve(

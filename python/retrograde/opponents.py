@@ -102,13 +102,10 @@ class PerfectOpponent:
             return known
         best = self.searcher.best_actions(game, time_limit=self.time_limit)
         if best is None:
-            answer = self.searcher.answer(
-                game, weak=True, all_moves=False, time_limit=self.prove_limit
-            )
-            if answer is None:
+            best = self.searcher.best_actions(game, time_limit=self.prove_limit, all_moves=False)
+            if best is None:
                 return None
             self.single += 1
-            best = [game_action(game, m["move"]) for m in answer["moves"] if m["best"]]
         self._proved[game.masks] = best
         return best
 
@@ -118,13 +115,6 @@ class PerfectOpponent:
             self.unproved += 1
             return self.fallback.choose(game, rng)
         return best[int(rng.integers(len(best)))]
-
-
-def game_action(game: Game, notation: str) -> int:
-    """The action of a move written in the command line's notation."""
-    probe = game.copy()
-    probe.play_moves(notation)
-    return probe.actions[-1]
 
 
 def make_opponent(

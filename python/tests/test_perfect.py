@@ -120,3 +120,12 @@ def test_mcts_beats_random_play_and_is_judged():
     )
     assert mcts.wins >= 30, str(mcts)
     assert mcts.blunder_rate < rand.blunder_rate
+
+
+def test_perfect_by_search_proves_one_best_move_when_all_take_too_long():
+    game = retrograde.Game("connect", 6, 5, moves="3 4 3 4 4 3 5 2")
+    every = retrograde.Searcher("connect", 6, 5).best_actions(game)
+    opponent = PerfectOpponent(game, time_limit=0.001)
+    one = opponent.best_actions(game)
+    assert len(one) == 1 and one[0] in every and opponent.single == 1
+    assert opponent.best_actions(game) == one and opponent.single == 1  # kept

@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
 use retrograde::position::oracles::{BoardSearch, Search};
 pub use retrograde::position::searching::{board_table_entries, table_capacity};
+use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::clock::Clock;
@@ -116,10 +117,6 @@ impl SearchBoardArgs {
     }
 }
 
-/// The longest `--time-limit`, in seconds (about 31 years: longer is no
-/// limit, which leaving the option out says).
-const MAX_TIME_LIMIT: f64 = 1e9;
-
 /// Empty cells from which a search without `--time-limit` says first that
 /// it may take long (6×6 Connect Four from the empty board: 7–10 s here).
 const LONG_SEARCH_CELLS: u32 = 36;
@@ -141,12 +138,10 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         Family::Mnk => SearchBoard::new(rows, cols, k)?,
         Family::Gravity => SearchBoard::gravity(cols, rows, k)?,
     };
-    let time_limit = match args.time_limit {
+    let time_limit = match args.time_limit.map(|s| (s, time_limit(s))) {
         None => None,
-        Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT => {
-            Some(Duration::from_secs_f64(s))
-        }
-        Some(s) => anyhow::bail!(
+        Some((_, Some(limit))) => Some(limit),
+        Some((s, None)) => anyhow::bail!(
             "--time-limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} \
              (leave it out for no limit)"
         ),

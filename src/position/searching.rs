@@ -10,6 +10,18 @@
 
 use std::time::{Duration, Instant};
 
+/// The longest time limit a search takes, in seconds (about 31 years:
+/// longer is no limit, which giving none says).
+pub const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// `seconds` as a search's time limit: `None` unless it is a number above
+/// 0 and at most [`MAX_TIME_LIMIT`] (the caller says why, in its own
+/// terms).
+pub fn time_limit(seconds: f64) -> Option<Duration> {
+    (seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIME_LIMIT)
+        .then(|| Duration::from_secs_f64(seconds))
+}
+
 use super::answer::{answer_with, MoveDetail, PositionAnswer};
 use super::oracles::{BoardSearch, Search};
 use super::{BoardGame, Family, Position};

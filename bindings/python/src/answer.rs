@@ -6,8 +6,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use retrograde::position::answer::PositionAnswer;
-use retrograde::position::BoardGame;
+use retrograde::position::{BoardGame, Position};
 
+use crate::errors::IntoPy;
 use crate::game::Game;
 
 /// The answer as a dict.
@@ -46,21 +47,15 @@ pub fn to_dict<'py>(py: Python<'py>, a: &PositionAnswer) -> PyResult<Bound<'py, 
 /// The actions of the answer's best moves (the moves that keep the
 /// position's value, at its depth where the source knows depths).
 pub fn best_actions(board: &BoardGame, a: &PositionAnswer) -> PyResult<Vec<u32>> {
-    let mut actions = Vec::new();
-    let p = board.play_moves("").map_err(crate::errors::to_py)?;
-    for m in a.moves.iter().filter(|m| m.best) {
-        // the notation names the move's column or cell on any position
-        let cell = match board.family() {
-            retrograde::position::Family::Gravity => {
-                m.notation.parse::<u32>().map(|c| c - 1).map_err(|_| {
-                    pyo3::exceptions::PyRuntimeError::new_err("a move that is not a column")
-                })?
-            }
-            retrograde::position::Family::Mnk => board
-                .parse_move(&p, &m.notation)
-                .map_err(crate::errors::to_py)?,
-        };
-        actions.push(Game::action_of(board, cell));
-    }
-    Ok(actions)
+    // the notation names a column or a cell whatever the position: read on
+    // the empty board, it gives a cell of that column or that cell
+    let empty = Position::default();
+    a.moves
+        .iter()
+        .filter(|m| m.best)
+        .map(|m| {
+            let cell = board.parse_move(&empty, &m.notation).py_err()?;
+            Ok(Game::action_of(board, cell))
+        })
+        .collect()
 }

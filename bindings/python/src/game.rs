@@ -33,9 +33,15 @@ pub fn family_name(family: Family) -> &'static str {
 }
 
 /// The board of `family` checked as every command checks it (sides 1 to
-/// 8, at most 64 cells, `k` up to the longer side).
-pub fn board(family: &str, cols: u32, rows: u32, k: u32) -> PyResult<BoardGame> {
-    BoardGame::new(family_named(family)?, cols, rows, k).py_err()
+/// 8, at most 64 cells, `k` up to the longer side); `k` by default 4 on
+/// gravity boards and 3 on m,n,k boards, as the command line's.
+pub fn board(family: &str, cols: u32, rows: u32, k: Option<u32>) -> PyResult<BoardGame> {
+    let family = family_named(family)?;
+    let default_k = match family {
+        Family::Gravity => 4,
+        Family::Mnk => 3,
+    };
+    BoardGame::new(family, cols, rows, k.unwrap_or(default_k)).py_err()
 }
 
 /// The player index of a side: 0 for the first player (X), 1 for the second.
@@ -145,12 +151,7 @@ impl Game {
         k: Option<u32>,
         moves: Option<&str>,
     ) -> PyResult<Self> {
-        let default_k = if family_named(family)? == Family::Gravity {
-            4
-        } else {
-            3
-        };
-        let mut game = Self::on(Arc::new(board(family, cols, rows, k.unwrap_or(default_k))?));
+        let mut game = Self::on(Arc::new(board(family, cols, rows, k)?));
         if let Some(text) = moves {
             game.play_moves(text)?;
         }

@@ -2,24 +2,21 @@
 //! table of `retrograde search`), for boards beyond a table's reach; one
 //! transposition table serves every position asked of it.
 
-use std::time::Duration;
-
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use retrograde::position::answer::{MoveDetail, PositionAnswer};
-use retrograde::position::searching::PositionSearcher;
+use retrograde::position::searching::{
+    time_limit as checked_time_limit, PositionSearcher, MAX_TIME_LIMIT,
+};
 use retrograde::solve::in_pool;
 use retrograde::solve::search::Precision;
 
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;
-use crate::game::{board, family_name, family_named, position_of};
+use crate::game::{board, position_of};
 use crate::interrupt;
 use crate::table::{budget, threads};
-
-/// The longest time limit, in seconds (longer is no limit: leave it out).
-const MAX_TIME_LIMIT: f64 = 1e9;
 
 /// A search for the positions of one board.
 #[pyclass(module = "retrograde._native", frozen)]
@@ -40,10 +37,10 @@ impl Searcher {
         detail: MoveDetail,
     ) -> PyResult<Option<PositionAnswer>> {
         let p = position_of(self.inner.game(), obj)?;
-        let limit = match time_limit {
+        let limit = match time_limit.map(|s| (s, checked_time_limit(s))) {
             None => None,
-            Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT => Some(Duration::from_secs_f64(s)),
-            Some(s) => {
+            Some((_, Some(limit))) => Some(limit),
+            Some((s, None)) => {
                 return Err(PyValueError::new_err(format!(
                     "time_limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} (None: no limit)"
                 )))
@@ -76,13 +73,7 @@ impl Searcher {
         threads: Option<usize>,
         max_memory: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let fam = family_named(family)?;
-        let k = k.unwrap_or(if fam == retrograde::position::Family::Gravity {
-            4
-        } else {
-            3
-        });
-        let game = board(family_name(fam), cols, rows, k)?;
+        let game = board(family, cols, rows, k)?;
         let budget = budget(max_memory)?;
         Ok(Self {
             inner: PositionSearcher::new(&game, &budget, 0).py_err()?,
@@ -119,17 +110,24 @@ impl Searcher {
             .transpose()
     }
 
-    /// The actions that keep the value of a position in play (proved by a
-    /// weak search of every move), or `None` if not proved within
-    /// `time_limit` seconds.
-    #[pyo3(signature = (position, *, time_limit=None))]
+    /// The actions that keep the value of a position in play, proved by a
+    /// weak search of every move (with `all_moves=False`, one such action,
+    /// proved by a search that stops at the first), or `None` if not
+    /// proved within `time_limit` seconds.
+    #[pyo3(signature = (position, *, time_limit=None, all_moves=true))]
     fn best_actions(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         time_limit: Option<f64>,
+        all_moves: bool,
     ) -> PyResult<Option<Vec<u32>>> {
-        match self.search(py, position, time_limit, Precision::Weak, MoveDetail::All)? {
+        let detail = if all_moves {
+            MoveDetail::All
+        } else {
+            MoveDetail::Best
+        };
+        match self.search(py, position, time_limit, Precision::Weak, detail)? {
             Some(a) => Ok(Some(best_actions(self.inner.game(), &a)?)),
             None => Ok(None),
         }

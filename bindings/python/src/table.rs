@@ -24,7 +24,7 @@ use retrograde::tablefile::{save, SavedGame, SavedTable};
 
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;
-use crate::game::{board, family_name, family_named, position_of};
+use crate::game::{board, family_name, position_of};
 use crate::interrupt::{self, CancelAtPly};
 
 /// The memory budget: `max_memory` as bytes (an int) or a size such as
@@ -217,9 +217,8 @@ pub fn solve(
     threads: Option<usize>,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
-    let family = family_named(family)?;
-    let k = k.unwrap_or(if family == Family::Gravity { 4 } else { 3 });
-    let board = board(family_name(family), cols, rows, k)?;
+    let board = board(family, cols, rows, k)?;
+    let (family, k) = (board.family(), board.k());
     let budget = budget(max_memory)?;
     let threads = self::threads(threads)?;
     let held = interrupt::run(py, |cancel| {
