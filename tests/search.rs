@@ -126,7 +126,9 @@ fn finished_or_illegal_positions_are_refused() {
     let board = SearchBoard::new(3, 3, 3).unwrap();
     assert!(value_of(&board, 0b111, 0b11000, CAPACITY).is_err());
     assert!(value_of(&board, 0b11, 0, CAPACITY).is_err());
-    assert!(SearchBoard::new(9, 3, 3).is_err());
+    assert!(SearchBoard::new(9, 8, 3).is_err());
+    assert!(SearchBoard::new(17, 2, 3).is_err());
+    assert!(SearchBoard::new(9, 3, 3).is_ok());
     assert!(SearchBoard::new(3, 3, 4).is_err());
 }
 

@@ -189,7 +189,8 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
         return Ok(None);
     }
     // an m,n,k board must fit the position language (k at most the longer
-    // side, sides up to 8), with or without a position to answer
+    // side, sides up to 16 and 64 cells), with or without a position to
+    // answer
     BoardGame::new(Family::Mnk, cols, rows, args.k)?;
     super::symbolic::run(
         Family::Mnk,

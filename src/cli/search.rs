@@ -34,9 +34,9 @@ pub struct SearchArgs {
 
 #[derive(Debug, Subcommand)]
 enum SearchGame {
-    /// An m,n,k board (sides up to 8, at most 64 cells) [default: 3 × 3, k = 3]
+    /// An m,n,k board (sides up to 16, at most 64 cells) [default: 3 × 3, k = 3]
     Mnk(SearchBoardArgs),
-    /// A gravity board (Connect-Four family; sides up to 8) [default: 7 × 6, k = 4]
+    /// A gravity board (Connect-Four family; sides up to 16, at most 64 cells) [default: 7 × 6, k = 4]
     Connect(SearchBoardArgs),
 }
 
@@ -176,8 +176,8 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     let threads = args.run.threads();
     let bar = args.run.progress_counter();
-    // boards that fit the bitboard engine use it; others (up to 8 × 8)
-    // the general one
+    // boards that fit the bitboard engine use it; others (sides up to 16,
+    // at most 64 cells) the general one
     let engine = Bitboard::new(family, cols, rows, k).ok();
     let batch = |side_by_side| Batch {
         game: &game,

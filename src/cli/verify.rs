@@ -133,32 +133,80 @@ fn cases() -> Vec<((u32, u32, u32), Vec<Check>)> {
     ]
 }
 
-/// Search cases: (case, published value of the empty board, the board).
-/// Sources: m,n,k results with k = 4 and 5 (4×5, 4×6, 5×5 draws; 6,5,4 a
-/// first-player win — Uiterwijk 2019; 5,5,5 a draw); Connect Four, John
-/// Tromp's table of results for widths 4–7 × heights 4–6.
-fn search_cases() -> Vec<(String, &'static str, anyhow::Result<Bitboard>)> {
-    let mnk = |cols, rows, k| Bitboard::new(Family::Mnk, cols, rows, k).map_err(Into::into);
-    let mut cases: Vec<(String, &'static str, anyhow::Result<Bitboard>)> = vec![
-        ("4,5,4 value (search)".into(), "draw", mnk(5, 4, 4)),
-        ("4,6,4 value (search)".into(), "draw", mnk(6, 4, 4)),
-        ("5,5,4 value (search)".into(), "draw", mnk(5, 5, 4)),
-        ("6,5,4 value (search)".into(), "first", mnk(5, 6, 4)),
-        ("5,5,5 value (search)".into(), "draw", mnk(5, 5, 5)),
+/// Connect Four (k = 4) on every board of width and height at least 4 with
+/// width + height ≤ 13: (columns, rows, the empty board's value for the
+/// first player, the move on which the game ends under perfect play).
+/// Values: John Tromp's table of results (tromp.github.io/c4/c4.html, 2006);
+/// the game-end moves, which give the exact score: Christophe Steininger's
+/// table (github.com/ChristopheSteininger/c4, README "Last Move"). A drawn
+/// game ends on its last cell.
+const CONNECT_FOUR_RESULTS: [(u32, u32, &str, u32); 21] = [
+    (4, 4, "draw", 16),
+    (5, 4, "draw", 20),
+    (6, 4, "second", 24),
+    (7, 4, "draw", 28),
+    (8, 4, "second", 32),
+    (9, 4, "second", 36),
+    (4, 5, "draw", 20),
+    (5, 5, "draw", 25),
+    (6, 5, "draw", 30),
+    (7, 5, "draw", 35),
+    (8, 5, "first", 39),
+    (4, 6, "draw", 24),
+    (5, 6, "draw", 30),
+    (6, 6, "second", 36),
+    (7, 6, "first", 41),
+    (4, 7, "draw", 28),
+    (5, 7, "draw", 35),
+    (6, 7, "first", 41),
+    (4, 8, "draw", 32),
+    (5, 8, "draw", 40),
+    (4, 9, "draw", 36),
+];
+
+/// A search case: its name, the published result, whether it is proved
+/// exactly (the game-end move too) or to win / draw / loss, and the board.
+struct SearchCase {
+    case: String,
+    published: String,
+    precision: Precision,
+    board: anyhow::Result<Bitboard>,
+}
+
+/// How a search case writes a result: the first player's value, and with
+/// an exact score the move on which the game ends (`first (41)`).
+fn search_result(value: &str, end_move: Option<u32>) -> String {
+    match end_move {
+        Some(m) => format!("{value} ({m})"),
+        None => value.to_string(),
+    }
+}
+
+/// Search cases. Sources: m,n,k results with k = 4 and 5 (4×5, 4×6, 5×5
+/// draws; 6,5,4 a first-player win — Uiterwijk 2019; 5,5,5 a draw), proved
+/// to win / draw / loss; Connect Four [`CONNECT_FOUR_RESULTS`], proved
+/// exactly.
+fn search_cases() -> Vec<SearchCase> {
+    let mnk = |name: &str, value: &str, cols, rows, k| SearchCase {
+        case: format!("{name} value (search)"),
+        published: value.to_string(),
+        precision: Precision::Weak,
+        board: Bitboard::new(Family::Mnk, cols, rows, k).map_err(Into::into),
+    };
+    let mut cases = vec![
+        mnk("4,5,4", "draw", 5, 4, 4),
+        mnk("4,6,4", "draw", 6, 4, 4),
+        mnk("5,5,4", "draw", 5, 5, 4),
+        mnk("6,5,4", "first", 5, 6, 4),
+        mnk("5,5,5", "draw", 5, 5, 5),
     ];
-    for rows in 4..=6 {
-        for cols in 4..=7 {
-            let value = match (cols, rows) {
-                (7, 6) => "first",
-                (6, 4) | (6, 6) => "second",
-                _ => "draw",
-            };
-            cases.push((
-                format!("Connect Four {cols}×{rows} value"),
-                value,
-                Bitboard::new(Family::Gravity, cols, rows, 4).map_err(Into::into),
-            ));
-        }
+    for (cols, rows, value, end_move) in CONNECT_FOUR_RESULTS {
+        cases.push(SearchCase {
+            case: format!("Connect Four {cols}×{rows} value"),
+            published: search_result(value, Some(end_move)),
+            precision: Precision::Exact,
+            board: Bitboard::new(Family::Gravity, cols, rows, 4).map_err(Into::into),
+        });
     }
     cases
 }
@@ -395,7 +443,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    for (case, published, board) in search_cases() {
+    for SearchCase {
+        case,
+        published,
+        precision,
+        board,
+    } in search_cases()
+    {
         let board = board?;
         let clock = Instant::now();
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
@@ -405,17 +459,17 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let (family, _, _, _) = board.dimensions();
         let entries = super::search::board_table_entries(&budget, family, board.cells());
         let searcher = BoardSearcher::new(board, entries, Some(deadline), &bar);
-        let found = in_pool(threads, || searcher.search(0, 0, Precision::Weak))?;
+        let found = in_pool(threads, || searcher.search(0, 0, precision))?;
         bar.finish();
         let value = match found {
-            Ok(Some(r)) => Ok(first_player_result(r.value)),
+            Ok(Some(r)) => Ok(search_result(first_player_result(r.value), r.depth)),
             Ok(None) => Err(NotReached::time(args.case_seconds)),
             Err(e) => Err(NotReached::of(&e.into())),
         };
         if !report.row(
             &case,
-            published,
-            value.as_ref().copied(),
+            &published,
+            value.as_deref(),
             clock.elapsed().as_secs_f64(),
         )? {
             return Ok(ExitCode::SUCCESS);

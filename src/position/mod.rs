@@ -38,9 +38,11 @@ pub mod searching;
 
 use crate::error::{quoted, Error, Result};
 
-/// Largest side of a board this module describes (a board holds at most 64
-/// cells, one bit each).
-pub const MAX_SIDE: u32 = 8;
+/// Largest side of a board this module describes.
+pub const MAX_SIDE: u32 = 16;
+
+/// Most cells of a board this module describes: one bit a cell in a `u64`.
+pub const MAX_CELLS: u32 = 64;
 
 /// How stones are placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,12 +144,15 @@ pub struct BoardGame {
 }
 
 impl BoardGame {
-    /// Validates the size (sides 1 to [`MAX_SIDE`]) and `k` (1 to the
-    /// longer side) and lists the winning lines.
+    /// Validates the size (sides 1 to [`MAX_SIDE`], at most [`MAX_CELLS`]
+    /// cells) and `k` (1 to the longer side) and lists the winning lines.
     pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
-        if !(1..=MAX_SIDE).contains(&cols) || !(1..=MAX_SIDE).contains(&rows) {
+        if !(1..=MAX_SIDE).contains(&cols)
+            || !(1..=MAX_SIDE).contains(&rows)
+            || cols * rows > MAX_CELLS
+        {
             return Err(Error::InvalidInput(format!(
-                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, a cell a bit of 64); no command of retrograde answers positions or searches on a larger board"
+                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, at most {MAX_CELLS} cells, a cell a bit of 64); no command of retrograde answers positions or searches on a larger board"
             )));
         }
         if k == 0 || k > cols.max(rows) {
@@ -576,7 +581,8 @@ pub struct Diagram {
     pub position: Position,
 }
 
-/// Reads a diagram (module docs) of any size up to [`MAX_SIDE`].
+/// Reads a diagram (module docs) of any size up to [`MAX_SIDE`] a side and
+/// [`MAX_CELLS`] cells.
 pub fn parse_diagram_any(text: &str) -> Result<Diagram> {
     let bad = |why: String| Err(Error::InvalidInput(format!("bad board {text:?}: {why}")));
     if text.is_empty() {
@@ -594,9 +600,12 @@ pub fn parse_diagram_any(text: &str) -> Result<Diagram> {
             rows[r].chars().count()
         ));
     }
-    if rows.len() > MAX_SIDE as usize || cols > MAX_SIDE as usize {
+    if rows.len() > MAX_SIDE as usize
+        || cols > MAX_SIDE as usize
+        || rows.len() * cols > MAX_CELLS as usize
+    {
         return bad(format!(
-            "{cols} columns × {} rows is larger than {MAX_SIDE} × {MAX_SIDE}",
+            "{cols} columns × {} rows is beyond sides of {MAX_SIDE} and {MAX_CELLS} cells",
             rows.len()
         ));
     }

@@ -29,8 +29,9 @@ use crate::games::mnk::map_cell;
 use crate::solve::clock::Clock;
 use crate::solve::progress::{Progress, Silent};
 
-/// Largest side of a search board; a board holds at most 64 cells.
-pub const MAX_SIDE: u32 = 8;
+/// Largest side of a search board (that of the position language); a board
+/// holds at most [`crate::position::MAX_CELLS`] cells.
+pub use crate::position::MAX_SIDE;
 
 /// An m,n,k board for search: up to 64 cells as `u64` bitboards.
 #[derive(Clone, Debug)]
@@ -64,8 +65,11 @@ impl SearchBoard {
 
     /// Validates and precomputes lines, move order and symmetries.
     fn build(rows: u32, cols: u32, k: u32, gravity: bool) -> Result<Self> {
-        if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) || rows * cols > 64 {
-            return Err(Error::InvalidInput(format!("a {rows}×{cols} board is outside what search handles (sides 1..={MAX_SIDE}, at most 64 cells)")));
+        if !(1..=MAX_SIDE).contains(&rows)
+            || !(1..=MAX_SIDE).contains(&cols)
+            || rows * cols > crate::position::MAX_CELLS
+        {
+            return Err(Error::InvalidInput(format!("a {cols}×{rows} board is outside what search handles (sides 1..={MAX_SIDE}, at most 64 cells)")));
         }
         if k == 0 || k > rows.max(cols) {
             return Err(Error::InvalidInput(format!(
