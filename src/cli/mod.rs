@@ -5,6 +5,7 @@
 
 mod batch;
 mod bench;
+mod book;
 mod cat_mouse;
 mod cat_mouse_grid;
 mod classics;

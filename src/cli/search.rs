@@ -20,6 +20,7 @@ use serde_json::json;
 
 use super::batch::lines::{fewest_stones, Lines};
 use super::batch::Batch;
+use super::book;
 use super::output::grouped;
 use super::position::{board_size, print_answer, PositionArgs};
 use super::progress::Bar;
@@ -82,6 +83,31 @@ pub struct SearchBoardArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board"])]
     positions: Option<PathBuf>,
 
+    /// Answer the positions FILE holds from it: a book made by
+    /// --make-book for this board (checked whole on reading; a book
+    /// changes the time of a search, never its answer).
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+
+    /// Make a book instead of answering a position: prove the exact score
+    /// of every position in play with at most PLIES stones (one of each
+    /// set of symmetric images; the deepest ply is the work, the others
+    /// follow from it) and write them to --out FILE. With --book, the
+    /// positions that book holds are not searched again.
+    #[arg(long, value_name = "PLIES", requires = "out", conflicts_with_all = ["moves", "board", "positions", "all_moves", "weak", "time_limit"])]
+    make_book: Option<u32>,
+
+    /// With --make-book: the book's file, written to a temporary file
+    /// beside it and renamed into place when complete. A file already
+    /// there is replaced only if it is a table or book of retrograde, or
+    /// with --force.
+    #[arg(long, value_name = "FILE", requires = "make_book")]
+    out: Option<PathBuf>,
+
+    /// Replace the file at --out even if it is not a table of retrograde.
+    #[arg(long, requires = "out")]
+    force: bool,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -112,6 +138,10 @@ impl SearchBoardArgs {
             weak: false,
             all_moves: true,
             positions: None,
+            book: None,
+            make_book: None,
+            out: None,
+            force: false,
             run: run.clone(),
         }
     }
@@ -134,6 +164,20 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     let k = args.k.unwrap_or(default_k);
     let game = BoardGame::new(family, cols, rows, k)?;
     let p = args.position.position(&game)?;
+    let engine = Bitboard::new(family, cols, rows, k).ok();
+    if let Some(out) = &args.out {
+        retrograde::tablefile::replace::check_table_output(out, args.force)
+            .map_err(|e| anyhow::anyhow!("--out {e}"))?;
+    }
+    let book = match (&args.book, &engine) {
+        (Some(path), Some(bitboard)) => Some(book::open_book(path, bitboard, &args.run.budget())?),
+        (Some(_), None) => return Err(book::no_book_for_this_board(cols, rows)),
+        (None, _) => None,
+    };
+    if let (Some(plies), Some(out)) = (args.make_book, &args.out) {
+        let bitboard = engine.ok_or_else(|| book::no_book_for_this_board(cols, rows))?;
+        return book::make(bitboard, plies, book, out, &args.run);
+    }
     let board = match family {
         Family::Mnk => SearchBoard::new(rows, cols, k)?,
         Family::Gravity => SearchBoard::gravity(cols, rows, k)?,
@@ -178,7 +222,6 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     let bar = args.run.progress_counter();
     // boards that fit the bitboard engine use it; others (sides up to 16,
     // at most 64 cells) the general one
-    let engine = Bitboard::new(family, cols, rows, k).ok();
     let batch = |side_by_side| Batch {
         game: &game,
         threads,
@@ -191,6 +234,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         detail,
         threads,
         json: args.run.json,
+        book: book::book_note(args.book.as_deref(), book.as_ref()),
     };
     match &engine {
         Some(bitboard) => {
@@ -204,7 +248,10 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             };
             let empty = bitboard.cells() - fewest_stones;
             let entries = board_table_entries(&args.run.budget(), family, empty);
-            let searcher = BoardSearcher::new(bitboard.clone(), entries, None, &bar);
+            let searcher = book::with_book(
+                BoardSearcher::new(bitboard.clone(), entries, None, &bar),
+                book.as_ref(),
+            );
             match lines {
                 Some((lines, _)) => {
                     // many positions: one a worker, each search on its own
@@ -271,6 +318,8 @@ struct Run<'g> {
     detail: MoveDetail,
     threads: usize,
     json: bool,
+    /// The book used, for the report: its JSON and its line.
+    book: Option<(serde_json::Value, String)>,
 }
 
 /// The searcher's (nodes, transposition hits) so far.
@@ -303,10 +352,15 @@ impl Run<'_> {
                 "threads": threads,
                 "seconds": seconds,
             });
-            let serde_json::Value::Object(keys) = keys else {
+            let serde_json::Value::Object(mut keys) = keys else {
                 unreachable!("an object")
             };
-            let footer = format!(
+            let mut footer = String::new();
+            if let Some((value, line)) = &self.book {
+                keys.insert("book".into(), value.clone());
+                footer.push_str(line);
+            }
+            footer += &format!(
                 "searched {} nodes ({} nodes/s, {} transposition hits) in {seconds:.3} s on {threads} thread{}\n",
                 grouped(nodes),
                 grouped(rate as u64),

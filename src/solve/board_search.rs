@@ -71,6 +71,7 @@
 //! the negation, a draw 0.
 
 use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -78,6 +79,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::games::gravity::Gravity;
 use crate::position::Family;
+use crate::solve::book::Book;
 use crate::solve::bound_table::BoundTable;
 use crate::solve::clock::Clock;
 use crate::solve::counters::ThreadCounter;
@@ -119,6 +121,11 @@ const SPLIT_MIN_EMPTY: i8 = 12;
 /// root a cut-off saves a large subtree, near the leaves the look-ups cost
 /// more than they save.
 const ETC_MIN_EMPTY: i8 = 12;
+
+/// Bytes a position of [`Bitboard::positions_in_play`] takes while
+/// enumerated: the pair, its key in the set of one ply, and the book's
+/// entry it becomes.
+pub const POSITION_BYTES: u64 = 64;
 
 /// The most moves a position has: at most 64 cells.
 const MAX_MOVES: usize = 64;
@@ -278,6 +285,129 @@ impl Bitboard {
         Some(if self.has_line(theirs) { -1 } else { 0 })
     }
 
+    /// The table key of the position of X stones `x` and occupied cells
+    /// `occupied` (the same for its symmetric images; see [`Self::key`]).
+    pub fn position_key(&self, x: u64, occupied: u64) -> u64 {
+        let me = if occupied.count_ones().is_multiple_of(2) {
+            x
+        } else {
+            occupied & !x
+        };
+        self.key(&self.node(me, occupied))
+    }
+
+    /// The position `(x, occupied)` of a key made by
+    /// [`Self::position_key`], or `None` for a word that no position has
+    /// as its key (a word may still decode to an unreachable or finished
+    /// position: see [`Self::stones_to_move`]).
+    pub fn position_of_key(&self, key: u64) -> Option<(u64, u64)> {
+        let (me, mask) = match self.family {
+            // per column (rows + 1 bits): height h and stones s give
+            // 2^h − 1 + s with s < 2^h, so the height is the top bit's
+            Family::Gravity => {
+                let h = self.rows + 1;
+                let field = (1u64 << h) - 1;
+                let (mut me, mut mask) = (0u64, 0u64);
+                for c in 0..self.cols {
+                    let v = (key >> (c * h)) & field;
+                    let height = (v + 1).ilog2();
+                    let column = (1u64 << height) - 1;
+                    me |= (v - column) << (c * h);
+                    mask |= column << (c * h);
+                }
+                if self.cols * h < 64 && key >> (self.cols * h) != 0 {
+                    return None;
+                }
+                (me, mask)
+            }
+            Family::Mnk => {
+                let unpack = |packed: u64| {
+                    (0..self.cols).fold(0u64, |out, c| {
+                        let column = (packed >> (c * self.rows)) & ((1u64 << self.rows) - 1);
+                        out | column << (c * (self.rows + 1))
+                    })
+                };
+                let cells_mask = (1u64 << self.cells) - 1;
+                if self.cells < 32 && key >> (2 * self.cells) != 0 {
+                    return None;
+                }
+                (unpack(key & cells_mask), unpack(key >> self.cells))
+            }
+        };
+        if me & !mask != 0 || mask & !self.board != 0 {
+            return None;
+        }
+        let x = if mask.count_ones().is_multiple_of(2) {
+            me
+        } else {
+            mask & !me
+        };
+        Some((x, mask))
+    }
+
+    /// Every position in play (no line, not full) with at most `plies`
+    /// stones, reachable from the empty board, one of each set of
+    /// symmetric images: `[ply][i] = (x, occupied)`. Refuses (with the
+    /// count reached) to hold more than `limit` positions of one ply.
+    pub fn positions_in_play(&self, plies: u32, limit: usize) -> Result<Vec<Vec<(u64, u64)>>> {
+        let mut by_ply = vec![vec![(0u64, 0u64)]];
+        for ply in 1..=plies.min(self.cells) {
+            let mut seen = std::collections::HashSet::new();
+            let mut next = Vec::new();
+            for &(x, occupied) in &by_ply[ply as usize - 1] {
+                let x_moves = occupied.count_ones().is_multiple_of(2);
+                let mut open = self.playable(occupied);
+                while open != 0 {
+                    let cell = open & open.wrapping_neg();
+                    open ^= cell;
+                    let (x, occupied) = (if x_moves { x | cell } else { x }, occupied | cell);
+                    let o = occupied & !x;
+                    let over =
+                        self.has_line(x) || self.has_line(o) || occupied.count_ones() == self.cells;
+                    if !over && seen.insert(self.position_key(x, occupied)) {
+                        next.push((x, occupied));
+                        if next.len() > limit {
+                            return Err(Error::OverMemoryBudget {
+                                what: format!("the positions of ply {ply} (more than {limit})"),
+                                needed: crate::memory::Bytes(
+                                    (limit as u64 + 1).saturating_mul(POSITION_BYTES),
+                                ),
+                                budget: crate::memory::Bytes(limit as u64 * POSITION_BYTES),
+                                hint: "; raise --max-memory, or make a book of fewer plies".into(),
+                            });
+                        }
+                    }
+                }
+            }
+            by_ply.push(next);
+        }
+        Ok(by_ply)
+    }
+
+    /// The stones of the player to move; refuses a position that is over
+    /// or malformed.
+    pub fn stones_to_move(&self, x: u64, occupied: u64) -> Result<u64> {
+        let b = self;
+        let stones = occupied.count_ones();
+        let bad = |why: &str| Err(Error::InvalidInput(why.to_string()));
+        if occupied & !b.board != 0 || x & !occupied != 0 {
+            return bad("the stones lie off the board");
+        }
+        // each column's stones stand from the bottom: adding the bottom bit
+        // carries through them to a single marker above
+        if b.family == Family::Gravity && occupied.wrapping_add(b.bottom) & occupied != 0 {
+            return bad("a stone floats");
+        }
+        let o = occupied & !x;
+        if x.count_ones() != o.count_ones() && x.count_ones() != o.count_ones() + 1 {
+            return bad("X has as many stones as O or one more");
+        }
+        if b.has_line(x) || b.has_line(o) || stones == b.cells {
+            return bad("the game is already over in this position");
+        }
+        Ok(if stones.is_multiple_of(2) { x } else { o })
+    }
+
     /// The cells a stone may go on.
     #[inline]
     fn playable(&self, mask: u64) -> u64 {
@@ -430,6 +560,9 @@ pub struct BoardSearcher<'a> {
     /// not, each search runs on its calling thread alone (many searches
     /// side by side).
     split_workers: bool,
+    /// Exact scores of positions proved before ([`Book`]), looked up at
+    /// every node with at most the book's stones.
+    book: Option<Arc<Book>>,
 }
 
 impl<'a> BoardSearcher<'a> {
@@ -450,7 +583,26 @@ impl<'a> BoardSearcher<'a> {
             progress,
             clock: Clock::until(deadline),
             split_workers: true,
+            book: None,
         }
+    }
+
+    /// The same searcher answering from `book` the positions it holds.
+    /// Contract: the book was made for this board (see
+    /// [`crate::tablefile::book`], which checks it).
+    pub fn with_book(mut self, book: Arc<Book>) -> Self {
+        self.set_book(book);
+        self
+    }
+
+    /// Answers from `book` from now on (see [`Self::with_book`]).
+    pub fn set_book(&mut self, book: Arc<Book>) {
+        self.book = (!book.is_empty()).then_some(book);
+    }
+
+    /// The book the searcher answers from, if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
     }
 
     /// The same searcher for many searches run side by side, each on its
@@ -562,25 +714,7 @@ impl<'a> BoardSearcher<'a> {
     /// The stones of the player to move; refuses a position that is over
     /// or malformed.
     fn player_to_move(&self, x: u64, occupied: u64) -> Result<u64> {
-        let b = &self.board;
-        let stones = occupied.count_ones();
-        let bad = |why: &str| Err(Error::InvalidInput(why.to_string()));
-        if occupied & !b.board != 0 || x & !occupied != 0 {
-            return bad("the stones lie off the board");
-        }
-        // each column's stones stand from the bottom: adding the bottom bit
-        // carries through them to a single marker above
-        if b.family == Family::Gravity && occupied.wrapping_add(b.bottom) & occupied != 0 {
-            return bad("a stone floats");
-        }
-        let o = occupied & !x;
-        if x.count_ones() != o.count_ones() && x.count_ones() != o.count_ones() + 1 {
-            return bad("X has as many stones as O or one more");
-        }
-        if b.has_line(x) || b.has_line(o) || stones == b.cells {
-            return bad("the game is already over in this position");
-        }
-        Ok(if stones.is_multiple_of(2) { x } else { o })
+        self.board.stones_to_move(x, occupied)
     }
 
     /// A fail-soft search of the root with the window (`alpha`, `beta`),
@@ -758,11 +892,22 @@ impl<'a> BoardSearcher<'a> {
         if safe == 0 {
             return lose_next;
         }
+        if safe & (safe - 1) == 0 {
+            // one move: play it without a table entry of this node
+            return -self.negamax::<K>(&b.child(node, safe), -beta, -alpha, split, clock);
+        }
         // the opponent cannot win at once after a safe move; we cannot win
         // before our next stone
         let mut lower = (n + 3 - cells).min(0);
         let mut upper = (cells - n - 2).max(0);
         let key = b.key(node);
+        if let Some(book) = &self.book {
+            if n as u32 <= book.max_stones() {
+                if let Some(score) = book.score(key) {
+                    return score;
+                }
+            }
+        }
         let mut first = 0;
         if let Some(known) = self.table.get_with_move(key) {
             self.hits.bump();

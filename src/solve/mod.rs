@@ -10,6 +10,7 @@
 
 pub mod atomic;
 pub mod board_search;
+pub mod book;
 pub mod bound_table;
 pub mod cache;
 pub mod certify;

@@ -32,6 +32,7 @@ use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
 use crate::solve::sparse_layered::GravitySolution;
 use crate::table::{code, OutcomeTable};
 
+pub mod book;
 mod gravity;
 pub mod open;
 pub mod parted;
@@ -658,6 +659,11 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
                 return Err("the row's table does not follow from the rules".into());
             }
             SavedTable::Ends(EndsSolution::from_raw(numbers.clone(), difference, words))
+        }
+        (_, book::BOOK_ENCODING) => {
+            return Err(
+                "a search book, not a table: give it to `retrograde search … --book FILE`".into(),
+            )
         }
         (_, other) => {
             return Err(format!(

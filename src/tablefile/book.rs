@@ -1,0 +1,206 @@
+//! Search books on disk (index encoding 9): the exact scores of every
+//! position in play up to some number of stones, as
+//! [`crate::solve::book`] makes them, in the table format's container
+//! (magic, version, kind 3 or 4, `PARM`, checksum trailer; `docs/FORMAT.md`).
+//!
+//! Reading never trusts the file: the checksum covers every byte, the
+//! parameters must be the board being searched, and every entry must be
+//! the key of a position in play with at most the book's stones, stored
+//! under the key the search gives it, with a score that position can have;
+//! keys strictly ascending. Any failure is an [`Error::BadTableFile`]. What
+//! cannot be checked without solving again is that each score is right: a
+//! book whose checksum was recomputed after an edit of a score answers what
+//! it says (`search --book` names the book it used).
+
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::{read_header, rename, Counter, SavedGame, Summing, FORMAT_VERSION, MAGIC};
+use crate::atomic_file::write_atomically_with;
+use crate::checksum::StreamChecksum;
+use crate::error::{Error, Result};
+use crate::position::Family;
+use crate::solve::board_search::Bitboard;
+use crate::solve::book::Book;
+
+/// The index encoding of a search book.
+pub const BOOK_ENCODING: u32 = 9;
+
+/// Bytes of one entry: the key (`u64`), the score (`i8`), the stones
+/// (`u8`), six zero bytes.
+const ENTRY_BYTES: u64 = 16;
+
+/// The saved game of the board of `board`.
+fn saved_game(board: &Bitboard) -> SavedGame {
+    let (family, cols, rows, k) = board.dimensions();
+    match family {
+        Family::Gravity => SavedGame::Gravity { cols, rows, k },
+        Family::Mnk => SavedGame::Mnk { rows, cols, k },
+    }
+}
+
+/// Writes `book` of `board` to `out`; returns the bytes written.
+pub fn write_book(out: impl Write, board: &Bitboard, book: &Book) -> std::io::Result<u64> {
+    let game = saved_game(board);
+    let entries = book.entries();
+    let mut w = Summing {
+        inner: out,
+        sum: StreamChecksum::default(),
+        written: 0,
+    };
+    w.put(MAGIC)?;
+    w.put(&FORMAT_VERSION.to_le_bytes())?;
+    w.put(&game.kind().to_le_bytes())?;
+    w.put(&BOOK_ENCODING.to_le_bytes())?;
+    w.put(&0u32.to_le_bytes())?;
+    w.put(&(entries.len() as u64).to_le_bytes())?;
+    let mut counted = Counter(0);
+    game.write_parameters(&mut counted)?;
+    w.section(b"PARM", counted.0, |w| Ok(game.write_parameters(w)?))?;
+    w.json(b"BKSM", &json!({ "max_stones": book.max_stones() }))?;
+    w.section(b"BOOK", entries.len() as u64 * ENTRY_BYTES, |w| {
+        for chunk in entries.chunks(4096) {
+            let mut bytes = Vec::with_capacity(chunk.len() * ENTRY_BYTES as usize);
+            for &(key, score) in chunk {
+                let stones = board
+                    .position_of_key(key)
+                    .map_or(0, |(_, occupied)| occupied.count_ones() as u8);
+                bytes.extend_from_slice(&key.to_le_bytes());
+                bytes.push(score as u8);
+                bytes.push(stones);
+                bytes.extend_from_slice(&[0; 6]);
+            }
+            w.put(&bytes)?;
+        }
+        Ok(())
+    })?;
+    let sum = w.sum.value();
+    w.inner.write_all(b"CSUM")?;
+    w.inner.write_all(&sum.to_le_bytes())?;
+    w.inner.flush()?;
+    Ok(w.written + super::TRAILER_BYTES as u64)
+}
+
+/// Writes `book` of `board` to `path` atomically; returns the file's size.
+pub fn save_book(path: &Path, board: &Bitboard, book: &Book) -> Result<u64> {
+    let mut size = 0;
+    write_atomically_with(path, |file| {
+        size = write_book(
+            std::io::BufWriter::with_capacity(1 << 16, file),
+            board,
+            book,
+        )?;
+        Ok(())
+    })
+    .map_err(|cause| Error::Io {
+        path: path.display().to_string(),
+        cause,
+    })?;
+    Ok(size)
+}
+
+/// Reads the book at `path` for `board`, checking it whole (module docs).
+/// Refuses a file larger than `budget_bytes` before reading it.
+pub fn load_book(path: &Path, board: &Bitboard, budget_bytes: u64) -> Result<Book> {
+    let size = std::fs::metadata(path)
+        .map_err(|cause| Error::CannotRead {
+            path: path.display().to_string(),
+            cause,
+        })?
+        .len();
+    // the file, and the map it becomes (about three times its entries)
+    if size.saturating_mul(3) > budget_bytes {
+        return Err(Error::OverMemoryBudget {
+            what: format!("the book {}", path.display()),
+            needed: crate::memory::Bytes(size.saturating_mul(3)),
+            budget: crate::memory::Bytes(budget_bytes),
+            hint: "; raise --max-memory".into(),
+        });
+    }
+    let bytes = crate::files::read_regular(path)?;
+    decode_book(&bytes, board).map_err(|why| {
+        rename(
+            Error::BadTableFile {
+                path: "book".into(),
+                why,
+            },
+            path,
+        )
+    })
+}
+
+/// Parses and checks a book's bytes for `board`.
+pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, String> {
+    let (mut r, game, encoding, count) = read_header(bytes, true)?;
+    if encoding != BOOK_ENCODING {
+        return Err(format!(
+            "a {} table, not a search book (made by `search … --make-book PLIES --out FILE`)",
+            game.kind_name()
+        ));
+    }
+    let wanted = saved_game(board);
+    if game != wanted {
+        return Err(format!(
+            "the book is for {}, the search is on {}",
+            describe(&game),
+            describe(&wanted)
+        ));
+    }
+    let summary: Value = serde_json::from_slice(r.section(b"BKSM", None)?)
+        .map_err(|e| format!("the book's summary is not JSON: {e}"))?;
+    let max_stones = summary["max_stones"]
+        .as_u64()
+        .filter(|&m| m <= u64::from(board.cells()))
+        .ok_or("the book's summary has no valid max_stones")? as u32;
+    let len = count
+        .checked_mul(ENTRY_BYTES)
+        .ok_or("the header's entry count overflows")?;
+    let body = r.section(b"BOOK", Some(len))?;
+    let cells = board.cells() as i8;
+    let mut previous = None;
+    let mut scores = Vec::with_capacity(count as usize);
+    for (i, entry) in body.chunks_exact(ENTRY_BYTES as usize).enumerate() {
+        let key = u64::from_le_bytes(entry[..8].try_into().expect("8 bytes"));
+        let (score, stones) = (entry[8] as i8, u32::from(entry[9]));
+        let bad = |why: &str| format!("entry {i} (key {key:#x}): {why}");
+        if previous.is_some_and(|p| p >= key) {
+            return Err(bad("keys are not strictly ascending"));
+        }
+        previous = Some(key);
+        let (x, occupied) = board
+            .position_of_key(key)
+            .ok_or_else(|| bad("not the key of a position on this board"))?;
+        if board.position_key(x, occupied) != key {
+            return Err(bad("not the key the search gives its position"));
+        }
+        board
+            .stones_to_move(x, occupied)
+            .map_err(|e| bad(&e.to_string()))?;
+        if occupied.count_ones() != stones || stones > max_stones {
+            return Err(bad("its stone count is wrong or beyond the book's"));
+        }
+        // a score's magnitude is at most the empty cells, and a win's
+        // parity is that of the empty cells (a loss's the other)
+        let empty = cells - stones as i8;
+        let parity_ok = score == 0 || (score.rem_euclid(2) == empty.rem_euclid(2)) == (score > 0);
+        if score.unsigned_abs() as i8 > empty || !parity_ok {
+            return Err(bad("a score its position cannot have"));
+        }
+        scores.push((key, score));
+    }
+    if r.at != bytes.len() - super::TRAILER_BYTES {
+        return Err("unexpected bytes before the checksum".into());
+    }
+    Ok(Book::new(max_stones, scores))
+}
+
+/// `Connect Four 7×6 (k = 4)` or `m,n,k 5×5 (k = 4)`.
+fn describe(game: &SavedGame) -> String {
+    match game {
+        SavedGame::Gravity { cols, rows, k } => format!("a gravity board {cols}×{rows}, k = {k}"),
+        SavedGame::Mnk { rows, cols, k } => format!("an m,n,k board {cols}×{rows}, k = {k}"),
+        other => format!("a {} game", other.kind_name()),
+    }
+}
