@@ -58,13 +58,20 @@
 //!   lost if the opponent's share holds one (proof at `claimeven_bound`).
 //!   6×6 at 1 thread: 44.9 → 43.7 M nodes with every column even, 30.3 M
 //!   with the loss bound, 24.3 M with the odd columns paired.
+//! * **Winning cells handed down**: a node's two sets of winning cells
+//!   come from its parent, which computed them while ordering its moves
+//!   (see [`Lines`]): 6×5 from the empty board at 1 thread 2.03 → 1.76 G
+//!   instructions (callgrind).
 //! * **Counters per thread** ([`crate::solve::counters`]): no cache line
 //!   is shared on every node.
 //! * **Parallel search**: at the root the first move alone, the others
 //!   split across the workers; within `SPLIT_PLIES` plies of the root a
 //!   node whose first move did not cut off searches the others in parallel
-//!   with the same window (young brothers wait), a cut-off by one keeping
-//!   the rest from starting. All share the table. The value never depends
+//!   with the same window (young brothers wait); a cut-off by one stops
+//!   the others, those not started and those running (a flag a split
+//!   point, read by every node below it). All share the table. Stopping
+//!   the running ones took 6×6 at 2 threads from 38–49 M nodes and
+//!   2.7–3.6 s to 31–34 M and 2.1–2.8 s. The value never depends
 //!   on the thread count; the node count, and which of equally good moves
 //!   is named best, may. One worker never splits.
 //!
@@ -81,7 +88,7 @@
 //! completed by the stone placed on `m` stones scores `cells − m`, a loss
 //! the negation, a draw 0.
 
-use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI8, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -543,6 +550,56 @@ impl Bitboard {
     }
 }
 
+/// A move as [`BoardSearcher::order_moves`] lists it: `word` its sort key
+/// (ending in the move's bit, `word & 0xff`), `made` the mover's winning
+/// cells after it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Move {
+    word: u32,
+    made: u64,
+}
+
+/// The winning cells of a node's two players (see
+/// [`Bitboard::winning_cells`]), handed down by its parent, which knows
+/// them: the player to move's are the parent's opponent's less the cell
+/// just taken (a stone only takes its own cell from the other player's
+/// winning cells), the opponent's those the parent's move made.
+#[derive(Clone, Copy, Debug)]
+struct Lines {
+    mine: u64,
+    theirs: u64,
+}
+
+/// Why a search below a split point should stop: the flags of the split
+/// points above it (young brothers wait), each set once one of its moves
+/// has cut the node off, so the siblings still running stop at once.
+struct Stop<'a> {
+    flag: Option<&'a AtomicBool>,
+    parent: Option<&'a Stop<'a>>,
+}
+
+impl Stop<'_> {
+    /// Outside every split point: never stops.
+    const NONE: Stop<'static> = Stop {
+        flag: None,
+        parent: None,
+    };
+
+    /// Whether a split point above has been cut off (at most
+    /// `SPLIT_PLIES` flags to read).
+    #[inline]
+    fn stopped(&self) -> bool {
+        let mut at = Some(self);
+        while let Some(stop) = at {
+            if stop.flag.is_some_and(|f| f.load(Relaxed)) {
+                return true;
+            }
+            at = stop.parent;
+        }
+        false
+    }
+}
+
 /// A position in search: the stones of the player to move and the
 /// occupied cells, and both mirrored left to right (kept up to date move by
 /// move).
@@ -765,17 +822,30 @@ impl<'a> BoardSearcher<'a> {
         // ordered as inside the tree (with every move: the root keeps the
         // losing ones too); the first is searched alone (a null window
         // often fails high on it), the rest in parallel
-        let mut moves = [0u32; MAX_MOVES];
+        let mut moves = [Move::default(); MAX_MOVES];
         let theirs = b.winning_cells::<K>(me ^ mask, mask);
         let count = self.order_moves::<K>(&node, possible, 0, theirs, &mut moves);
-        let bit = |word: u32| 1u64 << (word & 0xff);
+        let bit = |mv: Move| 1u64 << (mv.word & 0xff);
+        // the child's winning cells: the opponent's (less the cell taken),
+        // and ours after the move
+        let lines = |mv: Move| Lines {
+            mine: theirs & !bit(mv),
+            theirs: mv.made,
+        };
         // one worker gains nothing from splitting
         let split = if self.split_workers && rayon::current_num_threads() > 1 {
             SPLIT_PLIES
         } else {
             0
         };
-        let first = -self.negamax::<K>(&b.child(&node, bit(moves[0])), -beta, -alpha, split, clock);
+        let first = -self.negamax::<K>(
+            &b.child(&node, bit(moves[0])),
+            lines(moves[0]),
+            (-beta, -alpha),
+            split,
+            clock,
+            &Stop::NONE,
+        );
         if first >= beta || count == 1 {
             return (first, bit(moves[0]));
         }
@@ -783,8 +853,15 @@ impl<'a> BoardSearcher<'a> {
         if split == 0 {
             // in turn, each move with the window the earlier ones left
             let (mut best, mut at, mut alpha) = (first, 0, alpha);
-            for (i, &word) in moves[..count].iter().enumerate().skip(1) {
-                let v = -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, 0, clock);
+            for (i, &mv) in moves[..count].iter().enumerate().skip(1) {
+                let v = -self.negamax::<K>(
+                    &b.child(&node, bit(mv)),
+                    lines(mv),
+                    (-beta, -alpha),
+                    0,
+                    clock,
+                    &Stop::NONE,
+                );
                 if v > best {
                     (best, at) = (v, i);
                 }
@@ -797,8 +874,15 @@ impl<'a> BoardSearcher<'a> {
         }
         let rest: Vec<i8> = moves[1..count]
             .par_iter()
-            .map(|&word| {
-                -self.negamax::<K>(&b.child(&node, bit(word)), -beta, -alpha, split, clock)
+            .map(|&mv| {
+                -self.negamax::<K>(
+                    &b.child(&node, bit(mv)),
+                    lines(mv),
+                    (-beta, -alpha),
+                    split,
+                    clock,
+                    &Stop::NONE,
+                )
             })
             .collect();
         // the largest value, the earliest move on ties
@@ -821,7 +905,7 @@ impl<'a> BoardSearcher<'a> {
         allowed: u64,
         tt_move: u64,
         theirs: u64,
-        moves: &mut [u32; MAX_MOVES],
+        moves: &mut [Move; MAX_MOVES],
     ) -> usize {
         let b = &self.board;
         let mut count = 0;
@@ -847,20 +931,23 @@ impl<'a> BoardSearcher<'a> {
             // right above a new threat of ours is cut off, worth half of
             // ours
             let useful = made_cells & !(theirs << 1);
-            let made = 2 * useful.count_ones()
+            let score = 2 * useful.count_ones()
                 + 2 * (next & useful).count_ones()
                 + (theirs & (useful << 1)).count_ones();
             // the table's best move first, then most winning cells made
             let word = u32::from(m == tt_move) << 24
-                | made << 16
+                | score << 16
                 | (255 - rank as u32) << 8
                 | m.trailing_zeros();
             let mut at = count;
-            while at > 0 && moves[at - 1] < word {
+            while at > 0 && moves[at - 1].word < word {
                 moves[at] = moves[at - 1];
                 at -= 1;
             }
-            moves[at] = word;
+            moves[at] = Move {
+                word,
+                made: made_cells,
+            };
             count += 1;
         }
         count
@@ -873,13 +960,14 @@ impl<'a> BoardSearcher<'a> {
     fn negamax<const K: u32>(
         &self,
         node: &Node,
-        mut alpha: i8,
-        mut beta: i8,
+        lines: Lines,
+        (mut alpha, mut beta): (i8, i8),
         split: u32,
         clock: &Clock,
+        stop: &Stop,
     ) -> i8 {
         let visited = self.nodes.bump();
-        if clock.out_of_time(visited, self.progress) {
+        if clock.out_of_time(visited, self.progress) || stop.stopped() {
             return 0;
         }
         let b = &self.board;
@@ -890,10 +978,12 @@ impl<'a> BoardSearcher<'a> {
             return 0;
         }
         let possible = b.playable(mask);
-        if b.winning_cells::<K>(me, mask) & possible != 0 {
+        debug_assert_eq!(lines.mine, b.winning_cells::<K>(me, mask));
+        debug_assert_eq!(lines.theirs, b.winning_cells::<K>(me ^ mask, mask));
+        if lines.mine & possible != 0 {
             return cells - n;
         }
-        let threats = b.winning_cells::<K>(me ^ mask, mask);
+        let threats = lines.theirs;
         let forced = possible & threats;
         let lose_next = -(cells - n - 1);
         let candidates = if forced != 0 {
@@ -915,7 +1005,18 @@ impl<'a> BoardSearcher<'a> {
         }
         if safe & (safe - 1) == 0 {
             // one move: play it without a table entry of this node
-            return -self.negamax::<K>(&b.child(node, safe), -beta, -alpha, split, clock);
+            let lines = Lines {
+                mine: threats & !safe,
+                theirs: b.winning_cells::<K>(me | safe, mask | safe),
+            };
+            return -self.negamax::<K>(
+                &b.child(node, safe),
+                lines,
+                (-beta, -alpha),
+                split,
+                clock,
+                stop,
+            );
         }
         // the opponent cannot win at once after a safe move; we cannot win
         // before our next stone
@@ -947,12 +1048,12 @@ impl<'a> BoardSearcher<'a> {
         alpha = alpha.max(lower);
         beta = beta.min(upper);
         let (alpha0, beta0) = (alpha, beta);
-        let mut moves = [0u32; MAX_MOVES];
+        let mut moves = [Move::default(); MAX_MOVES];
         let count = self.order_moves::<K>(node, safe, first, threats, &mut moves);
         // enhanced transposition cut-off: far from the leaves, a child the
         // table already bounds may cut this node off before any search
         if cells - n >= ETC_MIN_EMPTY {
-            for &word in &moves[..count] {
+            for &Move { word, .. } in &moves[..count] {
                 let grandchild = b.child(node, 1u64 << (word & 0xff));
                 if let Some((_, child_upper)) = self.table.get(b.key(&grandchild)) {
                     if -child_upper >= beta {
@@ -968,20 +1069,37 @@ impl<'a> BoardSearcher<'a> {
             }
         }
         let mut best = i8::MIN;
-        let mut best_word = moves[0];
-        let child = |word: u32| b.child(node, 1u64 << (word & 0xff));
+        let mut best_word = moves[0].word;
+        let child = |mv: Move| b.child(node, 1u64 << (mv.word & 0xff));
+        // the child's winning cells: the opponent's (less the cell taken),
+        // and ours after the move
+        let lines = |mv: Move| Lines {
+            mine: threats & !(1u64 << (mv.word & 0xff)),
+            theirs: mv.made,
+        };
         // young brothers wait: near the root, once the first move has not
         // cut off, the others are searched in parallel with the same window
         // (a cut-off found by one stops the rest from starting)
         let parallel = split > 0 && count > 1 && cells - n > SPLIT_MIN_EMPTY;
-        for (i, &word) in moves[..count].iter().enumerate() {
+        for (i, &mv) in moves[..count].iter().enumerate() {
             if parallel && i == 1 {
                 let rest = AtomicI8::new(i8::MIN);
                 let window = (-beta, -alpha);
-                moves[1..count].par_iter().find_map_any(|&word| {
-                    let v = -self.negamax::<K>(&child(word), window.0, window.1, split - 1, clock);
+                // a cut-off by one stops the others, started or not
+                let cut = AtomicBool::new(false);
+                let inner = Stop {
+                    flag: Some(&cut),
+                    parent: Some(stop),
+                };
+                moves[1..count].par_iter().find_map_any(|&mv| {
+                    let v =
+                        -self.negamax::<K>(&child(mv), lines(mv), window, split - 1, clock, &inner);
+                    if inner.stopped() {
+                        // stopped part-way: its value means nothing
+                        return Some(());
+                    }
                     rest.fetch_max(v, Relaxed);
-                    (v >= beta).then_some(())
+                    (v >= beta).then(|| cut.store(true, Relaxed))
                 });
                 let rest = rest.into_inner();
                 if rest > best {
@@ -990,17 +1108,25 @@ impl<'a> BoardSearcher<'a> {
                 }
                 break;
             }
-            let v = -self.negamax::<K>(&child(word), -beta, -alpha, split.saturating_sub(1), clock);
+            let v = -self.negamax::<K>(
+                &child(mv),
+                lines(mv),
+                (-beta, -alpha),
+                split.saturating_sub(1),
+                clock,
+                stop,
+            );
             if v > best {
-                (best, best_word) = (v, word);
+                (best, best_word) = (v, mv.word);
             }
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
         }
-        // a child abandoned when the clock stopped returned a meaningless 0
-        if clock.stopped() {
+        // a child abandoned when the clock stopped, or stopped by a
+        // cut-off above, returned a meaningless 0
+        if clock.stopped() || stop.stopped() {
             return 0;
         }
         if best <= alpha0 {
