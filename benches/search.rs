@@ -2,8 +2,10 @@
 //! (`benches/data/connect4-7x6-*.txt`, "moves score" a line, the score in
 //! Pascal Pons' convention): the first positions of each set, strong (exact
 //! score) and weak (win / draw / loss), at 1 and 2 threads, each run with a
-//! fresh 64 MiB table. Every iteration asserts every score; throughput is
-//! reported in positions/s. `benches/search_sets.sh` runs whole sets
+//! fresh 64 MiB table; and the empty 6 × 6 and 7 × 5 boards, exact, at 1
+//! and 2 threads with the table the command line gives them (256 MiB).
+//! Every iteration asserts every score; throughput is reported in
+//! positions/s. `benches/search_sets.sh` runs whole sets
 //! through the command line and beside a peer; `results/SEARCH.md` has the
 //! figures. Run: `cargo bench --bench search`.
 
@@ -99,5 +101,31 @@ fn position_sets(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, position_sets);
+/// The empty 6 × 6 (a second-player win on move 36) and 7 × 5 (a draw)
+/// boards, exact score, each on a fresh table.
+fn empty_boards(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search_connect4_empty");
+    group.sample_size(10);
+    for (cols, rows, value, depth) in [(6, 6, Outcome::Loss, 36), (7, 5, Outcome::Draw, 35)] {
+        let board = Bitboard::gravity(&Gravity::new(cols, rows, 4).unwrap());
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            group.bench_function(format!("{cols}x{rows}_{threads}_threads"), |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        let searcher = BoardSearcher::quiet(board.clone(), 1 << 25);
+                        let r = searcher.search(0, 0, Precision::Exact).unwrap().unwrap();
+                        assert_eq!((r.value, r.depth), (value, Some(depth)));
+                    })
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, empty_boards, position_sets);
 criterion_main!(benches);
