@@ -60,7 +60,7 @@
 //!   with the loss bound, 24.3 M with the odd columns paired.
 //! * **Winning cells handed down**: a node's two sets of winning cells
 //!   come from its parent, which computed them while ordering its moves
-//!   (see [`Lines`]): 6×5 from the empty board at 1 thread 2.03 → 1.76 G
+//!   (see `Lines`): 6×5 from the empty board at 1 thread 2.03 → 1.76 G
 //!   instructions (callgrind).
 //! * **Counters per thread** ([`crate::solve::counters`]): no cache line
 //!   is shared on every node.
@@ -304,7 +304,8 @@ impl Bitboard {
     }
 
     /// The table key of the position of X stones `x` and occupied cells
-    /// `occupied` (the same for its symmetric images; see [`Self::key`]).
+    /// `occupied`: the same for its symmetric images, unique otherwise (module
+    /// docs).
     pub fn position_key(&self, x: u64, occupied: u64) -> u64 {
         let me = if occupied.count_ones().is_multiple_of(2) {
             x
