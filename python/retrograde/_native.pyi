@@ -10,7 +10,7 @@ class TableFileError(OSError):
     """A table file that is damaged, of another format, or of another game."""
 
 class Game:
-    """A board game in play: Connect Four up to 8 × 8 or an m,n,k game."""
+    """A board game in play: Connect Four (sides up to 16, at most 64 cells) or an m,n,k game."""
 
     def __init__(
         self, family: str, cols: int, rows: int, k: int | None = None, moves: str | None = None

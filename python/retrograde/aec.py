@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments: Connect Four of any size (up to 8 × 8) and
+"""PettingZoo AEC environments: Connect Four of any size (sides up to 16, at most 64 cells) and
 m,n,k games, with the conventions of PettingZoo's classic
 ``connect_four_v3`` and ``tictactoe_v3`` so that agents written for those
 plug in:

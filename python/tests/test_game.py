@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
-from retrograde import Game
+from retrograde import Game, Searcher
 from retrograde.aec import connect_four_env, mnk_env
 
 
@@ -29,7 +29,9 @@ def test_bad_input_is_a_value_error():
     with pytest.raises(ValueError, match="unknown game"):
         Game("chess", 8, 8)
     with pytest.raises(ValueError):
-        Game("connect", 9, 6)
+        Game("connect", 9, 8)  # 72 cells: beyond 64
+    with pytest.raises(ValueError):
+        Game("connect", 17, 2)  # a side beyond 16
     with pytest.raises(ValueError):
         Game("mnk", 3, 3, 4)
     g = Game("connect", 4, 4)
@@ -45,6 +47,16 @@ def test_bad_input_is_a_value_error():
         g.play_moves("1")
     with pytest.raises(ValueError):
         Game("mnk", 3, 3).undo()
+
+
+def test_boards_wider_than_8_play_and_search():
+    # 10 columns (column 10 a move): X holds 2-3-4 on the bottom row, O
+    # cannot block both 1 and 5
+    g = Game("connect", 10, 4)
+    g.play_moves("2 10 3 10 4")
+    assert g.stones == 5 and g.to_move == 1
+    answer = Searcher("connect", 10, 4).answer(g, all_moves=False)
+    assert answer["value"] == "loss" and answer["depth"] == 2
 
 
 def test_moves_argument_and_notation():

@@ -52,7 +52,7 @@ fn index(side: Side) -> u8 {
     }
 }
 
-/// A board game in play: Connect Four of any size up to 8 × 8
+/// A board game in play: Connect Four of any size (sides up to 16, at most 64 cells)
 /// (`family="connect"`) or an m,n,k game (`family="mnk"`).
 #[pyclass(module = "retrograde._native")]
 #[derive(Clone)]
