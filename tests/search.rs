@@ -239,3 +239,25 @@ fn a_search_past_its_deadline_reports_nothing() {
         Some(retrograde::game::Outcome::Draw)
     );
 }
+
+/// A board of 10 columns: the move "10" is a column, the diagram's cells
+/// are as wide as the widest label, and a double threat is found.
+#[test]
+fn a_board_wider_than_9_columns_is_searched_and_drawn_aligned() {
+    let out = cli_support::retrograde(&[
+        "search",
+        "connect",
+        "--cols",
+        "10",
+        "--rows",
+        "4",
+        "--moves",
+        "2 10 3 10 4",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "     1  2  3  4  5  6  7  8  9 10", "{text}");
+    assert_eq!(lines[4], "     .  X  X  X  .  .  .  .  .  O", "{text}");
+    assert!(text.contains("O to move: loss in 2 plies"), "{text}");
+}

@@ -496,16 +496,19 @@ impl BoardGame {
     }
 
     /// The position drawn for a person: column labels on top, row numbers
-    /// (m,n,k) on the left, one line a row.
+    /// (m,n,k) on the left, one line a row; every cell as wide as the
+    /// widest column label (two characters from 10 gravity columns on).
     pub fn render(&self, p: &Position) -> String {
-        let mut out = String::from("   ");
-        for c in 0..self.cols {
-            let label = match self.family {
+        let labels: Vec<String> = (0..self.cols)
+            .map(|c| match self.family {
                 Family::Mnk => ((b'a' + c as u8) as char).to_string(),
                 Family::Gravity => (c + 1).to_string(),
-            };
-            out.push(' ');
-            out.push_str(&label);
+            })
+            .collect();
+        let width = labels.iter().map(String::len).max().unwrap_or(1);
+        let mut out = String::from("   ");
+        for label in &labels {
+            out.push_str(&format!(" {label:>width$}"));
         }
         out.push('\n');
         for (r, row) in self.rows_of(p).into_iter().enumerate() {
@@ -515,8 +518,7 @@ impl BoardGame {
             };
             out.push_str(&format!("{label:>3}"));
             for ch in row.chars() {
-                out.push(' ');
-                out.push(ch);
+                out.push_str(&format!(" {ch:>width$}"));
             }
             out.push('\n');
         }
