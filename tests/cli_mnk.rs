@@ -181,6 +181,8 @@ fn verify_agrees_with_every_published_figure_it_reaches() {
         "Connect Four 4×4 positions",
         "Connect Four 5×4 positions",
         "Connect Four 6×4 value",
+        "Connect Four 4×7 value",
+        "Connect Four 4×8 value",
         "4,5,4 value",
     ] {
         assert!(
@@ -188,4 +190,25 @@ fn verify_agrees_with_every_published_figure_it_reaches() {
             "{case}: {text}"
         );
     }
+    // every Connect Four board with width + height ≤ 13 is a case, with
+    // its published value and game-end move
+    for (case, published) in [
+        ("Connect Four 9×4 value", "second (36)"),
+        ("Connect Four 8×5 value", "first (39)"),
+        ("Connect Four 6×7 value", "first (41)"),
+        ("Connect Four 5×8 value", "draw (40)"),
+        ("Connect Four 4×9 value", "draw (36)"),
+        ("Connect Four 4×8 value", "draw (32)"),
+    ] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(case) && l.contains(published)),
+            "{case}: {text}"
+        );
+    }
+    let boards = text
+        .lines()
+        .filter(|l| l.starts_with("Connect Four") && l.contains(" value"))
+        .count();
+    assert_eq!(boards, 21, "{text}");
 }
