@@ -307,12 +307,7 @@ impl Bitboard {
     /// `occupied`: the same for its symmetric images, unique otherwise (module
     /// docs).
     pub fn position_key(&self, x: u64, occupied: u64) -> u64 {
-        let me = if occupied.count_ones().is_multiple_of(2) {
-            x
-        } else {
-            occupied & !x
-        };
-        self.key(&self.node(me, occupied))
+        self.key(&self.node(mover_of(x, occupied), occupied))
     }
 
     /// The position `(x, occupied)` of a key made by
@@ -356,12 +351,7 @@ impl Bitboard {
         if me & !mask != 0 || mask & !self.board != 0 {
             return None;
         }
-        let x = if mask.count_ones().is_multiple_of(2) {
-            me
-        } else {
-            mask & !me
-        };
-        Some((x, mask))
+        Some((mover_of(me, mask), mask))
     }
 
     /// Every position in play (no line, not full) with at most `plies`
@@ -380,10 +370,7 @@ impl Bitboard {
                     let cell = open & open.wrapping_neg();
                     open ^= cell;
                     let (x, occupied) = (if x_moves { x | cell } else { x }, occupied | cell);
-                    let o = occupied & !x;
-                    let over =
-                        self.has_line(x) || self.has_line(o) || occupied.count_ones() == self.cells;
-                    if !over && seen.insert(self.position_key(x, occupied)) {
+                    if !self.is_over(x, occupied) && seen.insert(self.position_key(x, occupied)) {
                         next.push((x, occupied));
                         if next.len() > limit {
                             return Err(Error::OverMemoryBudget {
@@ -406,25 +393,29 @@ impl Bitboard {
     /// The stones of the player to move; refuses a position that is over
     /// or malformed.
     pub fn stones_to_move(&self, x: u64, occupied: u64) -> Result<u64> {
-        let b = self;
-        let stones = occupied.count_ones();
         let bad = |why: &str| Err(Error::InvalidInput(why.to_string()));
-        if occupied & !b.board != 0 || x & !occupied != 0 {
+        if occupied & !self.board != 0 || x & !occupied != 0 {
             return bad("the stones lie off the board");
         }
         // each column's stones stand from the bottom: adding the bottom bit
         // carries through them to a single marker above
-        if b.family == Family::Gravity && occupied.wrapping_add(b.bottom) & occupied != 0 {
+        if self.family == Family::Gravity && occupied.wrapping_add(self.bottom) & occupied != 0 {
             return bad("a stone floats");
         }
         let o = occupied & !x;
         if x.count_ones() != o.count_ones() && x.count_ones() != o.count_ones() + 1 {
             return bad("X has as many stones as O or one more");
         }
-        if b.has_line(x) || b.has_line(o) || stones == b.cells {
+        if self.is_over(x, occupied) {
             return bad("the game is already over in this position");
         }
-        Ok(if stones.is_multiple_of(2) { x } else { o })
+        Ok(mover_of(x, occupied))
+    }
+
+    /// Whether the position of X stones `x` and occupied cells `occupied`
+    /// is over: a line, or a full board.
+    fn is_over(&self, x: u64, occupied: u64) -> bool {
+        self.has_line(x) || self.has_line(occupied & !x) || occupied.count_ones() == self.cells
     }
 
     /// The cells a stone may go on.
@@ -560,6 +551,24 @@ struct Move {
     made: u64,
 }
 
+impl Move {
+    /// The cell the move takes.
+    #[inline]
+    fn cell(self) -> u64 {
+        1u64 << (self.word & 0xff)
+    }
+
+    /// The child's winning cells, its parent's opponent's being `theirs`:
+    /// those less the cell taken, and the ones the move made.
+    #[inline]
+    fn lines(self, theirs: u64) -> Lines {
+        Lines {
+            mine: theirs & !self.cell(),
+            theirs: self.made,
+        }
+    }
+}
+
 /// The winning cells of a node's two players (see
 /// [`Bitboard::winning_cells`]), handed down by its parent, which knows
 /// them: the player to move's are the parent's opponent's less the cell
@@ -598,6 +607,17 @@ impl Stop<'_> {
             at = stop.parent;
         }
         false
+    }
+}
+
+/// The stones of the player to move given X's stones `x` and the occupied
+/// cells — and, the same exchange the other way, X's stones given the
+/// mover's: X moves when the stones are even in number.
+fn mover_of(stones: u64, occupied: u64) -> u64 {
+    if occupied.count_ones().is_multiple_of(2) {
+        stones
+    } else {
+        occupied & !stones
     }
 }
 
@@ -737,7 +757,7 @@ impl<'a> BoardSearcher<'a> {
         clock: &Clock,
     ) -> Result<Option<SearchResult>> {
         let b = &self.board;
-        let me = self.player_to_move(x, occupied)?;
+        let me = self.board.stones_to_move(x, occupied)?;
         let stones = occupied.count_ones();
         let (cells, n) = (b.cells as i8, stones as i8);
         let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
@@ -775,15 +795,9 @@ impl<'a> BoardSearcher<'a> {
         bound: i8,
         clock: &Clock,
     ) -> Result<Option<bool>> {
-        let me = self.player_to_move(x, occupied)?;
+        let me = self.board.stones_to_move(x, occupied)?;
         let (score, _) = self.probe(me, occupied, bound, bound.saturating_add(1), clock);
         Ok((!clock.stopped()).then_some(score <= bound))
-    }
-
-    /// The stones of the player to move; refuses a position that is over
-    /// or malformed.
-    fn player_to_move(&self, x: u64, occupied: u64) -> Result<u64> {
-        self.board.stones_to_move(x, occupied)
     }
 
     /// A fail-soft search of the root with the window (`alpha`, `beta`),
@@ -826,13 +840,7 @@ impl<'a> BoardSearcher<'a> {
         let mut moves = [Move::default(); MAX_MOVES];
         let theirs = b.winning_cells::<K>(me ^ mask, mask);
         let count = self.order_moves::<K>(&node, possible, 0, theirs, &mut moves);
-        let bit = |mv: Move| 1u64 << (mv.word & 0xff);
-        // the child's winning cells: the opponent's (less the cell taken),
-        // and ours after the move
-        let lines = |mv: Move| Lines {
-            mine: theirs & !bit(mv),
-            theirs: mv.made,
-        };
+        let lines = |mv: Move| mv.lines(theirs);
         // one worker gains nothing from splitting
         let split = if self.split_workers && rayon::current_num_threads() > 1 {
             SPLIT_PLIES
@@ -840,7 +848,7 @@ impl<'a> BoardSearcher<'a> {
             0
         };
         let first = -self.negamax::<K>(
-            &b.child(&node, bit(moves[0])),
+            &b.child(&node, moves[0].cell()),
             lines(moves[0]),
             (-beta, -alpha),
             split,
@@ -848,7 +856,7 @@ impl<'a> BoardSearcher<'a> {
             &Stop::NONE,
         );
         if first >= beta || count == 1 {
-            return (first, bit(moves[0]));
+            return (first, moves[0].cell());
         }
         let alpha = alpha.max(first);
         if split == 0 {
@@ -856,7 +864,7 @@ impl<'a> BoardSearcher<'a> {
             let (mut best, mut at, mut alpha) = (first, 0, alpha);
             for (i, &mv) in moves[..count].iter().enumerate().skip(1) {
                 let v = -self.negamax::<K>(
-                    &b.child(&node, bit(mv)),
+                    &b.child(&node, mv.cell()),
                     lines(mv),
                     (-beta, -alpha),
                     0,
@@ -871,13 +879,13 @@ impl<'a> BoardSearcher<'a> {
                     break;
                 }
             }
-            return (best, bit(moves[at]));
+            return (best, moves[at].cell());
         }
         let rest: Vec<i8> = moves[1..count]
             .par_iter()
             .map(|&mv| {
                 -self.negamax::<K>(
-                    &b.child(&node, bit(mv)),
+                    &b.child(&node, mv.cell()),
                     lines(mv),
                     (-beta, -alpha),
                     split,
@@ -891,7 +899,7 @@ impl<'a> BoardSearcher<'a> {
             (0, i8::MIN),
             |(at, best), (i, v)| if v > best { (i, v) } else { (at, best) },
         );
-        (value, bit(moves[at]))
+        (value, moves[at].cell())
     }
 
     /// Writes the moves in `allowed` into `moves` as words, best first,
@@ -1054,15 +1062,15 @@ impl<'a> BoardSearcher<'a> {
         // enhanced transposition cut-off: far from the leaves, a child the
         // table already bounds may cut this node off before any search
         if cells - n >= ETC_MIN_EMPTY {
-            for &Move { word, .. } in &moves[..count] {
-                let grandchild = b.child(node, 1u64 << (word & 0xff));
+            for mv in &moves[..count] {
+                let grandchild = b.child(node, mv.cell());
                 if let Some((_, child_upper)) = self.table.get(b.key(&grandchild)) {
                     if -child_upper >= beta {
                         self.table.put_with_move(
                             key,
                             lower.max(-child_upper),
                             upper,
-                            b.stored_move(node, 1u64 << (word & 0xff)),
+                            b.stored_move(node, mv.cell()),
                         );
                         return -child_upper;
                     }
@@ -1070,14 +1078,9 @@ impl<'a> BoardSearcher<'a> {
             }
         }
         let mut best = i8::MIN;
-        let mut best_word = moves[0].word;
-        let child = |mv: Move| b.child(node, 1u64 << (mv.word & 0xff));
-        // the child's winning cells: the opponent's (less the cell taken),
-        // and ours after the move
-        let lines = |mv: Move| Lines {
-            mine: threats & !(1u64 << (mv.word & 0xff)),
-            theirs: mv.made,
-        };
+        let mut best_move = Some(moves[0]);
+        let child = |mv: Move| b.child(node, mv.cell());
+        let lines = |mv: Move| mv.lines(threats);
         // young brothers wait: near the root, once the first move has not
         // cut off, the others are searched in parallel with the same window
         // (a cut-off found by one stops the rest from starting)
@@ -1105,7 +1108,7 @@ impl<'a> BoardSearcher<'a> {
                 let rest = rest.into_inner();
                 if rest > best {
                     // which of the others gave it is not kept
-                    (best, best_word) = (rest, u32::MAX);
+                    (best, best_move) = (rest, None);
                 }
                 break;
             }
@@ -1118,7 +1121,7 @@ impl<'a> BoardSearcher<'a> {
                 stop,
             );
             if v > best {
-                (best, best_word) = (v, mv.word);
+                (best, best_move) = (v, Some(mv));
             }
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -1137,11 +1140,7 @@ impl<'a> BoardSearcher<'a> {
         } else {
             (lower, upper) = (best, best);
         }
-        let stored = if best_word == u32::MAX {
-            None
-        } else {
-            b.stored_move(node, 1u64 << (best_word & 0xff))
-        };
+        let stored = best_move.and_then(|mv| b.stored_move(node, mv.cell()));
         self.table.put_with_move(key, lower, upper, stored);
         best
     }

@@ -302,6 +302,13 @@ pub(crate) fn score_by_probes(
     }
 }
 
+/// Whether a position with `empty` empty cells can have the exact score
+/// `score` (see [`Precision::Exact`]): at most `empty` either way, a win of
+/// the parity of `empty`, a loss of the other.
+pub fn score_possible(score: i8, empty: u32) -> bool {
+    u32::from(score.unsigned_abs()) <= empty && Scores::of(empty).possible(score)
+}
+
 /// The exact scores a position with `empty` empty cells can have (see
 /// [`Precision::Exact`]). The player to move places the 1st, 3rd, 5th … of
 /// the stones still to come, so a win of theirs scores `empty`,

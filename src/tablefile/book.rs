@@ -17,13 +17,13 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::{read_header, rename, Counter, SavedGame, Summing, FORMAT_VERSION, MAGIC};
-use crate::atomic_file::write_atomically_with;
-use crate::checksum::StreamChecksum;
+use super::{read_header, rename, SavedGame, Summing};
 use crate::error::{Error, Result};
+use crate::memory::{Budget, Bytes};
 use crate::position::Family;
 use crate::solve::board_search::Bitboard;
 use crate::solve::book::Book;
+use crate::solve::search::score_possible;
 
 /// The index encoding of a search book.
 pub const BOOK_ENCODING: u32 = 9;
@@ -43,22 +43,8 @@ fn saved_game(board: &Bitboard) -> SavedGame {
 
 /// Writes `book` of `board` to `out`; returns the bytes written.
 pub fn write_book(out: impl Write, board: &Bitboard, book: &Book) -> std::io::Result<u64> {
-    let game = saved_game(board);
     let entries = book.entries();
-    let mut w = Summing {
-        inner: out,
-        sum: StreamChecksum::default(),
-        written: 0,
-    };
-    w.put(MAGIC)?;
-    w.put(&FORMAT_VERSION.to_le_bytes())?;
-    w.put(&game.kind().to_le_bytes())?;
-    w.put(&BOOK_ENCODING.to_le_bytes())?;
-    w.put(&0u32.to_le_bytes())?;
-    w.put(&(entries.len() as u64).to_le_bytes())?;
-    let mut counted = Counter(0);
-    game.write_parameters(&mut counted)?;
-    w.section(b"PARM", counted.0, |w| Ok(game.write_parameters(w)?))?;
+    let mut w = Summing::head(out, &saved_game(board), BOOK_ENCODING, entries.len() as u64)?;
     w.json(b"BKSM", &json!({ "max_stones": book.max_stones() }))?;
     w.section(b"BOOK", entries.len() as u64 * ENTRY_BYTES, |w| {
         for chunk in entries.chunks(4096) {
@@ -76,34 +62,17 @@ pub fn write_book(out: impl Write, board: &Bitboard, book: &Book) -> std::io::Re
         }
         Ok(())
     })?;
-    let sum = w.sum.value();
-    w.inner.write_all(b"CSUM")?;
-    w.inner.write_all(&sum.to_le_bytes())?;
-    w.inner.flush()?;
-    Ok(w.written + super::TRAILER_BYTES as u64)
+    w.trailer()
 }
 
 /// Writes `book` of `board` to `path` atomically; returns the file's size.
 pub fn save_book(path: &Path, board: &Bitboard, book: &Book) -> Result<u64> {
-    let mut size = 0;
-    write_atomically_with(path, |file| {
-        size = write_book(
-            std::io::BufWriter::with_capacity(1 << 16, file),
-            board,
-            book,
-        )?;
-        Ok(())
-    })
-    .map_err(|cause| Error::Io {
-        path: path.display().to_string(),
-        cause,
-    })?;
-    Ok(size)
+    super::save_with(path, |out| write_book(out, board, book))
 }
 
 /// Reads the book at `path` for `board`, checking it whole (module docs).
-/// Refuses a file larger than `budget_bytes` before reading it.
-pub fn load_book(path: &Path, board: &Bitboard, budget_bytes: u64) -> Result<Book> {
+/// Refuses, before reading it, a file whose book would not fit `budget`.
+pub fn load_book(path: &Path, board: &Bitboard, budget: &Budget) -> Result<Book> {
     let size = std::fs::metadata(path)
         .map_err(|cause| Error::CannotRead {
             path: path.display().to_string(),
@@ -111,14 +80,10 @@ pub fn load_book(path: &Path, board: &Bitboard, budget_bytes: u64) -> Result<Boo
         })?
         .len();
     // the file, and the map it becomes (about three times its entries)
-    if size.saturating_mul(3) > budget_bytes {
-        return Err(Error::OverMemoryBudget {
-            what: format!("the book {}", path.display()),
-            needed: crate::memory::Bytes(size.saturating_mul(3)),
-            budget: crate::memory::Bytes(budget_bytes),
-            hint: "; raise --max-memory".into(),
-        });
-    }
+    budget.check(
+        &format!("the book {}", path.display()),
+        Bytes(size.saturating_mul(3)),
+    )?;
     let bytes = crate::files::read_regular(path)?;
     decode_book(&bytes, board).map_err(|why| {
         rename(
@@ -158,7 +123,6 @@ pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, 
         .checked_mul(ENTRY_BYTES)
         .ok_or("the header's entry count overflows")?;
     let body = r.section(b"BOOK", Some(len))?;
-    let cells = board.cells() as i8;
     let mut previous = None;
     let mut scores = Vec::with_capacity(count as usize);
     for (i, entry) in body.chunks_exact(ENTRY_BYTES as usize).enumerate() {
@@ -181,11 +145,7 @@ pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, 
         if occupied.count_ones() != stones || stones > max_stones {
             return Err(bad("its stone count is wrong or beyond the book's"));
         }
-        // a score's magnitude is at most the empty cells, and a win's
-        // parity is that of the empty cells (a loss's the other)
-        let empty = cells - stones as i8;
-        let parity_ok = score == 0 || (score.rem_euclid(2) == empty.rem_euclid(2)) == (score > 0);
-        if score.unsigned_abs() as i8 > empty || !parity_ok {
+        if !score_possible(score, board.cells() - stones) {
             return Err(bad("a score its position cannot have"));
         }
         scores.push((key, score));

@@ -282,6 +282,36 @@ struct Summing<W: Write> {
 }
 
 impl<W: Write> Summing<W> {
+    /// A writer to `out` that has written the header of a file of `game`
+    /// in `encoding` holding `states` states, and its `PARM` section.
+    fn head(out: W, game: &SavedGame, encoding: u32, states: u64) -> std::io::Result<Self> {
+        let mut w = Summing {
+            inner: out,
+            sum: StreamChecksum::default(),
+            written: 0,
+        };
+        w.put(MAGIC)?;
+        w.put(&FORMAT_VERSION.to_le_bytes())?;
+        w.put(&game.kind().to_le_bytes())?;
+        w.put(&encoding.to_le_bytes())?;
+        w.put(&0u32.to_le_bytes())?;
+        w.put(&states.to_le_bytes())?;
+        let mut counted = Counter(0);
+        game.write_parameters(&mut counted)?;
+        w.section(b"PARM", counted.0, |w| Ok(game.write_parameters(w)?))?;
+        Ok(w)
+    }
+
+    /// Ends the file with the checksum trailer; returns the bytes of the
+    /// whole file.
+    fn trailer(mut self) -> std::io::Result<u64> {
+        let sum = self.sum.value();
+        self.inner.write_all(b"CSUM")?;
+        self.inner.write_all(&sum.to_le_bytes())?;
+        self.inner.flush()?;
+        Ok(self.written + TRAILER_BYTES as u64)
+    }
+
     fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.sum.update(bytes);
         self.written += bytes.len() as u64;
@@ -335,20 +365,7 @@ pub fn write_table(out: impl Write, game: &SavedGame, table: &SavedTable) -> std
         SavedTable::CanIWin(t) => (5u32, t.states()),
         SavedTable::Ends(t) => (6u32, (t.numbers().len() * t.numbers().len()) as u64),
     };
-    let mut w = Summing {
-        inner: out,
-        sum: StreamChecksum::default(),
-        written: 0,
-    };
-    w.put(MAGIC)?;
-    w.put(&FORMAT_VERSION.to_le_bytes())?;
-    w.put(&game.kind().to_le_bytes())?;
-    w.put(&encoding.to_le_bytes())?;
-    w.put(&0u32.to_le_bytes())?;
-    w.put(&states.to_le_bytes())?;
-    let mut counted = Counter(0);
-    game.write_parameters(&mut counted)?;
-    w.section(b"PARM", counted.0, |w| Ok(game.write_parameters(w)?))?;
+    let mut w = Summing::head(out, game, encoding, states)?;
     match table {
         SavedTable::Retrograde(t) => {
             w.section(b"VALS", word_len(t.value_words()), |w| {
@@ -396,11 +413,7 @@ pub fn write_table(out: impl Write, game: &SavedGame, table: &SavedTable) -> std
             w.section(b"BITS", word_len(t.raw_words()), |w| w.words(t.raw_words()))?;
         }
     }
-    let sum = w.sum.value();
-    w.inner.write_all(b"CSUM")?;
-    w.inner.write_all(&sum.to_le_bytes())?;
-    w.inner.flush()?;
-    Ok(w.written + TRAILER_BYTES as u64)
+    w.trailer()
 }
 
 /// The file's bytes for a solved game, in memory (for tests and small
@@ -414,13 +427,18 @@ pub fn encode(game: &SavedGame, table: &SavedTable) -> Vec<u8> {
 /// Writes the table to `path` atomically, streaming it through a buffer;
 /// returns the file's size.
 pub fn save(path: &Path, game: &SavedGame, table: &SavedTable) -> Result<u64> {
+    save_with(path, |out| write_table(out, game, table))
+}
+
+/// Writes a file to `path` atomically through a buffer with `write`,
+/// which returns the bytes it wrote; returns them.
+fn save_with(
+    path: &Path,
+    write: impl FnOnce(std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<u64>,
+) -> Result<u64> {
     let mut size = 0;
     write_atomically_with(path, |file| {
-        size = write_table(
-            std::io::BufWriter::with_capacity(1 << 16, file),
-            game,
-            table,
-        )?;
+        size = write(std::io::BufWriter::with_capacity(1 << 16, file))?;
         Ok(())
     })
     .map_err(|cause| Error::Io {
