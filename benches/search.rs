@@ -54,6 +54,14 @@ fn load(name: &str, count: usize) -> Vec<Case> {
         .collect()
 }
 
+/// A pool of `threads` workers.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
 /// Searches every case on a fresh table and asserts its answer.
 fn run(board: &Bitboard, cases: &[Case], precision: Precision) {
     let searcher = BoardSearcher::quiet(board.clone(), ENTRIES);
@@ -88,10 +96,7 @@ fn position_sets(c: &mut Criterion) {
         group.throughput(Throughput::Elements(cases.len() as u64));
         for (mode, precision) in [("strong", Precision::Exact), ("weak", Precision::Weak)] {
             for threads in [1, 2] {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
+                let pool = pool(threads);
                 group.bench_function(format!("{mode}_{threads}_threads"), |b| {
                     b.iter(|| pool.install(|| run(&board, &cases, precision)))
                 });
@@ -109,10 +114,7 @@ fn empty_boards(c: &mut Criterion) {
     for (cols, rows, value, depth) in [(6, 6, Outcome::Loss, 36), (7, 5, Outcome::Draw, 35)] {
         let board = Bitboard::gravity(&Gravity::new(cols, rows, 4).unwrap());
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
+            let pool = pool(threads);
             group.bench_function(format!("{cols}x{rows}_{threads}_threads"), |b| {
                 b.iter(|| {
                     pool.install(|| {

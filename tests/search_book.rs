@@ -21,7 +21,7 @@ use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::book::{make_book, Book};
 use retrograde::solve::in_pool;
 use retrograde::solve::progress::Silent;
-use retrograde::solve::search::{depth_of_score, Precision};
+use retrograde::solve::search::{depth_of_score, Precision, SearchResult};
 use retrograde::solve::sparse_layered::solve_gravity;
 use retrograde::tablefile::book::{decode_book, write_book};
 
@@ -33,6 +33,14 @@ fn book_of(board: &Bitboard, plies: u32, threads: usize) -> Book {
     })
     .unwrap()
     .unwrap()
+}
+
+/// The exact search of the position (`x`, `occupied`).
+fn exact(searcher: &BoardSearcher, x: u64, occupied: u64) -> SearchResult {
+    searcher
+        .search(x, occupied, Precision::Exact)
+        .unwrap()
+        .unwrap()
 }
 
 /// Every position in play up to 7 stones of 5×4 and 4×5 Connect Four (and
@@ -97,14 +105,7 @@ fn a_book_changes_the_time_never_the_answer() {
             let booked = BoardSearcher::quiet(board.clone(), ENTRIES).with_book(Arc::clone(&book));
             in_pool(threads, || {
                 for &(x, occupied, _) in &positions {
-                    let without = plain
-                        .search(x, occupied, Precision::Exact)
-                        .unwrap()
-                        .unwrap();
-                    let with = booked
-                        .search(x, occupied, Precision::Exact)
-                        .unwrap()
-                        .unwrap();
+                    let (without, with) = (exact(&plain, x, occupied), exact(&booked, x, occupied));
                     assert_eq!(
                         (with.value, with.depth, with.score),
                         (without.value, without.depth, without.score),
@@ -131,14 +132,7 @@ fn an_mnk_book_agrees_with_the_search() {
     let booked = BoardSearcher::quiet(board.clone(), ENTRIES).with_book(Arc::clone(&book));
     for by_ply in board.positions_in_play(6, 1 << 20).unwrap() {
         for (x, occupied) in by_ply.into_iter().step_by(7) {
-            let without = plain
-                .search(x, occupied, Precision::Exact)
-                .unwrap()
-                .unwrap();
-            let with = booked
-                .search(x, occupied, Precision::Exact)
-                .unwrap()
-                .unwrap();
+            let (without, with) = (exact(&plain, x, occupied), exact(&booked, x, occupied));
             assert_eq!(with.score, without.score, "{x:b} {occupied:b}");
         }
     }
@@ -215,96 +209,44 @@ fn the_command_line_makes_and_uses_books() {
     let dir = scratch_dir("book", "cli");
     let path = dir.join("5x4.book");
     let p = path.to_str().unwrap();
-    let made = json_of(&[
-        "search",
-        "connect",
-        "--cols",
-        "5",
-        "--rows",
-        "4",
-        "--make-book",
-        "6",
-        "--out",
-        p,
-        "--json",
-    ]);
+    // `search connect` on a board of `cols` × 4, then `rest`
+    let on = |cols: &str, rest: &[&str]| -> Vec<String> {
+        let head = ["search", "connect", "--cols", cols, "--rows", "4"];
+        head.iter().chain(rest).map(|a| a.to_string()).collect()
+    };
+    fn strs(args: &[String]) -> Vec<&str> {
+        args.iter().map(String::as_str).collect()
+    }
+    let made = json_of(&strs(&on("5", &["--make-book", "6", "--out", p, "--json"])));
     assert_eq!(made["max_stones"], 6);
     assert!(made["positions"].as_u64().unwrap() > 1000, "{made}");
-    let moves = [
-        "search",
-        "connect",
-        "--cols",
-        "5",
-        "--rows",
-        "4",
-        "--moves",
-        "3",
-        "--all-moves",
-        "--json",
-    ];
-    let plain = json_of(&moves);
-    let mut with_book = moves.to_vec();
-    with_book.extend(["--book", p]);
-    let booked = json_of(&with_book);
+    let moves = ["--moves", "3", "--all-moves", "--json"];
+    let plain = json_of(&strs(&on("5", &moves)));
+    let booked = json_of(&strs(&on("5", &[&moves[..], &["--book", p]].concat())));
     assert_eq!(booked["moves"], plain["moves"]);
     assert_eq!(booked["book"]["max_stones"], 6);
     // again over its own file: replaced
-    json_of(&[
-        "search",
-        "connect",
-        "--cols",
-        "5",
-        "--rows",
-        "4",
-        "--make-book",
-        "3",
-        "--out",
-        p,
-        "--json",
-    ]);
+    json_of(&strs(&on("5", &["--make-book", "3", "--out", p, "--json"])));
 
-    let err = refused(&[
-        "search", "connect", "--cols", "6", "--rows", "4", "--book", p,
-    ]);
+    let err = refused(&strs(&on("6", &["--book", p])));
     assert!(err.contains("the book is for"), "{err}");
     let mut bytes = std::fs::read(&path).unwrap();
     let n = bytes.len();
     bytes[n - 30] ^= 1;
     let damaged = dir.join("damaged.book");
     std::fs::write(&damaged, &bytes).unwrap();
-    let err = refused(&[
-        "search",
-        "connect",
-        "--cols",
-        "5",
-        "--rows",
-        "4",
-        "--book",
-        damaged.to_str().unwrap(),
-    ]);
+    let err = refused(&strs(&on("5", &["--book", damaged.to_str().unwrap()])));
     assert!(err.contains("checksum"), "{err}");
-    let err = refused(&[
-        "search",
-        "connect",
-        "--book",
-        dir.join("none").to_str().unwrap(),
-    ]);
+    let none = dir.join("none");
+    let err = refused(&["search", "connect", "--book", none.to_str().unwrap()]);
     assert!(err.contains("none"), "{err}");
     refused(&["search", "connect", "--make-book", "4"]);
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "mine\n").unwrap();
-    let err = refused(&[
-        "search",
-        "connect",
-        "--cols",
+    let err = refused(&strs(&on(
         "4",
-        "--rows",
-        "4",
-        "--make-book",
-        "2",
-        "--out",
-        notes.to_str().unwrap(),
-    ]);
+        &["--make-book", "2", "--out", notes.to_str().unwrap()],
+    )));
     assert!(err.contains("--force"), "{err}");
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
     let out = retrograde(&["query", p]);
