@@ -18,6 +18,7 @@ mod play;
 mod plot;
 mod position;
 mod progress;
+mod prove;
 mod query;
 mod search;
 mod symbolic;
@@ -57,6 +58,8 @@ enum Command {
     Connect(connect::ConnectArgs),
     /// Prove a value by search, without a table of every state (m,n,k and gravity boards).
     Search(search::SearchArgs),
+    /// Prove a value with a certificate anyone can check (m,n,k boards up to 26 × 26: pairing strategies).
+    Prove(prove::ProveArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
     /// Draw a connect or mnk --json report's per-ply table as an SVG.
@@ -391,6 +394,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Query(args) => query::run(args),
         Command::Search(args) => search::run(args),
+        Command::Prove(args) => prove::run(args),
         Command::Connect(args) => connect::run(args),
         Command::Play(args) => play::run(args),
         Command::Nim(args) => classics::nim(args),

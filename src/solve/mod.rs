@@ -18,6 +18,7 @@ pub mod clock;
 pub mod counters;
 pub mod gravity_certificate;
 pub mod layered;
+pub mod pairing;
 pub mod progress;
 pub mod retrograde;
 pub mod search;
