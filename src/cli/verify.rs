@@ -183,7 +183,7 @@ fn search_result(value: &str, end_move: Option<u32>) -> String {
     }
 }
 
-/// Search cases. Sources: m,n,k results with k = 4 and 5 (4×5, 4×6, 5×5
+/// Search cases. Sources: m,n,k results with k = 4 and 5 (4×5 … 4×8, 5×5
 /// draws; 6,5,4 a first-player win — Uiterwijk 2019; 5,5,5 a draw), proved
 /// to win / draw / loss; Connect Four [`CONNECT_FOUR_RESULTS`], proved
 /// exactly.
@@ -197,6 +197,10 @@ fn search_cases() -> Vec<SearchCase> {
     let mut cases = vec![
         mnk("4,5,4", "draw", 5, 4, 4),
         mnk("4,6,4", "draw", 6, 4, 4),
+        // (m,4,4) draws for m ≤ 8 (Charatsidis 2017; Uiterwijk); 9 and 10
+        // (first-player wins) pass the bitboard engine's 32 cells
+        mnk("4,7,4", "draw", 7, 4, 4),
+        mnk("4,8,4", "draw", 8, 4, 4),
         mnk("5,5,4", "draw", 5, 5, 4),
         mnk("6,5,4", "first", 5, 6, 4),
         mnk("5,5,5", "draw", 5, 5, 5),
