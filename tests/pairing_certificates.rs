@@ -5,41 +5,17 @@
 //! win.
 
 use retrograde::game::Outcome;
+
+mod common;
+#[path = "common/mnk_lines.rs"]
+mod mnk_lines;
+
+use common::Rng;
+use mnk_lines::{all_lines, parse_cell};
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::pairing::{find_pairing, Holder, PairingBoard};
 use retrograde::solve::search::Precision;
-
-/// Every line of `k` cells on a `cols` × `rows` board, as (column, row)
-/// pairs, found by trying every cell as a start in every direction.
-fn all_lines(cols: i32, rows: i32, k: i32) -> Vec<Vec<(i32, i32)>> {
-    let mut lines = Vec::new();
-    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-        for x in 0..cols {
-            for y in 0..rows {
-                let line: Vec<(i32, i32)> = (0..k).map(|i| (x + i * dx, y + i * dy)).collect();
-                if line
-                    .iter()
-                    .all(|&(a, b)| (0..cols).contains(&a) && (0..rows).contains(&b))
-                {
-                    lines.push(line);
-                }
-            }
-        }
-    }
-    lines
-}
-
-/// Reads a cell name such as `c12`: a column letter, a row from 1.
-fn parse_cell(name: &str) -> Option<(i32, i32)> {
-    let mut chars = name.chars();
-    let letter = chars.next()?;
-    if !letter.is_ascii_lowercase() {
-        return None;
-    }
-    let row: i32 = chars.as_str().parse().ok()?;
-    Some((letter as i32 - 'a' as i32, row - 1))
-}
 
 /// Accepts a certificate of a draw on the empty board, or says why not:
 /// the header, the board, pairs of distinct cells on the board, no cell
@@ -151,19 +127,6 @@ fn the_checker_refuses_a_damaged_certificate() {
     assert!(check_certificate(&text.replacen("mnk 8 8 8", "mnk 8 8 7", 1)).is_err());
 }
 
-/// SplitMix64: a seeded stream of random numbers.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
-}
-
 /// On 200 seeded 5×5 positions (7 to 14 stones) with neither line made,
 /// lines of 4 and of 5: when a pairing is found for one player, the search
 /// proves the other cannot win, whoever is to move.
@@ -186,7 +149,7 @@ fn pairings_agree_with_the_search(k: u32) -> (usize, usize) {
     let searcher =
         BoardSearcher::quiet(Bitboard::new(Family::Mnk, cols, rows, k).unwrap(), 1 << 20);
     let lines = all_lines(cols as i32, rows as i32, k as i32);
-    let mut rng = Rng(29);
+    let mut rng = Rng::new(29);
     let (mut tried, mut paired, mut decided) = (0, 0, 0);
     while tried < 200 {
         // 0: empty, 1: X, 2: O; X moves first

@@ -1,17 +1,24 @@
-//! `retrograde prove mnk`: a value proved with a certificate anyone can
-//! check, on m,n,k boards up to 26 × 26 — today by a pairing strategy
-//! ([`retrograde::solve::pairing`]), which proves a draw where it finds
-//! one; where it finds none the command says so (exit 3) and proves
-//! nothing.
+//! `retrograde prove mnk`: the empty board's value proved with a
+//! certificate anyone can check, on m,n,k boards up to 26 × 26: by a
+//! pairing strategy ([`retrograde::solve::pairing`]) where one is found (a
+//! draw), else by the bitboard search on boards up to 32 cells, written
+//! as a proof tree ([`retrograde::solve::proof_tree`]). Where neither
+//! reaches, the command says so (exit 3) and proves nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use retrograde::solve::pairing::{find_pairing, Holder, PairingBoard, CERTIFICATE_MAGIC};
+use retrograde::position::Family;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::in_pool;
+use retrograde::solve::pairing::{find_pairing, Holder, PairingBoard};
+use retrograde::solve::proof_tree;
+use retrograde::solve::search::Precision;
 
-use super::output::{emit, emit_json};
+use super::output::{emit, emit_json, first_player_result};
+use super::search::board_table_entries;
 use super::RunArgs;
 
 /// Arguments of `retrograde prove`.
@@ -66,8 +73,12 @@ fn check_proof_output(path: &Path, force: bool) -> anyhow::Result<()> {
     if force || std::fs::symlink_metadata(path).is_err() {
         return Ok(());
     }
+    let ours = [
+        retrograde::solve::pairing::CERTIFICATE_MAGIC,
+        proof_tree::CERTIFICATE_MAGIC,
+    ];
     let head = std::fs::read(path)
-        .map(|bytes| bytes.starts_with(CERTIFICATE_MAGIC.as_bytes()))
+        .map(|bytes| ours.iter().any(|m| bytes.starts_with(m.as_bytes())))
         .unwrap_or(false);
     if !head {
         anyhow::bail!(
@@ -76,6 +87,93 @@ fn check_proof_output(path: &Path, force: bool) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A proof found: the first player's value, how, the certificate's text
+/// and what to say of it.
+struct Proof {
+    value: &'static str,
+    method: &'static str,
+    certificate: String,
+    /// One line a claim (or the pairing), for the report.
+    details: Vec<String>,
+    json: serde_json::Value,
+}
+
+/// A draw by a pairing strategy on the empty board, checked.
+fn by_pairing(board: PairingBoard, lines: usize) -> anyhow::Result<Option<Proof>> {
+    let Some(p) = find_pairing(board, &vec![Holder::Empty; board.cells()]) else {
+        return Ok(None);
+    };
+    // never claim what the pairing does not show
+    p.check().map_err(|why| {
+        anyhow::anyhow!("internal error: the pairing found fails its check: {why}")
+    })?;
+    Ok(Some(Proof {
+        value: "draw",
+        method: "pairing",
+        certificate: p.to_certificate(),
+        details: vec![format!(
+            "proved by a pairing strategy: {} disjoint pairs of cells, each of the {lines} lines holds both cells of one (checked); whoever answers each cell with its partner stops every line, so neither player can win",
+            p.pairs.len()
+        )],
+        json: serde_json::json!({ "pairs": p.pairs.len(), "lines": lines }),
+    }))
+}
+
+/// The value by the bitboard search, written as a proof tree (one claim
+/// for a win, two for a draw); `None` on a board the search does not take.
+fn by_search(args: &ProveMnkArgs) -> anyhow::Result<Option<Proof>> {
+    let Ok(bitboard) = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k) else {
+        return Ok(None);
+    };
+    let budget = args.run.budget();
+    let entries = board_table_entries(&budget, Family::Mnk, bitboard.cells());
+    let table_bytes = entries as u64 * retrograde::solve::board_search::BYTES_PER_ENTRY;
+    let max_entries = (budget.0 .0.saturating_sub(table_bytes) / proof_tree::BYTES_PER_ENTRY)
+        .min(1 << 32) as usize;
+    let searcher = BoardSearcher::quiet(bitboard, entries);
+    let built = in_pool(args.run.threads(), || -> anyhow::Result<_> {
+        let result = searcher
+            .search(0, 0, Precision::Weak)?
+            .ok_or_else(|| anyhow::anyhow!("the search stopped before its end"))?;
+        let claims = proof_tree::claims_of(result.value);
+        let (text, sizes) = proof_tree::certificate(&searcher, &claims, max_entries)?;
+        Ok((result.value, claims, text, sizes))
+    })??;
+    let (value, claims, certificate, sizes) = built;
+    let details = claims
+        .iter()
+        .zip(&sizes)
+        .map(|(c, s)| {
+            format!(
+                "{}: {} positions replayed, {} moves and {} pairings listed",
+                c.line(),
+                s.positions,
+                s.moves,
+                s.pairings
+            )
+        })
+        .collect();
+    let json_claims: Vec<serde_json::Value> = claims
+        .iter()
+        .zip(&sizes)
+        .map(|(c, s)| {
+            serde_json::json!({
+                "claim": c.line(),
+                "positions": s.positions,
+                "moves": s.moves,
+                "pairings": s.pairings,
+            })
+        })
+        .collect();
+    Ok(Some(Proof {
+        value: first_player_result(value),
+        method: "search",
+        certificate,
+        details,
+        json: serde_json::json!({ "nodes": searcher.nodes(), "claims": json_claims }),
+    }))
 }
 
 fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
@@ -90,16 +188,13 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|l| l.len() + 1 - args.k as usize)
         .sum();
-    let pairing = find_pairing(board, &vec![Holder::Empty; board.cells()]);
-    if let Some(p) = &pairing {
-        // never claim what the pairing does not show
-        p.check().map_err(|why| {
-            anyhow::anyhow!("internal error: the pairing found fails its check: {why}")
-        })?;
-        if let Some(path) = &args.proof {
-            retrograde::atomic_file::write_atomically(path, p.to_certificate().as_bytes())
-                .map_err(|e| anyhow::anyhow!("--proof {}: {e}", path.display()))?;
-        }
+    let proof = match by_pairing(board, lines)? {
+        Some(p) => Some(p),
+        None => by_search(args)?,
+    };
+    if let (Some(p), Some(path)) = (&proof, &args.proof) {
+        retrograde::atomic_file::write_atomically(path, p.certificate.as_bytes())
+            .map_err(|e| anyhow::anyhow!("--proof {}: {e}", path.display()))?;
     }
     let seconds = started.elapsed().as_secs_f64();
     let code = if args.run.json {
@@ -108,30 +203,39 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             "cols": args.cols,
             "rows": args.rows,
             "k": args.k,
-            "value": pairing.as_ref().map(|_| "draw"),
-            "method": "pairing",
-            "proved": pairing.is_some(),
-            "lines": lines,
-            "pairs": pairing.as_ref().map(|p| p.pairs.len()),
-            "certificate": pairing.as_ref().and(args.proof.as_ref()).map(|p| p.display().to_string()),
+            "proved": proof.is_some(),
+            "value": proof.as_ref().map(|p| p.value),
+            "method": proof.as_ref().map(|p| p.method),
+            "proof": proof.as_ref().map(|p| p.json.clone()),
+            "certificate": proof.as_ref().and(args.proof.as_ref()).map(|p| p.display().to_string()),
             "seconds": seconds,
         }))?
-    } else if let Some(p) = &pairing {
+    } else if let Some(p) = &proof {
         let mut text = format!(
-            "{name} ({} columns × {} rows, lines of {}): draw\n  proved by a pairing strategy: {} disjoint pairs of cells, each of the {lines} lines holds both cells of one (checked); whoever answers each cell with its partner stops every line, so neither player can win\n",
-            args.cols, args.rows, args.k, p.pairs.len()
+            "{name} ({} columns × {} rows, lines of {}): {}\n",
+            args.cols,
+            args.rows,
+            args.k,
+            match p.value {
+                "first" => "first player wins",
+                "second" => "second player wins",
+                _ => "draw",
+            }
         );
+        for d in &p.details {
+            text.push_str(&format!("  {d}\n"));
+        }
         if let Some(path) = &args.proof {
             text.push_str(&format!("  certificate: {}\n", path.display()));
         }
         emit(&text)?
     } else {
         emit(&format!(
-            "{name}: not proved: no pairing strategy found for lines of {} on {} × {} (pairings exist only where lines are long for the board; `retrograde search mnk` proves boards up to 32 cells)\n",
+            "{name}: not proved: no pairing strategy found for lines of {} on {} × {}, and the board is past the search's 32 cells\n",
             args.k, args.cols, args.rows
         ))?
     };
-    Ok(if pairing.is_none() {
+    Ok(if proof.is_none() {
         ExitCode::from(3)
     } else {
         code
