@@ -28,7 +28,7 @@ pub fn open_book(path: &Path, board: &Bitboard, budget: &Budget) -> anyhow::Resu
 /// `board` has no bitboard engine: books serve that engine only.
 pub fn no_book_for_this_board(cols: u32, rows: u32) -> anyhow::Error {
     anyhow::anyhow!(
-        "--book and --make-book serve the bitboard search engine, which does not take a {cols} × {rows} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 32 cells)"
+        "--book and --make-book serve the bitboard search engine, which does not take a {cols} × {rows} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)"
     )
 }
 

@@ -1,7 +1,7 @@
 //! `retrograde prove mnk`: the empty board's value proved with a
 //! certificate anyone can check, on m,n,k boards up to 26 × 26: by a
 //! pairing strategy ([`retrograde::solve::pairing`]) where one is found (a
-//! draw), else by the bitboard search on boards up to 32 cells, written
+//! draw), else by the bitboard search on boards up to 40 cells, written
 //! as a proof tree ([`retrograde::solve::proof_tree`]). Where neither
 //! reaches, the command says so (exit 3) and proves nothing.
 
@@ -231,7 +231,7 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         emit(&text)?
     } else {
         emit(&format!(
-            "{name}: not proved: no pairing strategy found for lines of {} on {} × {}, and the board is past the search's 32 cells\n",
+            "{name}: not proved: no pairing strategy found for lines of {} on {} × {}, and the board is past the search's 40 cells\n",
             args.k, args.cols, args.rows
         ))?
     };

@@ -184,7 +184,8 @@ fn search_result(value: &str, end_move: Option<u32>) -> String {
 }
 
 /// Search cases. Sources: m,n,k results with k = 4 and 5 (4×5 … 4×8, 5×5
-/// draws; 6,5,4 a first-player win — Uiterwijk 2019; 5,5,5 a draw), proved
+/// draws; 6,5,4, 7,5,4 and 6,6,4 first-player wins — Uiterwijk 2019; 5,5,5
+/// a draw), proved
 /// to win / draw / loss; Connect Four [`CONNECT_FOUR_RESULTS`], proved
 /// exactly.
 fn search_cases() -> Vec<SearchCase> {
@@ -198,11 +199,15 @@ fn search_cases() -> Vec<SearchCase> {
         mnk("4,5,4", "draw", 5, 4, 4),
         mnk("4,6,4", "draw", 6, 4, 4),
         // (m,4,4) draws for m ≤ 8 (Charatsidis 2017; Uiterwijk); 9 and 10
-        // (first-player wins) pass the bitboard engine's 32 cells
+        // (first-player wins) are not proved within the budget (yet)
         mnk("4,7,4", "draw", 7, 4, 4),
         mnk("4,8,4", "draw", 8, 4, 4),
         mnk("5,5,4", "draw", 5, 5, 4),
         mnk("6,5,4", "first", 5, 6, 4),
+        // (m,n,4) first-player wins for m ≥ 6, n ≥ 5: the two smallest
+        // new ones (35 and 36 cells)
+        mnk("7,5,4", "first", 5, 7, 4),
+        mnk("6,6,4", "first", 6, 6, 4),
         mnk("5,5,5", "draw", 5, 5, 5),
     ];
     for (cols, rows, value, end_move) in CONNECT_FOUR_RESULTS {

@@ -1,7 +1,7 @@
 //! Answering positions by search, for a program that uses the crate (the
 //! Python package's opponents and `search`): [`PositionSearcher`] picks the
 //! engine for a board — the bitboard engine where the board fits 64 bits
-//! with a sentinel row (gravity) or 32 cells (m,n,k), the general engine
+//! with a sentinel row (gravity) or 40 cells (m,n,k), the general engine
 //! otherwise (sides up to 8) — and sizes its transposition table from the
 //! budget as `retrograde search` does ([`board_table_entries`],
 //! [`table_capacity`]). The bitboard engine's table is kept from one

@@ -151,8 +151,8 @@ const MAX_MOVES: usize = 64;
 impl Bitboard {
     /// The board of `family` with `cols` columns, `rows` rows and lines of
     /// `k`. Refuses a board whose cells and sentinels pass 64 bits, and
-    /// an m,n,k board of more than 32 cells (its key holds both players'
-    /// stones in 64 bits).
+    /// an m,n,k board of more than [`MAX_MNK_CELLS`] cells (its key holds
+    /// the position in 64 bits).
     pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
         let bad = |why: String| Err(Error::InvalidInput(why));
         if cols == 0 || rows == 0 || k == 0 || k > cols.max(rows) {
@@ -166,9 +166,9 @@ impl Bitboard {
             ));
         }
         let cells = cols * rows;
-        if family == Family::Mnk && cells > 32 {
+        if family == Family::Mnk && cells > MAX_MNK_CELLS {
             return bad(format!(
-                "an m,n,k board of {cells} cells is beyond the bitboard engine's 32"
+                "an m,n,k board of {cells} cells is beyond the bitboard engine's {MAX_MNK_CELLS}"
             ));
         }
         let h = rows + 1;
@@ -341,11 +341,16 @@ impl Bitboard {
                         out | column << (c * (self.rows + 1))
                     })
                 };
-                let cells_mask = (1u64 << self.cells) - 1;
-                if self.cells < 32 && key >> (2 * self.cells) != 0 {
-                    return None;
+                if self.cells > TWO_BIT_KEY_CELLS {
+                    let (me, mask) = ternary_stones(key, self.cells)?;
+                    (unpack(me), unpack(mask))
+                } else {
+                    let cells_mask = (1u64 << self.cells) - 1;
+                    if self.cells < 32 && key >> (2 * self.cells) != 0 {
+                        return None;
+                    }
+                    (unpack(key & cells_mask), unpack(key >> self.cells))
                 }
-                (unpack(key & cells_mask), unpack(key >> self.cells))
             }
         };
         if me & !mask != 0 || mask & !self.board != 0 {
@@ -536,10 +541,73 @@ impl Bitboard {
                     .min((node.mirror_mask, node.mirror_me))
                     .min(turned)
                     .min(mirrored_turned);
-                self.packed(me) | self.packed(mask) << self.cells
+                if self.cells <= TWO_BIT_KEY_CELLS {
+                    self.packed(me) | self.packed(mask) << self.cells
+                } else {
+                    ternary_key(self.packed(me), self.packed(mask))
+                }
             }
         }
     }
+}
+
+/// m,n,k boards with at most this many cells key a position by its two
+/// packed stone masks side by side (a bit a cell each); larger ones, up to
+/// [`MAX_MNK_CELLS`], by a number in base 3 ([`ternary_key`]).
+const TWO_BIT_KEY_CELLS: u32 = 32;
+
+/// The most cells of an m,n,k board the engine takes: 3^40 < 2^64, so a
+/// base-3 key of 40 cells fits one word, exact.
+pub const MAX_MNK_CELLS: u32 = 40;
+
+/// Base-3 digits of every byte pair: `TERNARY[me | mask << 8]` for the 8
+/// cells of a byte (`me` within `mask`) is Σ 3^i · (1 for the mover's
+/// stone, 2 for the other's) over its cells `i`.
+static TERNARY: std::sync::LazyLock<Vec<u16>> = std::sync::LazyLock::new(|| {
+    (0..1u32 << 16)
+        .map(|i| {
+            let (me, mask) = (i & 0xff, i >> 8);
+            (0..8).rev().fold(0u16, |v, c| {
+                let digit = if mask >> c & 1 == 0 {
+                    0
+                } else if me >> c & 1 == 1 {
+                    1
+                } else {
+                    2
+                };
+                v * 3 + digit
+            })
+        })
+        .collect()
+});
+
+/// The key of packed stones (`me`, the mover's, within `mask`, at most
+/// [`MAX_MNK_CELLS`] cells): cell `i` is digit `i` in base 3, 0 empty, 1
+/// the mover's, 2 the other's — unique, and below 3^40 < 2^64.
+fn ternary_key(me: u64, mask: u64) -> u64 {
+    (0..5).rev().fold(0u64, |key, byte| {
+        let at = byte * 8;
+        let index = ((me >> at) & 0xff) | ((mask >> at) & 0xff) << 8;
+        key * 6561 + u64::from(TERNARY[index as usize])
+    })
+}
+
+/// The packed stones (`me`, `mask`) of a [`ternary_key`] of `cells` cells,
+/// or `None` for a word no position has as its key.
+fn ternary_stones(mut key: u64, cells: u32) -> Option<(u64, u64)> {
+    let (mut me, mut mask) = (0u64, 0u64);
+    for i in 0..cells {
+        match key % 3 {
+            1 => {
+                me |= 1 << i;
+                mask |= 1 << i;
+            }
+            2 => mask |= 1 << i,
+            _ => {}
+        }
+        key /= 3;
+    }
+    (key == 0).then_some((me, mask))
 }
 
 /// A move as [`BoardSearcher::order_moves`] lists it: `word` its sort key
