@@ -40,7 +40,7 @@ impl Reference {
     }
 
     fn has_line(&self, stones: u64) -> bool {
-        self.lines.iter().any(|&l| stones & l == l)
+        self.lines.iter().any(|&l| l & !stones == 0)
     }
 
     /// The value and depth for the player to move, whose stones are `me`
@@ -145,6 +145,6 @@ fn positions_of_boards_past_32_cells_agree_with_a_simple_negamax() {
 
 #[test]
 fn boards_past_40_cells_are_refused_with_the_limit() {
-    let err = Bitboard::new(Family::Mnk, 9, 5, 4).err().expect("45 cells");
+    let err = Bitboard::new(Family::Mnk, 9, 5, 4).expect_err("45 cells");
     assert!(err.to_string().contains("40"), "{err}");
 }
