@@ -749,6 +749,29 @@ impl<'a> Searcher<'a> {
 mod tests {
     use super::*;
 
+    /// The score [`score_by_probes`] finds for a position whose score is
+    /// `score`, and the probes it took, each probe failing soft (the score
+    /// itself) or hard (the bound it was asked).
+    fn probe_for(score: i8, soft: bool, bounds: (i8, i8), empty: u32) -> (i8, usize) {
+        let probes = std::cell::Cell::new(0);
+        let (found, _) = score_by_probes(
+            Precision::Exact,
+            bounds,
+            empty,
+            &Clock::default(),
+            |a, b| {
+                probes.set(probes.get() + 1);
+                let r = match (soft, score <= a) {
+                    (true, _) => score,
+                    (false, true) => a,
+                    (false, false) => b,
+                };
+                (r, 0)
+            },
+        );
+        (found, probes.get())
+    }
+
     /// Every possible score of every root size is found by the probes,
     /// whether a probe returns the bound it was asked (fail-hard) or the
     /// score itself (fail-soft), in at most log2 of the possible scores
@@ -769,24 +792,9 @@ mod tests {
             let limit = 3 + (possible.len() as f64).log2().ceil() as usize;
             for &score in &possible {
                 for soft in [false, true] {
-                    let probes = std::cell::Cell::new(0);
-                    let clock = Clock::default();
-                    let (found, _) =
-                        score_by_probes(Precision::Exact, bounds, empty, &clock, |a, b| {
-                            probes.set(probes.get() + 1);
-                            let r = match (soft, score <= a) {
-                                (true, _) => score,
-                                (false, true) => a,
-                                (false, false) => b,
-                            };
-                            (r, 0)
-                        });
+                    let (found, probes) = probe_for(score, soft, bounds, empty);
                     assert_eq!(found, score, "empty {empty}, soft {soft}");
-                    assert!(
-                        probes.get() <= limit,
-                        "empty {empty}: {} probes",
-                        probes.get()
-                    );
+                    assert!(probes <= limit, "empty {empty}: {probes} probes");
                 }
             }
         }
@@ -807,27 +815,11 @@ mod tests {
             let slowest_loss = scores.at_most(-1);
             for (score, limit) in [(slowest_win, 2), (slowest_loss, 3)] {
                 for soft in [false, true] {
-                    let probes = std::cell::Cell::new(0);
-                    let (found, _) = score_by_probes(
-                        Precision::Exact,
-                        bounds,
-                        empty,
-                        &Clock::default(),
-                        |a, b| {
-                            probes.set(probes.get() + 1);
-                            let r = match (soft, score <= a) {
-                                (true, _) => score,
-                                (false, true) => a,
-                                (false, false) => b,
-                            };
-                            (r, 0)
-                        },
-                    );
+                    let (found, probes) = probe_for(score, soft, bounds, empty);
                     assert_eq!(found, score);
                     assert!(
-                        probes.get() <= limit,
-                        "empty {empty}, score {score}, soft {soft}: {} probes",
-                        probes.get()
+                        probes <= limit,
+                        "empty {empty}, score {score}, soft {soft}: {probes} probes"
                     );
                 }
             }
