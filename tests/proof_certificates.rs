@@ -307,3 +307,23 @@ fn replay_a_certificate_file() {
     let claims = check_certificate(&text).unwrap_or_else(|why| panic!("{path}: {why}"));
     eprintln!("{path}: proved {claims:?}");
 }
+
+/// A search that does not finish within `--time-limit` proves nothing:
+/// exit 3, "not proved" with the reason, no certificate written.
+#[test]
+fn prove_mnk_out_of_time_claims_nothing() {
+    let proof = std::env::temp_dir().join(format!("rg-proof-late-{}.txt", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        .args(["prove", "mnk", "--cols", "8", "--rows", "5", "--k", "5"])
+        .args(["--time-limit", "0.5", "--proof"])
+        .arg(&proof)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not proved") && text.contains("--time-limit"),
+        "{text}"
+    );
+    assert!(!proof.exists());
+}

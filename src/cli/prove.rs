@@ -10,10 +10,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
+use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::pairing::{find_pairing, Holder, PairingBoard};
+use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
 
@@ -55,6 +57,10 @@ pub struct ProveMnkArgs {
     /// Replace the file at --proof even if it is not a certificate.
     #[arg(long)]
     force: bool,
+    /// Give up the search (and the certificate built from it) after
+    /// SECONDS and say "not proved" (exit 3); a pairing is found at once.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -122,26 +128,43 @@ fn by_pairing(board: PairingBoard, lines: usize) -> anyhow::Result<Option<Proof>
 }
 
 /// The value by the bitboard search, written as a proof tree (one claim
-/// for a win, two for a draw); `None` on a board the search does not take.
-fn by_search(args: &ProveMnkArgs) -> anyhow::Result<Option<Proof>> {
-    let Ok(bitboard) = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k) else {
-        return Ok(None);
-    };
+/// for a win, two for a draw); `Err` with why not on a board the search
+/// does not take or past `deadline`.
+fn by_search(
+    args: &ProveMnkArgs,
+    deadline: Option<Instant>,
+) -> anyhow::Result<Result<Proof, String>> {
+    if Bitboard::new(Family::Mnk, args.cols, args.rows, args.k).is_err() {
+        return Ok(Err(format!(
+            "the board is past the search's {} cells",
+            retrograde::solve::board_search::MAX_MNK_CELLS
+        )));
+    }
+    let bitboard = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k)?;
     let budget = args.run.budget();
     let entries = board_table_entries(&budget, Family::Mnk, bitboard.cells());
     let table_bytes = entries as u64 * retrograde::solve::board_search::BYTES_PER_ENTRY;
     let max_entries = (budget.0 .0.saturating_sub(table_bytes) / proof_tree::BYTES_PER_ENTRY)
         .min(1 << 32) as usize;
-    let searcher = BoardSearcher::quiet(bitboard, entries);
+    let searcher = BoardSearcher::new(bitboard, entries, deadline, &Silent);
     let built = in_pool(args.run.threads(), || -> anyhow::Result<_> {
-        let result = searcher
-            .search(0, 0, Precision::Weak)?
-            .ok_or_else(|| anyhow::anyhow!("the search stopped before its end"))?;
+        let Some(result) = searcher.search(0, 0, Precision::Weak)? else {
+            return Ok(None);
+        };
         let claims = proof_tree::claims_of(result.value);
-        let (text, sizes) = proof_tree::certificate(&searcher, &claims, max_entries)?;
-        Ok((result.value, claims, text, sizes))
+        match proof_tree::certificate(&searcher, &claims, max_entries) {
+            Ok((text, sizes)) => Ok(Some((result.value, claims, text, sizes))),
+            // the builder's searches stopped on the deadline
+            Err(_) if deadline.is_some_and(|d| Instant::now() >= d) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
     })??;
-    let (value, claims, certificate, sizes) = built;
+    let Some((value, claims, certificate, sizes)) = built else {
+        return Ok(Err(format!(
+            "the search did not finish within --time-limit {}",
+            args.time_limit.unwrap_or_default()
+        )));
+    };
     let details = claims
         .iter()
         .zip(&sizes)
@@ -167,7 +190,7 @@ fn by_search(args: &ProveMnkArgs) -> anyhow::Result<Option<Proof>> {
             })
         })
         .collect();
-    Ok(Some(Proof {
+    Ok(Ok(Proof {
         value: first_player_result(value),
         method: "search",
         certificate,
@@ -188,9 +211,20 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|l| l.len() + 1 - args.k as usize)
         .sum();
-    let proof = match by_pairing(board, lines)? {
-        Some(p) => Some(p),
-        None => by_search(args)?,
+    let deadline = match args.time_limit.map(|s| (s, time_limit(s))) {
+        None => None,
+        Some((_, Some(limit))) => Some(started + limit),
+        Some((s, None)) => anyhow::bail!(
+            "--time-limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} \
+             (leave it out for no limit)"
+        ),
+    };
+    let (proof, why_not) = match by_pairing(board, lines)? {
+        Some(p) => (Some(p), None),
+        None => match by_search(args, deadline)? {
+            Ok(p) => (Some(p), None),
+            Err(why) => (None, Some(why)),
+        },
     };
     if let (Some(p), Some(path)) = (&proof, &args.proof) {
         retrograde::atomic_file::write_atomically(path, p.certificate.as_bytes())
@@ -207,6 +241,7 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             "value": proof.as_ref().map(|p| p.value),
             "method": proof.as_ref().map(|p| p.method),
             "proof": proof.as_ref().map(|p| p.json.clone()),
+            "why_not": why_not,
             "certificate": proof.as_ref().and(args.proof.as_ref()).map(|p| p.display().to_string()),
             "seconds": seconds,
         }))?
@@ -231,8 +266,11 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         emit(&text)?
     } else {
         emit(&format!(
-            "{name}: not proved: no pairing strategy found for lines of {} on {} × {}, and the board is past the search's 40 cells\n",
-            args.k, args.cols, args.rows
+            "{name}: not proved: no pairing strategy found for lines of {} on {} × {}, and {}\n",
+            args.k,
+            args.cols,
+            args.rows,
+            why_not.unwrap_or_default()
         ))?
     };
     Ok(if proof.is_none() {

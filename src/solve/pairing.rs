@@ -68,17 +68,17 @@ pub struct PairingBoard {
 
 impl PairingBoard {
     /// The board, or a one-line error for sides outside 1..=[`MAX_SIDE`] or
-    /// a `k` that no line of the board reaches (1 included: every cell is
-    /// a line, no pair can cover it).
+    /// a `k` of 0 or that no line of the board reaches (with `k` = 1 every
+    /// cell is a line and no pairing exists; [`find_pairing`] finds none).
     pub fn new(cols: u32, rows: u32, k: u32) -> Result<Self> {
         if !(1..=MAX_SIDE).contains(&cols) || !(1..=MAX_SIDE).contains(&rows) {
             return Err(Error::InvalidInput(format!(
                 "a {cols} × {rows} board is outside pairing's sides of 1 to {MAX_SIDE}"
             )));
         }
-        if k < 2 || k > cols.max(rows) {
+        if k == 0 || k > cols.max(rows) {
             return Err(Error::InvalidInput(format!(
-                "lines of {k} on a {cols} × {rows} board: k must be from 2 to the longer side"
+                "lines of {k} on a {cols} × {rows} board: k must be from 1 to the longer side"
             )));
         }
         Ok(Self { cols, rows, k })
