@@ -92,6 +92,11 @@ fn certificates_of_the_pairing_draws_pass_the_checker() {
         (15, 15, 10),
         (19, 19, 11),
         (19, 8, 8),
+        // the periodic pairing of Hales & Jewett
+        (15, 15, 9),
+        (19, 19, 9),
+        (26, 26, 9),
+        (26, 9, 9),
     ] {
         let text = certificate(cols, rows, k);
         assert_eq!(

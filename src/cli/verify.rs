@@ -224,12 +224,13 @@ fn search_cases() -> Vec<SearchCase> {
 /// Boards (columns, rows, k) that verify proves drawn by a pairing
 /// strategy. Published: 5,5,5 a draw; every board with k ≥ 8 a draw
 /// (Zetters 1980 for k = 8; Hales & Jewett 1963 for k ≥ 9).
-const PAIRING_DRAWS: [(u32, u32, u32); 7] = [
+const PAIRING_DRAWS: [(u32, u32, u32); 8] = [
     (5, 5, 5),
     (8, 8, 8),
     (9, 9, 9),
     (11, 11, 8),
     (13, 13, 9),
+    (15, 15, 9),
     (15, 15, 10),
     (19, 19, 11),
 ];

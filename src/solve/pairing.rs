@@ -31,10 +31,15 @@
 //! checked, [`Pairing::check`]); none found does not mean none exists.
 //! Square boards where it finds one on the empty board: k = 5 on 5×5;
 //! k = 6 on 6×6 and 7×7; k = 7 up to 9×9; k = 8 up to 11×11; k = 9 up to
-//! 13×13; k = 10 up to 16×16; k = 11 up to 19×19. Gomoku's 15×15 needs
-//! k ≥ 10 here: the periodic pairings that prove k = 9 on every board
-//! (Hales–Jewett) share one pair among overlapping lines in a way these
-//! groups do not.
+//! 13×13; k = 10 up to 16×16; k = 11 up to 19×19.
+//!
+//! **For k ≥ 9, every board**: when the groups fail, the periodic pairing
+//! of Hales & Jewett is tried — a tiling of the 8 × 8 torus by dominoes,
+//! one along each of its rows, columns and diagonals (found here by exact
+//! cover), laid over the board; a domino cut by the edge is dropped, and
+//! the pairing is kept only if it passes [`Pairing::check`]. It proves
+//! gomoku's 15×15 with k = 9 (102 pairs) and every board up to 26×26 with
+//! k ≥ 9 tried. k = 8 (Zetters) needs more than a pairing of this kind.
 //!
 //! **Positions.** [`find_pairing`] takes a position too: the *defender*
 //! (the pairing's owner) needs no pair on a line that already holds one of
@@ -277,6 +282,12 @@ fn groups_of_line(
 /// finds none (which does not prove that none exists).
 pub fn find_pairing(board: PairingBoard, holders: &[Holder]) -> Option<Pairing> {
     assert_eq!(holders.len(), board.cells(), "one holder a cell");
+    by_groups(board, holders).or_else(|| periodic_pairing(board, holders))
+}
+
+/// The pairing of the groups of the module docs, if the matching places
+/// every group.
+fn by_groups(board: PairingBoard, holders: &[Holder]) -> Option<Pairing> {
     let lines = board.board_lines();
     let k = board.k as usize;
     let spans = [k - 1, k / 2, k / 3, 1];
@@ -295,6 +306,103 @@ pub fn find_pairing(board: PairingBoard, holders: &[Holder]) -> Option<Pairing> 
         }
     }
     None
+}
+
+/// The period of [`torus_dominoes`].
+const PERIOD: i32 = 8;
+
+/// A domino of the torus: its first cell (x, y) and its direction.
+type Domino = ((i32, i32), (i32, i32));
+
+/// A tiling of the 8 × 8 torus by 32 dominoes, one along each of its 32
+/// cycles (8 rows, 8 columns, 8 diagonals, 8 anti-diagonals), each domino
+/// two neighbouring cells of its cycle, as (first cell, direction). Laid
+/// over the plane with period 8 it is a pairing for every k ≥ 9: a line
+/// of 9 cells in some direction covers 8 consecutive cells of its cycle
+/// twice over but one, so it holds the two cells of that cycle's domino
+/// (Hales & Jewett's construction). Found by exact-cover backtracking,
+/// each cell covered once, each cycle used once.
+fn torus_dominoes() -> Option<Vec<Domino>> {
+    const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+    let wrap = |v: i32| v.rem_euclid(PERIOD);
+    // the cycle of direction `d` through (x, y)
+    let cycle = |d: usize, (x, y): (i32, i32)| -> usize {
+        d * 8
+            + match d {
+                0 => y,
+                1 => x,
+                2 => wrap(y - x),
+                _ => wrap(x + y),
+            } as usize
+    };
+    fn place(
+        covered: &mut [bool; 64],
+        used: &mut [bool; 32],
+        chosen: &mut Vec<Domino>,
+        cycle: &dyn Fn(usize, (i32, i32)) -> usize,
+    ) -> bool {
+        let Some(first) = covered.iter().position(|&c| !c) else {
+            return true;
+        };
+        let (x, y) = (first as i32 % PERIOD, first as i32 / PERIOD);
+        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+            for start in [(x, y), (x - dx, y - dy)] {
+                let start = (start.0.rem_euclid(PERIOD), start.1.rem_euclid(PERIOD));
+                let next = (
+                    (start.0 + dx).rem_euclid(PERIOD),
+                    (start.1 + dy).rem_euclid(PERIOD),
+                );
+                let index = |(a, b): (i32, i32)| (b * PERIOD + a) as usize;
+                let c = cycle(d, start);
+                if used[c] || covered[index(start)] || covered[index(next)] {
+                    continue;
+                }
+                (used[c], covered[index(start)], covered[index(next)]) = (true, true, true);
+                chosen.push((start, (dx, dy)));
+                if place(covered, used, chosen, cycle) {
+                    return true;
+                }
+                chosen.pop();
+                (used[c], covered[index(start)], covered[index(next)]) = (false, false, false);
+            }
+        }
+        false
+    }
+    let mut chosen = Vec::new();
+    place(&mut [false; 64], &mut [false; 32], &mut chosen, &cycle).then_some(chosen)
+}
+
+/// For k ≥ 9: the periodic dominoes of [`torus_dominoes`] that fall
+/// wholly on empty cells of the board, if they cover every line the
+/// position leaves open (checked: a line cut by the board's edge still
+/// holds a whole domino).
+fn periodic_pairing(board: PairingBoard, holders: &[Holder]) -> Option<Pairing> {
+    if board.k < 9 {
+        return None;
+    }
+    let tiles = torus_dominoes()?;
+    let (cols, rows) = (board.cols as i32, board.rows as i32);
+    let mut pairs = Vec::new();
+    for y in 0..rows {
+        for x in 0..cols {
+            for &((tx, ty), (dx, dy)) in &tiles {
+                if (x.rem_euclid(PERIOD), y.rem_euclid(PERIOD)) != (tx, ty) {
+                    continue;
+                }
+                let (nx, ny) = (x + dx, y + dy);
+                if !(0..cols).contains(&nx) || !(0..rows).contains(&ny) {
+                    continue;
+                }
+                let (a, b) = ((y * cols + x) as u32, (ny * cols + nx) as u32);
+                if holders[a as usize] == Holder::Empty && holders[b as usize] == Holder::Empty {
+                    pairs.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    let pairing = Pairing { board, pairs };
+    pairing.check_position(holders).is_ok().then_some(pairing)
 }
 
 /// Two distinct cells for every group, no cell used twice: a largest
