@@ -14,12 +14,13 @@ use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
-use retrograde::solve::pairing::{find_pairing, Holder, PairingBoard};
+use retrograde::solve::pairing::{self, find_pairing, Holder, PairingBoard};
 use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
+use retrograde::tablefile::replace::check_replaceable;
 
-use super::output::{emit, emit_json, first_player_result};
+use super::output::{emit, emit_json, first_player_result, result_in_words};
 use super::search::board_table_entries;
 use super::RunArgs;
 
@@ -73,26 +74,13 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Refuses to replace at `path` a file that is not a certificate of
-/// retrograde, unless `force`.
+/// retrograde (of either kind), unless `force`; reads only its first line.
 fn check_proof_output(path: &Path, force: bool) -> anyhow::Result<()> {
-    retrograde::files::check_output(path)?;
-    if force || std::fs::symlink_metadata(path).is_err() {
-        return Ok(());
-    }
-    let ours = [
-        retrograde::solve::pairing::CERTIFICATE_MAGIC,
-        proof_tree::CERTIFICATE_MAGIC,
-    ];
-    let head = std::fs::read(path)
-        .map(|bytes| ours.iter().any(|m| bytes.starts_with(m.as_bytes())))
-        .unwrap_or(false);
-    if !head {
-        anyhow::bail!(
-            "--proof {}: exists and is not a certificate of retrograde, so it is not replaced; give another path, or --force to replace it",
-            path.display()
-        );
-    }
-    Ok(())
+    let ours = [pairing::CERTIFICATE_MAGIC, proof_tree::CERTIFICATE_MAGIC];
+    let head_len = ours.iter().map(|m| m.len()).max().unwrap_or(0);
+    let is_ours = |head: &[u8]| ours.iter().any(|m| head.starts_with(m.as_bytes()));
+    check_replaceable(path, force, head_len, is_ours, "a certificate")
+        .map_err(|e| anyhow::anyhow!("--proof {e}"))
 }
 
 /// A proof found: the first player's value, how, the certificate's text
@@ -134,13 +122,12 @@ fn by_search(
     args: &ProveMnkArgs,
     deadline: Option<Instant>,
 ) -> anyhow::Result<Result<Proof, String>> {
-    if Bitboard::new(Family::Mnk, args.cols, args.rows, args.k).is_err() {
+    let Ok(bitboard) = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k) else {
         return Ok(Err(format!(
             "the board is past the search's {} cells",
             retrograde::solve::board_search::MAX_MNK_CELLS
         )));
-    }
-    let bitboard = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k)?;
+    };
     let budget = args.run.budget();
     let entries = board_table_entries(&budget, Family::Mnk, bitboard.cells());
     let table_bytes = entries as u64 * retrograde::solve::board_search::BYTES_PER_ENTRY;
@@ -251,11 +238,7 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             args.cols,
             args.rows,
             args.k,
-            match p.value {
-                "first" => "first player wins",
-                "second" => "second player wins",
-                _ => "draw",
-            }
+            result_in_words(p.value)
         );
         for d in &p.details {
             text.push_str(&format!("  {d}\n"));

@@ -36,6 +36,20 @@ pub fn opens_a_table(head: &[u8]) -> bool {
 /// of this program ([`opens_a_table`]) unless `force`. The refusal is one
 /// sentence naming `--force`.
 pub fn check_table_output(path: &Path, force: bool) -> Result<()> {
+    check_replaceable(path, force, MANIFEST_MAGIC.len(), opens_a_table, "a table")
+}
+
+/// [`check_table_output`] for any file this program writes: a file already
+/// at `path` is replaced only if its first `head_len` bytes (or all of a
+/// shorter file) pass `ours`, or with `force`; else the refusal names
+/// `what` the file is not ("a table", "a certificate").
+pub fn check_replaceable(
+    path: &Path,
+    force: bool,
+    head_len: usize,
+    ours: impl Fn(&[u8]) -> bool,
+    what: &str,
+) -> Result<()> {
     crate::files::check_output(path)?;
     if force || std::fs::symlink_metadata(path).is_err() {
         return Ok(());
@@ -46,22 +60,21 @@ pub fn check_table_output(path: &Path, force: bool) -> Result<()> {
             path.display()
         )))
     };
-    let mut head = Vec::with_capacity(MANIFEST_MAGIC.len());
+    let mut head = Vec::with_capacity(head_len);
     match std::fs::File::open(path) {
         Ok(file) => {
-            if let Err(e) = file
-                .take(MANIFEST_MAGIC.len() as u64)
-                .read_to_end(&mut head)
-            {
+            if let Err(e) = file.take(head_len as u64).read_to_end(&mut head) {
                 return refuse(format!("exists and cannot be read ({})", os_text(&e)));
             }
         }
         Err(e) => return refuse(format!("exists and cannot be read ({})", os_text(&e))),
     }
-    if opens_a_table(&head) {
+    if ours(&head) {
         Ok(())
     } else {
-        refuse("exists and is not a table of retrograde, so it is not replaced".into())
+        refuse(format!(
+            "exists and is not {what} of retrograde, so it is not replaced"
+        ))
     }
 }
 
