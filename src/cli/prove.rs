@@ -14,7 +14,7 @@ use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
-use retrograde::solve::pairing::{self, find_pairing, Holder, PairingBoard};
+use retrograde::solve::pairing::{self, PairingBoard};
 use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
@@ -96,13 +96,12 @@ struct Proof {
 
 /// A draw by a pairing strategy on the empty board, checked.
 fn by_pairing(board: PairingBoard, lines: usize) -> anyhow::Result<Option<Proof>> {
-    let Some(p) = find_pairing(board, &vec![Holder::Empty; board.cells()]) else {
+    // never claim what the pairing does not show
+    let Some(p) = pairing::checked_empty_board_pairing(board)
+        .map_err(|why| anyhow::anyhow!("internal error: {why}"))?
+    else {
         return Ok(None);
     };
-    // never claim what the pairing does not show
-    p.check().map_err(|why| {
-        anyhow::anyhow!("internal error: the pairing found fails its check: {why}")
-    })?;
     Ok(Some(Proof {
         value: "draw",
         method: "pairing",

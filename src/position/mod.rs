@@ -269,10 +269,9 @@ impl BoardGame {
 
     /// A move in the notation of the module docs.
     pub fn format_move(&self, cell: u32) -> String {
-        let (row, col) = (cell / self.cols, cell % self.cols);
         match self.family {
-            Family::Mnk => format!("{}{}", (b'a' + col as u8) as char, row + 1),
-            Family::Gravity => (col + 1).to_string(),
+            Family::Mnk => mnk_cell_name(self.cols, cell),
+            Family::Gravity => (cell % self.cols + 1).to_string(),
         }
     }
 
@@ -543,6 +542,14 @@ impl BoardGame {
             })
             .collect()
     }
+}
+
+/// The m,n,k name of cell `cell` (`row · cols + col`, row 0 at the top)
+/// of a board `cols` wide: its column letter, then its row from 1 at the
+/// top (`b3`). Contract: `cols ≤ 26`.
+pub fn mnk_cell_name(cols: u32, cell: u32) -> String {
+    let (row, col) = (cell / cols, cell % cols);
+    format!("{}{}", (b'a' + col as u8) as char, row + 1)
 }
 
 /// Every line of `k` cells (horizontal, vertical, both diagonals) on a

@@ -37,6 +37,14 @@ pub struct GravityTable<'a> {
     pub solution: &'a dyn GravityValues,
 }
 
+/// The cell `row · cols + col` (row 0 at the top) of the bitboard cell
+/// `bit` (the layout of [`sentinel_cells`]): the inverse of its mapping.
+pub fn position_cell(cols: u32, rows: u32, bit: u64) -> u32 {
+    let at = bit.trailing_zeros();
+    let (c, r) = (at / (rows + 1), at % (rows + 1));
+    (rows - 1 - r) * cols + c
+}
+
 /// The X stones and occupied cells of `p` on a board of `cols × rows` in
 /// the column-major layout with a sentinel row of the gravity engine and
 /// the bitboard search (row `r` from the top, column `c` is bit
@@ -97,9 +105,7 @@ impl BoardSearch<'_> {
     /// The position's cell of a bitboard cell.
     fn position_cell(&self, bit: u64) -> u32 {
         let (_, cols, rows, _) = self.searcher.board().dimensions();
-        let at = bit.trailing_zeros();
-        let (c, r) = (at / (rows + 1), at % (rows + 1));
-        (rows - 1 - r) * cols + c
+        position_cell(cols, rows, bit)
     }
 }
 

@@ -96,8 +96,7 @@ impl PairingBoard {
 
     /// The name of cell `i`: column letter, row number from 1 at the top.
     pub fn cell_name(&self, i: u32) -> String {
-        let letter = char::from(b'a' + (i % self.cols) as u8);
-        format!("{letter}{}", i / self.cols + 1)
+        crate::position::mnk_cell_name(self.cols, i)
     }
 
     /// The board lines: every maximal row, column and diagonal with at
@@ -178,23 +177,18 @@ impl Pairing {
             partner[x as usize] = y;
             partner[y as usize] = x;
         }
-        let k = b.k as usize;
-        for line in b.board_lines() {
-            for window in line.windows(k) {
-                let live = window
-                    .iter()
-                    .all(|&c| holders[c as usize] != Holder::Defender);
-                let covered = window
-                    .iter()
-                    .any(|&c| window.contains(&partner[c as usize]));
-                if live && !covered {
-                    let (first, last) = (window[0], window[k - 1]);
-                    return Err(format!(
-                        "the line {}–{} holds no pair",
-                        b.cell_name(first),
-                        b.cell_name(last)
-                    ));
-                }
+        for line in crate::position::winning_lines(b.cols, b.rows, b.k) {
+            let live = line
+                .iter()
+                .all(|&c| holders[c as usize] != Holder::Defender);
+            let covered = line.iter().any(|&c| line.contains(&partner[c as usize]));
+            if live && !covered {
+                let (first, last) = (line[0], line[line.len() - 1]);
+                return Err(format!(
+                    "the line {}–{} holds no pair",
+                    b.cell_name(first),
+                    b.cell_name(last)
+                ));
             }
         }
         Ok(())
@@ -258,12 +252,11 @@ fn groups_of_line(
         if !live(i) {
             continue;
         }
-        if let Some((first, _)) = open {
+        if let Some((first, last)) = open {
             if i < first + span && common(first, i).len() >= 2 {
                 open = Some((first, i));
                 continue;
             }
-            let (first, last) = open.take().unwrap_or((first, first));
             groups.push(common(first, last));
         }
         if common(i, i).len() < 2 {
@@ -283,6 +276,21 @@ fn groups_of_line(
 pub fn find_pairing(board: PairingBoard, holders: &[Holder]) -> Option<Pairing> {
     assert_eq!(holders.len(), board.cells(), "one holder a cell");
     by_groups(board, holders).or_else(|| periodic_pairing(board, holders))
+}
+
+/// A pairing of the empty board, checked against every line before it is
+/// given ([`Pairing::check`]): `Ok(None)` when none is found, `Err` with
+/// the fault when one found fails its check (a bug: nothing is claimed).
+pub fn checked_empty_board_pairing(
+    board: PairingBoard,
+) -> std::result::Result<Option<Pairing>, String> {
+    match find_pairing(board, &vec![Holder::Empty; board.cells()]) {
+        Some(p) => p
+            .check()
+            .map(|()| Some(p))
+            .map_err(|why| format!("the pairing found fails its check: {why}")),
+        None => Ok(None),
+    }
 }
 
 /// The pairing of the groups of the module docs, if the matching places

@@ -164,10 +164,8 @@ impl<'s, 'p> ProofBuilder<'s, 'p> {
     /// The name of the cell of bit `m`: column letter, row from the top.
     fn cell_name(&self, m: u64) -> String {
         let (_, cols, rows, _) = self.board.dimensions();
-        let i = (0..cols * rows)
-            .find(|&i| self.bit_of(i) == m)
-            .expect("a cell of the board");
-        self.pairing_board.cell_name(i)
+        self.pairing_board
+            .cell_name(crate::position::oracles::position_cell(cols, rows, m))
     }
 
     /// The position's diagram: rows from the top, `X`, `O`, `.`.
