@@ -6,9 +6,13 @@
 
 use retrograde::game::Outcome;
 
+#[path = "common/cli.rs"]
+mod cli_support;
 mod common;
 #[path = "common/mnk_lines.rs"]
 mod mnk_lines;
+
+use cli_support::{retrograde, scratch_dir};
 
 use common::Rng;
 use mnk_lines::{all_lines, parse_cell};
@@ -224,15 +228,9 @@ fn pairings_agree_with_the_search(k: u32) -> (usize, usize) {
 /// is not a certificate.
 #[test]
 fn prove_mnk_writes_a_checked_certificate_and_replaces_only_its_own() {
-    let dir = std::env::temp_dir().join(format!("rg-prove-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("pairing", "prove");
     let proof = dir.join("13-13-9.txt");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = retrograde;
     let path = proof.to_str().unwrap();
     let args = ["prove", "mnk", "--cols", "13", "--rows", "13", "--k", "9"];
     let out = run(&[&args[..], &["--proof", path]].concat());

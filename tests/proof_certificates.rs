@@ -9,9 +9,12 @@ use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::proof_tree::{certificate, claims_of, Claim, Goal};
 use retrograde::solve::search::Precision;
 
+#[path = "common/cli.rs"]
+mod cli_support;
 #[path = "common/mnk_lines.rs"]
 mod mnk_lines;
 
+use cli_support::{retrograde, scratch_dir};
 use mnk_lines::{all_lines, parse_cell};
 
 /// What a certificate lists at a position.
@@ -274,17 +277,12 @@ fn a_false_claim_is_refused_by_the_builder() {
 /// writes a certificate that replays.
 #[test]
 fn prove_mnk_writes_a_proof_tree_that_replays() {
-    let dir = std::env::temp_dir().join(format!("rg-proof-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("proof", "tree");
     let proof = dir.join("4-4-3.txt");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .args([
-            "prove", "mnk", "--cols", "4", "--rows", "4", "--k", "3", "--json",
-        ])
-        .arg("--proof")
-        .arg(&proof)
-        .output()
-        .unwrap();
+    let path = proof.to_str().unwrap();
+    let out = retrograde(&[
+        "prove", "mnk", "--cols", "4", "--rows", "4", "--k", "3", "--json", "--proof", path,
+    ]);
     assert!(out.status.success(), "{out:?}");
     let json = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -312,13 +310,23 @@ fn replay_a_certificate_file() {
 /// exit 3, "not proved" with the reason, no certificate written.
 #[test]
 fn prove_mnk_out_of_time_claims_nothing() {
-    let proof = std::env::temp_dir().join(format!("rg-proof-late-{}.txt", std::process::id()));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .args(["prove", "mnk", "--cols", "8", "--rows", "5", "--k", "5"])
-        .args(["--time-limit", "0.5", "--proof"])
-        .arg(&proof)
-        .output()
-        .unwrap();
+    let dir = scratch_dir("proof", "late");
+    let proof = dir.join("8-5-5.txt");
+    let path = proof.to_str().unwrap();
+    let out = retrograde(&[
+        "prove",
+        "mnk",
+        "--cols",
+        "8",
+        "--rows",
+        "5",
+        "--k",
+        "5",
+        "--time-limit",
+        "0.5",
+        "--proof",
+        path,
+    ]);
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -326,4 +334,5 @@ fn prove_mnk_out_of_time_claims_nothing() {
         "{text}"
     );
     assert!(!proof.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
