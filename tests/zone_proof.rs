@@ -1,0 +1,468 @@
+//! The zone prover (`solve::zone_proof`): its certificates replayed by a
+//! checker written here, apart from the library (its own lines, parser and
+//! zones; it trusts only the zone lemma of the module docs), and its
+//! verdicts against the exhaustive tables on every position of every board
+//! up to 4 × 4 and on random 4 × 5 positions.
+
+use std::collections::HashMap;
+
+use retrograde::game::Outcome;
+use retrograde::games::mnk::Mnk;
+use retrograde::memory::Budget;
+use retrograde::position::Family;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::layered::solve_mnk;
+use retrograde::solve::pairing::PairingBoard;
+use retrograde::solve::search::Precision;
+use retrograde::solve::zone_proof::{prove_draw, Cells, DrawProof, Node, Verdict, ZoneProver};
+
+mod common;
+#[path = "common/mnk_lines.rs"]
+mod mnk_lines;
+
+use common::Rng;
+use mnk_lines::{all_lines, parse_cell};
+
+/// A cell of the checker's board: 0 empty, 1 X, 2 O.
+type Board = Vec<u8>;
+
+/// A claim's entries by (side to move, diagram).
+type Entries = HashMap<(u8, String), Listed>;
+
+/// What a certificate lists for a position and side to move.
+#[derive(Debug)]
+enum Listed {
+    Move(usize),
+    Pairs(Vec<(usize, usize)>),
+    Expand,
+}
+
+/// One claim being replayed: the defender's colour, the entries, and the
+/// zone of every position already checked.
+struct Checker<'a> {
+    cols: usize,
+    cells: usize,
+    lines: &'a [Vec<usize>],
+    defender: u8,
+    listed: &'a Entries,
+    zones: HashMap<(u8, Board), Vec<bool>>,
+}
+
+impl Checker<'_> {
+    fn diagram(&self, b: &Board) -> String {
+        b.chunks(self.cols)
+            .map(|r| {
+                r.iter()
+                    .map(|&c| ['.', 'X', 'O'][c as usize])
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    fn line_of(&self, b: &Board, who: u8) -> Option<&Vec<usize>> {
+        self.lines.iter().find(|l| l.iter().all(|&c| b[c] == who))
+    }
+
+    /// The zone of the claim's proof from `b` with `to_move` to move (no
+    /// line on `b`), or the fault.
+    fn zone(&mut self, b: &Board, to_move: u8) -> Result<Vec<bool>, String> {
+        if let Some(z) = self.zones.get(&(to_move, b.clone())) {
+            return Ok(z.clone());
+        }
+        let attacker = 3 - self.defender;
+        let at = format!(
+            "{} with {} to move",
+            self.diagram(b),
+            ['.', 'X', 'O'][to_move as usize]
+        );
+        let mut zone = vec![false; self.cells];
+        if b.iter().all(|&c| c != 0) {
+            // a full board without an attacker line: a draw
+        } else {
+            let entry = self.listed.get(&(to_move, self.diagram(b)));
+            match (to_move == self.defender, entry) {
+                (true, Some(Listed::Move(cell))) => {
+                    let cell = *cell;
+                    if b[cell] != 0 {
+                        return Err(format!("a move to a taken cell at {at}"));
+                    }
+                    let mut child = b.clone();
+                    child[cell] = self.defender;
+                    zone[cell] = true;
+                    if let Some(line) = self.line_of(&child, self.defender) {
+                        for &c in line {
+                            zone[c] = true;
+                        }
+                    } else {
+                        for (z, c) in zone.iter_mut().zip(self.zone(&child, attacker)?) {
+                            *z |= c;
+                        }
+                    }
+                }
+                (false, Some(Listed::Pairs(pairs))) => {
+                    let mut partner = vec![usize::MAX; self.cells];
+                    for &(x, y) in pairs {
+                        if x == y || b[x] != 0 || b[y] != 0 {
+                            return Err(format!("a pair not of two empty cells at {at}"));
+                        }
+                        if partner[x] != usize::MAX || partner[y] != usize::MAX {
+                            return Err(format!("a cell in two pairs at {at}"));
+                        }
+                        (partner[x], partner[y]) = (y, x);
+                        (zone[x], zone[y]) = (true, true);
+                    }
+                    for line in self.lines {
+                        let open = line.iter().all(|&c| b[c] != self.defender);
+                        let covered = line.iter().any(|&c| line.contains(&partner[c]));
+                        if open && !covered {
+                            return Err(format!("a line {line:?} holds no pair at {at}"));
+                        }
+                    }
+                }
+                (false, Some(Listed::Expand)) => {
+                    // the null move, then every attacker move in its zone
+                    let null = self.zone(b, self.defender)?;
+                    zone.clone_from(&null);
+                    for m in 0..self.cells {
+                        if !null[m] || b[m] != 0 {
+                            continue;
+                        }
+                        let mut child = b.clone();
+                        child[m] = attacker;
+                        if self.line_of(&child, attacker).is_some() {
+                            return Err(format!("the attacker completes a line at {at}"));
+                        }
+                        for (z, c) in zone.iter_mut().zip(self.zone(&child, self.defender)?) {
+                            *z |= c;
+                        }
+                    }
+                    // guards: an open line keeps two empty cells in the zone,
+                    // so no larger position lets the attacker complete it at once
+                    let before = zone.clone();
+                    for line in self.lines {
+                        if line.iter().any(|&c| b[c] == self.defender) {
+                            continue;
+                        }
+                        let inside = line.iter().filter(|&&c| b[c] == 0 && before[c]).count();
+                        let mut outside: Vec<usize> = line
+                            .iter()
+                            .copied()
+                            .filter(|&c| b[c] == 0 && !before[c])
+                            .collect();
+                        outside.sort_unstable();
+                        for c in outside.into_iter().take(2usize.saturating_sub(inside)) {
+                            zone[c] = true;
+                        }
+                    }
+                }
+                _ => return Err(format!("no fitting entry at {at}")),
+            }
+        }
+        self.zones.insert((to_move, b.clone()), zone.clone());
+        Ok(zone)
+    }
+}
+
+/// Replays a zone proof certificate: `Ok` with its claims when both hold
+/// from the empty board.
+fn check_certificate(text: &str) -> Result<Vec<String>, String> {
+    let mut rows = text.lines();
+    if rows.next() != Some("# retrograde zone proof certificate 1") {
+        return Err("not a zone proof certificate".into());
+    }
+    let mut rows = rows.filter(|l| !l.starts_with('#'));
+    let dims: Vec<usize> = rows
+        .next()
+        .and_then(|l| l.strip_prefix("mnk "))
+        .ok_or("no mnk line")?
+        .split(' ')
+        .map(|v| v.parse().map_err(|_| "a bad size".to_string()))
+        .collect::<Result<_, _>>()?;
+    let [cols, rows_n, k] = dims[..] else {
+        return Err("mnk needs three sizes".into());
+    };
+    let lines: Vec<Vec<usize>> = all_lines(cols as i32, rows_n as i32, k as i32)
+        .into_iter()
+        .map(|l| {
+            l.iter()
+                .map(|&(x, y)| y as usize * cols + x as usize)
+                .collect()
+        })
+        .collect();
+    let cell = |name: &str| -> Result<usize, String> {
+        let (x, y) = parse_cell(name).ok_or(format!("a bad cell {name}"))?;
+        if x < 0 || y < 0 || x as usize >= cols || y as usize >= rows_n {
+            return Err(format!("{name} is off the board"));
+        }
+        Ok(y as usize * cols + x as usize)
+    };
+    let mut claims: Vec<(String, Entries)> = Vec::new();
+    for row in rows {
+        let words: Vec<&str> = row.split(' ').collect();
+        if words[0] == "claim" {
+            if words.len() != 3 || !["X", "O"].contains(&words[1]) || words[2] != "draws" {
+                return Err(format!("a bad claim: {row}"));
+            }
+            claims.push((words[1].to_string(), HashMap::new()));
+            continue;
+        }
+        let (_, listed) = claims.last_mut().ok_or("an entry before any claim")?;
+        if words.len() < 3 {
+            return Err(format!("a short entry: {row}"));
+        }
+        let side = match words[1] {
+            "X" => 1,
+            "O" => 2,
+            _ => return Err(format!("a bad side: {row}")),
+        };
+        let entry = match words[0] {
+            "move" if words.len() == 4 => Listed::Move(cell(words[3])?),
+            "expand" if words.len() == 3 => Listed::Expand,
+            "pairing" if words.len() % 2 == 1 => Listed::Pairs(
+                words[3..]
+                    .chunks(2)
+                    .map(|p| Ok((cell(p[0])?, cell(p[1])?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+            _ => return Err(format!("a bad entry: {row}")),
+        };
+        if listed.insert((side, words[2].to_string()), entry).is_some() {
+            return Err(format!("a position listed twice: {row}"));
+        }
+    }
+    let mut names: Vec<String> = claims.iter().map(|(w, _)| w.clone()).collect();
+    names.sort();
+    if names != ["O", "X"] {
+        return Err("a draw needs the claims of both players".into());
+    }
+    for (who, listed) in &claims {
+        let mut checker = Checker {
+            cols,
+            cells: cols * rows_n,
+            lines: &lines,
+            defender: if who == "X" { 1 } else { 2 },
+            listed,
+            zones: HashMap::new(),
+        };
+        checker.zone(&vec![0; cols * rows_n], 1)?;
+    }
+    Ok(names)
+}
+
+fn draw_certificate(cols: u32, rows: u32, k: u32) -> String {
+    let board = PairingBoard::new(cols, rows, k).unwrap();
+    match prove_draw(board, 1 << 24, None, u64::MAX).unwrap() {
+        DrawProof::Draw { certificate, .. } => certificate,
+        other => panic!("{cols}×{rows} k={k}: {other:?}"),
+    }
+}
+
+#[test]
+fn the_k5_draws_replay() {
+    for (cols, rows) in [(5, 5), (6, 5), (6, 6), (7, 6), (7, 7)] {
+        let text = draw_certificate(cols, rows, 5);
+        assert_eq!(
+            check_certificate(&text),
+            Ok(vec!["O".into(), "X".into()]),
+            "{cols}×{rows}"
+        );
+    }
+}
+
+#[test]
+fn damaged_certificates_are_refused() {
+    let text = draw_certificate(6, 6, 5);
+    let rows: Vec<&str> = text.lines().collect();
+    // each entry left out in turn (the first few of each kind)
+    let mut dropped = 0;
+    for kind in ["move ", "pairing ", "expand "] {
+        for (i, _) in rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.starts_with(kind))
+            .take(3)
+        {
+            let mut damaged: Vec<&str> = rows.clone();
+            damaged.remove(i);
+            assert!(
+                check_certificate(&damaged.join("\n")).is_err(),
+                "without line {i}"
+            );
+            dropped += 1;
+        }
+    }
+    assert!(dropped >= 5, "{dropped}");
+    // a pairing that loses a pair, a move to another cell
+    let i = rows.iter().position(|r| r.starts_with("pairing ")).unwrap();
+    let short: Vec<&str> = rows[i].rsplitn(3, ' ').collect();
+    let mut damaged = rows.clone();
+    damaged[i] = short[2];
+    assert!(check_certificate(&damaged.join("\n")).is_err());
+    let i = rows.iter().position(|r| r.starts_with("move ")).unwrap();
+    let (head, _) = rows[i].rsplit_once(' ').unwrap();
+    let mut refused = 0;
+    for other in ["a1", "b2", "c3", "f6"] {
+        let moved = format!("{head} {other}");
+        let mut damaged = rows.clone();
+        damaged[i] = &moved;
+        if moved != rows[i] && check_certificate(&damaged.join("\n")).is_err() {
+            refused += 1;
+        }
+    }
+    assert!(refused >= 2, "{refused}");
+    // one claim alone is not a draw
+    let second = rows.iter().position(|r| *r == "claim X draws").unwrap();
+    assert!(check_certificate(&rows[..second].join("\n")).is_err());
+}
+
+/// The prover's verdict on a position: Some(outcome for the player to
+/// move) from two exhaustive searches (each side as the attacker).
+fn prover_value(provers: &mut [ZoneProver; 2], x: Cells, o: Cells, x_to_move: bool) -> Outcome {
+    let (mover, other) = if x_to_move { (0, 1) } else { (1, 0) };
+    let stones = |attacker_is_x: bool| if attacker_is_x { (x, o) } else { (o, x) };
+    let (a, d) = stones(x_to_move);
+    let mover_wins = provers[mover].prove(
+        Node {
+            attacker: a,
+            defender: d,
+            attacker_to_move: true,
+        },
+        u32::MAX,
+    );
+    let (a, d) = stones(!x_to_move);
+    let other_wins = provers[other].prove(
+        Node {
+            attacker: a,
+            defender: d,
+            attacker_to_move: false,
+        },
+        u32::MAX,
+    );
+    match (mover_wins, other_wins) {
+        (Verdict::Falls, Verdict::Holds(_)) => Outcome::Win,
+        (Verdict::Holds(_), Verdict::Falls) => Outcome::Loss,
+        (Verdict::Holds(_), Verdict::Holds(_)) => Outcome::Draw,
+        v => panic!("unsettled or contradictory: {v:?}"),
+    }
+}
+
+fn cells_of(bits: u64) -> Cells {
+    (0..64)
+        .filter(|c| bits >> c & 1 == 1)
+        .fold(Cells::default(), |s, c| s.with(c))
+}
+
+fn provers(cols: u32, rows: u32, k: u32) -> [ZoneProver; 2] {
+    let board = PairingBoard::new(cols, rows, k).unwrap();
+    [(); 2].map(|_| ZoneProver::new(board, 1 << 26, None).unwrap())
+}
+
+/// Checks the prover on every position in play of the board (reachable,
+/// no line yet) against the exhaustive table; returns how many.
+fn every_position_agrees(cols: u32, rows: u32, k: u32) -> u64 {
+    let game = Mnk::new(rows, cols, k).unwrap();
+    let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
+    let mut provers = provers(cols, rows, k);
+    let cells = cols * rows;
+    let mut checked = 0;
+    for x in 0u32..1 << cells {
+        let rest = ((1u32 << cells) - 1) & !x;
+        let mut o = rest;
+        loop {
+            let (xs, os) = (x.count_ones(), o.count_ones());
+            if xs == os || xs == os + 1 {
+                if let Some((value, depth)) = table.lookup(x, o) {
+                    if depth > 0 {
+                        let got = prover_value(
+                            &mut provers,
+                            cells_of(x.into()),
+                            cells_of(o.into()),
+                            xs == os,
+                        );
+                        assert_eq!(got, value, "{cols}×{rows} k={k}: x {x:b} o {o:b}");
+                        checked += 1;
+                    }
+                }
+            }
+            if o == 0 {
+                break;
+            }
+            o = (o - 1) & rest;
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_position_of_every_board_up_to_4x4_agrees_but_4x4_k4() {
+    let mut checked = 0u64;
+    for cols in 1..=4u32 {
+        for rows in 1..=4u32 {
+            for k in 1..=cols.max(rows) {
+                if (cols, rows, k) != (4, 4, 4) {
+                    checked += every_position_agrees(cols, rows, k);
+                }
+            }
+        }
+    }
+    assert!(checked > 3_000_000, "{checked}");
+}
+
+#[test]
+fn every_position_of_4x4_k4_agrees() {
+    let checked = every_position_agrees(4, 4, 4);
+    assert!(checked > 9_000_000, "{checked}");
+}
+
+/// Random 4-row, 5-column positions against the bitboard search (itself
+/// checked against the exhaustive tables in tests/board_search_mnk.rs):
+/// the dense tables of 20 cells take minutes to build.
+#[test]
+fn random_4x5_positions_agree() {
+    let mut rng = Rng::new(45);
+    let (cols, rows) = (5u32, 4u32);
+    for k in 3..=5u32 {
+        let bitboard = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let searcher = BoardSearcher::quiet(bitboard.clone(), 1 << 18);
+        let mut provers = provers(cols, rows, k);
+        let mut checked = 0;
+        while checked < 300 {
+            // a random game of random length, kept only if no line is on it
+            let (mut x, mut o) = (0u64, 0u64);
+            let plies = rng.below(u64::from(cols * rows));
+            for ply in 0..plies {
+                let free: Vec<u64> = (0..u64::from(cols * rows))
+                    .filter(|c| (x | o) >> c & 1 == 0)
+                    .collect();
+                let c = free[rng.below(free.len() as u64) as usize];
+                if ply % 2 == 0 {
+                    x |= 1 << c;
+                } else {
+                    o |= 1 << c;
+                }
+            }
+            let lines = retrograde::position::winning_lines(cols, rows, k);
+            let has_line = |s: u64| lines.iter().any(|l| l.iter().all(|&c| s >> c & 1 == 1));
+            if has_line(x) || has_line(o) || (x | o).count_ones() == cols * rows {
+                continue;
+            }
+            let to_bits = |s: u64| {
+                (0..cols * rows)
+                    .filter(|&c| s >> c & 1 == 1)
+                    .fold(0, |out, c| {
+                        out | bitboard.cell(c % cols, rows - 1 - c / cols)
+                    })
+            };
+            let x_to_move = x.count_ones() == o.count_ones();
+            let want = searcher
+                .search(to_bits(x), to_bits(x | o), Precision::Weak)
+                .unwrap()
+                .unwrap()
+                .value;
+            let got = prover_value(&mut provers, cells_of(x), cells_of(o), x_to_move);
+            assert_eq!(got, want, "{cols}×{rows} k={k}: x {x:b} o {o:b}");
+            checked += 1;
+        }
+    }
+}
