@@ -249,8 +249,20 @@ fn prove_mnk_writes_a_checked_certificate_and_replaces_only_its_own() {
     assert!(run(&[&args[..], &["--proof", path, "--force"]].concat())
         .status
         .success());
-    // gomoku's board with lines of 5: no pairing, nothing claimed
-    let out = run(&["prove", "mnk", "--cols", "15", "--rows", "15", "--k", "5"]);
+    // gomoku's board with lines of 5: no pairing, the zone prover finds no
+    // draw (it is a first-player win) within its second: nothing claimed
+    let out = run(&[
+        "prove",
+        "mnk",
+        "--cols",
+        "15",
+        "--rows",
+        "15",
+        "--k",
+        "5",
+        "--time-limit",
+        "1",
+    ]);
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stdout).contains("not proved"));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -16,6 +16,8 @@ use retrograde::solve::pairing::PairingBoard;
 use retrograde::solve::search::Precision;
 use retrograde::solve::zone_proof::{prove_draw, Cells, DrawProof, Node, Verdict, ZoneProver};
 
+#[path = "common/cli.rs"]
+mod cli_support;
 mod common;
 #[path = "common/mnk_lines.rs"]
 mod mnk_lines;
@@ -465,4 +467,32 @@ fn random_4x5_positions_agree() {
             checked += 1;
         }
     }
+}
+
+/// Replays the certificate file named by `RG_ZONE_PROOF` (a documented
+/// run: `RG_ZONE_PROOF=FILE cargo test --release --test zone_proof --
+/// --ignored`), printing the claims it proves.
+#[test]
+#[ignore]
+fn replay_a_zone_certificate_file() {
+    let path = std::env::var("RG_ZONE_PROOF").expect("RG_ZONE_PROOF names a certificate file");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let claims = check_certificate(&text).unwrap_or_else(|why| panic!("{path}: {why}"));
+    eprintln!("{path}: proved {claims:?}");
+}
+
+/// `prove mnk` on a board no pairing settles and past the search's cells
+/// proves the draw by zones, and its certificate replays here.
+#[test]
+fn prove_mnk_proves_7x6_k5_by_zones() {
+    let dir = cli_support::scratch_dir("zone", "765");
+    let proof = dir.join("7-6-5.txt");
+    let path = proof.to_str().unwrap();
+    let json = cli_support::json_of(&[
+        "prove", "mnk", "--cols", "7", "--rows", "6", "--k", "5", "--proof", path, "--json",
+    ]);
+    assert_eq!(json["value"], "draw", "{json}");
+    assert_eq!(json["method"], "zones", "{json}");
+    let text = std::fs::read_to_string(&proof).unwrap();
+    assert_eq!(check_certificate(&text), Ok(vec!["O".into(), "X".into()]));
 }

@@ -1,8 +1,12 @@
 //! `retrograde prove mnk`: the empty board's value proved with a
 //! certificate anyone can check, on m,n,k boards up to 26 × 26: by a
 //! pairing strategy ([`retrograde::solve::pairing`]) where one is found (a
-//! draw), else by the bitboard search on boards up to 40 cells, written
-//! as a proof tree ([`retrograde::solve::proof_tree`]). Where neither
+//! draw); else by the zone prover ([`retrograde::solve::zone_proof`]) on
+//! boards up to 256 cells (a draw: each player's defence, with pairings
+//! and relevance zones); else by the bitboard search on boards up to 40
+//! cells, written as a proof tree ([`retrograde::solve::proof_tree`]).
+//! On boards the search takes, the zone prover gets [`ZONE_NODES_FIRST`]
+//! positions first (it proves draws fast, wins slowly). Where none
 //! reaches, the command says so (exit 3) and proves nothing.
 
 use std::path::{Path, PathBuf};
@@ -18,11 +22,16 @@ use retrograde::solve::pairing::{self, PairingBoard};
 use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
+use retrograde::solve::zone_proof::{self, DrawProof};
 use retrograde::tablefile::replace::check_replaceable;
 
 use super::output::{emit, emit_json, first_player_result, result_in_words};
 use super::search::board_table_entries;
 use super::RunArgs;
+
+/// Positions the zone prover may search on a board the bitboard search also
+/// takes (about 3 s), before the search is asked.
+pub const ZONE_NODES_FIRST: u64 = 300_000;
 
 /// Arguments of `retrograde prove`.
 #[derive(Debug, Args)]
@@ -76,7 +85,11 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
 /// Refuses to replace at `path` a file that is not a certificate of
 /// retrograde (of either kind), unless `force`; reads only its first line.
 fn check_proof_output(path: &Path, force: bool) -> anyhow::Result<()> {
-    let ours = [pairing::CERTIFICATE_MAGIC, proof_tree::CERTIFICATE_MAGIC];
+    let ours = [
+        pairing::CERTIFICATE_MAGIC,
+        proof_tree::CERTIFICATE_MAGIC,
+        zone_proof::CERTIFICATE_MAGIC,
+    ];
     let head_len = ours.iter().map(|m| m.len()).max().unwrap_or(0);
     let is_ours = |head: &[u8]| ours.iter().any(|m| head.starts_with(m.as_bytes()));
     check_replaceable(path, force, head_len, is_ours, "a certificate")
@@ -112,6 +125,64 @@ fn by_pairing(board: PairingBoard, lines: usize) -> anyhow::Result<Option<Proof>
         )],
         json: serde_json::json!({ "pairs": p.pairs.len(), "lines": lines }),
     }))
+}
+
+/// A draw by the zone prover, or why not: `Ok(Err(why))` when it stopped
+/// (time, `max_nodes`, memory) or found a win (which it does not certify).
+fn by_zones(
+    args: &ProveMnkArgs,
+    board: PairingBoard,
+    deadline: Option<Instant>,
+    max_nodes: u64,
+) -> anyhow::Result<Result<Proof, String>> {
+    if board.cells() > zone_proof::MAX_CELLS {
+        return Ok(Err(format!(
+            "the board is past the zone prover's {} cells",
+            zone_proof::MAX_CELLS
+        )));
+    }
+    let max_entries = (args.run.budget().0 .0 / zone_proof::BYTES_PER_ENTRY).min(1 << 32) as usize;
+    match zone_proof::prove_draw(board, max_entries, deadline, max_nodes)? {
+        DrawProof::Draw {
+            certificate,
+            entries,
+            stats,
+        } => {
+            let claims = ["O draws", "X draws"];
+            let details = (0..2)
+                .map(|i| {
+                    format!(
+                        "claim {}: {} positions listed, {} searched (pairings and relevance zones)",
+                        claims[i], entries[i], stats[i].nodes
+                    )
+                })
+                .collect();
+            let json_claims: Vec<serde_json::Value> = (0..2)
+                .map(|i| {
+                    serde_json::json!({
+                        "claim": format!("claim {}", claims[i]),
+                        "positions": entries[i],
+                        "nodes": stats[i].nodes,
+                    })
+                })
+                .collect();
+            Ok(Ok(Proof {
+                value: "draw",
+                method: "zones",
+                certificate,
+                details,
+                json: serde_json::json!({
+                    "nodes": stats[0].nodes + stats[1].nodes,
+                    "claims": json_claims,
+                }),
+            }))
+        }
+        DrawProof::Wins { first_player } => Ok(Err(format!(
+            "the zone prover finds a {} player win, which it does not certify",
+            if first_player { "first" } else { "second" }
+        ))),
+        DrawProof::Open(why) => Ok(Err(why)),
+    }
 }
 
 /// The value by the bitboard search, written as a proof tree (one claim
@@ -205,10 +276,20 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
              (leave it out for no limit)"
         ),
     };
+    let searchable = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k).is_ok();
+    let zone_nodes = if searchable {
+        ZONE_NODES_FIRST
+    } else {
+        u64::MAX
+    };
     let (proof, why_not) = match by_pairing(board, lines)? {
         Some(p) => (Some(p), None),
-        None => match by_search(args, deadline)? {
+        None => match by_zones(args, board, deadline, zone_nodes)? {
             Ok(p) => (Some(p), None),
+            Err(_) if searchable => match by_search(args, deadline)? {
+                Ok(p) => (Some(p), None),
+                Err(why) => (None, Some(why)),
+            },
             Err(why) => (None, Some(why)),
         },
     };

@@ -59,7 +59,7 @@
 //! Without a depth limit it is exhaustive, so on small boards its answer
 //! equals the complete tables (`tests/zone_proof.rs`).
 //!
-//! **Certificates** ([`ZoneProver::certificate`]): every position of the
+//! **Certificates** ([`prove_draw`], [`ZoneProver::write_proof`]): every position of the
 //! proof with its side to move, the defender's move at its turns, a
 //! pairing or the word `expand` at the attacker's. The checker
 //! (`tests/zone_proof.rs`, written apart) recomputes every zone from the
