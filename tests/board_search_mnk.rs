@@ -97,33 +97,16 @@ fn every_position_of_every_board_up_to_12_cells_agrees() {
                 let threads = [1, 2, 4][boards % 3];
                 boards += 1;
                 in_pool(threads, || {
-                    // every (X, O) split of the board: the table knows the
-                    // reachable ones; those in play are searched
-                    for x in 0u32..1 << cells {
-                        let rest = ((1u32 << cells) - 1) & !x;
-                        let mut o = rest;
-                        loop {
-                            let (xs, os) = (x.count_ones(), o.count_ones());
-                            if xs == os || xs == os + 1 {
-                                if let Some((value, depth)) = table.lookup(x, o) {
-                                    if depth > 0 {
-                                        check(
-                                            &searcher,
-                                            (&game, &table),
-                                            (cols, rows, k),
-                                            (x, o),
-                                            (value, depth),
-                                        );
-                                        checked += 1;
-                                    }
-                                }
-                            }
-                            if o == 0 {
-                                break;
-                            }
-                            o = (o - 1) & rest;
-                        }
-                    }
+                    common::for_each_position_in_play(&table, cells, |x, o, value, depth| {
+                        check(
+                            &searcher,
+                            (&game, &table),
+                            (cols, rows, k),
+                            (x, o),
+                            (value, depth),
+                        );
+                        checked += 1;
+                    });
                 })
                 .unwrap();
             }

@@ -368,31 +368,17 @@ fn every_position_agrees(cols: u32, rows: u32, k: u32) -> u64 {
     let mut provers = provers(cols, rows, k);
     let cells = cols * rows;
     let mut checked = 0;
-    for x in 0u32..1 << cells {
-        let rest = ((1u32 << cells) - 1) & !x;
-        let mut o = rest;
-        loop {
-            let (xs, os) = (x.count_ones(), o.count_ones());
-            if xs == os || xs == os + 1 {
-                if let Some((value, depth)) = table.lookup(x, o) {
-                    if depth > 0 {
-                        let got = prover_value(
-                            &mut provers,
-                            cells_of(x.into()),
-                            cells_of(o.into()),
-                            xs == os,
-                        );
-                        assert_eq!(got, value, "{cols}×{rows} k={k}: x {x:b} o {o:b}");
-                        checked += 1;
-                    }
-                }
-            }
-            if o == 0 {
-                break;
-            }
-            o = (o - 1) & rest;
-        }
-    }
+    common::for_each_position_in_play(&table, cells, |x, o, value, _| {
+        let x_to_move = x.count_ones() == o.count_ones();
+        let got = prover_value(
+            &mut provers,
+            cells_of(x.into()),
+            cells_of(o.into()),
+            x_to_move,
+        );
+        assert_eq!(got, value, "{cols}×{rows} k={k}: x {x:b} o {o:b}");
+        checked += 1;
+    });
     checked
 }
 
@@ -495,4 +481,52 @@ fn prove_mnk_proves_7x6_k5_by_zones() {
     assert_eq!(json["method"], "zones", "{json}");
     let text = std::fs::read_to_string(&proof).unwrap();
     assert_eq!(check_certificate(&text), Ok(vec!["O".into(), "X".into()]));
+}
+
+/// A documented run (results/PROOFS.md): on an m,n,k board, the second
+/// player's defence after each first move up to the board's symmetry,
+/// each searched for at most `RG_SECONDS` (default 60), printed as proved
+/// or open: `RG_BOARD=8,8,5 cargo test --release --test zone_proof
+/// first_moves -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn the_defence_after_each_first_move() {
+    let spec = std::env::var("RG_BOARD").unwrap_or_else(|_| "8,8,5".into());
+    let [cols, rows, k]: [u32; 3] = spec
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    let seconds: u64 = std::env::var("RG_SECONDS").map_or(60, |s| s.parse().unwrap());
+    let board = PairingBoard::new(cols, rows, k).unwrap();
+    for r in 0..rows.div_ceil(2) {
+        for c in 0..cols.div_ceil(2) {
+            if cols == rows && c < r {
+                continue; // the diagonal mirror of a cell already tried
+            }
+            let started = std::time::Instant::now();
+            let deadline = started + std::time::Duration::from_secs(seconds);
+            let mut prover = ZoneProver::new(board, 1 << 26, Some(deadline)).unwrap();
+            let node = Node {
+                attacker: Cells::one(r * cols + c),
+                defender: Cells::default(),
+                attacker_to_move: false,
+            };
+            let verdict = prover.prove(node, u32::MAX);
+            let stats = prover.stats();
+            let what = match verdict {
+                Verdict::Holds(_) if !prover.stopped() => "proved",
+                Verdict::Falls => "FALLS",
+                _ => "open",
+            };
+            println!(
+                "{spec}: X first at {}: {what} ({} positions, depth {}, {:.1} s)",
+                board.cell_name(r * cols + c),
+                stats.nodes,
+                stats.depth,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
+use retrograde::memory::Budget;
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
@@ -243,6 +244,42 @@ const PAIRING_DRAWS: [(u32, u32, u32); 8] = [
 /// Science 815, 2020, who prove every board from 5×5 to 8×8 with k = 5 a
 /// draw; 7,6,5 follows from 7,7,5 as a smaller board).
 const ZONE_DRAWS: [(u32, u32, u32); 3] = [(6, 6, 5), (7, 6, 5), (7, 7, 5)];
+
+/// The empty board's value by a checked pairing, or why not.
+fn pairing_draw(board: PairingBoard) -> Result<String, NotReached> {
+    match checked_empty_board_pairing(board) {
+        Ok(Some(_)) => Ok("draw".to_string()),
+        Err(why) => Err(NotReached {
+            reason: "error",
+            message: why,
+        }),
+        Ok(None) => Err(NotReached {
+            reason: "error",
+            message: "no pairing strategy found".into(),
+        }),
+    }
+}
+
+/// The empty board's value by the zone prover within `deadline`, or why not.
+fn zone_draw(
+    board: PairingBoard,
+    budget: &Budget,
+    deadline: Instant,
+    case_seconds: f64,
+) -> Result<String, NotReached> {
+    let max_entries = (budget.0 .0 / zone_proof::BYTES_PER_ENTRY).min(1 << 32) as usize;
+    match zone_proof::prove_draw(board, max_entries, Some(deadline), u64::MAX) {
+        Ok(DrawProof::Draw { .. }) => Ok("draw".to_string()),
+        Ok(DrawProof::Wins { first_player }) => {
+            Ok(if first_player { "first" } else { "second" }.to_string())
+        }
+        Ok(DrawProof::Open(why)) => Err(NotReached {
+            reason: "time",
+            message: format!("{why} (--case-seconds {case_seconds})"),
+        }),
+        Err(e) => Err(NotReached::of(&e.into())),
+    }
+}
 
 /// The memory the largest case (the 6×5 count) needs: its measured peak.
 const FULL_RUN_BYTES: u64 = 12_600 * 1024 * 1024 * 1024 / 1000;
@@ -508,51 +545,26 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    // draws by a pairing strategy, each pairing checked against every line
-    // before it counts (the tests check its certificate independently)
-    for (cols, rows, k) in PAIRING_DRAWS {
-        let clock = Instant::now();
-        let board = PairingBoard::new(cols, rows, k)?;
-        let value = match checked_empty_board_pairing(board) {
-            Ok(Some(_)) => Ok("draw".to_string()),
-            Err(why) => Err(NotReached {
-                reason: "error",
-                message: why,
-            }),
-            Ok(None) => Err(NotReached {
-                reason: "error",
-                message: "no pairing strategy found".into(),
-            }),
-        };
-        let case = format!("{cols},{rows},{k} value (pairing certificate)");
-        if !report.row(
-            &case,
-            "draw",
-            value.as_deref(),
-            clock.elapsed().as_secs_f64(),
-        )? {
-            return Ok(ExitCode::SUCCESS);
-        }
-    }
-    // draws by the zone prover: two claims, each a proof whose certificate
-    // `prove mnk --proof` writes (the tests replay them independently)
-    for (cols, rows, k) in ZONE_DRAWS {
+    // draws by a pairing strategy (each pairing checked against every line
+    // before it counts) and by the zone prover (two defences); the tests
+    // check both kinds of certificate independently
+    let draws = PAIRING_DRAWS
+        .iter()
+        .map(|&b| (b, true))
+        .chain(ZONE_DRAWS.iter().map(|&b| (b, false)));
+    for ((cols, rows, k), by_pairing) in draws {
         let clock = Instant::now();
         let board = PairingBoard::new(cols, rows, k)?;
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
-        let max_entries = (budget.0 .0 / zone_proof::BYTES_PER_ENTRY).min(1 << 32) as usize;
-        let value = match zone_proof::prove_draw(board, max_entries, Some(deadline), u64::MAX) {
-            Ok(DrawProof::Draw { .. }) => Ok("draw".to_string()),
-            Ok(DrawProof::Wins { first_player }) => {
-                Ok(if first_player { "first" } else { "second" }.to_string())
-            }
-            Ok(DrawProof::Open(why)) => Err(NotReached {
-                reason: "time",
-                message: format!("{why} (--case-seconds {})", args.case_seconds),
-            }),
-            Err(e) => Err(NotReached::of(&e.into())),
+        let (value, how) = if by_pairing {
+            (pairing_draw(board), "pairing certificate")
+        } else {
+            (
+                zone_draw(board, &budget, deadline, args.case_seconds),
+                "zone proof",
+            )
         };
-        let case = format!("{cols},{rows},{k} value (zone proof)");
+        let case = format!("{cols},{rows},{k} value ({how})");
         if !report.row(
             &case,
             "draw",

@@ -442,14 +442,19 @@ impl ZoneProver {
         moves
     }
 
-    fn attacker_turn(&mut self, a: Cells, d: Cells, depth: u32) -> Verdict {
+    /// Counts a visit: the node and its empty cells.
+    fn visit(&mut self, a: Cells, d: Cells, attacker_to_move: bool) -> (Node, Cells) {
+        self.stats.nodes += 1;
         let node = Node {
             attacker: a,
             defender: d,
-            attacker_to_move: true,
+            attacker_to_move,
         };
-        self.stats.nodes += 1;
-        let empty = self.all.minus(a | d);
+        (node, self.all.minus(a | d))
+    }
+
+    fn attacker_turn(&mut self, a: Cells, d: Cells, depth: u32) -> Verdict {
+        let (node, empty) = self.visit(a, d, true);
         if empty.is_empty() {
             return Verdict::Holds(Cells::default());
         }
@@ -572,13 +577,7 @@ impl ZoneProver {
     }
 
     fn defender_turn(&mut self, a: Cells, d: Cells, depth: u32, hints: &[u32]) -> Verdict {
-        let node = Node {
-            attacker: a,
-            defender: d,
-            attacker_to_move: false,
-        };
-        self.stats.nodes += 1;
-        let empty = self.all.minus(a | d);
+        let (node, empty) = self.visit(a, d, false);
         if empty.is_empty() {
             return Verdict::Holds(Cells::default());
         }

@@ -111,3 +111,32 @@ pub fn random_gravity_prefix(
     }
     (x, occupied, ply)
 }
+
+/// Every position in play of an m,n,k board of `cells` cells (reachable,
+/// no line yet, a move left) that `table` knows, as (X cells, O cells,
+/// the value and depth for the player to move): every (X, O) split of the
+/// board is tried, the table knows the reachable ones.
+pub fn for_each_position_in_play(
+    table: &retrograde::solve::layered::MnkSolution,
+    cells: u32,
+    mut visit: impl FnMut(u32, u32, retrograde::game::Outcome, u32),
+) {
+    for x in 0u32..1 << cells {
+        let rest = ((1u32 << cells) - 1) & !x;
+        let mut o = rest;
+        loop {
+            let (xs, os) = (x.count_ones(), o.count_ones());
+            if xs == os || xs == os + 1 {
+                if let Some((value, depth)) = table.lookup(x, o) {
+                    if depth > 0 {
+                        visit(x, o, value, depth);
+                    }
+                }
+            }
+            if o == 0 {
+                break;
+            }
+            o = (o - 1) & rest;
+        }
+    }
+}
