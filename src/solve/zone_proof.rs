@@ -453,6 +453,18 @@ impl ZoneProver {
         (node, self.all.minus(a | d))
     }
 
+    /// Records an attacker's turn that a child's `verdict` (`Falls` or
+    /// `Open` at `depth`) keeps from holding, and returns that verdict.
+    fn record_failure(&mut self, node: Node, verdict: Verdict, depth: u32) -> Verdict {
+        let entry = if verdict == Verdict::Falls {
+            Entry::Fell
+        } else {
+            Entry::OpenTo(depth)
+        };
+        self.store(node, entry);
+        verdict
+    }
+
     fn attacker_turn(&mut self, a: Cells, d: Cells, depth: u32) -> Verdict {
         let (node, empty) = self.visit(a, d, true);
         if empty.is_empty() {
@@ -476,14 +488,7 @@ impl ZoneProver {
         }
         let mut zone = match self.defender_turn(a, d, depth, &[]) {
             Verdict::Holds(z) => z,
-            Verdict::Falls => {
-                self.store(node, Entry::Fell);
-                return Verdict::Falls;
-            }
-            Verdict::Open => {
-                self.store(node, Entry::OpenTo(depth));
-                return Verdict::Open;
-            }
+            other => return self.record_failure(node, other, depth),
         };
         // the defender's answers to try first: the partner of the attacker's
         // cell in the null move's pairing, the null move's own move, the
@@ -538,14 +543,7 @@ impl ZoneProver {
                         last_answer = Some(*r);
                     }
                 }
-                Verdict::Falls => {
-                    self.store(node, Entry::Fell);
-                    return Verdict::Falls;
-                }
-                Verdict::Open => {
-                    self.store(node, Entry::OpenTo(depth));
-                    return Verdict::Open;
-                }
+                other => return self.record_failure(node, other, depth),
             }
         }
         let zone = self.guarded(zone, a, d);
