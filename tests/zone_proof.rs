@@ -369,6 +369,10 @@ fn every_position_agrees(cols: u32, rows: u32, k: u32) -> u64 {
     let cells = cols * rows;
     let mut checked = 0;
     common::for_each_position_in_play(&table, cells, |x, o, value, _| {
+        // fresh tables now and then keep the memory small
+        if checked % 500_000 == 499_999 {
+            provers = self::provers(cols, rows, k);
+        }
         let x_to_move = x.count_ones() == o.count_ones();
         let got = prover_value(
             &mut provers,
