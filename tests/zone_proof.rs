@@ -254,7 +254,8 @@ fn check_certificate(text: &str) -> Result<Vec<String>, String> {
 
 fn draw_certificate(cols: u32, rows: u32, k: u32) -> String {
     let board = PairingBoard::new(cols, rows, k).unwrap();
-    match prove_draw(board, 1 << 24, None, u64::MAX).unwrap() {
+    let memory = (1 << 24) * retrograde::solve::zone_proof::BYTES_PER_ENTRY;
+    match prove_draw(board, memory, None, u64::MAX).unwrap() {
         DrawProof::Draw { certificate, .. } => certificate,
         other => panic!("{cols}×{rows} k={k}: {other:?}"),
     }

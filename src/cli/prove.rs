@@ -141,8 +141,7 @@ fn by_zones(
             zone_proof::MAX_CELLS
         )));
     }
-    let max_entries = (args.run.budget().0 .0 / zone_proof::BYTES_PER_ENTRY).min(1 << 32) as usize;
-    match zone_proof::prove_draw(board, max_entries, deadline, max_nodes)? {
+    match zone_proof::prove_draw(board, args.run.budget().0 .0, deadline, max_nodes)? {
         DrawProof::Draw {
             certificate,
             entries,
@@ -185,19 +184,14 @@ fn by_zones(
     }
 }
 
-/// The value by the bitboard search, written as a proof tree (one claim
-/// for a win, two for a draw); `Err` with why not on a board the search
-/// does not take or past `deadline`.
+/// The value by the bitboard search on `bitboard`, written as a proof tree
+/// (one claim for a win, two for a draw); `Err` with why not past
+/// `deadline`.
 fn by_search(
     args: &ProveMnkArgs,
+    bitboard: Bitboard,
     deadline: Option<Instant>,
 ) -> anyhow::Result<Result<Proof, String>> {
-    let Ok(bitboard) = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k) else {
-        return Ok(Err(format!(
-            "the board is past the search's {} cells",
-            retrograde::solve::board_search::MAX_MNK_CELLS
-        )));
-    };
     let budget = args.run.budget();
     let entries = board_table_entries(&budget, Family::Mnk, bitboard.cells());
     let table_bytes = entries as u64 * retrograde::solve::board_search::BYTES_PER_ENTRY;
@@ -276,21 +270,22 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
              (leave it out for no limit)"
         ),
     };
-    let searchable = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k).is_ok();
-    let zone_nodes = if searchable {
+    // the board search takes boards up to its MAX_MNK_CELLS
+    let bitboard = Bitboard::new(Family::Mnk, args.cols, args.rows, args.k).ok();
+    let zone_nodes = if bitboard.is_some() {
         ZONE_NODES_FIRST
     } else {
         u64::MAX
     };
     let (proof, why_not) = match by_pairing(board, lines)? {
         Some(p) => (Some(p), None),
-        None => match by_zones(args, board, deadline, zone_nodes)? {
-            Ok(p) => (Some(p), None),
-            Err(_) if searchable => match by_search(args, deadline)? {
+        None => match (by_zones(args, board, deadline, zone_nodes)?, bitboard) {
+            (Ok(p), _) => (Some(p), None),
+            (Err(_), Some(bitboard)) => match by_search(args, bitboard, deadline)? {
                 Ok(p) => (Some(p), None),
                 Err(why) => (None, Some(why)),
             },
-            Err(why) => (None, Some(why)),
+            (Err(why), None) => (None, Some(why)),
         },
     };
     if let (Some(p), Some(path)) = (&proof, &args.proof) {

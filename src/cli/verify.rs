@@ -267,8 +267,7 @@ fn zone_draw(
     deadline: Instant,
     case_seconds: f64,
 ) -> Result<String, NotReached> {
-    let max_entries = (budget.0 .0 / zone_proof::BYTES_PER_ENTRY).min(1 << 32) as usize;
-    match zone_proof::prove_draw(board, max_entries, Some(deadline), u64::MAX) {
+    match zone_proof::prove_draw(board, budget.0 .0, Some(deadline), u64::MAX) {
         Ok(DrawProof::Draw { .. }) => Ok("draw".to_string()),
         Ok(DrawProof::Wins { first_player }) => {
             Ok(if first_player { "first" } else { "second" }.to_string())

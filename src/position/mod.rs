@@ -552,6 +552,21 @@ pub fn mnk_cell_name(cols: u32, cell: u32) -> String {
     format!("{}{}", (b'a' + col as u8) as char, row + 1)
 }
 
+/// The one-line diagram of an m,n,k board of `cols × rows` cells (rows
+/// from the top separated by `/`), cell `row · cols + col` drawn as
+/// `stone_at(cell)` (`'X'`, `'O'` or `'.'`); for boards of any size, as the
+/// certificates write them.
+pub fn mnk_diagram(cols: u32, rows: u32, stone_at: impl Fn(u32) -> char) -> String {
+    (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| stone_at(r * cols + c))
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// Every line of `k` cells (horizontal, vertical, both diagonals) on a
 /// board of `cols × rows`, each as its cells `row · cols + col`, each line
 /// once. The set is the same whichever end counts rows (it is symmetric top

@@ -171,23 +171,16 @@ impl<'s, 'p> ProofBuilder<'s, 'p> {
     /// The position's diagram: rows from the top, `X`, `O`, `.`.
     fn diagram(&self, x: u64, o: u64) -> String {
         let (_, cols, rows, _) = self.board.dimensions();
-        let mut s = String::new();
-        for r in 0..rows {
-            if r > 0 {
-                s.push('/');
+        crate::position::mnk_diagram(cols, rows, |cell| {
+            let bit = self.bit_of(cell);
+            if x & bit != 0 {
+                'X'
+            } else if o & bit != 0 {
+                'O'
+            } else {
+                '.'
             }
-            for c in 0..cols {
-                let bit = self.bit_of(r * cols + c);
-                s.push(if x & bit != 0 {
-                    'X'
-                } else if o & bit != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
-            }
-        }
-        s
+        })
     }
 }
 

@@ -362,8 +362,10 @@ impl ZoneProver {
         self.max_nodes = max_nodes;
     }
 
-    /// The defender's pairing of the lines open to the attacker, if the
-    /// construction of [`crate::solve::pairing`] finds one.
+    /// The defender's pairing of the lines open to the attacker, if one is
+    /// found within [`PAIRING_STEPS`]: every board line's coverings
+    /// ([`line_coverings`], cached by the line's pattern), then one a line
+    /// with no cell twice ([`choose_coverings`]).
     fn pairing(&mut self, attacker: Cells, defender: Cells) -> Option<Vec<(u32, u32)>> {
         self.stats.pairing_tries += 1;
         let mut lines = Vec::with_capacity(self.board_lines.len());
@@ -639,21 +641,15 @@ impl ZoneProver {
         } else {
             (n.defender, n.attacker)
         };
-        let cols = self.board.cols;
-        let mut s = String::new();
-        for c in 0..self.board.cells() as u32 {
-            if c > 0 && c % cols == 0 {
-                s.push('/');
-            }
-            s.push(if xs.has(c) {
+        crate::position::mnk_diagram(self.board.cols, self.board.rows, |c| {
+            if xs.has(c) {
                 'X'
             } else if os.has(c) {
                 'O'
             } else {
                 '.'
-            });
-        }
-        s
+            }
+        })
     }
 
     /// Appends the entries of the proof of `root` (which must hold) to
@@ -683,15 +679,7 @@ impl ZoneProver {
             if empty.is_empty() {
                 continue; // a full board needs no entry
             }
-            let how = match self.table.get(&n) {
-                Some(Entry::Held(_, how)) => *how,
-                _ => {
-                    return Err(Error::InvalidInput(format!(
-                        "internal error: the proof has no entry for {}",
-                        self.diagram(&n, attacker_is_x)
-                    )))
-                }
-            };
+            let (_, how) = self.held(&n, attacker_is_x)?;
             let board = self.diagram(&n, attacker_is_x);
             let to_move = side(n.attacker_to_move);
             count += 1;
@@ -728,10 +716,7 @@ impl ZoneProver {
                         attacker_to_move: false,
                         ..n
                     };
-                    let zone = match self.table.get(&null) {
-                        Some(Entry::Held(z, _)) => *z,
-                        _ => self.held_zone(&null)?,
-                    };
+                    let (zone, _) = self.held(&null, attacker_is_x)?;
                     stack.push(null);
                     for m in (zone & empty).iter() {
                         stack.push(Node {
@@ -746,16 +731,16 @@ impl ZoneProver {
         Ok(count)
     }
 
-    /// The zone of a held position the table does not list (a full board
-    /// or a defender line, which the search settles without an entry).
-    fn held_zone(&self, n: &Node) -> Result<Cells> {
-        if self.all.minus(n.attacker | n.defender).is_empty() {
-            return Ok(Cells::default());
+    /// The zone and proof of a position the proof needs (every one it
+    /// reaches but a full board is in the table as held).
+    fn held(&self, n: &Node, attacker_is_x: bool) -> Result<(Cells, How)> {
+        match self.table.get(n) {
+            Some(Entry::Held(zone, how)) => Ok((*zone, *how)),
+            _ => Err(Error::InvalidInput(format!(
+                "internal error: the proof has no entry for {}",
+                self.diagram(n, attacker_is_x)
+            ))),
         }
-        Err(Error::InvalidInput(format!(
-            "internal error: the proof has no entry for {}",
-            self.diagram(n, true)
-        )))
     }
 }
 
@@ -895,11 +880,12 @@ pub enum DrawProof {
 /// Proves the empty board of `board` a draw by two claims, each a search
 /// of this module: the second player stops the first (the first player
 /// attacks and moves first), then the first player stops the second (the
-/// defender moves first). Each search keeps at most `max_entries / 2`
-/// positions and stops after `max_nodes` or at `deadline`.
+/// defender moves first). The two searches' tables share `memory_bytes`
+/// ([`BYTES_PER_ENTRY`] a position); each stops after `max_nodes` or at
+/// `deadline`.
 pub fn prove_draw(
     board: PairingBoard,
-    max_entries: usize,
+    memory_bytes: u64,
     deadline: Option<Instant>,
     max_nodes: u64,
 ) -> Result<DrawProof> {
@@ -910,7 +896,8 @@ pub fn prove_draw(
     let mut entries = [0; 2];
     let mut stats = [ProverStats::default(); 2];
     for (i, attacker_is_x) in [true, false].into_iter().enumerate() {
-        let mut prover = ZoneProver::new(board, (max_entries / 2).max(1), deadline)?;
+        let max_entries = (memory_bytes / BYTES_PER_ENTRY / 2).clamp(1, 1 << 32) as usize;
+        let mut prover = ZoneProver::new(board, max_entries, deadline)?;
         prover.limit_nodes(max_nodes);
         let root = Node {
             attacker: Cells::default(),
