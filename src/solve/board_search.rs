@@ -417,6 +417,18 @@ impl Bitboard {
         Ok(mover_of(x, occupied))
     }
 
+    /// The empty cells where the player with stones `me` would complete a
+    /// line, occupied cells `mask` (for provers outside this module).
+    pub fn winning_cells_of(&self, me: u64, mask: u64) -> u64 {
+        self.winning_cells::<0>(me, mask)
+    }
+
+    /// The empty cells of the board, occupied cells `mask` (m,n,k boards:
+    /// every one is a legal move).
+    pub fn empty_cells(&self, mask: u64) -> u64 {
+        self.board & !mask
+    }
+
     /// Whether the position of X stones `x` and occupied cells `occupied`
     /// is over: a line, or a full board.
     fn is_over(&self, x: u64, occupied: u64) -> bool {

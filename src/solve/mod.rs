@@ -25,6 +25,7 @@ pub mod retrograde;
 pub mod search;
 pub mod sparse_layered;
 pub mod symbolic;
+pub mod win_proof;
 pub mod zone_proof;
 
 use crate::error::Result;

@@ -1,0 +1,125 @@
+//! The df-pn win prover (`retrograde::solve::win_proof`) against the
+//! bitboard search.
+
+use retrograde::game::Outcome;
+use retrograde::position::Family;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::search::Precision;
+use retrograde::solve::win_proof::{Verdict, WinProver};
+
+#[test]
+#[ignore]
+fn a_board_from_the_environment() {
+    let spec = std::env::var("RG_BOARD").unwrap_or("9,4,4".into());
+    let v: Vec<u32> = spec.split(',').map(|s| s.parse().unwrap()).collect();
+    let seconds: u64 = std::env::var("RG_SECONDS").map_or(60, |s| s.parse().unwrap());
+    let board = Bitboard::new(Family::Mnk, v[0], v[1], v[2]).unwrap();
+    let start = std::time::Instant::now();
+    let mut prover = WinProver::new(
+        &board,
+        true,
+        100_000_000,
+        Some(start + std::time::Duration::from_secs(seconds)),
+    )
+    .unwrap();
+    let verdict = prover.prove(0, 0);
+    println!(
+        "{spec}: {verdict:?} in {:.2?}, {:?}",
+        start.elapsed(),
+        prover.stats()
+    );
+}
+
+#[test]
+fn small_boards_agree_with_the_search() {
+    for (cols, rows, k) in [
+        (3, 3, 3),
+        (4, 3, 3),
+        (4, 4, 3),
+        (5, 3, 3),
+        (4, 4, 4),
+        (5, 4, 3),
+    ] {
+        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let searcher = BoardSearcher::quiet(board.clone(), 1 << 20);
+        let value = searcher
+            .search(0, 0, Precision::Weak)
+            .unwrap()
+            .unwrap()
+            .value;
+        let mut prover = WinProver::new(&board, true, 1 << 22, None).unwrap();
+        let x_wins = prover.prove(0, 0);
+        let mut prover = WinProver::new(&board, false, 1 << 22, None).unwrap();
+        let o_wins = prover.prove(0, 0);
+        assert_eq!(
+            x_wins == Verdict::Win,
+            value == Outcome::Win,
+            "{cols},{rows},{k}"
+        );
+        assert_eq!(
+            o_wins == Verdict::Win,
+            value == Outcome::Loss,
+            "{cols},{rows},{k}"
+        );
+    }
+}
+
+/// Positions a few random moves deep on small boards, both attackers:
+/// every settled verdict equals the search's value.
+#[test]
+fn random_positions_agree_with_the_search() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (5, 4, 4)] {
+        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let searcher = BoardSearcher::quiet(board.clone(), 1 << 20);
+        let mut checked = 0;
+        while checked < 40 {
+            let (mut x, mut occupied) = (0u64, 0u64);
+            let plies = 2 + next() % 6;
+            for ply in 0..plies {
+                let empty: Vec<u64> = (0..cols)
+                    .flat_map(|c| (0..rows).map(move |r| (c, r)))
+                    .map(|(c, r)| board.cell(c, r))
+                    .filter(|&b| occupied & b == 0)
+                    .collect();
+                let cell = empty[(next() % empty.len() as u64) as usize];
+                if ply % 2 == 0 {
+                    x |= cell;
+                }
+                occupied |= cell;
+            }
+            let Ok(_) = board.stones_to_move(x, occupied) else {
+                continue; // over already
+            };
+            let value = searcher
+                .search(x, occupied, Precision::Weak)
+                .unwrap()
+                .unwrap()
+                .value;
+            let x_to_move = occupied.count_ones() % 2 == 0;
+            for attacker_is_x in [true, false] {
+                let mut prover = WinProver::new(&board, attacker_is_x, 1 << 22, None).unwrap();
+                prover.limit_visits(2_000_000);
+                let verdict = prover.prove(x, occupied);
+                let mover_is_attacker = x_to_move == attacker_is_x;
+                let wins = if mover_is_attacker {
+                    value == Outcome::Win
+                } else {
+                    value == Outcome::Loss
+                };
+                match verdict {
+                    Verdict::Win => assert!(wins, "{cols},{rows},{k} {x:#x} {occupied:#x}"),
+                    Verdict::NoWin => assert!(!wins, "{cols},{rows},{k} {x:#x} {occupied:#x}"),
+                    Verdict::Open => {}
+                }
+            }
+            checked += 1;
+        }
+    }
+}
