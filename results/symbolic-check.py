@@ -10,6 +10,10 @@ written by results/symbolic.sh) against independent figures:
   report in results/connect/connect-WxH-k4.json.
 * mnk-CxR-kK with an explicit-mnk-CxR-kK twin (the explicit engine's run,
   also in results/symbolic/): every per-ply count and the value equal.
+* forward-mnk-CxR-kK: a forward pass alone (per-ply counts, no value):
+  terminal = wins + draws on every ply, and every ply before the first
+  player's k-th stone equals its count by binomials (no line can stand
+  yet, so every placement of the stones is a position).
 * mnk-5x5-kK: the value against the published one (a draw for k = 4, C. Y.
   Lee; a draw for k = 5), and each ply's counts for internal consistency
   (X can win + neither + O can win = positions, terminal = wins + draws).
@@ -59,6 +63,8 @@ def differences(report, explicit, keys):
 
 def check(name, report):
     kind, size = name.split("-", 1)
+    if kind == "forward":
+        return check_forward(size, report)
     if kind == "explicit":
         return [], "the explicit engine's reference for the run of the same name"
     cols, rows = (int(x) for x in size.split("-")[0].split("x"))
@@ -94,6 +100,27 @@ def check(name, report):
     else:
         how = "count equals Böck's"
     return problems, how
+
+
+def check_forward(name, report):
+    """A forward pass of an m,n,k board (name mnk-CxR-kK)."""
+    from math import comb
+    cols, rows = (int(x) for x in name.split("-")[1].split("x"))
+    k = int(name.split("-k")[1])
+    cells = cols * rows
+    problems = []
+    for ply in report["per_ply"]:
+        p = ply["ply"]
+        if ply["x_wins"] + ply["o_wins"] + ply["draws"] != ply["terminal"]:
+            problems.append(f"ply {p}: wins + draws != terminal")
+        if p < 2 * k:
+            x = (p + 1) // 2
+            want = comb(cells, x) * comb(cells - x, p // 2)
+            if ply["positions"] != want:
+                problems.append(f"ply {p}: {ply['positions']} != {want} by binomials")
+    if sum(ply["positions"] for ply in report["per_ply"]) != report["positions"]:
+        problems.append("the plies do not add up to the total")
+    return problems, f"plies 0-{2 * k - 1} equal their binomial counts; sums consistent"
 
 
 def main():
