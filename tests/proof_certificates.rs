@@ -338,3 +338,21 @@ fn prove_mnk_out_of_time_claims_nothing() {
     assert!(!proof.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Certificates of the df-pn win prover replay like the search's.
+#[test]
+fn the_win_provers_certificates_replay() {
+    use retrograde::solve::win_proof::win_certificate;
+    for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (6, 5, 4)] {
+        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let (text, size, _) = win_certificate(&board, true, 1 << 22, None, None)
+            .unwrap()
+            .unwrap_or_else(|v| panic!("{cols},{rows},{k}: {v:?}"));
+        assert!(size.moves > 0);
+        assert_eq!(
+            check_certificate(&text),
+            Ok(vec!["X wins".to_string()]),
+            "{cols},{rows},{k}"
+        );
+    }
+}

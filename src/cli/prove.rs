@@ -3,8 +3,10 @@
 //! pairing strategy ([`retrograde::solve::pairing`]) where one is found (a
 //! draw); else by the zone prover ([`retrograde::solve::zone_proof`]) on
 //! boards up to 256 cells (a draw: each player's defence, with pairings
-//! and relevance zones); else by the bitboard search on boards up to 40
-//! cells, written as a proof tree ([`retrograde::solve::proof_tree`]).
+//! and relevance zones); else, on boards up to 40 cells, by the df-pn win
+//! prover ([`retrograde::solve::win_proof`], a first-player win within
+//! [`WIN_VISITS_FIRST`] positions) or the bitboard search, written as a
+//! proof tree ([`retrograde::solve::proof_tree`]).
 //! On boards the search takes, the zone prover gets [`ZONE_NODES_FIRST`]
 //! positions first (it proves draws fast, wins slowly). Where none
 //! reaches, the command says so (exit 3) and proves nothing.
@@ -22,6 +24,7 @@ use retrograde::solve::pairing::{self, PairingBoard};
 use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
+use retrograde::solve::win_proof;
 use retrograde::solve::zone_proof::{self, DrawProof};
 use retrograde::tablefile::replace::check_replaceable;
 
@@ -32,6 +35,10 @@ use super::RunArgs;
 /// Positions the zone prover may search on a board the bitboard search also
 /// takes (about 3 s), before the search is asked.
 pub const ZONE_NODES_FIRST: u64 = 300_000;
+
+/// Positions the df-pn win prover may visit before the search is asked
+/// (6,6,4's win takes 63,012, about 0.5 s; a million is a few seconds).
+pub const WIN_VISITS_FIRST: u64 = 1_000_000;
 
 /// Arguments of `retrograde prove`.
 #[derive(Debug, Args)]
@@ -184,6 +191,48 @@ fn by_zones(
     }
 }
 
+/// The first player's win by the df-pn prover
+/// ([`retrograde::solve::win_proof`]) within [`WIN_VISITS_FIRST`]
+/// positions, written as a proof tree; `None` when it does not prove one
+/// (a draw, or not within its share).
+fn by_win_proof(
+    args: &ProveMnkArgs,
+    bitboard: &Bitboard,
+    deadline: Option<Instant>,
+) -> anyhow::Result<Option<Proof>> {
+    let max_entries = (args.run.budget().0 .0
+        / win_proof::BYTES_PER_ENTRY.max(proof_tree::BYTES_PER_ENTRY))
+    .min(1 << 32) as usize;
+    let Ok((certificate, size, stats)) = win_proof::win_certificate(
+        bitboard,
+        true,
+        max_entries,
+        deadline,
+        Some(WIN_VISITS_FIRST),
+    )?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Proof {
+        value: "first",
+        method: "proof-number search",
+        certificate,
+        details: vec![format!(
+            "claim X wins: {} positions replayed, {} moves listed ({} positions visited by the search)",
+            size.positions, size.moves, stats.visits
+        )],
+        json: serde_json::json!({
+            "visits": stats.visits,
+            "claims": [{
+                "claim": "claim X wins",
+                "positions": size.positions,
+                "moves": size.moves,
+                "pairings": size.pairings,
+            }],
+        }),
+    }))
+}
+
 /// The value by the bitboard search on `bitboard`, written as a proof tree
 /// (one claim for a win, two for a draw); `Err` with why not past
 /// `deadline`.
@@ -281,9 +330,12 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         Some(p) => (Some(p), None),
         None => match (by_zones(args, board, deadline, zone_nodes)?, bitboard) {
             (Ok(p), _) => (Some(p), None),
-            (Err(_), Some(bitboard)) => match by_search(args, bitboard, deadline)? {
-                Ok(p) => (Some(p), None),
-                Err(why) => (None, Some(why)),
+            (Err(_), Some(bitboard)) => match by_win_proof(args, &bitboard, deadline)? {
+                Some(p) => (Some(p), None),
+                None => match by_search(args, bitboard, deadline)? {
+                    Ok(p) => (Some(p), None),
+                    Err(why) => (None, Some(why)),
+                },
             },
             (Err(why), None) => (None, Some(why)),
         },

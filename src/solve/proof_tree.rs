@@ -13,8 +13,9 @@
 //! that every line the prover has not blocked holds one. Positions reached
 //! along several paths are listed once (the certificate is a DAG).
 //!
-//! The moves come from the search ([`BoardSearcher`], weak probes): at an
-//! OR node its best move, whose value is the position's, so the claim
+//! The moves come from a [`MoveSource`]: the df-pn win prover
+//! ([`crate::solve::win_proof`]: a move whose position it proved), or the
+//! search ([`BoardSearcher`], weak probes): at an OR node its best move, whose value is the position's, so the claim
 //! carries over to the child; a position whose value does not support the
 //! claim is an error (the claim was false). A value is thus shown two
 //! ways: proved by the search, and replayed from the certificate by an
@@ -78,10 +79,34 @@ enum Entry {
     Pairing(Vec<(u64, u64)>),
 }
 
-/// Builds the certificate of claims on the empty board of `searcher`'s
-/// m,n,k board, listing at most `max_entries` positions a claim.
-pub struct ProofBuilder<'s, 'p> {
-    searcher: &'s BoardSearcher<'p>,
+/// Where the prover's moves come from: a search or a prover that has
+/// shown the claim.
+pub trait MoveSource {
+    /// A move of the prover at the position of X stones `x` and occupied
+    /// cells `occupied` (the prover to move, no line on the board) after
+    /// which `claim` still holds; `None` if the source finds none (the
+    /// claim is false here, or the source stopped).
+    fn prover_move(&self, x: u64, occupied: u64, claim: Claim) -> Result<Option<u64>>;
+}
+
+/// The bitboard search's best move, if its value supports the claim.
+impl MoveSource for BoardSearcher<'_> {
+    fn prover_move(&self, x: u64, occupied: u64, claim: Claim) -> Result<Option<u64>> {
+        let result = self
+            .search(x, occupied, Precision::Weak)?
+            .ok_or_else(|| Error::InvalidInput("the search stopped before its end".into()))?;
+        let holds = match claim.goal {
+            Goal::Win => result.value == Outcome::Win,
+            Goal::AtLeastDraw => result.value != Outcome::Loss,
+        };
+        Ok(if holds { result.best } else { None })
+    }
+}
+
+/// Builds the certificate of claims on the empty board of an m,n,k board,
+/// listing at most `max_entries` positions a claim.
+pub struct ProofBuilder<'s> {
+    source: &'s dyn MoveSource,
     board: Bitboard,
     pairing_board: PairingBoard,
     max_entries: usize,
@@ -98,10 +123,10 @@ pub struct ProofSize {
     pub positions: usize,
 }
 
-impl<'s, 'p> ProofBuilder<'s, 'p> {
-    /// A builder over `searcher`, whose board must be an m,n,k board.
-    pub fn new(searcher: &'s BoardSearcher<'p>, max_entries: usize) -> Result<Self> {
-        let board = searcher.board().clone();
+impl<'s> ProofBuilder<'s> {
+    /// A builder for `board`, an m,n,k board, with moves from `source`.
+    pub fn new(board: &Bitboard, source: &'s dyn MoveSource, max_entries: usize) -> Result<Self> {
+        let board = board.clone();
         let (family, cols, rows, k) = board.dimensions();
         if family != Family::Mnk {
             return Err(Error::InvalidInput(
@@ -109,7 +134,7 @@ impl<'s, 'p> ProofBuilder<'s, 'p> {
             ));
         }
         Ok(Self {
-            searcher,
+            source,
             board,
             pairing_board: PairingBoard::new(cols, rows, k)?,
             max_entries,
@@ -185,8 +210,8 @@ impl<'s, 'p> ProofBuilder<'s, 'p> {
 }
 
 /// One claim's depth-first walk over the positions its strategy reaches.
-struct Walk<'b, 's, 'p> {
-    builder: &'b ProofBuilder<'s, 'p>,
+struct Walk<'b, 's> {
+    builder: &'b ProofBuilder<'s>,
     claim: Claim,
     visited: HashSet<(u64, u64)>,
     entries: HashMap<(u64, u64), Entry>,
@@ -194,7 +219,7 @@ struct Walk<'b, 's, 'p> {
     order: Vec<(u64, u64)>,
 }
 
-impl Walk<'_, '_, '_> {
+impl Walk<'_, '_> {
     /// Proves the claim from the position of X stones `x` and O stones
     /// `o` (no line on it), listing what the checker needs.
     fn prove(&mut self, x: u64, o: u64) -> Result<()> {
@@ -239,18 +264,8 @@ impl Walk<'_, '_, '_> {
             if let Some(&m) = empty.iter().find(|&&m| b.has_line(mine | m)) {
                 return self.list((x, o), Entry::Move(m));
             }
-            let result = self
-                .builder
-                .searcher
-                .search(x, occupied, Precision::Weak)?
-                .ok_or_else(|| Error::InvalidInput("the search stopped before its end".into()))?;
-            let holds = match self.claim.goal {
-                Goal::Win => result.value == Outcome::Win,
-                Goal::AtLeastDraw => result.value != Outcome::Loss,
-            };
-            let m = match (holds, result.best) {
-                (true, Some(m)) => m,
-                _ => return Err(self.claim_false(x, o)),
+            let Some(m) = self.builder.source.prover_move(x, occupied, self.claim)? else {
+                return Err(self.claim_false(x, o));
             };
             self.list((x, o), Entry::Move(m))?;
             let (nx, no) = play((x, o), m);
@@ -319,8 +334,18 @@ pub fn certificate(
     claims: &[Claim],
     max_entries: usize,
 ) -> Result<(String, Vec<ProofSize>)> {
-    let builder = ProofBuilder::new(searcher, max_entries)?;
-    let (_, cols, rows, k) = searcher.board().dimensions();
+    certificate_from(searcher.board(), searcher, claims, max_entries)
+}
+
+/// [`certificate`] with the prover's moves from `source`.
+pub fn certificate_from(
+    board: &Bitboard,
+    source: &dyn MoveSource,
+    claims: &[Claim],
+    max_entries: usize,
+) -> Result<(String, Vec<ProofSize>)> {
+    let builder = ProofBuilder::new(board, source, max_entries)?;
+    let (_, cols, rows, k) = board.dimensions();
     let mut text = format!("{CERTIFICATE_MAGIC}\nmnk {cols} {rows} {k}\n");
     let mut sizes = Vec::new();
     for &claim in claims {

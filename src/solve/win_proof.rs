@@ -52,6 +52,7 @@ use rustc_hash::FxHashMap;
 use crate::error::{Error, Result};
 use crate::position::Family;
 use crate::solve::board_search::{Bitboard, MAX_MNK_CELLS};
+use crate::solve::proof_tree::{certificate_from, Claim, Goal, MoveSource, ProofSize};
 
 /// A number too large to count: proved or disproved.
 const INFINITE: u32 = u32::MAX / 2;
@@ -398,6 +399,52 @@ impl<'b> WinProver<'b> {
             }
         }
     }
+}
+
+/// A prover as the source of the attacker's moves in a proof tree
+/// ([`crate::solve::proof_tree`]), which asks for one move at a time.
+pub struct WinMoves<'b>(pub std::cell::RefCell<WinProver<'b>>);
+
+impl MoveSource for WinMoves<'_> {
+    fn prover_move(&self, x: u64, occupied: u64, claim: Claim) -> Result<Option<u64>> {
+        let mut prover = self.0.borrow_mut();
+        if claim.goal != Goal::Win || claim.prover_is_x != prover.attacker_is_x {
+            return Err(Error::InvalidInput(format!(
+                "the win prover does not show \"{}\"",
+                claim.line()
+            )));
+        }
+        Ok(prover.winning_move(x, occupied))
+    }
+}
+
+/// The attacker's win from the empty board of `board`, proved and written
+/// as a proof-tree certificate (at most `max_entries` positions listed,
+/// the search stopping at `deadline` or after `max_visits` positions);
+/// `Ok(None)` with the verdict when it is not a proved win.
+pub fn win_certificate(
+    board: &Bitboard,
+    attacker_is_x: bool,
+    max_entries: usize,
+    deadline: Option<Instant>,
+    max_visits: Option<u64>,
+) -> Result<std::result::Result<(String, ProofSize, WinStats), Verdict>> {
+    let mut prover = WinProver::new(board, attacker_is_x, max_entries, deadline)?;
+    if let Some(visits) = max_visits {
+        prover.limit_visits(visits);
+    }
+    let verdict = prover.prove(0, 0);
+    if verdict != Verdict::Win {
+        return Ok(Err(verdict));
+    }
+    let moves = WinMoves(std::cell::RefCell::new(prover));
+    let claim = Claim {
+        prover_is_x: attacker_is_x,
+        goal: Goal::Win,
+    };
+    let (text, sizes) = certificate_from(board, &moves, &[claim], max_entries)?;
+    let stats = moves.0.borrow().stats();
+    Ok(Ok((text, sizes[0], stats)))
 }
 
 /// The lowest set bit of `bits` (0 for none).
