@@ -273,8 +273,8 @@ fn a_false_claim_is_refused_by_the_builder() {
     assert!(certificate(&searcher, &[claim], 1 << 20).is_err());
 }
 
-/// `prove mnk` on a board without a pairing proves the value by search and
-/// writes a certificate that replays.
+/// `prove mnk` on a board without a pairing proves the first player's win
+/// by proof-number search and writes a certificate that replays.
 #[test]
 fn prove_mnk_writes_a_proof_tree_that_replays() {
     let dir = scratch_dir("proof", "tree");
@@ -286,7 +286,7 @@ fn prove_mnk_writes_a_proof_tree_that_replays() {
     assert!(out.status.success(), "{out:?}");
     let json = String::from_utf8_lossy(&out.stdout);
     assert!(
-        json.contains(r#""value":"first""#) && json.contains(r#""method":"search""#),
+        json.contains(r#""value":"first""#) && json.contains(r#""method":"proof-number search""#),
         "{json}"
     );
     let text = std::fs::read_to_string(&proof).unwrap();
