@@ -693,7 +693,7 @@ impl Stop<'_> {
 /// The stones of the player to move given X's stones `x` and the occupied
 /// cells — and, the same exchange the other way, X's stones given the
 /// mover's: X moves when the stones are even in number.
-fn mover_of(stones: u64, occupied: u64) -> u64 {
+pub(crate) fn mover_of(stones: u64, occupied: u64) -> u64 {
     if occupied.count_ones().is_multiple_of(2) {
         stones
     } else {

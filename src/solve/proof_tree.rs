@@ -15,8 +15,8 @@
 //!
 //! The moves come from a [`MoveSource`]: the df-pn win prover
 //! ([`crate::solve::win_proof`]: a move whose position it proved), or the
-//! search ([`BoardSearcher`], weak probes): at an OR node its best move, whose value is the position's, so the claim
-//! carries over to the child; a position whose value does not support the
+//! search ([`BoardSearcher`], weak probes): at an OR node its best move,
+//! whose value is the position's, so the claim carries over to the child; a position whose value does not support the
 //! claim is an error (the claim was false). A value is thus shown two
 //! ways: proved by the search, and replayed from the certificate by an
 //! independent checker (`tests/proof_certificates.rs`).

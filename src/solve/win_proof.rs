@@ -51,7 +51,7 @@ use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::position::Family;
-use crate::solve::board_search::{Bitboard, MAX_MNK_CELLS};
+use crate::solve::board_search::{mover_of, Bitboard, MAX_MNK_CELLS};
 use crate::solve::proof_tree::{certificate_from, Claim, Goal, MoveSource, ProofSize};
 
 /// A number too large to count: proved or disproved.
@@ -121,10 +121,9 @@ pub struct WinProver<'b> {
     deadline: Option<Instant>,
     max_visits: Option<u64>,
     stats: WinStats,
-    /// Set when a limit is reached: every search returns at once.
+    /// Set when a limit is reached (time, positions, or a table that
+    /// cannot be cut below its budget): every search returns at once.
     stopped: bool,
-    /// Set when the table could not be cut below its budget.
-    out_of_memory: bool,
 }
 
 impl<'b> WinProver<'b> {
@@ -152,7 +151,6 @@ impl<'b> WinProver<'b> {
             max_visits: None,
             stats: WinStats::default(),
             stopped: false,
-            out_of_memory: false,
         })
     }
 
@@ -167,15 +165,6 @@ impl<'b> WinProver<'b> {
         WinStats {
             entries: self.table.len(),
             ..self.stats
-        }
-    }
-
-    /// Why an open verdict stayed open.
-    pub fn why_open(&self) -> &'static str {
-        if self.out_of_memory {
-            "the table outgrew its memory budget"
-        } else {
-            "the time or position limit passed"
         }
     }
 
@@ -204,7 +193,7 @@ impl<'b> WinProver<'b> {
     pub fn winning_move(&mut self, x: u64, occupied: u64) -> Option<u64> {
         let moves = match self.expand(x, occupied) {
             Expansion::Proved => {
-                let me = self.mover_stones(x, occupied);
+                let me = mover_of(x, occupied);
                 return Some(lowest(self.board.winning_cells_of(me, occupied)));
             }
             Expansion::Disproved => return None,
@@ -236,14 +225,6 @@ impl<'b> WinProver<'b> {
         }
     }
 
-    fn mover_stones(&self, x: u64, occupied: u64) -> u64 {
-        if occupied.count_ones().is_multiple_of(2) {
-            x
-        } else {
-            occupied & !x
-        }
-    }
-
     fn attacker_to_move(&self, occupied: u64) -> bool {
         occupied.count_ones().is_multiple_of(2) == self.attacker_is_x
     }
@@ -256,7 +237,7 @@ impl<'b> WinProver<'b> {
         } else {
             (Expansion::Disproved, Expansion::Proved)
         };
-        let me = self.mover_stones(x, occupied);
+        let me = mover_of(x, occupied);
         let them = occupied & !me;
         if self.board.winning_cells_of(me, occupied) != 0 {
             return win;
@@ -303,7 +284,6 @@ impl<'b> WinProver<'b> {
             self.stats.cuts += 1;
             self.table.retain(|_, n| n.settled());
             if self.table.len() >= self.max_entries / 2 {
-                self.out_of_memory = true;
                 self.stopped = true;
             }
         }
@@ -343,9 +323,10 @@ impl<'b> WinProver<'b> {
             children.push(self.play(x, occupied, cell));
         }
         loop {
-            // the node's numbers, its best child and the runner-up's number
+            // the best child (least number minimised here; a node has at
+            // least one), the runner-up's number, the other numbers' sum
             let (mut best, mut best_n, mut second) = (0usize, INFINITE + 1, INFINITE);
-            let (mut least, mut sum) = (INFINITE, 0u32);
+            let mut sum = 0u32;
             let mut best_numbers = Numbers::PROVED;
             for (i, &(cx, cocc)) in children.iter().enumerate() {
                 let n = self.numbers_of(cx, cocc);
@@ -356,7 +337,6 @@ impl<'b> WinProver<'b> {
                 } else {
                     (n.disproof, n.proof)
                 };
-                least = least.min(mine);
                 sum = sum.saturating_add(other).min(INFINITE);
                 if mine < best_n {
                     second = best_n.min(INFINITE);
@@ -367,13 +347,13 @@ impl<'b> WinProver<'b> {
             }
             let numbers = if or_node {
                 Numbers {
-                    proof: least,
+                    proof: best_n,
                     disproof: sum,
                 }
             } else {
                 Numbers {
                     proof: sum,
-                    disproof: least,
+                    disproof: best_n,
                 }
             };
             if numbers.proof >= proof_limit
