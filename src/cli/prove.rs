@@ -18,7 +18,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::in_pool;
 use retrograde::solve::pairing::{self, PairingBoard};
 use retrograde::solve::progress::Silent;
@@ -78,8 +78,23 @@ pub struct ProveMnkArgs {
     /// SECONDS and say "not proved" (exit 3); a pairing is found at once.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// Which prover: every one in turn (a pairing, zones, the win prover
+    /// for a share, the search), or the win prover alone with no share —
+    /// for a first-player win that takes it long (e.g. 9,4,4).
+    #[arg(long, value_enum, default_value = "auto")]
+    method: Method,
     #[command(flatten)]
     run: RunArgs,
+}
+
+/// The provers `prove mnk` tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// A pairing, then zones, the win prover and the search, each for a
+    /// share.
+    Auto,
+    /// The df-pn win prover alone, until it settles or --time-limit.
+    Win,
 }
 
 /// Runs `retrograde prove`.
@@ -199,17 +214,13 @@ fn by_win_proof(
     args: &ProveMnkArgs,
     bitboard: &Bitboard,
     deadline: Option<Instant>,
+    max_visits: Option<u64>,
 ) -> anyhow::Result<Option<Proof>> {
     let max_entries = (args.run.budget().0 .0
         / win_proof::BYTES_PER_ENTRY.max(proof_tree::BYTES_PER_ENTRY))
     .min(1 << 32) as usize;
-    let Ok((certificate, size, stats)) = win_proof::win_certificate(
-        bitboard,
-        true,
-        max_entries,
-        deadline,
-        Some(WIN_VISITS_FIRST),
-    )?
+    let Ok((certificate, size, stats)) =
+        win_proof::win_certificate(bitboard, true, max_entries, deadline, max_visits)?
     else {
         return Ok(None);
     };
@@ -326,19 +337,37 @@ fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     } else {
         u64::MAX
     };
-    let (proof, why_not) = match by_pairing(board, lines)? {
-        Some(p) => (Some(p), None),
-        None => match (by_zones(args, board, deadline, zone_nodes)?, bitboard) {
-            (Ok(p), _) => (Some(p), None),
-            (Err(_), Some(bitboard)) => match by_win_proof(args, &bitboard, deadline)? {
-                Some(p) => (Some(p), None),
-                None => match by_search(args, bitboard, deadline)? {
-                    Ok(p) => (Some(p), None),
-                    Err(why) => (None, Some(why)),
-                },
+    let (proof, why_not) = if args.method == Method::Win {
+        let Some(bitboard) = &bitboard else {
+            anyhow::bail!(
+                "--method win takes boards of at most {MAX_MNK_CELLS} cells; {name} has {}",
+                args.cols * args.rows
+            );
+        };
+        match by_win_proof(args, bitboard, deadline, None)? {
+            Some(p) => (Some(p), None),
+            None => (
+                None,
+                Some("the win prover did not prove a first-player win".to_string()),
+            ),
+        }
+    } else {
+        match by_pairing(board, lines)? {
+            Some(p) => (Some(p), None),
+            None => match (by_zones(args, board, deadline, zone_nodes)?, bitboard) {
+                (Ok(p), _) => (Some(p), None),
+                (Err(_), Some(bitboard)) => {
+                    match by_win_proof(args, &bitboard, deadline, Some(WIN_VISITS_FIRST))? {
+                        Some(p) => (Some(p), None),
+                        None => match by_search(args, bitboard, deadline)? {
+                            Ok(p) => (Some(p), None),
+                            Err(why) => (None, Some(why)),
+                        },
+                    }
+                }
+                (Err(why), None) => (None, Some(why)),
             },
-            (Err(why), None) => (None, Some(why)),
-        },
+        }
     };
     if let (Some(p), Some(path)) = (&proof, &args.proof) {
         retrograde::atomic_file::write_atomically(path, p.certificate.as_bytes())

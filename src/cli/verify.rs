@@ -15,8 +15,10 @@ use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
 use retrograde::solve::pairing::{checked_empty_board_pairing, PairingBoard};
+use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
 use retrograde::solve::sparse_layered::solve_gravity_within;
+use retrograde::solve::win_proof::{self, win_certificate, Verdict};
 use retrograde::solve::zone_proof::{self, DrawProof};
 
 use super::mnk::empty_board_value;
@@ -244,6 +246,32 @@ const PAIRING_DRAWS: [(u32, u32, u32); 8] = [
 /// Science 815, 2020, who prove every board from 5×5 to 8×8 with k = 5 a
 /// draw; 7,6,5 follows from 7,7,5 as a smaller board).
 const ZONE_DRAWS: [(u32, u32, u32); 3] = [(6, 6, 5), (7, 6, 5), (7, 7, 5)];
+
+/// Boards (columns, rows, k) that verify proves first-player wins by the
+/// df-pn win prover ([`retrograde::solve::win_proof`]), each proof written
+/// out as a proof tree (every defender reply tried) before it counts; the
+/// tests replay such certificates with an independent checker. Published:
+/// (m,n,4) a first-player win for m ≥ 6, n ≥ 5 (Uiterwijk 2019); these
+/// two are also proved by the search above, a second method.
+const WIN_PROOFS: [(u32, u32, u32); 2] = [(6, 6, 4), (7, 5, 4)];
+
+/// The empty board's value by the win prover and its certificate, or why
+/// not.
+fn win_by_certificate(
+    board: &Bitboard,
+    budget: &Budget,
+    deadline: Instant,
+    case_seconds: f64,
+) -> Result<String, NotReached> {
+    let max_entries = (budget.0 .0 / win_proof::BYTES_PER_ENTRY.max(proof_tree::BYTES_PER_ENTRY))
+        .min(1 << 32) as usize;
+    match win_certificate(board, true, max_entries, Some(deadline), None) {
+        Ok(Ok(_)) => Ok("first".to_string()),
+        Ok(Err(Verdict::NoWin)) => Ok("not a first-player win".to_string()),
+        Ok(Err(_)) => Err(NotReached::time(case_seconds)),
+        Err(e) => Err(NotReached::of(&e.into())),
+    }
+}
 
 /// The empty board's value by a checked pairing, or why not.
 fn pairing_draw(board: PairingBoard) -> Result<String, NotReached> {
@@ -538,6 +566,22 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         if !report.row(
             &case,
             &published,
+            value.as_deref(),
+            clock.elapsed().as_secs_f64(),
+        )? {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    // wins by the df-pn prover, each written out as a proof tree
+    for (cols, rows, k) in WIN_PROOFS {
+        let clock = Instant::now();
+        let board = Bitboard::new(Family::Mnk, cols, rows, k)?;
+        let deadline = clock + Duration::from_secs_f64(args.case_seconds);
+        let value = win_by_certificate(&board, &budget, deadline, args.case_seconds);
+        let case = format!("{cols},{rows},{k} value (win certificate)");
+        if !report.row(
+            &case,
+            "first",
             value.as_deref(),
             clock.elapsed().as_secs_f64(),
         )? {

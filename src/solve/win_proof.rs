@@ -16,11 +16,41 @@
 //!   to move given by the count of stones. OR nodes have the attacker to
 //!   move, AND nodes the defender.
 //! * **Expansion** (each rule exact, so proof and disproof are those of
-//!   the game): a mover with an empty cell that completes its line wins
-//!   there; a full board is not a win for the attacker; a mover facing two
-//!   cells where the opponent completes a line loses (it blocks one at
-//!   most, and has no line of its own to complete first); facing one, it
-//!   must take it; else every empty cell is a move.
+//!   the game), for the side to move (the *mover*):
+//!   1. with an empty cell that completes its line, it wins there; a full
+//!      board is not a win for the attacker;
+//!   2. facing two cells where the opponent completes a line, it loses
+//!      (it blocks one at most, and has no line of its own to complete
+//!      first); facing one, it must take it;
+//!   3. only *live* cells are tried: cells on a line still free of one
+//!      colour. A stone on a dead cell changes no line, so it is worth a
+//!      pass, and a pass is worth no more than a stone on any cell (an
+//!      extra stone never hurts its owner in an m,n,k game: the
+//!      strategy-stealing argument); with no line left open for the
+//!      attacker, it does not win;
+//!   4. a move that makes two cells where the mover completes a line (a
+//!      *double four*; the opponent having none) wins;
+//!   5. each move of the opponent's that would make a double four must be
+//!      stopped: the mover takes that cell or, if the move makes exactly
+//!      two, one of them — or makes a four of its own (a cell where it
+//!      completes a line, which the opponent must block first). Any other
+//!      move lets the opponent's double four through: the mover loses;
+//!   6. a *victory by continuous fours* (Allis 1994): a run of fours, each
+//!      blocked by the opponent's only reply (a block that makes no four
+//!      of the opponent's), ending in a double four, wins; searched up to
+//!      [`VCF_DEPTH`] fours and [`VCF_BUDGET`] tries;
+//!   7. the opponent's run of fours, found as if the mover passed: each
+//!      move after which that very run still works (replayed step by step
+//!      on the new position) loses and is dropped.
+//!
+//!   8. an opponent's move onto a line of `k − 3` of its stones (a
+//!      *three*) that, were the mover to pass, leaves the mover lost by
+//!      rules 1–5: each move after which that threat still leaves it lost
+//!      by rules 1–5 loses and is dropped (the first such threat only).
+//!
+//!   Rules 3, 5, 7 and 8 drop moves only when they lose or are worth no
+//!   more than a move kept, so a proof or a disproof here is one of the
+//!   game.
 //! * **Numbers**: OR: proof = the least of the children's, disproof = their
 //!   sum; AND the other way round. A new child starts at (1, its number of
 //!   moves) at an OR node and (its number of moves, 1) at an AND node (the
@@ -31,7 +61,10 @@
 //!   subtree.
 //! * **Table**: numbers by the symmetric key of [`Bitboard::position_key`]
 //!   (a position and its images under the board's mirrors and half turn
-//!   share an entry). When it outgrows its budget, every entry not yet
+//!   share an entry). A position the rules settle is stored too: rule 6
+//!   tries cells in order within a budget, so it may settle one image and
+//!   not another, and a parent that read the other image's open numbers
+//!   would search the child for ever. When it outgrows its budget, every entry not yet
 //!   settled is dropped; settled ones stay, since the strategy is read from
 //!   them ([`WinProver::winning_move`]).
 //!
@@ -60,6 +93,12 @@ const INFINITE: u32 = u32::MAX / 2;
 /// Bytes a table entry takes (key, two numbers, the hash map's overhead),
 /// to size the table from a memory budget.
 pub const BYTES_PER_ENTRY: u64 = 32;
+
+/// The most fours a search for continuous fours follows.
+const VCF_DEPTH: u32 = 12;
+
+/// The most fours one search for continuous fours tries.
+const VCF_BUDGET: u32 = 64;
 
 /// The proof and disproof numbers of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +129,55 @@ enum Expansion {
     Moves(u64),
 }
 
+/// One side's lines in a position (no line of it complete).
+struct Scan {
+    /// The empty cells where it completes a line.
+    wins: u64,
+    /// The empty cells where it makes a cell of `wins` (a "four").
+    fours: u64,
+    /// The empty cells where it makes a line of `k − 2` stones and two
+    /// empty cells.
+    threes: u64,
+    /// The cells of its lines still open (free of the other side's
+    /// stones).
+    open: u64,
+    /// By cell index: the cells of `wins` a move there would make.
+    made: [u64; 64],
+}
+
+impl Scan {
+    /// The cells of `wins` a move on `cell` makes.
+    fn made_by(&self, cell: u64) -> u64 {
+        self.made[cell.trailing_zeros() as usize]
+    }
+
+    /// A move that makes two cells of `wins` at once.
+    fn double(&self) -> Option<u64> {
+        let mut left = self.fours;
+        while left != 0 {
+            let cell = lowest(left);
+            left ^= cell;
+            if self.made_by(cell).count_ones() >= 2 {
+                return Some(cell);
+            }
+        }
+        None
+    }
+}
+
+/// What the rules say from the mover's side.
+enum Rules {
+    /// The mover wins, starting with this move.
+    MoverWins(u64),
+    /// The mover loses whatever it plays.
+    MoverLoses,
+    /// Nobody can complete a line any more (a full board, or every line
+    /// blocked for the attacker): not a win for the attacker.
+    NoLine,
+    /// The moves worth trying.
+    Moves(u64),
+}
+
 /// The verdict on a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -115,6 +203,10 @@ pub struct WinStats {
 /// The prover for one board and one attacker.
 pub struct WinProver<'b> {
     board: &'b Bitboard,
+    /// Every line of the board (k cells in a row), as cell masks.
+    lines: Vec<u64>,
+    /// Stones in a row that win.
+    k: u32,
     attacker_is_x: bool,
     table: FxHashMap<u64, Numbers>,
     max_entries: usize,
@@ -144,6 +236,8 @@ impl<'b> WinProver<'b> {
         }
         Ok(Self {
             board,
+            lines: lines_of(board),
+            k: board.dimensions().3,
             attacker_is_x,
             table: FxHashMap::default(),
             max_entries: max_entries.max(1024),
@@ -193,8 +287,10 @@ impl<'b> WinProver<'b> {
     pub fn winning_move(&mut self, x: u64, occupied: u64) -> Option<u64> {
         let moves = match self.expand(x, occupied) {
             Expansion::Proved => {
-                let me = mover_of(x, occupied);
-                return Some(lowest(self.board.winning_cells_of(me, occupied)));
+                return match self.rules(x, occupied) {
+                    Rules::MoverWins(cell) => Some(cell),
+                    _ => None,
+                }
             }
             Expansion::Disproved => return None,
             Expansion::Moves(moves) => moves,
@@ -232,33 +328,266 @@ impl<'b> WinProver<'b> {
     /// The exact rules of the module doc.
     fn expand(&self, x: u64, occupied: u64) -> Expansion {
         let attacker_moves = self.attacker_to_move(occupied);
-        let (win, loss) = if attacker_moves {
-            (Expansion::Proved, Expansion::Disproved)
-        } else {
-            (Expansion::Disproved, Expansion::Proved)
-        };
+        match self.rules(x, occupied) {
+            Rules::MoverWins(_) if attacker_moves => Expansion::Proved,
+            Rules::MoverLoses if !attacker_moves => Expansion::Proved,
+            Rules::Moves(moves) => Expansion::Moves(moves),
+            _ => Expansion::Disproved,
+        }
+    }
+
+    /// The rules of the module doc from the mover's side.
+    fn rules(&self, x: u64, occupied: u64) -> Rules {
         let me = mover_of(x, occupied);
-        let them = occupied & !me;
-        if self.board.winning_cells_of(me, occupied) != 0 {
-            return win;
-        }
+        let mover_is_attacker = self.attacker_to_move(occupied);
+        self.rules_for(me, occupied & !me, occupied, mover_is_attacker, true)
+    }
+
+    /// [`Self::rules`] for the mover's stones `me`, the opponent's `them`
+    /// (either may have one stone more: a passed move), with rule 8 when
+    /// `threes`.
+    fn rules_for(
+        &self,
+        me: u64,
+        them: u64,
+        occupied: u64,
+        mover_is_attacker: bool,
+        threes: bool,
+    ) -> Rules {
         let empty = self.board.empty_cells(occupied);
+        let mine = self.scan(me, them, empty);
+        if mine.wins != 0 {
+            return Rules::MoverWins(lowest(mine.wins));
+        }
         if empty == 0 {
-            return Expansion::Disproved;
+            return Rules::NoLine;
         }
-        let threats = self.board.winning_cells_of(them, occupied);
-        match threats.count_ones() {
-            0 => Expansion::Moves(empty),
-            1 => Expansion::Moves(threats),
-            _ => loss,
+        let theirs = self.scan(them, me, empty);
+        match theirs.wins.count_ones() {
+            0 => {}
+            1 => return Rules::Moves(theirs.wins),
+            _ => return Rules::MoverLoses,
         }
+        // neither side can complete a line now. A move on a dead cell
+        // (every line through it holds both colours) is worth no more than
+        // a move on a live one (module doc), and with no live cell nobody
+        // completes a line
+        let attacker_open = if mover_is_attacker {
+            mine.open
+        } else {
+            theirs.open
+        };
+        if attacker_open == 0 {
+            return Rules::NoLine;
+        }
+        // look one move further: a move making two cells wins; each move
+        // of theirs making two must be stopped (only the move's cell, or
+        // one of exactly two cells it would make, stops it) unless we make
+        // a four first
+        if let Some(cell) = mine.double() {
+            return Rules::MoverWins(cell);
+        }
+        let mut answers = empty & (mine.open | theirs.open);
+        let mut left = theirs.fours;
+        while left != 0 {
+            let cell = lowest(left);
+            left ^= cell;
+            let made = theirs.made_by(cell);
+            if made.count_ones() >= 2 {
+                let stops = if made.count_ones() == 2 { made } else { 0 };
+                answers &= cell | stops;
+            }
+        }
+        let mut moves = answers | mine.fours;
+        if moves == 0 {
+            return Rules::MoverLoses;
+        }
+        if !threes {
+            // rule 8's inner look: rules 1–5 only
+            return Rules::Moves(moves);
+        }
+        // further still: a run of fours that ends in two cells
+        if let Some(first) = self.continuous_fours(me, them, occupied) {
+            return Rules::MoverWins(first);
+        }
+        if moves.count_ones() > 1 && theirs.fours != 0 {
+            // the opponent's run of fours, were we to pass: a move after
+            // which it still works, step by step, loses
+            let mut line = Vec::new();
+            let mut budget = VCF_BUDGET;
+            if self.fours_from(them, me, occupied, VCF_DEPTH, &mut budget, &mut line) {
+                let mut left = moves;
+                while left != 0 {
+                    let cell = lowest(left);
+                    left ^= cell;
+                    if self.fours_still_win(them, me | cell, occupied | cell, &line) {
+                        moves ^= cell;
+                    }
+                }
+                if moves == 0 {
+                    return Rules::MoverLoses;
+                }
+            }
+        }
+        if moves.count_ones() > 1 {
+            // an opponent's move that, were we to pass, leaves us lost by
+            // the rules above: each move after which it still does loses
+            let mut left = theirs.threes & empty;
+            while left != 0 {
+                let threat = lowest(left);
+                left ^= threat;
+                let after = |m: u64| {
+                    matches!(
+                        self.rules_for(
+                            me | m,
+                            them | threat,
+                            occupied | threat | m,
+                            mover_is_attacker,
+                            false
+                        ),
+                        Rules::MoverLoses
+                    )
+                };
+                if !after(0) {
+                    continue;
+                }
+                let mut kept = moves;
+                while kept != 0 {
+                    let cell = lowest(kept);
+                    kept ^= cell;
+                    if cell != threat && after(cell) {
+                        moves ^= cell;
+                    }
+                }
+                if moves == 0 {
+                    return Rules::MoverLoses;
+                }
+                break;
+            }
+        }
+        Rules::Moves(moves)
+    }
+
+    /// One side's lines in a position: `me`'s stones, `them`'s, the empty
+    /// cells.
+    fn scan(&self, me: u64, them: u64, empty: u64) -> Scan {
+        let mut scan = Scan {
+            wins: 0,
+            fours: 0,
+            threes: 0,
+            open: 0,
+            made: [0; 64],
+        };
+        let k = self.k;
+        for &line in &self.lines {
+            if line & them != 0 {
+                continue;
+            }
+            scan.open |= line;
+            let stones = (line & me).count_ones();
+            if stones + 1 == k {
+                scan.wins |= line & empty;
+            } else if stones + 2 == k {
+                let cells = line & empty;
+                let (a, b) = (lowest(cells), cells & (cells - 1));
+                scan.fours |= cells;
+                scan.made[a.trailing_zeros() as usize] |= b;
+                scan.made[b.trailing_zeros() as usize] |= a;
+            } else if stones + 3 == k {
+                scan.threes |= line & empty;
+            }
+        }
+        scan
+    }
+
+    /// The first move of a victory by continuous fours for `me` (neither
+    /// side able to complete a line now): each move makes one cell where
+    /// `me` completes a line, the opponent blocks it (its block making no
+    /// such cell of its own), and the last move makes two. A search of at
+    /// most [`VCF_DEPTH`] fours and [`VCF_BUDGET`] positions, so the same
+    /// position always gets the same answer.
+    fn continuous_fours(&self, me: u64, them: u64, occupied: u64) -> Option<u64> {
+        let mut line = Vec::new();
+        let mut budget = VCF_BUDGET;
+        self.fours_from(me, them, occupied, VCF_DEPTH, &mut budget, &mut line)
+            .then(|| line[0])
+    }
+
+    /// The search of [`Self::continuous_fours`]: pushes the moves of a win
+    /// found on `line` (the last one making two cells).
+    fn fours_from(
+        &self,
+        me: u64,
+        them: u64,
+        occupied: u64,
+        depth: u32,
+        budget: &mut u32,
+        line: &mut Vec<u64>,
+    ) -> bool {
+        let empty = self.board.empty_cells(occupied);
+        let mine = self.scan(me, them, empty);
+        if let Some(cell) = mine.double() {
+            line.push(cell);
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let mut left = mine.fours;
+        while left != 0 {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            let cell = lowest(left);
+            left ^= cell;
+            let block = mine.made_by(cell);
+            let (me2, them2, occupied2) = (me | cell, them | block, occupied | cell | block);
+            if self.board.winning_cells_of(them2, occupied2) != 0 {
+                continue;
+            }
+            line.push(cell);
+            if self.fours_from(me2, them2, occupied2, depth - 1, budget, line) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+
+    /// Whether the run of fours `line` found by [`Self::fours_from`] still
+    /// wins for `me`, to move, in this position: each move on an empty
+    /// cell, the opponent never able to complete a line first, each move
+    /// but the last making one cell (blocked), the last making two.
+    fn fours_still_win(&self, mut me: u64, mut them: u64, mut occupied: u64, line: &[u64]) -> bool {
+        for (i, &cell) in line.iter().enumerate() {
+            if cell & occupied != 0 || self.board.winning_cells_of(them, occupied) != 0 {
+                return false;
+            }
+            let made = self.board.winning_cells_of(me | cell, occupied | cell);
+            match made.count_ones() {
+                0 => return false,
+                1 if i + 1 < line.len() => {
+                    (me, them, occupied) = (me | cell, them | made, occupied | cell | made);
+                }
+                1 => return false,
+                _ => return true,
+            }
+        }
+        false
     }
 
     /// A position's numbers: from the table, else its starting numbers.
     fn numbers_of(&self, x: u64, occupied: u64) -> Numbers {
-        if let Some(&n) = self.table.get(&self.board.position_key(x, occupied)) {
-            return n;
+        match self.table.get(&self.board.position_key(x, occupied)) {
+            Some(&n) => n,
+            None => self.starting_numbers(x, occupied),
         }
+    }
+
+    /// A position's numbers before any search: settled by the rules, else
+    /// the mobility start of the module doc.
+    fn starting_numbers(&self, x: u64, occupied: u64) -> Numbers {
         match self.expand(x, occupied) {
             Expansion::Proved => Numbers::PROVED,
             Expansion::Disproved => Numbers::DISPROVED,
@@ -309,18 +638,35 @@ impl<'b> WinProver<'b> {
     /// settled, or a limit passes), and returns its numbers.
     fn search(&mut self, x: u64, occupied: u64, proof_limit: u32, disproof_limit: u32) -> Numbers {
         self.stats.visits += 1;
+        // a position settled by the rules is stored too: its symmetric
+        // image shares the entry, and the bounded search for fours, which
+        // tries cells in order, may settle one image and not the other
         let moves = match self.expand(x, occupied) {
-            Expansion::Proved => return Numbers::PROVED,
-            Expansion::Disproved => return Numbers::DISPROVED,
+            Expansion::Proved => {
+                self.store(x, occupied, Numbers::PROVED);
+                return Numbers::PROVED;
+            }
+            Expansion::Disproved => {
+                self.store(x, occupied, Numbers::DISPROVED);
+                return Numbers::DISPROVED;
+            }
             Expansion::Moves(moves) => moves,
         };
         let or_node = self.attacker_to_move(occupied);
+        // each child's position, table key and starting numbers (looked up
+        // once: the rules cost more than a table probe)
         let mut children = Vec::with_capacity(moves.count_ones() as usize);
         let mut left = moves;
         while left != 0 {
             let cell = lowest(left);
             left ^= cell;
-            children.push(self.play(x, occupied, cell));
+            let (cx, cocc) = self.play(x, occupied, cell);
+            let key = self.board.position_key(cx, cocc);
+            let start = match self.table.get(&key) {
+                Some(_) => None,
+                None => Some(self.starting_numbers(cx, cocc)),
+            };
+            children.push((cx, cocc, key, start));
         }
         loop {
             // the best child (least number minimised here; a node has at
@@ -328,8 +674,14 @@ impl<'b> WinProver<'b> {
             let (mut best, mut best_n, mut second) = (0usize, INFINITE + 1, INFINITE);
             let mut sum = 0u32;
             let mut best_numbers = Numbers::PROVED;
-            for (i, &(cx, cocc)) in children.iter().enumerate() {
-                let n = self.numbers_of(cx, cocc);
+            for (i, child) in children.iter_mut().enumerate() {
+                let (cx, cocc, key, _) = *child;
+                let n = match self.table.get(&key) {
+                    Some(&n) => n,
+                    None => *child
+                        .3
+                        .get_or_insert_with(|| self.starting_numbers(cx, cocc)),
+                };
                 // at an OR node the child's proof number is minimised, its
                 // disproof numbers summed; at an AND node the other way
                 let (mine, other) = if or_node {
@@ -367,7 +719,7 @@ impl<'b> WinProver<'b> {
             let widened = second
                 .saturating_add(second / 4)
                 .max(second.saturating_add(1));
-            let (cx, cocc) = children[best];
+            let (cx, cocc, _, _) = children[best];
             if or_node {
                 let child_proof = proof_limit.min(widened);
                 let child_disproof = disproof_limit - numbers.disproof + best_numbers.disproof;
@@ -425,6 +777,27 @@ pub fn win_certificate(
     let (text, sizes) = certificate_from(board, &moves, &[claim], max_entries)?;
     let stats = moves.0.borrow().stats();
     Ok(Ok((text, sizes[0], stats)))
+}
+
+/// Every line of `board`: `k` cells in a row, column, or diagonal.
+fn lines_of(board: &Bitboard) -> Vec<u64> {
+    let (_, cols, rows, k) = board.dimensions();
+    let mut lines = Vec::new();
+    for col in 0..cols {
+        for row in 0..rows {
+            for (dc, dr) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
+                let end_col = col as i64 + dc * (k as i64 - 1);
+                let end_row = row as i64 + dr * (k as i64 - 1);
+                if end_col >= cols as i64 || end_row < 0 || end_row >= rows as i64 {
+                    continue;
+                }
+                lines.push((0..k as i64).fold(0u64, |line, t| {
+                    line | board.cell((col as i64 + dc * t) as u32, (row as i64 + dr * t) as u32)
+                }));
+            }
+        }
+    }
+    lines
 }
 
 /// The lowest set bit of `bits` (0 for none).
