@@ -187,6 +187,8 @@ fn verify_agrees_with_every_published_figure_it_reaches() {
         "8,8,8 value (pairing certificate)",
         "9,9,9 value (pairing certificate)",
         "15,15,9 value (pairing certificate)",
+        "6,6,4 value (win certificate)",
+        "7,5,4 value (win certificate)",
     ] {
         assert!(
             text.lines().any(|l| l.starts_with(case) && l.contains('✓')),

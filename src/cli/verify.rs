@@ -203,7 +203,8 @@ fn search_cases() -> Vec<SearchCase> {
         mnk("4,5,4", "draw", 5, 4, 4),
         mnk("4,6,4", "draw", 6, 4, 4),
         // (m,4,4) draws for m ≤ 8 (Charatsidis 2017; Uiterwijk); 9 and 10
-        // (first-player wins) are not proved within the budget (yet)
+        // (first-player wins) take the win prover minutes, past a case's
+        // budget: `prove mnk --method win` (results/PROOFS.md)
         mnk("4,7,4", "draw", 7, 4, 4),
         mnk("4,8,4", "draw", 8, 4, 4),
         mnk("5,5,4", "draw", 5, 5, 4),
