@@ -95,10 +95,10 @@ const INFINITE: u32 = u32::MAX / 2;
 pub const BYTES_PER_ENTRY: u64 = 32;
 
 /// The most fours a search for continuous fours follows.
-const VCF_DEPTH: u32 = 12;
+pub const VCF_DEPTH: u32 = 12;
 
 /// The most fours one search for continuous fours tries.
-const VCF_BUDGET: u32 = 64;
+pub const VCF_BUDGET: u32 = 64;
 
 /// The proof and disproof numbers of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
