@@ -306,6 +306,28 @@ fn replay_a_certificate_file() {
     eprintln!("{path}: proved {claims:?}");
 }
 
+/// The certificates kept in results/proofs/ (9,4,4 and 10,4,4, the
+/// first player's wins; xz-compressed, read through the `xz` program):
+/// each replays to "X wins". A documented run of about 15 s.
+#[test]
+#[ignore]
+fn the_kept_certificates_replay() {
+    for name in ["9-4-4", "10-4-4"] {
+        let path = format!(
+            "{}/results/proofs/{name}.txt.xz",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let out = std::process::Command::new("xz")
+            .args(["-dc", &path])
+            .output()
+            .expect("the xz program decompresses the kept certificates");
+        assert!(out.status.success(), "xz -dc {path}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let claims = check_certificate(&text).unwrap_or_else(|why| panic!("{path}: {why}"));
+        assert_eq!(claims, ["X wins"], "{path}");
+    }
+}
+
 /// A search that does not finish within `--time-limit` proves nothing:
 /// exit 3, "not proved" with the reason, no certificate written.
 #[test]
