@@ -207,6 +207,8 @@ pub struct WinProver<'b> {
     lines: Vec<u64>,
     /// Stones in a row that win.
     k: u32,
+    /// By cell index: the lines through the cell.
+    lines_through: Vec<Vec<u64>>,
     attacker_is_x: bool,
     table: FxHashMap<u64, Numbers>,
     max_entries: usize,
@@ -234,9 +236,13 @@ impl<'b> WinProver<'b> {
                 "the win prover takes m,n,k boards of at most {MAX_MNK_CELLS} cells"
             )));
         }
+        let lines = lines_of(board);
         Ok(Self {
             board,
-            lines: lines_of(board),
+            lines_through: (0..64)
+                .map(|i| lines.iter().copied().filter(|l| l >> i & 1 == 1).collect())
+                .collect(),
+            lines,
             k: board.dimensions().3,
             attacker_is_x,
             table: FxHashMap::default(),
@@ -543,7 +549,8 @@ impl<'b> WinProver<'b> {
             left ^= cell;
             let block = mine.made_by(cell);
             let (me2, them2, occupied2) = (me | cell, them | block, occupied | cell | block);
-            if self.board.winning_cells_of(them2, occupied2) != 0 {
+            // they had no such cell: a new one lies on a line through the block
+            if self.wins_through(them2, me2, block) != 0 {
                 continue;
             }
             line.push(cell);
@@ -555,6 +562,18 @@ impl<'b> WinProver<'b> {
         false
     }
 
+    /// The empty cells where `stones` complete a line through `cell` (lines
+    /// free of `other`'s stones).
+    fn wins_through(&self, stones: u64, other: u64, cell: u64) -> u64 {
+        let mut wins = 0u64;
+        for &line in &self.lines_through[cell.trailing_zeros() as usize] {
+            if line & other == 0 && (line & stones).count_ones() + 1 == self.k {
+                wins |= line & !stones;
+            }
+        }
+        wins
+    }
+
     /// Whether the run of fours `line` found by [`Self::fours_from`] still
     /// wins for `me`, to move, in this position: each move on an empty
     /// cell, the opponent never able to complete a line first, each move
@@ -564,7 +583,10 @@ impl<'b> WinProver<'b> {
             if cell & occupied != 0 || self.board.winning_cells_of(them, occupied) != 0 {
                 return false;
             }
-            let made = self.board.winning_cells_of(me | cell, occupied | cell);
+            // `me` has no such cell before its move (none at the start, and
+            // each four's cell is blocked), so a new one lies on a line
+            // through the move
+            let made = self.wins_through(me | cell, them, cell);
             match made.count_ones() {
                 0 => return false,
                 1 if i + 1 < line.len() => {
