@@ -41,8 +41,7 @@
 //!      [`VCF_DEPTH`] fours and [`VCF_BUDGET`] tries;
 //!   7. the opponent's run of fours, found as if the mover passed: each
 //!      move after which that very run still works (replayed step by step
-//!      on the new position) loses and is dropped.
-//!
+//!      on the new position) loses and is dropped;
 //!   8. an opponent's move onto a line of `k − 3` of its stones (a
 //!      *three*) that, were the mover to pass, leaves the mover lost by
 //!      rules 1–5: each move after which that threat still leaves it lost
@@ -64,9 +63,9 @@
 //!   share an entry). A position the rules settle is stored too: rule 6
 //!   tries cells in order within a budget, so it may settle one image and
 //!   not another, and a parent that read the other image's open numbers
-//!   would search the child for ever. When it outgrows its budget, every entry not yet
-//!   settled is dropped; settled ones stay, since the strategy is read from
-//!   them ([`WinProver::winning_move`]).
+//!   would search the child for ever. When the table outgrows its budget,
+//!   every entry not yet settled is dropped; settled ones stay, since the
+//!   strategy is read from them ([`WinProver::winning_move`]).
 //!
 //! The positions form a DAG (stones are only added), so there are no
 //! cycles to mind; a position reached by several paths is counted in each
@@ -291,15 +290,11 @@ impl<'b> WinProver<'b> {
     /// the node again if the table lost it. `None` if the attacker does not
     /// win here or the limits passed first.
     pub fn winning_move(&mut self, x: u64, occupied: u64) -> Option<u64> {
-        let moves = match self.expand(x, occupied) {
-            Expansion::Proved => {
-                return match self.rules(x, occupied) {
-                    Rules::MoverWins(cell) => Some(cell),
-                    _ => None,
-                }
-            }
-            Expansion::Disproved => return None,
-            Expansion::Moves(moves) => moves,
+        // the attacker moves here: the rules' win is its move
+        let moves = match self.rules(x, occupied) {
+            Rules::MoverWins(cell) => return Some(cell),
+            Rules::MoverLoses | Rules::NoLine => return None,
+            Rules::Moves(moves) => moves,
         };
         for _ in 0..2 {
             let mut left = moves;
@@ -413,15 +408,13 @@ impl<'b> WinProver<'b> {
             return Rules::Moves(moves);
         }
         // further still: a run of fours that ends in two cells
-        if let Some(first) = self.continuous_fours(me, them, occupied) {
-            return Rules::MoverWins(first);
+        if let Some(line) = self.continuous_fours(me, them, occupied) {
+            return Rules::MoverWins(line[0]);
         }
         if moves.count_ones() > 1 && theirs.fours != 0 {
             // the opponent's run of fours, were we to pass: a move after
             // which it still works, step by step, loses
-            let mut line = Vec::new();
-            let mut budget = VCF_BUDGET;
-            if self.fours_from(them, me, occupied, VCF_DEPTH, &mut budget, &mut line) {
+            if let Some(line) = self.continuous_fours(them, me, occupied) {
                 let mut left = moves;
                 while left != 0 {
                     let cell = lowest(left);
@@ -506,17 +499,17 @@ impl<'b> WinProver<'b> {
         scan
     }
 
-    /// The first move of a victory by continuous fours for `me` (neither
-    /// side able to complete a line now): each move makes one cell where
+    /// The moves of a victory by continuous fours for `me` (neither side
+    /// able to complete a line now): each move makes one cell where
     /// `me` completes a line, the opponent blocks it (its block making no
     /// such cell of its own), and the last move makes two. A search of at
     /// most [`VCF_DEPTH`] fours and [`VCF_BUDGET`] positions, so the same
     /// position always gets the same answer.
-    fn continuous_fours(&self, me: u64, them: u64, occupied: u64) -> Option<u64> {
+    fn continuous_fours(&self, me: u64, them: u64, occupied: u64) -> Option<Vec<u64>> {
         let mut line = Vec::new();
         let mut budget = VCF_BUDGET;
         self.fours_from(me, them, occupied, VCF_DEPTH, &mut budget, &mut line)
-            .then(|| line[0])
+            .then_some(line)
     }
 
     /// The search of [`Self::continuous_fours`]: pushes the moves of a win
@@ -675,20 +668,15 @@ impl<'b> WinProver<'b> {
             Expansion::Moves(moves) => moves,
         };
         let or_node = self.attacker_to_move(occupied);
-        // each child's position, table key and starting numbers (looked up
-        // once: the rules cost more than a table probe)
+        // each child's position, table key and starting numbers (worked
+        // out once, when first needed: the rules cost more than a probe)
         let mut children = Vec::with_capacity(moves.count_ones() as usize);
         let mut left = moves;
         while left != 0 {
             let cell = lowest(left);
             left ^= cell;
             let (cx, cocc) = self.play(x, occupied, cell);
-            let key = self.board.position_key(cx, cocc);
-            let start = match self.table.get(&key) {
-                Some(_) => None,
-                None => Some(self.starting_numbers(cx, cocc)),
-            };
-            children.push((cx, cocc, key, start));
+            children.push((cx, cocc, self.board.position_key(cx, cocc), None));
         }
         loop {
             // the best child (least number minimised here; a node has at
