@@ -203,8 +203,7 @@ fn search_cases() -> Vec<SearchCase> {
         mnk("4,5,4", "draw", 5, 4, 4),
         mnk("4,6,4", "draw", 6, 4, 4),
         // (m,4,4) draws for m ≤ 8 (Charatsidis 2017; Uiterwijk); 9 and 10
-        // (first-player wins) take the win prover minutes, past a case's
-        // budget: `prove mnk --method win` (results/PROOFS.md)
+        // (first-player wins) are win-certificate cases below
         mnk("4,7,4", "draw", 7, 4, 4),
         mnk("4,8,4", "draw", 8, 4, 4),
         mnk("5,5,4", "draw", 5, 5, 4),
@@ -252,9 +251,12 @@ const ZONE_DRAWS: [(u32, u32, u32); 3] = [(6, 6, 5), (7, 6, 5), (7, 7, 5)];
 /// df-pn win prover ([`retrograde::solve::win_proof`]), each proof written
 /// out as a proof tree (every defender reply tried) before it counts; the
 /// tests replay such certificates with an independent checker. Published:
-/// (m,n,4) a first-player win for m ≥ 6, n ≥ 5 (Uiterwijk 2019); these
-/// two are also proved by the search above, a second method.
-const WIN_PROOFS: [(u32, u32, u32); 2] = [(6, 6, 4), (7, 5, 4)];
+/// (m,n,4) a first-player win for m ≥ 6, n ≥ 5 (Uiterwijk 2019), 6,6,4 and
+/// 7,5,4 also proved by the search above, a second method; (9,4,4) and
+/// (10,4,4) first-player wins (Charatsidis, BSc thesis, Maastricht 2017;
+/// Uiterwijk), about 90 s and 70 s here (results/PROOFS.md), whose kept
+/// certificates the tests replay.
+const WIN_PROOFS: [(u32, u32, u32); 4] = [(6, 6, 4), (7, 5, 4), (9, 4, 4), (10, 4, 4)];
 
 /// The empty board's value by the win prover and its certificate, or why
 /// not.
