@@ -1,0 +1,202 @@
+//! A second, independent count of m,n,k positions per ply, by inclusion and
+//! exclusion over the board's lines instead of any move generation: it
+//! checks the symbolic engine's 5×5 k = 5 count (results/symbolic/), which
+//! no explicit engine reaches.
+//!
+//! A position of ply `p` is a pair of disjoint stone sets: the last mover's
+//! `M` (⌈p/2⌉ stones when X moved last, ⌊p/2⌋ when O did) and the other
+//! side's `N`. It is reachable exactly when `N` holds no line and either
+//! `M` holds none (any order of play reaches it: no subset of a line-free
+//! set holds a line) or every line `M` holds passes through one common
+//! stone of `M` (played last; before it neither side had a line). The
+//! count enumerates `M` and counts the line-free `N` of the right size in
+//! the cells left by inclusion and exclusion over the lines inside them.
+
+use retrograde::games::mnk::Mnk;
+use retrograde::memory::Budget;
+use retrograde::solve::layered::solve_mnk;
+use serde_json::Value;
+
+/// The lines of `k` cells of a `cols` × `rows` board, cells numbered row
+/// by row.
+fn lines(cols: u32, rows: u32, k: u32) -> Vec<u32> {
+    let mut lines = Vec::new();
+    for row in 0..rows as i32 {
+        for col in 0..cols as i32 {
+            for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                let cells: Option<u32> = (0..k as i32)
+                    .map(|t| (col + dc * t, row + dr * t))
+                    .map(|(c, r)| {
+                        ((0..cols as i32).contains(&c) && (0..rows as i32).contains(&r))
+                            .then_some(1u32 << (r as u32 * cols + c as u32))
+                    })
+                    .sum();
+                if let Some(mask) = cells {
+                    lines.push(mask);
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// Per ply: (positions, positions with a line). A full board ends the game
+/// too: the engines count every position of the last ply as terminal.
+fn counts_by_lines(cols: u32, rows: u32, k: u32) -> Vec<(u64, u64)> {
+    let cells = cols * rows;
+    let lines = lines(cols, rows, k);
+    let mut choose = vec![vec![0u64; cells as usize + 1]; cells as usize + 1];
+    for n in 0..=cells as usize {
+        choose[n][0] = 1;
+        for r in 1..=n {
+            choose[n][r] = choose[n - 1][r - 1] + choose[n - 1][r];
+        }
+    }
+    let binomial = |n: u32, r: i64| {
+        if r < 0 || r > n as i64 {
+            0
+        } else {
+            choose[n as usize][r as usize] as i64
+        }
+    };
+    // the line-free sets of `size` cells within `free`: by inclusion and
+    // exclusion over the sets of lines inside `free`, only those whose
+    // union fits in `size` cells counting (the others choose nothing)
+    fn signed_sum(
+        inside: &[u32],
+        union: u32,
+        sign: i64,
+        left: u32,
+        size: u32,
+        binomial: &dyn Fn(u32, i64) -> i64,
+    ) -> i64 {
+        let forced = union.count_ones();
+        let mut total = sign * binomial(left - forced, size as i64 - forced as i64);
+        for (i, &line) in inside.iter().enumerate() {
+            if (union | line).count_ones() <= size {
+                total += signed_sum(&inside[i + 1..], union | line, -sign, left, size, binomial);
+            }
+        }
+        total
+    }
+    let line_free = |free: u32, size: u32| -> u64 {
+        let inside: Vec<u32> = lines.iter().copied().filter(|l| l & !free == 0).collect();
+        signed_sum(&inside, 0, 1, free.count_ones(), size, &binomial) as u64
+    };
+    let all = if cells == 32 {
+        u32::MAX
+    } else {
+        (1u32 << cells) - 1
+    };
+    (0..=cells)
+        .map(|ply| {
+            let (last, other) = if ply % 2 == 1 {
+                (ply.div_ceil(2), ply / 2)
+            } else {
+                (ply / 2, ply / 2)
+            };
+            let (mut positions, mut terminal) = (0u64, 0u64);
+            // every set of `last` cells, in increasing order (Gosper)
+            let mut m: u32 = if last == 0 { 0 } else { (1u32 << last) - 1 };
+            loop {
+                let held: Vec<u32> = lines.iter().copied().filter(|l| l & !m == 0).collect();
+                let common = held.iter().fold(m, |c, l| c & l);
+                if held.is_empty() || common != 0 {
+                    let n = line_free(all & !m, other);
+                    positions += n;
+                    if !held.is_empty() {
+                        terminal += n;
+                    }
+                }
+                if last == 0 || last == cells {
+                    break;
+                }
+                let low = m & m.wrapping_neg();
+                let ripple = m + low;
+                if ripple & !all != 0 || ripple == 0 {
+                    break;
+                }
+                m = ripple | (((m ^ ripple) >> 2) / low);
+                if m & !all != 0 {
+                    break;
+                }
+            }
+            (positions, terminal)
+        })
+        .collect()
+}
+
+/// The method against the exhaustive engine on boards it solves in
+/// moments.
+#[test]
+fn the_line_count_equals_the_exhaustive_engine() {
+    for (cols, rows, k) in [
+        (3, 3, 3),
+        (4, 3, 3),
+        (4, 4, 3),
+        (4, 4, 4),
+        (5, 3, 4),
+        (5, 3, 5),
+    ] {
+        let game = Mnk::new(rows, cols, k).unwrap();
+        let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
+        let expected: Vec<(u64, u64, u64)> = table
+            .counts
+            .iter()
+            .map(|c| (c.positions, c.x_wins + c.o_wins, c.terminal))
+            .collect();
+        let cells = (cols * rows) as usize;
+        let counted: Vec<(u64, u64, u64)> = counts_by_lines(cols, rows, k)
+            .into_iter()
+            .enumerate()
+            .map(|(ply, (n, lines))| (n, lines, if ply == cells { n } else { lines }))
+            .collect();
+        assert_eq!(counted, expected, "{cols},{rows},{k}");
+    }
+}
+
+/// The symbolic engine's 5×5 k = 5 count kept in results/symbolic/ (no
+/// explicit engine reaches 25 cells): every ply's positions and terminal
+/// positions, and the totals.
+#[test]
+fn the_kept_5x5_k5_count_equals_the_line_count() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/results/symbolic/count-mnk-5x5-k5.json"
+    ))
+    .unwrap();
+    let report: Value = serde_json::from_str(&text).unwrap();
+    let kept: Vec<(u64, u64, u64)> = report["per_ply"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let n = |key: &str| p[key].as_u64().unwrap();
+            (n("positions"), n("x_wins") + n("o_wins"), n("terminal"))
+        })
+        .collect();
+    let counted = counts_by_lines(5, 5, 5);
+    let full_board = counted.len() - 1;
+    let as_kept: Vec<(u64, u64, u64)> = counted
+        .iter()
+        .enumerate()
+        .map(|(ply, &(n, lines))| (n, lines, if ply == full_board { n } else { lines }))
+        .collect();
+    assert_eq!(kept, as_kept);
+    let total = |f: fn(usize, (u64, u64)) -> u64| -> u64 {
+        counted.iter().enumerate().map(|(ply, &c)| f(ply, c)).sum()
+    };
+    let x_wins = total(|ply, (_, lines)| if ply % 2 == 1 { lines } else { 0 });
+    let o_wins = total(|ply, (_, lines)| if ply % 2 == 0 { lines } else { 0 });
+    let (full, full_lines) = counted[full_board];
+    let totals = [
+        ("positions", total(|_, (n, _)| n)),
+        ("x_wins", x_wins),
+        ("o_wins", o_wins),
+        ("draws", full - full_lines),
+    ];
+    for (key, value) in totals {
+        assert_eq!(report[key].as_u64(), Some(value), "{key}");
+    }
+    assert_eq!(totals[0].1, 158_977_021_146);
+}
