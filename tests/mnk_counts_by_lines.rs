@@ -162,7 +162,7 @@ fn the_line_count_equals_the_exhaustive_engine() {
 fn the_kept_5x5_k5_count_equals_the_line_count() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/results/symbolic/count-mnk-5x5-k5.json"
+        "/results/symbolic/mnk-5x5-k5-count.json"
     ))
     .unwrap();
     let report: Value = serde_json::from_str(&text).unwrap();

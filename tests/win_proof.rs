@@ -180,13 +180,9 @@ fn every_position_agrees(cols: u32, rows: u32, k: u32) -> u64 {
 #[test]
 fn every_position_of_every_board_up_to_4x4_agrees() {
     // 13,010,976 positions, 4,4,4's 9 M the most (about 40 s)
-    let mut checked = 0u64;
-    for cols in 1..=4u32 {
-        for rows in 1..=4u32 {
-            for k in 1..=cols.max(rows) {
-                checked += every_position_agrees(cols, rows, k);
-            }
-        }
-    }
+    let checked: u64 = common::mnk_boards_up_to_4x4()
+        .into_iter()
+        .map(|(cols, rows, k)| every_position_agrees(cols, rows, k))
+        .sum();
     assert_eq!(checked, 13_010_976);
 }

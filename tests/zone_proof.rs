@@ -389,16 +389,11 @@ fn every_position_agrees(cols: u32, rows: u32, k: u32) -> u64 {
 
 #[test]
 fn every_position_of_every_board_up_to_4x4_agrees_but_4x4_k4() {
-    let mut checked = 0u64;
-    for cols in 1..=4u32 {
-        for rows in 1..=4u32 {
-            for k in 1..=cols.max(rows) {
-                if (cols, rows, k) != (4, 4, 4) {
-                    checked += every_position_agrees(cols, rows, k);
-                }
-            }
-        }
-    }
+    let checked: u64 = common::mnk_boards_up_to_4x4()
+        .into_iter()
+        .filter(|&board| board != (4, 4, 4))
+        .map(|(cols, rows, k)| every_position_agrees(cols, rows, k))
+        .sum();
     assert!(checked > 3_000_000, "{checked}");
 }
 

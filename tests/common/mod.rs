@@ -112,6 +112,15 @@ pub fn random_gravity_prefix(
     (x, occupied, ply)
 }
 
+/// Every m,n,k board up to 4×4 as (columns, rows, k), each k from 1 to the
+/// longer side.
+pub fn mnk_boards_up_to_4x4() -> Vec<(u32, u32, u32)> {
+    (1..=4u32)
+        .flat_map(|cols| (1..=4u32).map(move |rows| (cols, rows)))
+        .flat_map(|(cols, rows)| (1..=cols.max(rows)).map(move |k| (cols, rows, k)))
+        .collect()
+}
+
 /// Every position in play of an m,n,k board of `cells` cells (reachable,
 /// no line yet, a move left) that `table` knows, as (X cells, O cells,
 /// the value and depth for the player to move): every (X, O) split of the
