@@ -4,6 +4,7 @@ and stop on Ctrl-C."""
 from __future__ import annotations
 
 import _thread
+import signal
 import threading
 import time
 
@@ -67,13 +68,23 @@ def test_a_search_out_of_time_is_none():
     assert searcher.best_actions("", time_limit=0.05) is None
 
 
+@pytest.fixture
+def python_handles_ctrl_c():
+    """Python's own Ctrl-C handler for the test: a shell starts a command in
+    the background with SIGINT ignored, and then `interrupt_main` does
+    nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _interrupt_after(seconds: float) -> threading.Timer:
     timer = threading.Timer(seconds, _thread.interrupt_main)
     timer.start()
     return timer
 
 
-def test_ctrl_c_stops_a_search():
+def test_ctrl_c_stops_a_search(python_handles_ctrl_c):
     searcher = retrograde.Searcher("connect", 7, 6)
     started = time.monotonic()
     _interrupt_after(0.3)
@@ -82,7 +93,7 @@ def test_ctrl_c_stops_a_search():
     assert time.monotonic() - started < 5
 
 
-def test_ctrl_c_stops_a_solve():
+def test_ctrl_c_stops_a_solve(python_handles_ctrl_c):
     started = time.monotonic()
     _interrupt_after(0.3)
     with pytest.raises(KeyboardInterrupt):
