@@ -45,7 +45,6 @@ declare -A runs=(
   # m,n,k 5×5, k = 4 and 5: no published count; values published as draws
   [mnk-5x5-k4]="mnk --cols 5 --rows 5 --k 4 --engine symbolic"
   [mnk-5x5-k5]="mnk --cols 5 --rows 5 --k 5 --engine symbolic"
-  [mnk-5x5-k5-count]="mnk --cols 5 --rows 5 --k 5 --engine symbolic --count-only"
   # the largest m,n,k boards both engines reach (20 cells), each engine
   [mnk-5x4-k3]="mnk --cols 5 --rows 4 --k 3 --engine symbolic"
   [mnk-5x4-k4]="mnk --cols 5 --rows 4 --k 4 --engine symbolic"
@@ -58,7 +57,7 @@ declare -A runs=(
   [solve-6x6]="connect --cols 6 --rows 6 --engine symbolic"
   [solve-7x5]="connect --cols 7 --rows 5 --engine symbolic"
 )
-order="count-9x3 count-3x9 count-4x8 count-5x7 solve-6x4 solve-5x5 solve-6x5 mnk-5x4-k3 mnk-5x4-k4 mnk-4x5-k4 explicit-mnk-5x4-k3 explicit-mnk-5x4-k4 explicit-mnk-4x5-k4 mnk-5x5-k5-count mnk-5x5-k4 mnk-5x5-k5 count-8x4 count-7x5 count-6x6 count-7x6 solve-6x6 solve-7x5"
+order="count-9x3 count-3x9 count-4x8 count-5x7 solve-6x4 solve-5x5 solve-6x5 mnk-5x4-k3 mnk-5x4-k4 mnk-4x5-k4 explicit-mnk-5x4-k3 explicit-mnk-5x4-k4 explicit-mnk-4x5-k4 mnk-5x5-k4 mnk-5x5-k5 count-8x4 count-7x5 count-6x6 count-7x6 solve-6x6 solve-7x5"
 
 for name in ${*:-$order}; do
   args=${runs[$name]:?unknown run $name}

@@ -155,14 +155,15 @@ fn the_line_count_equals_the_exhaustive_engine() {
     }
 }
 
-/// The symbolic engine's 5×5 k = 5 count kept in results/symbolic/ (no
+/// The symbolic engine's 5×5 k = 5 solve kept in results/symbolic/ (no
 /// explicit engine reaches 25 cells): every ply's positions and terminal
-/// positions, and the totals.
+/// positions, and the totals; and its value, the published draw (which
+/// `verify` also proves by a pairing strategy).
 #[test]
 fn the_kept_5x5_k5_count_equals_the_line_count() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/results/symbolic/mnk-5x5-k5-count.json"
+        "/results/symbolic/mnk-5x5-k5.json"
     ))
     .unwrap();
     let report: Value = serde_json::from_str(&text).unwrap();
@@ -199,4 +200,5 @@ fn the_kept_5x5_k5_count_equals_the_line_count() {
         assert_eq!(report[key].as_u64(), Some(value), "{key}");
     }
     assert_eq!(totals[0].1, 158_977_021_146);
+    assert_eq!(report["value"], "draw");
 }
