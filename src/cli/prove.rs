@@ -216,9 +216,7 @@ fn by_win_proof(
     deadline: Option<Instant>,
     max_visits: Option<u64>,
 ) -> anyhow::Result<Option<Proof>> {
-    let max_entries = (args.run.budget().0 .0
-        / win_proof::BYTES_PER_ENTRY.max(proof_tree::BYTES_PER_ENTRY))
-    .min(1 << 32) as usize;
+    let max_entries = win_proof::certificate_entries(args.run.budget().0 .0);
     let Ok((certificate, size, stats)) =
         win_proof::win_certificate(bitboard, true, max_entries, deadline, max_visits)?
     else {

@@ -15,7 +15,6 @@ use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
 use retrograde::solve::pairing::{checked_empty_board_pairing, PairingBoard};
-use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
 use retrograde::solve::sparse_layered::solve_gravity_within;
 use retrograde::solve::win_proof::{self, win_certificate, Verdict};
@@ -266,8 +265,7 @@ fn win_by_certificate(
     deadline: Instant,
     case_seconds: f64,
 ) -> Result<String, NotReached> {
-    let max_entries = (budget.0 .0 / win_proof::BYTES_PER_ENTRY.max(proof_tree::BYTES_PER_ENTRY))
-        .min(1 << 32) as usize;
+    let max_entries = win_proof::certificate_entries(budget.0 .0);
     match win_certificate(board, true, max_entries, Some(deadline), None) {
         Ok(Ok(_)) => Ok("first".to_string()),
         Ok(Err(Verdict::NoWin)) => Ok("not a first-player win".to_string()),

@@ -203,27 +203,49 @@ impl ExpansionCache {
 struct Scan {
     /// The empty cells where it completes a line.
     wins: u64,
-    /// The empty cells where it makes a cell of `wins` (a "four").
-    fours: u64,
+    /// Its fours: lines of `k − 2` stones and two empty cells.
+    fours: Fours,
     /// The empty cells where it makes a line of `k − 2` stones and two
     /// empty cells.
     threes: u64,
     /// The cells of its lines still open (free of the other side's
     /// stones).
     open: u64,
-    /// By cell index: the cells of `wins` a move there would make.
+}
+
+/// One side's lines of `k − 2` stones and two empty cells: a move on either
+/// cell (a *four*) makes the other a cell where the side completes a line.
+#[derive(Clone)]
+struct Fours {
+    /// The empty cells that make a four.
+    cells: u64,
+    /// By cell index: the cells a move there would make, for the cells of
+    /// `cells` (other entries are stale).
     made: [u64; 64],
 }
 
-impl Scan {
-    /// The cells of `wins` a move on `cell` makes.
+impl Fours {
+    const NONE: Self = Self {
+        cells: 0,
+        made: [0; 64],
+    };
+
+    /// The cells a move on `cell` makes.
     fn made_by(&self, cell: u64) -> u64 {
         self.made[cell.trailing_zeros() as usize]
     }
 
-    /// A move that makes two cells of `wins` at once.
+    /// Adds a line whose two empty cells are `cells`.
+    fn add(&mut self, cells: u64) {
+        let (a, b) = (lowest(cells), cells & (cells - 1));
+        self.made[a.trailing_zeros() as usize] |= b;
+        self.made[b.trailing_zeros() as usize] |= a;
+        self.cells |= cells;
+    }
+
+    /// A move that makes two cells at once (a double four).
     fn double(&self) -> Option<u64> {
-        let mut left = self.fours;
+        let mut left = self.cells;
         while left != 0 {
             let cell = lowest(left);
             left ^= cell;
@@ -232,6 +254,48 @@ impl Scan {
             }
         }
         None
+    }
+
+    /// The cells of `answers` that stop every double four of this side
+    /// (rule 5: its cell or, when it makes exactly two, one of them), and
+    /// whether there is one.
+    fn stopped_by(&self, mut answers: u64) -> (u64, bool) {
+        let mut any = false;
+        let mut left = self.cells;
+        while left != 0 {
+            let cell = lowest(left);
+            left ^= cell;
+            let made = self.made_by(cell);
+            if made.count_ones() >= 2 {
+                any = true;
+                answers &= cell | if made.count_ones() == 2 { made } else { 0 };
+            }
+        }
+        (answers, any)
+    }
+
+    /// These fours after the four on `cell` (making one cell, `block`) and
+    /// the block: the lines through the block are blocked and those
+    /// through `cell` (each pairing it with the block) closed. New fours
+    /// through `cell` are the caller's to add.
+    fn after_block(&self, cell: u64, block: u64) -> Self {
+        let mut next = Self {
+            cells: self.cells & !(cell | block),
+            made: self.made,
+        };
+        for (placed, partners) in [(block, self.made_by(block)), (cell, self.made_by(cell))] {
+            let mut left = partners;
+            while left != 0 {
+                let partner = lowest(left);
+                left ^= partner;
+                let i = partner.trailing_zeros() as usize;
+                next.made[i] &= !placed;
+                if next.made[i] == 0 {
+                    next.cells &= !partner;
+                }
+            }
+        }
+        next
     }
 }
 
@@ -465,21 +529,11 @@ impl<'b> WinProver<'b> {
         // of theirs making two must be stopped (only the move's cell, or
         // one of exactly two cells it would make, stops it) unless we make
         // a four first
-        if let Some(cell) = mine.double() {
+        if let Some(cell) = mine.fours.double() {
             return Rules::MoverWins(cell);
         }
-        let mut answers = empty & (mine.open | theirs.open);
-        let mut left = theirs.fours;
-        while left != 0 {
-            let cell = lowest(left);
-            left ^= cell;
-            let made = theirs.made_by(cell);
-            if made.count_ones() >= 2 {
-                let stops = if made.count_ones() == 2 { made } else { 0 };
-                answers &= cell | stops;
-            }
-        }
-        let mut moves = answers | mine.fours;
+        let (answers, _) = theirs.fours.stopped_by(empty & (mine.open | theirs.open));
+        let mut moves = answers | mine.fours.cells;
         if moves == 0 {
             return Rules::MoverLoses;
         }
@@ -488,13 +542,13 @@ impl<'b> WinProver<'b> {
             return Rules::Moves(moves);
         }
         // further still: a run of fours that ends in two cells
-        if let Some(line) = self.continuous_fours(me, them, occupied, &mine) {
+        if let Some(line) = self.continuous_fours(me, them, occupied, &mine.fours) {
             return Rules::MoverWins(line[0]);
         }
-        if moves.count_ones() > 1 && theirs.fours != 0 {
+        if moves.count_ones() > 1 && theirs.fours.cells != 0 {
             // the opponent's run of fours, were we to pass: a move after
             // which it still works, step by step, loses
-            if let Some(line) = self.continuous_fours(them, me, occupied, &theirs) {
+            if let Some(line) = self.continuous_fours(them, me, occupied, &theirs.fours) {
                 let mut left = moves;
                 while left != 0 {
                     let cell = lowest(left);
@@ -557,7 +611,7 @@ impl<'b> WinProver<'b> {
     /// rules' two scans.
     ///
     /// After the threat, with `made` its cells where the opponent would
-    /// then complete a line (cells of `theirs.made_by(threat)`):
+    /// then complete a line (`theirs.fours.made_by(threat)`):
     /// * one such cell: the mover must take it, so it is not lost; two or
     ///   more: it is (may be lost);
     /// * none: the mover is lost only when it has no four left (a four
@@ -578,62 +632,30 @@ impl<'b> WinProver<'b> {
         empty: u64,
         threat: u64,
     ) -> bool {
-        match theirs.made_by(threat).count_ones() {
+        match theirs.fours.made_by(threat).count_ones() {
             0 => {}
             1 => return false,
             _ => return true,
         }
-        let mut fours = mine.fours & !threat;
+        let mut fours = mine.fours.cells & !threat;
         while fours != 0 {
             let cell = lowest(fours);
             fours ^= cell;
-            if mine.made_by(cell) & !threat != 0 {
+            if mine.fours.made_by(cell) & !threat != 0 {
                 return false;
             }
         }
-        // the opponent's new fours: its lines through the threat that held
-        // k − 3 of its stones (and none of the mover's), as cell pairs
-        let mut pairs = [(0u64, 0u64); 16];
-        let mut new_cells = 0u64;
-        let mut count = 0;
+        // the opponent's fours after the threat: those before, and its
+        // lines through the threat that held k − 3 of its stones (and none
+        // of the mover's)
+        let mut after = theirs.fours.clone();
         for &line in &self.lines_through[threat.trailing_zeros() as usize] {
             if line & me == 0 && (line & them).count_ones() + 3 == self.k {
-                let cells = line & empty & !threat;
-                let (a, b) = (lowest(cells), cells & (cells - 1));
-                if count == pairs.len() {
-                    return true;
-                }
-                pairs[count] = (a, b);
-                count += 1;
-                new_cells |= cells;
+                after.add(line & empty & !threat);
             }
         }
-        let made_after = |cell: u64| {
-            pairs[..count]
-                .iter()
-                .fold(theirs.made_by(cell), |made, &(a, b)| {
-                    made | if cell == a {
-                        b
-                    } else if cell == b {
-                        a
-                    } else {
-                        0
-                    }
-                })
-        };
-        let mut answers = empty & !threat;
-        let mut doubles = 0u32;
-        let mut candidates = theirs.fours | new_cells;
-        while candidates != 0 {
-            let cell = lowest(candidates);
-            candidates ^= cell;
-            let made = made_after(cell);
-            if made.count_ones() >= 2 {
-                doubles += 1;
-                answers &= cell | if made.count_ones() == 2 { made } else { 0 };
-            }
-        }
-        doubles > 0 && answers == 0
+        let (answers, any_double) = after.stopped_by(empty & !threat);
+        any_double && answers == 0
     }
 
     /// One side's lines in a position: `me`'s stones, `them`'s, the empty
@@ -641,10 +663,9 @@ impl<'b> WinProver<'b> {
     fn scan(&self, me: u64, them: u64, empty: u64) -> Scan {
         let mut scan = Scan {
             wins: 0,
-            fours: 0,
+            fours: Fours::NONE,
             threes: 0,
             open: 0,
-            made: [0; 64],
         };
         let k = self.k;
         for &line in &self.lines {
@@ -656,11 +677,7 @@ impl<'b> WinProver<'b> {
             if stones + 1 == k {
                 scan.wins |= line & empty;
             } else if stones + 2 == k {
-                let cells = line & empty;
-                let (a, b) = (lowest(cells), cells & (cells - 1));
-                scan.fours |= cells;
-                scan.made[a.trailing_zeros() as usize] |= b;
-                scan.made[b.trailing_zeros() as usize] |= a;
+                scan.fours.add(line & empty);
             } else if stones + 3 == k {
                 scan.threes |= line & empty;
             }
@@ -669,50 +686,48 @@ impl<'b> WinProver<'b> {
     }
 
     /// The moves of a victory by continuous fours for `me` (neither side
-    /// able to complete a line now; `scan` is `me`'s scan of the position):
+    /// able to complete a line now; `fours` are `me`'s in the position):
     /// each move makes one cell where `me` completes a line, the opponent
     /// blocks it (its block making no such cell of its own), and the last
     /// move makes two. A search of at most [`VCF_DEPTH`] fours and
     /// [`VCF_BUDGET`] positions, so the same position always gets the same
     /// answer.
-    fn continuous_fours(&self, me: u64, them: u64, occupied: u64, scan: &Scan) -> Option<Vec<u64>> {
+    fn continuous_fours(
+        &self,
+        me: u64,
+        them: u64,
+        occupied: u64,
+        fours: &Fours,
+    ) -> Option<Vec<u64>> {
         let mut line = Vec::new();
         let mut budget = VCF_BUDGET;
-        let fours = (scan.fours, &scan.made);
         self.fours_from(me, them, occupied, fours, VCF_DEPTH, &mut budget, &mut line)
             .then_some(line)
     }
 
     /// The search of [`Self::continuous_fours`]: pushes the moves of a win
-    /// found on `line` (the last one making two cells). `fours` is `me`'s
-    /// four cells in the position and, by cell index, the cells each would
-    /// make (as in a [`Scan`]); a child's are worked out from its parent's,
-    /// since a four and its block change only the lines through them.
+    /// found on `line` (the last one making two cells). A child's `fours`
+    /// are worked out from its parent's, since a four and its block change
+    /// only the lines through them.
     #[allow(clippy::too_many_arguments)]
     fn fours_from(
         &self,
         me: u64,
         them: u64,
         occupied: u64,
-        (fours, made): (u64, &[u64; 64]),
+        fours: &Fours,
         depth: u32,
         budget: &mut u32,
         line: &mut Vec<u64>,
     ) -> bool {
-        let made_by = |cell: u64| made[cell.trailing_zeros() as usize];
-        let mut left = fours;
-        while left != 0 {
-            let cell = lowest(left);
-            left ^= cell;
-            if made_by(cell).count_ones() >= 2 {
-                line.push(cell);
-                return true;
-            }
+        if let Some(cell) = fours.double() {
+            line.push(cell);
+            return true;
         }
         if depth == 0 {
             return false;
         }
-        let mut left = fours;
+        let mut left = fours.cells;
         while left != 0 {
             if *budget == 0 {
                 return false;
@@ -720,50 +735,23 @@ impl<'b> WinProver<'b> {
             *budget -= 1;
             let cell = lowest(left);
             left ^= cell;
-            let block = made_by(cell);
+            let block = fours.made_by(cell);
             let (me2, them2, occupied2) = (me | cell, them | block, occupied | cell | block);
             // they had no such cell: a new one lies on a line through the block
             if self.wins_through(them2, me2, block) != 0 {
                 continue;
             }
-            // the child's fours: the lines through the block are blocked,
-            // those through the four's cell (each pairing it with the block,
-            // as it makes one cell) are closed, and lines through the cell
-            // that held k − 3 of `me`'s stones become fours
-            let mut made2 = *made;
-            let mut fours2 = fours & !(cell | block);
-            for (placed, partners) in [(block, made_by(block)), (cell, made_by(cell))] {
-                let mut left = partners;
-                while left != 0 {
-                    let partner = lowest(left);
-                    left ^= partner;
-                    let i = partner.trailing_zeros() as usize;
-                    made2[i] &= !placed;
-                    if made2[i] == 0 {
-                        fours2 &= !partner;
-                    }
-                }
-            }
+            // lines through the cell that held k − 3 of `me`'s stones
+            // become fours
+            let mut fours2 = fours.after_block(cell, block);
             let empty2 = self.board.empty_cells(occupied2);
             for &through in &self.lines_through[cell.trailing_zeros() as usize] {
                 if through & them2 == 0 && (through & me2).count_ones() + 2 == self.k {
-                    let cells = through & empty2;
-                    let (a, b) = (lowest(cells), cells & (cells - 1));
-                    made2[a.trailing_zeros() as usize] |= b;
-                    made2[b.trailing_zeros() as usize] |= a;
-                    fours2 |= cells;
+                    fours2.add(through & empty2);
                 }
             }
             line.push(cell);
-            if self.fours_from(
-                me2,
-                them2,
-                occupied2,
-                (fours2, &made2),
-                depth - 1,
-                budget,
-                line,
-            ) {
+            if self.fours_from(me2, them2, occupied2, &fours2, depth - 1, budget, line) {
                 return true;
             }
             line.pop();
@@ -980,6 +968,13 @@ impl MoveSource for WinMoves<'_> {
     }
 }
 
+/// The most positions [`win_certificate`] may keep within `bytes` of
+/// memory: the prover's table and the proof tree's each hold at most this
+/// many, sized by the dearer entry of the two.
+pub fn certificate_entries(bytes: u64) -> usize {
+    (bytes / BYTES_PER_ENTRY.max(crate::solve::proof_tree::BYTES_PER_ENTRY)).min(1 << 32) as usize
+}
+
 /// The attacker's win from the empty board of `board`, proved and written
 /// as a proof-tree certificate (at most `max_entries` positions listed,
 /// the search stopping at `deadline` or after `max_visits` positions);
@@ -1009,25 +1004,17 @@ pub fn win_certificate(
     Ok(Ok((text, sizes[0], stats)))
 }
 
-/// Every line of `board`: `k` cells in a row, column, or diagonal.
+/// Every line of `board` ([`crate::position::winning_lines`]) as a mask of
+/// its bitboard cells.
 fn lines_of(board: &Bitboard) -> Vec<u64> {
     let (_, cols, rows, k) = board.dimensions();
-    let mut lines = Vec::new();
-    for col in 0..cols {
-        for row in 0..rows {
-            for (dc, dr) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
-                let end_col = col as i64 + dc * (k as i64 - 1);
-                let end_row = row as i64 + dr * (k as i64 - 1);
-                if end_col >= cols as i64 || end_row < 0 || end_row >= rows as i64 {
-                    continue;
-                }
-                lines.push((0..k as i64).fold(0u64, |line, t| {
-                    line | board.cell((col as i64 + dc * t) as u32, (row as i64 + dr * t) as u32)
-                }));
-            }
-        }
-    }
-    lines
+    crate::position::winning_lines(cols, rows, k)
+        .iter()
+        .map(|line| {
+            line.iter()
+                .fold(0u64, |mask, &i| mask | board.cell(i % cols, i / cols))
+        })
+        .collect()
 }
 
 /// The lowest set bit of `bits` (0 for none).
