@@ -17,27 +17,21 @@ use retrograde::memory::Budget;
 use retrograde::solve::layered::solve_mnk;
 use serde_json::Value;
 
-/// The lines of `k` cells of a `cols` × `rows` board, cells numbered row
-/// by row.
+#[path = "common/mnk_lines.rs"]
+mod mnk_lines;
+use mnk_lines::all_lines;
+
+/// The lines of `k` cells of a `cols` × `rows` board as masks, cells
+/// numbered row by row.
 fn lines(cols: u32, rows: u32, k: u32) -> Vec<u32> {
-    let mut lines = Vec::new();
-    for row in 0..rows as i32 {
-        for col in 0..cols as i32 {
-            for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                let cells: Option<u32> = (0..k as i32)
-                    .map(|t| (col + dc * t, row + dr * t))
-                    .map(|(c, r)| {
-                        ((0..cols as i32).contains(&c) && (0..rows as i32).contains(&r))
-                            .then_some(1u32 << (r as u32 * cols + c as u32))
-                    })
-                    .sum();
-                if let Some(mask) = cells {
-                    lines.push(mask);
-                }
-            }
-        }
-    }
-    lines
+    all_lines(cols as i32, rows as i32, k as i32)
+        .iter()
+        .map(|line| {
+            line.iter().fold(0u32, |mask, &(c, r)| {
+                mask | 1 << (r as u32 * cols + c as u32)
+            })
+        })
+        .collect()
 }
 
 /// Per ply: (positions, positions with a line). A full board ends the game
@@ -83,43 +77,37 @@ fn counts_by_lines(cols: u32, rows: u32, k: u32) -> Vec<(u64, u64)> {
         let inside: Vec<u32> = lines.iter().copied().filter(|l| l & !free == 0).collect();
         signed_sum(&inside, 0, 1, free.count_ones(), size, &binomial) as u64
     };
-    let all = if cells == 32 {
-        u32::MAX
-    } else {
-        (1u32 << cells) - 1
-    };
+    assert!(cells < 32, "cells are bits of a u32");
+    let all = (1u32 << cells) - 1;
     (0..=cells)
         .map(|ply| {
-            let (last, other) = if ply % 2 == 1 {
-                (ply.div_ceil(2), ply / 2)
-            } else {
-                (ply / 2, ply / 2)
-            };
+            // X moved last on odd plies, O on even ones
+            let (last, other) = (ply.div_ceil(2), ply / 2);
             let (mut positions, mut terminal) = (0u64, 0u64);
             // every set of `last` cells, in increasing order (Gosper)
             let mut m: u32 = if last == 0 { 0 } else { (1u32 << last) - 1 };
             loop {
-                let held: Vec<u32> = lines.iter().copied().filter(|l| l & !m == 0).collect();
-                let common = held.iter().fold(m, |c, l| c & l);
-                if held.is_empty() || common != 0 {
+                let (mut holds_a_line, mut common) = (false, m);
+                for &line in lines.iter().filter(|&&l| l & !m == 0) {
+                    holds_a_line = true;
+                    common &= line;
+                }
+                if !holds_a_line || common != 0 {
                     let n = line_free(all & !m, other);
                     positions += n;
-                    if !held.is_empty() {
+                    if holds_a_line {
                         terminal += n;
                     }
                 }
-                if last == 0 || last == cells {
+                if last == 0 {
                     break;
                 }
                 let low = m & m.wrapping_neg();
                 let ripple = m + low;
-                if ripple & !all != 0 || ripple == 0 {
+                if ripple > all {
                     break;
                 }
                 m = ripple | (((m ^ ripple) >> 2) / low);
-                if m & !all != 0 {
-                    break;
-                }
             }
             (positions, terminal)
         })
