@@ -28,7 +28,7 @@ measure() {
   local dir="$scratch/$name"
   rm -rf "$dir"
   "$rg" $args --json -q > "$scratch/$name-plain.json"
-  local killed=()
+  local killed=() verdict
   for file in "$@"; do
     "$rg" $args --json -q --checkpoint "$dir" > /dev/null 2>&1 &
     local pid=$!
