@@ -264,3 +264,55 @@ fn time_both_engines() {
         );
     }
 }
+
+/// The static bounds from threat parity (follow-up, paired columns, the
+/// zugzwang of a threat) hold on every position in play of every board up
+/// to 24 cells with lines of 3 and 4: a bound of 0 never meets a won
+/// position, a bound of −1 only lost ones. Each kind of bound must fire,
+/// on boards of odd and of even height.
+#[test]
+fn static_parity_bounds_hold_on_every_position() {
+    // fired: [empty cells even][bound is −1] for odd and even heights
+    let mut fired = [[[0u64; 2]; 2]; 2];
+    for cols in 2..=6u32 {
+        for rows in 2..=6u32 {
+            if cols * rows > 24 {
+                continue;
+            }
+            for k in [3, 4] {
+                if k > cols.max(rows) {
+                    continue;
+                }
+                let game = Gravity::new(cols, rows, k).unwrap();
+                let board = Bitboard::gravity(&game);
+                let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
+                for (_, key, value, depth) in table.entries() {
+                    if depth == 0 {
+                        continue; // the game is over
+                    }
+                    let (x, occupied) = game.unkey(key);
+                    let Some(bound) = board.static_bound(x, occupied).unwrap() else {
+                        continue;
+                    };
+                    let holds = match bound {
+                        -1 => value == Outcome::Loss,
+                        0 => value != Outcome::Win,
+                        _ => false,
+                    };
+                    assert!(
+                        holds,
+                        "{cols}×{rows} k={k} key {key:b}: bound {bound}, value {value:?}"
+                    );
+                    let even_empty = (cols * rows - occupied.count_ones()) % 2 == 0;
+                    fired[rows as usize % 2][usize::from(even_empty)][usize::from(bound == -1)] +=
+                        1;
+                }
+            }
+        }
+    }
+    for height in 0..2 {
+        // every odd-empty bound is −1 by construction
+        assert!(fired[height][0][1] > 1_000, "{fired:?}");
+        assert!(fired[height][1].iter().all(|&n| n > 1_000), "{fired:?}");
+    }
+}

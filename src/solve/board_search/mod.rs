@@ -104,6 +104,8 @@ use crate::solve::counters::ThreadCounter;
 use crate::solve::progress::{Progress, Silent};
 use crate::solve::search::{score_by_probes, Precision, SearchResult};
 
+mod parity;
+
 /// A board prepared for search.
 #[derive(Clone, Debug)]
 pub struct Bitboard {
@@ -121,9 +123,9 @@ pub struct Bitboard {
     order: Vec<u32>,
     /// Each column's cells.
     columns: Vec<u64>,
-    /// Gravity boards with an even number of rows: the cells of rows 0, 2,
-    /// 4 … counted from the bottom (see [`Self::claimeven_bound`]); else 0.
-    claimeven_cells: u64,
+    /// Gravity boards: the cells at an even distance below the top of
+    /// their column (see [`parity`]); m,n,k boards: 0.
+    follow_cells: u64,
 }
 
 /// Plies below the root where a node may split its moves across the
@@ -201,12 +203,9 @@ impl Bitboard {
             board,
             order,
             columns: (0..cols).map(|c| column << (c * h)).collect(),
-            claimeven_cells: if family == Family::Gravity && rows.is_multiple_of(2) {
-                (0..cols * h)
-                    .filter(|bit| bit % h < rows && (bit % h).is_multiple_of(2))
-                    .fold(0, |m, bit| m | 1 << bit)
-            } else {
-                0
+            follow_cells: match family {
+                Family::Gravity => Self::follow_cells(cols, rows),
+                Family::Mnk => 0,
             },
         })
     }
@@ -269,38 +268,6 @@ impl Bitboard {
                 run & stones.checked_shr(step * t).unwrap_or(0)
             }) != 0
         })
-    }
-
-    /// An upper bound of the score of the player to move (stones `me`,
-    /// occupied `mask`, playable cells `possible`) from the second
-    /// player's *claimeven* (after Allis 1988, "A knowledge-based approach
-    /// of connect-four"), or `None`. It applies on a gravity board with an
-    /// even number of rows when the first player is to move (an even
-    /// number of stones, so an even number of columns holds an odd number
-    /// of stones). Count rows from 0 at the bottom. The opponent answers a
-    /// move on an even row by playing on top of it (the odd row above
-    /// exists and is empty), and a move on an odd row — the playable cell
-    /// of a column holding an odd number of stones — by taking the
-    /// playable cell of another such column (there is one: they come in
-    /// pairs). Every answer is legal and keeps the pairing, so the mover
-    /// ends with at most its stones, the empty even-row cells and the
-    /// playable odd-row cells; the opponent with at least its stones and
-    /// the other empty odd-row cells. If the mover's set holds no line, the
-    /// mover never completes one: at most a draw (0); if moreover the
-    /// opponent's set holds a line, the opponent completes it at the
-    /// latest with the last stone: a loss, at most −1.
-    #[inline]
-    fn claimeven_bound(&self, me: u64, mask: u64, possible: u64) -> Option<i8> {
-        if self.claimeven_cells == 0 || !mask.count_ones().is_multiple_of(2) {
-            return None;
-        }
-        let empty = self.board & !mask;
-        let odd_playable = possible & !self.claimeven_cells;
-        if self.has_line(me | (empty & self.claimeven_cells) | odd_playable) {
-            return None;
-        }
-        let theirs = (me ^ mask) | (empty & !self.claimeven_cells & !odd_playable);
-        Some(if self.has_line(theirs) { -1 } else { 0 })
     }
 
     /// The table key of the position of X stones `x` and occupied cells
@@ -1127,7 +1094,7 @@ impl<'a> BoardSearcher<'a> {
             first = known.best.map_or(0, |m| b.move_bit(node, m) & safe);
         }
         if beta > -1 && upper > -1 {
-            if let Some(bound) = b.claimeven_bound(me, mask, possible) {
+            if let Some(bound) = b.parity_bound(me, mask, possible, threats) {
                 upper = upper.min(bound);
             }
         }
@@ -1139,6 +1106,23 @@ impl<'a> BoardSearcher<'a> {
         let (alpha0, beta0) = (alpha, beta);
         let mut moves = [Move::default(); MAX_MOVES];
         let count = self.order_moves::<K>(node, safe, first, threats, &mut moves);
+        // a child whose player to move is held to a loss, or to a draw, by
+        // threat parity cuts this node off without being searched
+        if beta <= 1 && b.follow_cells != 0 {
+            for mv in &moves[..count] {
+                let grandchild = b.child(node, mv.cell());
+                let theirs = b.playable(grandchild.mask);
+                if let Some(bound) = b.parity_bound(grandchild.me, grandchild.mask, theirs, mv.made)
+                {
+                    if -bound >= beta {
+                        let stored = b.stored_move(node, mv.cell());
+                        self.table
+                            .put_with_move(key, lower.max(-bound), upper, stored);
+                        return -bound;
+                    }
+                }
+            }
+        }
         // enhanced transposition cut-off: far from the leaves, a child the
         // table already bounds may cut this node off before any search
         if cells - n >= ETC_MIN_EMPTY {
