@@ -50,14 +50,19 @@
 //!   threads 1.06 G nodes / 80.1 s → 655 M / 56.8 s, back to back. The
 //!   best move alone changed little (18.6 M on 7×5); from 8 empty cells
 //!   ETC saves more nodes (14.5 M) but not more time.
-//! * **Claimeven** (after Allis): on a gravity board with an even number
-//!   of rows and the first player to move, the opponent can answer every
-//!   move so that the mover gets at most the empty cells of the even rows
-//!   (from 0 at the bottom) and the playable cells of the odd ones: if
-//!   those and its stones hold no line the position is at most a draw, and
-//!   lost if the opponent's share holds one (proof at `claimeven_bound`).
-//!   6×6 at 1 thread: 44.9 → 43.7 M nodes with every column even, 30.3 M
-//!   with the loss bound, 24.3 M with the odd columns paired.
+//! * **Threat parity** (`parity.rs`, after Allis's claimeven and odd
+//!   threats): a strategy of the player not to move — answer on top in
+//!   the same column, pair the columns with an odd number of empty cells,
+//!   leave over one that holds its threat — bounds the mover's score at 0
+//!   or −1 in a few mask operations, on any height and for either player.
+//!   Checked on each node and, before any child is searched, on every
+//!   child (a child held to a loss or a draw may cut the node off). First
+//!   for the first player to move on even heights only (claimeven): 6×6 at
+//!   1 thread 44.9 → 43.7 M nodes, 30.3 M with the loss bound, 24.3 M with
+//!   the odd columns paired. In full (2026-11-25): 6×6 25.3 → 19.8 M
+//!   nodes on the node, 14.6 M with every child screened; 7×5 13.6 → 8.6
+//!   → 6.5 M; 6×5 1.66 → 0.90 G instructions (callgrind); 7×6 from the
+//!   empty board at 2 threads 278 → 167 M nodes, 36.8–43 s → 15.6 s.
 //! * **Winning cells handed down**: a node's two sets of winning cells
 //!   come from its parent, which computed them while ordering its moves
 //!   (see `Lines`): 6×5 from the empty board at 1 thread 2.03 → 1.76 G
@@ -124,7 +129,7 @@ pub struct Bitboard {
     /// Each column's cells.
     columns: Vec<u64>,
     /// Gravity boards: the cells at an even distance below the top of
-    /// their column (see [`parity`]); m,n,k boards: 0.
+    /// their column (see `parity.rs`); m,n,k boards: 0.
     follow_cells: u64,
 }
 

@@ -109,14 +109,12 @@ impl Bitboard {
         }
         None
     }
-}
 
-impl Bitboard {
     /// The static bound the search takes for the position of X stones `x`
     /// and occupied cells `occupied` (the layout of [`Bitboard::cell`]), as
-    /// [`Bitboard::parity_bound`] gives it: `Some(0)` (the player to move
-    /// cannot win), `Some(-1)` (it loses) or `None`; always `None` on m,n,k
-    /// boards. For tests and tools; refuses a position that is over or
+    /// `parity_bound` gives it (module docs of `parity.rs`): `Some(0)` (the
+    /// player to move cannot win), `Some(-1)` (it loses) or `None`; always
+    /// `None` on m,n,k boards. For tests and tools; refuses a position that is over or
     /// malformed.
     pub fn static_bound(&self, x: u64, occupied: u64) -> crate::error::Result<Option<i8>> {
         let me = self.stones_to_move(x, occupied)?;
