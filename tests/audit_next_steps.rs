@@ -26,9 +26,95 @@ fn an_m_n_k_board_beyond_both_table_engines_names_the_search() {
 }
 
 #[test]
-fn a_board_beyond_the_position_language_says_nothing_goes_further() {
-    let err = refused(&["search", "mnk", "--cols", "9", "--rows", "9", "--k", "5"]);
-    assert!(err.contains("no command of retrograde"), "{err}");
+fn a_position_beyond_the_position_language_says_only_the_empty_board_goes_further() {
+    let err = refused(&[
+        "search", "mnk", "--cols", "9", "--rows", "9", "--k", "5", "--moves", "e5",
+    ]);
+    assert!(
+        err.contains("no command of retrograde answers a position"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`retrograde search mnk` or `prove mnk`"),
+        "{err}"
+    );
+}
+
+/// The empty m,n,k board past the search engine's 40 cells is answered by
+/// the provers: 7,7,5 by relevance zones, 15,15,9 (past the position
+/// language) by a pairing; a board they do not settle in its time limit
+/// says "not proved" with exit 3, and every other question on it still
+/// goes to the search.
+#[test]
+fn search_mnk_proves_the_empty_board_past_the_engine() {
+    let (code, out, err) = run_within(
+        &[
+            "search", "mnk", "--cols", "7", "--rows", "7", "--k", "5", "--json",
+        ],
+        120,
+        None,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        (v["value"].as_str(), v["method"].as_str()),
+        (Some("draw"), Some("zones"))
+    );
+    assert!(err.contains("past the search's 40 cells"), "{err}");
+    let (code, out, _) = run_within(
+        &[
+            "search", "mnk", "--cols", "15", "--rows", "15", "--k", "9", "--json", "-q",
+        ],
+        60,
+        None,
+    );
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        (v["value"].as_str(), v["method"].as_str()),
+        (Some("draw"), Some("pairing"))
+    );
+    let (code, out, _) = run_within(
+        &[
+            "search",
+            "mnk",
+            "--cols",
+            "8",
+            "--rows",
+            "8",
+            "--k",
+            "5",
+            "--time-limit",
+            "1",
+            "-q",
+        ],
+        60,
+        None,
+    );
+    assert_eq!(code, Some(3));
+    assert!(String::from_utf8(out).unwrap().contains("not proved"));
+    // a position on such a board is searched as before
+    let (code, out, _) = run_within(
+        &[
+            "search",
+            "mnk",
+            "--cols",
+            "7",
+            "--rows",
+            "7",
+            "--k",
+            "5",
+            "--moves",
+            "d4",
+            "--time-limit",
+            "1",
+            "-q",
+        ],
+        60,
+        None,
+    );
+    assert_eq!(code, Some(3));
+    assert!(String::from_utf8(out).unwrap().contains("not reached"));
 }
 
 #[test]

@@ -171,7 +171,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
         };
         if cols * rows > SYMBOLIC_REACH_CELLS {
             anyhow::bail!(
-                "m,n,k {} with k = {k}: {why}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value by search; `--engine symbolic` tries the decision diagrams anyway",
+                "m,n,k {} with k = {k}: {why}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value (by search, or past 40 cells by relevance zones and pairings); `--engine symbolic` tries the decision diagrams anyway",
                 board_name(cols, rows),
                 cols * rows
             );

@@ -29,8 +29,8 @@ use retrograde::solve::zone_proof::{self, DrawProof};
 use retrograde::tablefile::replace::check_replaceable;
 
 use super::output::{emit, emit_json, first_player_result, result_in_words};
-use super::search::board_table_entries;
 use super::RunArgs;
+use retrograde::position::searching::board_table_entries;
 
 /// Positions the zone prover may search on a board the bitboard search also
 /// takes (about 3 s), before the search is asked.
@@ -85,6 +85,29 @@ pub struct ProveMnkArgs {
     method: Method,
     #[command(flatten)]
     run: RunArgs,
+}
+
+impl ProveMnkArgs {
+    /// The arguments `search mnk` hands over for an empty board past the
+    /// bitboard search: every prover in turn, no certificate written.
+    pub fn for_search(
+        cols: u32,
+        rows: u32,
+        k: u32,
+        time_limit: Option<f64>,
+        run: &RunArgs,
+    ) -> Self {
+        Self {
+            cols,
+            rows,
+            k,
+            proof: None,
+            force: false,
+            time_limit,
+            method: Method::Auto,
+            run: run.clone(),
+        }
+    }
 }
 
 /// The provers `prove mnk` tries.
@@ -308,7 +331,9 @@ fn by_search(
     }))
 }
 
-fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
+/// Proves the empty board of `args` and prints the proof's report (exit 3
+/// when nothing proves it).
+pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let board = PairingBoard::new(args.cols, args.rows, args.k)?;
     if let Some(path) = &args.proof {

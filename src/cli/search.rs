@@ -12,7 +12,7 @@ use retrograde::position::oracles::{BoardSearch, Search};
 pub use retrograde::position::searching::{board_table_entries, table_capacity};
 use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::{BoardGame, Family, Position};
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::clock::Clock;
 use retrograde::solve::in_pool;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
@@ -24,6 +24,7 @@ use super::book;
 use super::output::grouped;
 use super::position::{board_size, print_answer, PositionArgs};
 use super::progress::Bar;
+use super::prove::ProveMnkArgs;
 use super::RunArgs;
 
 /// Arguments of `retrograde search`.
@@ -162,6 +163,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, default_size)?;
     let k = args.k.unwrap_or(default_k);
+    if let Some(code) = prove_empty_board(family, cols, rows, k, args)? {
+        return Ok(code);
+    }
     let game = BoardGame::new(family, cols, rows, k)?;
     let p = args.position.position(&game)?;
     let engine = Bitboard::new(family, cols, rows, k).ok();
@@ -310,6 +314,41 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             }
         }
     }
+}
+
+/// The empty m,n,k board past the bitboard search's [`MAX_MNK_CELLS`]
+/// cells (7,7,5, 8,8,5, gomoku's 15 × 15 …), asked for its value alone:
+/// answered by the provers of `prove mnk` (a pairing, relevance zones),
+/// which reach such boards where a search does not; `None` for every other
+/// question, which the search answers.
+fn prove_empty_board(
+    family: Family,
+    cols: u32,
+    rows: u32,
+    k: u32,
+    args: &SearchBoardArgs,
+) -> anyhow::Result<Option<ExitCode>> {
+    let past_the_engine = u64::from(cols) * u64::from(rows) > u64::from(MAX_MNK_CELLS);
+    let value_alone = !args.position.given()
+        && !args.all_moves
+        && args.positions.is_none()
+        && args.make_book.is_none()
+        && args.book.is_none();
+    if family != Family::Mnk || !past_the_engine || !value_alone {
+        return Ok(None);
+    }
+    if !args.run.quiet() {
+        eprintln!(
+            "note: the empty {cols} × {rows} board is past the search's {MAX_MNK_CELLS} cells: its value (no depth, no move) is proved as `retrograde prove mnk` proves it{}",
+            if args.time_limit.is_none() {
+                "; without --time-limit it may run for hours"
+            } else {
+                ""
+            }
+        );
+    }
+    let prove = ProveMnkArgs::for_search(cols, rows, k, args.time_limit, &args.run);
+    super::prove::prove_mnk(&prove).map(Some)
 }
 
 /// What every search of one command shares.
