@@ -157,7 +157,7 @@ fn the_search_command_answers_boards_and_positions() {
         (v["status"].as_str(), v["winner"].as_str()),
         (Some("won"), Some("X"))
     );
-    cli_support::refused(&["search", "mnk", "--rows", "17"]);
+    cli_support::refused(&["search", "mnk", "--rows", "17", "--moves", "a1"]);
     cli_support::refused(&["search", "connect", "--cols", "9", "--rows", "8"]);
     cli_support::refused(&["search", "mnk", "--board", "XO/X"]);
 }
