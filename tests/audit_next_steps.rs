@@ -40,6 +40,17 @@ fn a_position_beyond_the_position_language_says_only_the_empty_board_goes_furthe
     );
 }
 
+/// `search mnk` with `args` (split at spaces): its exit code, standard
+/// output and error.
+fn search_mnk(args: &str) -> (Option<i32>, String, String) {
+    let all: Vec<&str> = ["search", "mnk"]
+        .into_iter()
+        .chain(args.split_whitespace())
+        .collect();
+    let (code, out, err) = run_within(&all, 120, None);
+    (code, String::from_utf8(out).unwrap(), err)
+}
+
 /// The empty m,n,k board past the search engine's 40 cells is answered by
 /// the provers: 7,7,5 by relevance zones, 15,15,9 (past the position
 /// language) by a pairing; a board they do not settle in its time limit
@@ -47,74 +58,25 @@ fn a_position_beyond_the_position_language_says_only_the_empty_board_goes_furthe
 /// goes to the search.
 #[test]
 fn search_mnk_proves_the_empty_board_past_the_engine() {
-    let (code, out, err) = run_within(
-        &[
-            "search", "mnk", "--cols", "7", "--rows", "7", "--k", "5", "--json",
-        ],
-        120,
-        None,
-    );
-    assert_eq!(code, Some(0), "{err}");
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(
-        (v["value"].as_str(), v["method"].as_str()),
-        (Some("draw"), Some("zones"))
-    );
+    let proved = |args: &str| {
+        let (code, out, err) = search_mnk(args);
+        assert_eq!(code, Some(0), "{args}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let text = |key: &str| v[key].as_str().unwrap_or_default().to_string();
+        (text("value"), text("method"), err)
+    };
+    let (value, method, err) = proved("--cols 7 --rows 7 --k 5 --json");
+    assert_eq!((value.as_str(), method.as_str()), ("draw", "zones"));
     assert!(err.contains("past the search's 40 cells"), "{err}");
-    let (code, out, _) = run_within(
-        &[
-            "search", "mnk", "--cols", "15", "--rows", "15", "--k", "9", "--json", "-q",
-        ],
-        60,
-        None,
-    );
-    assert_eq!(code, Some(0));
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(
-        (v["value"].as_str(), v["method"].as_str()),
-        (Some("draw"), Some("pairing"))
-    );
-    let (code, out, _) = run_within(
-        &[
-            "search",
-            "mnk",
-            "--cols",
-            "8",
-            "--rows",
-            "8",
-            "--k",
-            "5",
-            "--time-limit",
-            "1",
-            "-q",
-        ],
-        60,
-        None,
-    );
+    let (value, method, _) = proved("--cols 15 --rows 15 --k 9 --json -q");
+    assert_eq!((value.as_str(), method.as_str()), ("draw", "pairing"));
+    let (code, out, _) = search_mnk("--cols 8 --rows 8 --k 5 --time-limit 1 -q");
     assert_eq!(code, Some(3));
-    assert!(String::from_utf8(out).unwrap().contains("not proved"));
+    assert!(out.contains("not proved"), "{out}");
     // a position on such a board is searched as before
-    let (code, out, _) = run_within(
-        &[
-            "search",
-            "mnk",
-            "--cols",
-            "7",
-            "--rows",
-            "7",
-            "--k",
-            "5",
-            "--moves",
-            "d4",
-            "--time-limit",
-            "1",
-            "-q",
-        ],
-        60,
-        None,
-    );
+    let (code, out, _) = search_mnk("--cols 7 --rows 7 --k 5 --moves d4 --time-limit 1 -q");
     assert_eq!(code, Some(3));
-    assert!(String::from_utf8(out).unwrap().contains("not reached"));
+    assert!(out.contains("not reached"), "{out}");
 }
 
 #[test]

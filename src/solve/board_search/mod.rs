@@ -107,7 +107,7 @@ use crate::solve::bound_table::BoundTable;
 use crate::solve::clock::Clock;
 use crate::solve::counters::ThreadCounter;
 use crate::solve::progress::{Progress, Silent};
-use crate::solve::search::{score_by_probes, Precision, SearchResult};
+use crate::solve::search::{bounds_after_search, score_by_probes, Precision, SearchResult};
 
 mod parity;
 
@@ -1202,13 +1202,7 @@ impl<'a> BoardSearcher<'a> {
         if clock.stopped() || stop.stopped() {
             return 0;
         }
-        if best <= alpha0 {
-            upper = upper.min(best);
-        } else if best >= beta0 {
-            lower = lower.max(best);
-        } else {
-            (lower, upper) = (best, best);
-        }
+        (lower, upper) = bounds_after_search(best, (alpha0, beta0), (lower, upper));
         let stored = best_move.and_then(|mv| b.stored_move(node, mv.cell()));
         self.table.put_with_move(key, lower, upper, stored);
         best
