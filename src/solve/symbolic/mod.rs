@@ -46,6 +46,12 @@
 //!   ply made solving 6×4 slower (47 s against 31 s at 2 threads: a
 //!   collection also empties the apply cache), and so did collecting
 //!   whenever the store had doubled since the last collection (44 s).
+//! * **Pre-images.** Each move's pre-image is united over the whole
+//!   space and conjoined with the ply's open positions once, after the
+//!   union. Conjoining each move's part with them before the union keeps
+//!   the partial unions smaller (6×4 solve at 1 thread: 1.85 → 1.53 GB
+//!   peak) but took 33–35 s → 43–50 s of CPU, in either order of the two
+//!   conjunctions (2026-11-25); dropped.
 //! * **Memory.** A count keeps only the ply it expands (keeping every
 //!   ply's set, as a solve without a checkpoint must, takes about 5 times
 //!   the largest ply on 6×6), and glibc's mmap threshold is fixed
