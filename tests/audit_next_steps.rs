@@ -148,6 +148,42 @@ fn play_connect_beyond_a_table_plays_by_search() {
 }
 
 #[test]
+fn play_mnk_beyond_the_table_engines_plays_by_search() {
+    // 6×6 with k = 4 (sides past the dense engine's 5): by search, a
+    // position within --move-seconds, the program's moves named
+    let (code, out, err) = run_within(
+        &[
+            "play",
+            "mnk",
+            "--cols",
+            "6",
+            "--rows",
+            "6",
+            "--k",
+            "4",
+            "--human",
+            "o",
+            "--move-seconds",
+            "5",
+        ],
+        120,
+        Some(b"a1\n"),
+    );
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("playing by search"), "{err}");
+    assert!(out.contains("m,n,k board of 6 columns × 6 rows"), "{out}");
+    assert_eq!(out.matches("X plays ").count(), 2, "{out}");
+    // past the search's 40 cells: refused, naming what answers the board
+    let err = refused(&["play", "mnk", "--cols", "7", "--rows", "7", "--k", "5"]);
+    assert!(err.contains("at most 40 cells"), "{err}");
+    assert!(
+        err.contains("`retrograde search mnk --cols 7 --rows 7 --k 5`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_search_without_a_time_limit_says_it_may_take_long() {
     let (code, _, err) = run_within(
         &["search", "mnk", "--cols", "6", "--rows", "6", "--k", "3"],

@@ -2,8 +2,8 @@
 //! play, in the terminal — moves in the position language of every other
 //! command (`b2` on m,n,k boards, column numbers on gravity boards).
 //!
-//! The values come from a table (solved now, or a file); a gravity board
-//! beyond the explicit engine's memory is played by search instead, each
+//! The values come from a table (solved now, or a file); a board beyond
+//! the table engines (memory, or m,n,k sides past 5) is played by search instead, each
 //! position within `--move-seconds`: a move the search did not prove in
 //! time is the legal move nearest the centre, marked as not proved.
 
@@ -12,13 +12,14 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use retrograde::error::Error;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::{
     answer, answer_with, plies, MoveDetail, Oracle, PositionAnswer,
 };
 use retrograde::position::oracles::{BoardSearch, GravityTable, MnkTable};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
+use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::clock::Clock;
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
@@ -64,9 +65,9 @@ pub struct PlayArgs {
     #[command(flatten)]
     position: PositionArgs,
 
-    /// Connect boards beyond a table's reach are played by search: the
-    /// time each position's search may take before the program plays an
-    /// unproved move (said so) [default: 10]
+    /// Boards beyond a table's reach are played by search: the time each
+    /// position's search may take before the program plays an unproved
+    /// move (said so) [default: 10]
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     move_seconds: Option<f64>,
 
@@ -90,9 +91,9 @@ enum Solved {
     /// A symbolic table: values without depths (a won game is still won:
     /// every move adds a stone, so keeping the value ends it).
     Symbolic(Box<retrograde::tablefile::symbolic::SymbolicFile>),
-    /// No table: a gravity board beyond the explicit engine's memory,
-    /// answered by the bitboard search a position at a time, each within
-    /// the time given (`--move-seconds`, checked).
+    /// No table: a board beyond the table engines (memory, or m,n,k sides
+    /// past 5), answered by the bitboard search a position at a time, each
+    /// within the time given (`--move-seconds`, checked).
     Search(Bitboard, std::time::Duration),
 }
 
@@ -161,7 +162,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         unreachable!("every table is an oracle")
     };
     let empty = bitboard.cells() - start.stones();
-    let entries = super::search::board_table_entries(&args.run.budget(), Family::Gravity, empty);
+    let entries = super::search::board_table_entries(&args.run.budget(), game.family(), empty);
     let searcher = BoardSearcher::new(bitboard, entries, None, &Silent);
     let threads = args.run.threads();
     let answer_at = |p: &Position| {
@@ -203,11 +204,6 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     args.position.position(&game)?;
     args.out.check()?;
     let (budget, bar) = (args.run.budget(), args.run.progress());
-    if args.move_seconds.is_some() && !gravity {
-        bail!(
-            "--move-seconds is for connect boards played by search; an m,n,k board is solved whole"
-        );
-    }
     let solved = if gravity {
         let engine = Gravity::new(cols, rows, k)?;
         let solved = in_pool(args.run.threads(), || {
@@ -215,24 +211,12 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         })?;
         let solution = match solved {
             Ok(solution) => solution,
-            // beyond the explicit engine's memory: play by search
-            Err(
-                refused @ (retrograde::error::Error::OverMemoryBudget { .. }
-                | retrograde::error::Error::InvalidInput(_)),
-            ) => {
+            Err(refused @ (Error::OverMemoryBudget { .. } | Error::InvalidInput(_))) => {
                 bar.finish();
-                if args.out.out.is_some() {
-                    bail!("{refused}; --out saves a table, and beyond it play goes by search (drop --out)");
-                }
-                let Ok(bitboard) = Bitboard::new(Family::Gravity, cols, rows, k) else {
-                    bail!("{refused}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position");
-                };
-                let seconds = move_seconds(args.move_seconds)?;
-                eprintln!(
-                    "note: {cols} columns × {rows} rows is beyond a table's reach here; playing by search, each position within {} s",
-                    seconds.as_secs_f64()
-                );
-                return Ok((game, Solved::Search(bitboard, seconds)));
+                return Ok((
+                    game,
+                    by_search(args, Family::Gravity, (cols, rows, k), refused)?,
+                ));
             }
             Err(other) => return Err(other.into()),
         };
@@ -244,10 +228,27 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         };
         Solved::Gravity(engine, Box::new(solution))
     } else {
-        let engine = retrograde::games::mnk::Mnk::new(rows, cols, k)?;
-        let solution = in_pool(args.run.threads(), || {
-            solve_mnk_reporting(&engine, &budget, &bar)
-        })??;
+        let solved = retrograde::games::mnk::Mnk::new(rows, cols, k).and_then(|engine| {
+            in_pool(args.run.threads(), || {
+                solve_mnk_reporting(&engine, &budget, &bar)
+            })?
+        });
+        let solution = match solved {
+            Ok(solution) => solution,
+            Err(refused @ (Error::OverMemoryBudget { .. } | Error::InvalidInput(_))) => {
+                bar.finish();
+                return Ok((
+                    game,
+                    by_search(args, Family::Mnk, (cols, rows, k), refused)?,
+                ));
+            }
+            Err(other) => return Err(other.into()),
+        };
+        if args.move_seconds.is_some() {
+            bail!(
+                "--move-seconds is for boards played by search; this m,n,k board is solved whole"
+            );
+        }
         let table = SavedTable::Layered(solution);
         args.out.save(&SavedGame::Mnk { rows, cols, k }, &table)?;
         let SavedTable::Layered(solution) = table else {
@@ -257,6 +258,32 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     };
     bar.finish();
     Ok((game, solved))
+}
+
+/// A board beyond a table's reach (`refused` says why) played by the
+/// bitboard search, each position within `--move-seconds`; refused where
+/// the search does not take the board either.
+fn by_search(
+    args: &PlayArgs,
+    family: Family,
+    (cols, rows, k): (u32, u32, u32),
+    refused: Error,
+) -> anyhow::Result<Solved> {
+    if args.out.out.is_some() {
+        bail!("{refused}; --out saves a table, and beyond it play goes by search (drop --out)");
+    }
+    let Ok(bitboard) = Bitboard::new(family, cols, rows, k) else {
+        match family {
+            Family::Gravity => bail!("{refused}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position"),
+            Family::Mnk => bail!("{refused}; the search plays m,n,k boards of at most {MAX_MNK_CELLS} cells; `retrograde search mnk --cols {cols} --rows {rows} --k {k}` answers the empty board"),
+        }
+    };
+    let seconds = move_seconds(args.move_seconds)?;
+    eprintln!(
+        "note: {cols} columns × {rows} rows is beyond a table's reach here; playing by search, each position within {} s",
+        seconds.as_secs_f64()
+    );
+    Ok(Solved::Search(bitboard, seconds))
 }
 
 /// Plays from `start` until the game ends or the input does.
