@@ -387,9 +387,25 @@ fn line_12_play_survives_bad_lines_and_refuses_ignored_flags() {
     let table = dir.join("t.rtb");
     json_of(&["mnk", "--out", s(&table), "--json"]);
     refused(&["play", s(&table), "--rows", "4"]);
-    // play takes --max-memory, the option a refusal may advise
+    // play takes --max-memory: a table over it gives way to play by
+    // search (as on connect boards); a solve refused on it advises it
+    let (code, _, err) = run_within(
+        &[
+            "play",
+            "mnk",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+            "--max-memory",
+            "1KiB",
+        ],
+        60,
+        Some(b""),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("playing by search"), "{err}");
     let line = refused(&[
-        "play",
         "mnk",
         "--rows",
         "4",
@@ -397,6 +413,8 @@ fn line_12_play_survives_bad_lines_and_refuses_ignored_flags() {
         "4",
         "--max-memory",
         "1KiB",
+        "--engine",
+        "explicit",
     ]);
     assert!(line.contains("raise it with --max-memory"), "{line}");
     std::fs::remove_dir_all(&dir).unwrap();
