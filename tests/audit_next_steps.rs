@@ -151,24 +151,9 @@ fn play_connect_beyond_a_table_plays_by_search() {
 fn play_mnk_beyond_the_table_engines_plays_by_search() {
     // 6×6 with k = 4 (sides past the dense engine's 5): by search, a
     // position within --move-seconds, the program's moves named
-    let (code, out, err) = run_within(
-        &[
-            "play",
-            "mnk",
-            "--cols",
-            "6",
-            "--rows",
-            "6",
-            "--k",
-            "4",
-            "--human",
-            "o",
-            "--move-seconds",
-            "5",
-        ],
-        120,
-        Some(b"a1\n"),
-    );
+    let args = "play mnk --cols 6 --rows 6 --k 4 --human o --move-seconds 5";
+    let args: Vec<&str> = args.split(' ').collect();
+    let (code, out, err) = run_within(&args, 120, Some(b"a1\n"));
     let out = String::from_utf8(out).unwrap();
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("playing by search"), "{err}");

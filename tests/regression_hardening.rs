@@ -389,33 +389,19 @@ fn line_12_play_survives_bad_lines_and_refuses_ignored_flags() {
     refused(&["play", s(&table), "--rows", "4"]);
     // play takes --max-memory: a table over it gives way to play by
     // search (as on connect boards); a solve refused on it advises it
-    let (code, _, err) = run_within(
-        &[
-            "play",
-            "mnk",
-            "--rows",
-            "4",
-            "--cols",
-            "4",
-            "--max-memory",
-            "1KiB",
-        ],
-        60,
-        Some(b""),
-    );
+    let small_budget = "--rows 4 --cols 4 --max-memory 1KiB";
+    let play: Vec<&str> = ["play", "mnk"]
+        .into_iter()
+        .chain(small_budget.split(' '))
+        .collect();
+    let (code, _, err) = run_within(&play, 60, Some(b""));
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("playing by search"), "{err}");
-    let line = refused(&[
-        "mnk",
-        "--rows",
-        "4",
-        "--cols",
-        "4",
-        "--max-memory",
-        "1KiB",
-        "--engine",
-        "explicit",
-    ]);
+    let solve: Vec<&str> = ["mnk", "--engine", "explicit"]
+        .into_iter()
+        .chain(small_budget.split(' '))
+        .collect();
+    let line = refused(&solve);
     assert!(line.contains("raise it with --max-memory"), "{line}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

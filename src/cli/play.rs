@@ -204,57 +204,42 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     args.position.position(&game)?;
     args.out.check()?;
     let (budget, bar) = (args.run.budget(), args.run.progress());
+    let threads = args.run.threads();
     let solved = if gravity {
-        let engine = Gravity::new(cols, rows, k)?;
-        let solved = in_pool(args.run.threads(), || {
-            solve_gravity_reporting(&engine, &budget, &bar)
-        })?;
-        let solution = match solved {
-            Ok(solution) => solution,
-            Err(refused @ (Error::OverMemoryBudget { .. } | Error::InvalidInput(_))) => {
-                bar.finish();
-                return Ok((
-                    game,
-                    by_search(args, Family::Gravity, (cols, rows, k), refused)?,
-                ));
-            }
-            Err(other) => return Err(other.into()),
-        };
-        let table = SavedTable::Gravity(solution);
-        args.out
-            .save(&SavedGame::Gravity { cols, rows, k }, &table)?;
-        let SavedTable::Gravity(solution) = table else {
-            unreachable!("built above")
-        };
-        Solved::Gravity(engine, Box::new(solution))
+        Gravity::new(cols, rows, k).and_then(|engine| {
+            in_pool(threads, || solve_gravity_reporting(&engine, &budget, &bar))?
+                .map(SavedTable::Gravity)
+        })
     } else {
-        let solved = retrograde::games::mnk::Mnk::new(rows, cols, k).and_then(|engine| {
-            in_pool(args.run.threads(), || {
-                solve_mnk_reporting(&engine, &budget, &bar)
-            })?
-        });
-        let solution = match solved {
-            Ok(solution) => solution,
-            Err(refused @ (Error::OverMemoryBudget { .. } | Error::InvalidInput(_))) => {
-                bar.finish();
-                return Ok((
-                    game,
-                    by_search(args, Family::Mnk, (cols, rows, k), refused)?,
-                ));
-            }
-            Err(other) => return Err(other.into()),
-        };
-        if args.move_seconds.is_some() {
-            bail!(
-                "--move-seconds is for boards played by search; this m,n,k board is solved whole"
-            );
+        retrograde::games::mnk::Mnk::new(rows, cols, k).and_then(|engine| {
+            in_pool(threads, || solve_mnk_reporting(&engine, &budget, &bar))?
+                .map(SavedTable::Layered)
+        })
+    };
+    let table = match solved {
+        Ok(table) => table,
+        // beyond the table engines (memory, or m,n,k sides): play by search
+        Err(refused @ (Error::OverMemoryBudget { .. } | Error::InvalidInput(_))) => {
+            bar.finish();
+            return Ok((game, by_search(args, family, (cols, rows, k), refused)?));
         }
-        let table = SavedTable::Layered(solution);
-        args.out.save(&SavedGame::Mnk { rows, cols, k }, &table)?;
-        let SavedTable::Layered(solution) = table else {
-            unreachable!("built above")
-        };
-        Solved::Mnk(solution)
+        Err(other) => return Err(other.into()),
+    };
+    if !gravity && args.move_seconds.is_some() {
+        bail!("--move-seconds is for boards played by search; this m,n,k board is solved whole");
+    }
+    let saved = if gravity {
+        SavedGame::Gravity { cols, rows, k }
+    } else {
+        SavedGame::Mnk { rows, cols, k }
+    };
+    args.out.save(&saved, &table)?;
+    let solved = match table {
+        SavedTable::Gravity(solution) => {
+            Solved::Gravity(Gravity::new(cols, rows, k)?, Box::new(solution))
+        }
+        SavedTable::Layered(solution) => Solved::Mnk(solution),
+        _ => unreachable!("built above"),
     };
     bar.finish();
     Ok((game, solved))
