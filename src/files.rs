@@ -83,13 +83,12 @@ pub fn check_output(path: &Path) -> Result<()> {
     // a leftover of an earlier process with this id is replaced by the
     // write, so the probe may replace it too
     let _ = std::fs::remove_file(&probe);
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-    {
+    // registered like the write's own temporary file, so that a signal
+    // arriving while the probe exists removes it too
+    match crate::atomic_file::create_registered(&probe) {
         Ok(_) => {
             let _ = std::fs::remove_file(&probe);
+            crate::atomic_file::unregister(&probe);
             Ok(())
         }
         Err(e) if e.raw_os_error() == Some(libc::ENAMETOOLONG) => {
