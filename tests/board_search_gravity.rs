@@ -272,7 +272,7 @@ fn time_both_engines() {
 /// on boards of odd and of even height.
 #[test]
 fn static_parity_bounds_hold_on_every_position() {
-    // fired: [empty cells even][bound is −1] for odd and even heights
+    // fired: [height odd][empty cells even][bound is −1]
     let mut fired = [[[0u64; 2]; 2]; 2];
     for cols in 2..=6u32 {
         for rows in 2..=6u32 {

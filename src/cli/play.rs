@@ -3,9 +3,10 @@
 //! command (`b2` on m,n,k boards, column numbers on gravity boards).
 //!
 //! The values come from a table (solved now, or a file); a board beyond
-//! the table engines (memory, or m,n,k sides past 5) is played by search instead, each
-//! position within `--move-seconds`: a move the search did not prove in
-//! time is the legal move nearest the centre, marked as not proved.
+//! the table engines (memory, or m,n,k sides past 5) is played by search
+//! instead, each position within `--move-seconds`: a move the search did
+//! not prove in time is the legal move nearest the centre, marked as not
+//! proved.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -208,15 +209,16 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     let solved = if gravity {
         Gravity::new(cols, rows, k).and_then(|engine| {
             in_pool(threads, || solve_gravity_reporting(&engine, &budget, &bar))?
-                .map(SavedTable::Gravity)
+                .map(|solution| (SavedTable::Gravity(solution), Some(engine)))
         })
     } else {
         retrograde::games::mnk::Mnk::new(rows, cols, k).and_then(|engine| {
             in_pool(threads, || solve_mnk_reporting(&engine, &budget, &bar))?
-                .map(SavedTable::Layered)
+                .map(|solution| (SavedTable::Layered(solution), None))
         })
     };
-    let table = match solved {
+    // the gravity engine, kept for the table's answers
+    let (table, gravity_engine) = match solved {
         Ok(table) => table,
         // beyond the table engines (memory, or m,n,k sides): play by search
         Err(refused @ (Error::OverMemoryBudget { .. } | Error::InvalidInput(_))) => {
@@ -234,11 +236,11 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         SavedGame::Mnk { rows, cols, k }
     };
     args.out.save(&saved, &table)?;
-    let solved = match table {
-        SavedTable::Gravity(solution) => {
-            Solved::Gravity(Gravity::new(cols, rows, k)?, Box::new(solution))
+    let solved = match (table, gravity_engine) {
+        (SavedTable::Gravity(solution), Some(engine)) => {
+            Solved::Gravity(engine, Box::new(solution))
         }
-        SavedTable::Layered(solution) => Solved::Mnk(solution),
+        (SavedTable::Layered(solution), None) => Solved::Mnk(solution),
         _ => unreachable!("built above"),
     };
     bar.finish();

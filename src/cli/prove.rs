@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
+use retrograde::position::searching::{board_table_entries, time_limit, MAX_TIME_LIMIT};
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::in_pool;
@@ -30,7 +30,6 @@ use retrograde::tablefile::replace::check_replaceable;
 
 use super::output::{emit, emit_json, first_player_result, result_in_words};
 use super::RunArgs;
-use retrograde::position::searching::board_table_entries;
 
 /// Positions the zone prover may search on a board the bitboard search also
 /// takes (about 3 s), before the search is asked.

@@ -358,23 +358,6 @@ impl Scores {
     }
 }
 
-/// The next probe "is the score at most `mid`?" for a score known to lie in
-/// `lower ..= upper` (both possible scores, `lower < upper`): first the
-/// sign (is it a win? then: is it at least a draw?), since most positions
-/// lie near a draw and those two probes settle a draw; then, once
-/// (`nearest_first`), the score nearest the draw left (the slowest win, the
-/// fastest loss beyond it): under perfect play games run long, so that
-/// probe most often settles the score; then the middle of the possible
-/// scores left, leaning towards 0, so a fast win still takes a logarithmic
-/// number of probes. Against halving from the start, measured at 1 thread:
-/// the 1,000 middle 7×6 positions 5.06 → 4.25 s (every score as shipped),
-/// 6×6 and the empty 7×6 board unchanged (24.3 M and 336 M nodes). The
-/// nearest score must wait until the sign is settled (a loss, after "a
-/// win?" and "a draw?"): once it was spent on "a draw?", the empty 6×6
-/// board (the slowest loss) halved its way down in four more probes; now
-/// one: 4.58 → 4.15 s at 1 thread. Asking "a draw?" first instead (as c4
-/// does) was slower: 6×6 4.50 s, the empty 7×6 board at 2 threads 32.7 →
-/// 43.2 s.
 /// A node's bounds `(lower, upper)` once a fail-soft search with the window
 /// `(alpha0, beta0)` returned `best`: an upper bound at or below the
 /// window, a lower bound at or above it, the exact value inside it.
@@ -393,6 +376,23 @@ pub(crate) fn bounds_after_search(
     }
 }
 
+/// The next probe "is the score at most `mid`?" for a score known to lie in
+/// `lower ..= upper` (both possible scores, `lower < upper`): first the
+/// sign (is it a win? then: is it at least a draw?), since most positions
+/// lie near a draw and those two probes settle a draw; then, once
+/// (`nearest_first`), the score nearest the draw left (the slowest win, the
+/// fastest loss beyond it): under perfect play games run long, so that
+/// probe most often settles the score; then the middle of the possible
+/// scores left, leaning towards 0, so a fast win still takes a logarithmic
+/// number of probes. Against halving from the start, measured at 1 thread:
+/// the 1,000 middle 7×6 positions 5.06 → 4.25 s (every score as shipped),
+/// 6×6 and the empty 7×6 board unchanged (24.3 M and 336 M nodes). The
+/// nearest score must wait until the sign is settled (a loss, after "a
+/// win?" and "a draw?"): once it was spent on "a draw?", the empty 6×6
+/// board (the slowest loss) halved its way down in four more probes; now
+/// one: 4.58 → 4.15 s at 1 thread. Asking "a draw?" first instead (as c4
+/// does) was slower: 6×6 4.50 s, the empty 7×6 board at 2 threads 32.7 →
+/// 43.2 s.
 fn next_probe(scores: &Scores, lower: i8, upper: i8, nearest_first: bool) -> i8 {
     if lower < 0 && upper > 0 {
         return 0;

@@ -1116,8 +1116,9 @@ impl<'a> BoardSearcher<'a> {
         if beta <= 1 && b.follow_cells != 0 {
             for mv in &moves[..count] {
                 let grandchild = b.child(node, mv.cell());
-                let theirs = b.playable(grandchild.mask);
-                if let Some(bound) = b.parity_bound(grandchild.me, grandchild.mask, theirs, mv.made)
+                let possible = b.playable(grandchild.mask);
+                if let Some(bound) =
+                    b.parity_bound(grandchild.me, grandchild.mask, possible, mv.made)
                 {
                     if -bound >= beta {
                         let stored = b.stored_move(node, mv.cell());

@@ -114,8 +114,8 @@ impl Bitboard {
     /// and occupied cells `occupied` (the layout of [`Bitboard::cell`]), as
     /// `parity_bound` gives it (module docs of `parity.rs`): `Some(0)` (the
     /// player to move cannot win), `Some(-1)` (it loses) or `None`; always
-    /// `None` on m,n,k boards. For tests and tools; refuses a position that is over or
-    /// malformed.
+    /// `None` on m,n,k boards. For tests and tools; refuses a position
+    /// that is over or malformed.
     pub fn static_bound(&self, x: u64, occupied: u64) -> crate::error::Result<Option<i8>> {
         let me = self.stones_to_move(x, occupied)?;
         let possible = self.playable(occupied);
