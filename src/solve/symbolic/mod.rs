@@ -7,8 +7,8 @@
 //!
 //! * [`layout`]: which variable means what (the column encoding with a
 //!   sentinel row, or two variables a cell).
-//! * [`rules`]: the empty board, the lines, the moves as cubes; image and
-//!   pre-image of a set.
+//! * [`rules`]: the empty board, the lines, the moves (by column as
+//!   substitutions, or by cell as cubes); image and pre-image of a set.
 //! * [`forward`]: ply by ply from the empty board; each ply counted by
 //!   model counting. Positions with a line are counted and not expanded,
 //!   as the explicit engines and Tromp's and Böck's tables do.
@@ -34,10 +34,13 @@
 //!   cell column by column 8.0 s, two variables a cell row by row 37.7 s.
 //!   Gravity boards use the column encoding; m,n,k boards the pair
 //!   encoding row by row (no other is possible without gravity).
-//! * **Image.** The per-move cofactor-and-conjoin of [`rules`] (no second
-//!   copy of the variables, no transition relation), the moves' images
-//!   united as they come in a balanced tree ([`rules::Union`]); both cores
-//!   work inside OxiDD's parallel operations.
+//! * **Image.** Column encoding: one substitution a column of the
+//!   column's bits by their values before (image) or after (pre-image) a
+//!   move, 1.7–2× faster than a cofactor-and-conjoin a (column, height)
+//!   (measurements in [`rules`]); pair encoding: that cofactor form (no
+//!   second copy of the variables, no transition relation). The results
+//!   are united as they come in a balanced tree ([`rules::Union`]); both
+//!   cores work inside OxiDD's parallel operations.
 //! * **Garbage collection.** OxiDD collects in the background only once
 //!   95% of the store is taken, and stays off after a collection that
 //!   leaves over 90%; the engine also collects between an image's
