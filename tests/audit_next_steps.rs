@@ -77,6 +77,14 @@ fn search_mnk_proves_the_empty_board_past_the_engine() {
     let (code, out, _) = search_mnk("--cols 7 --rows 7 --k 5 --moves d4 --time-limit 1 -q");
     assert_eq!(code, Some(3));
     assert!(out.contains("not reached"), "{out}");
+    // past the provers' sides: one line naming the commands, before any note
+    let (code, _, err) = search_mnk("--cols 27 --rows 27 --k 5");
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err.trim(),
+        "error: `prove mnk` and `search mnk` past 40 cells take sides of 1 to 26; a 27 × 27 \
+         board is past them"
+    );
 }
 
 #[test]

@@ -337,6 +337,7 @@ fn prove_empty_board(
     if family != Family::Mnk || !past_the_engine || !value_alone {
         return Ok(None);
     }
+    super::prove::ensure_sides(cols, rows)?;
     if !args.run.quiet() {
         eprintln!(
             "note: the empty {cols} × {rows} board is past the search's {MAX_MNK_CELLS} cells: its value (no depth, no move) is proved as `retrograde prove mnk` proves it{}",
