@@ -11,10 +11,12 @@
 //!   ([`ColumnMoves`]): one operation a column. Measured on this 2-core
 //!   host (2026-11-25, 1 thread, user CPU, identical JSON) against the
 //!   cofactor form below, one cofactor-and-conjoin a (column, height) and
-//!   their union: counting 7×4 17.2 s → 8.7 s; solving 6×4 43.3 s → 25.5
-//!   s, peak 1.85 → 1.24 GB. Conjoining a guard after each substitution
-//!   instead of folding it into the replacements took 30.4 s on that
-//!   solve.
+//!   their union: counting 7×4 17.2 s → 8.7 s, counting 6×5 66.1 s → 37.8
+//!   s (peak 4.8 → 3.7 GB); solving 6×4 43.3 s → 25.5 s, peak 1.85 → 1.24
+//!   GB. Conjoining a guard after each substitution instead of folding it
+//!   into the replacements took 30.4 s on that solve; conjoining each
+//!   column's pre-image with the ply's open positions before the union,
+//!   29.8–31.1 s.
 //! * **Pair encoding** (m,n,k boards, and gravity boards if asked): a move
 //!   changes a cell's two variables from a precondition to an effect and
 //!   leaves the rest alone, so its image of `S` is `restrict(S, pre) ∧
