@@ -54,8 +54,8 @@ fn search_mnk(args: &str) -> (Option<i32>, String, String) {
 /// The empty m,n,k board past the search engine's 40 cells is answered by
 /// the provers: 7,7,5 by relevance zones, 15,15,9 (past the position
 /// language) by a pairing; a board they do not settle in its time limit
-/// says "not proved" with exit 3, and every other question on it still
-/// goes to the search.
+/// says "not proved" with exit 3; a position goes to the zone prover and
+/// then the search.
 #[test]
 fn search_mnk_proves_the_empty_board_past_the_engine() {
     let proved = |args: &str| {
@@ -73,8 +73,18 @@ fn search_mnk_proves_the_empty_board_past_the_engine() {
     let (code, out, _) = search_mnk("--cols 8 --rows 8 --k 5 --time-limit 1 -q");
     assert_eq!(code, Some(3));
     assert!(out.contains("not proved"), "{out}");
-    // a position on such a board is searched as before
-    let (code, out, _) = search_mnk("--cols 7 --rows 7 --k 5 --moves d4 --time-limit 1 -q");
+    // a position on such a board goes to the zone prover first: a value
+    // without a depth where it proves one, "not reached" where it does not
+    let (code, out, err) =
+        search_mnk("--cols 7 --rows 7 --k 5 --moves d4 --time-limit 60 --json -q");
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["value"].as_str(), v["depth"].is_null()),
+        (Some("draw"), true),
+        "{out}"
+    );
+    let (code, out, _) = search_mnk("--cols 7 --rows 7 --k 5 --moves d4,a1 --time-limit 1 -q");
     assert_eq!(code, Some(3));
     assert!(out.contains("not reached"), "{out}");
     // past the provers' sides: one line naming the commands, before any note

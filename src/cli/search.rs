@@ -4,17 +4,19 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
-use retrograde::position::oracles::{BoardSearch, Search};
+use retrograde::position::oracles::{BoardSearch, ProversThenSearch, Search};
 pub use retrograde::position::searching::{board_table_entries, table_capacity};
 use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::clock::Clock;
 use retrograde::solve::in_pool;
+use retrograde::solve::pairing::PairingBoard;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 use serde_json::json;
 
@@ -286,30 +288,44 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         None => {
             let capacity = table_capacity(&args.run.budget());
             let searcher = Searcher::reporting(&board, capacity, None, &bar);
-            let stats = || (searcher.nodes(), searcher.hits());
+            // m,n,k positions: the zone prover first where the search
+            // would take long; the nodes reported count its positions too
+            let proved_nodes = AtomicU64::new(0);
+            let provers = match family {
+                Family::Mnk => Some((
+                    PairingBoard::new(cols, rows, k)?,
+                    args.run.budget().0 .0 / 4,
+                    &proved_nodes,
+                )),
+                Family::Gravity => None,
+            };
+            let stats = || {
+                let proved = proved_nodes.load(Ordering::Relaxed);
+                (searcher.nodes() + proved, searcher.hits())
+            };
             match lines {
                 Some((lines, _)) => {
                     // one after another, each with every worker
                     let answer = |p: &Position, clock: &Clock| {
-                        let oracle = Search {
+                        let search = Search {
                             game: &game,
                             searcher: &searcher,
                             clock,
                             precision,
                         };
-                        answer_with(&game, p, &oracle, detail)
+                        answer_with(&game, p, provers_first(search, provers).as_ref(), detail)
                     };
                     let nodes = || searcher.nodes();
                     batch(false).run(lines, &answer, &nodes, &stats, &bar)
                 }
                 None => {
-                    let oracle = Search {
+                    let search = Search {
                         game: &game,
                         searcher: &searcher,
                         clock: &clock,
                         precision,
                     };
-                    run.one(&p, &oracle, &stats, &bar)
+                    run.one(&p, provers_first(search, provers).as_ref(), &stats, &bar)
                 }
             }
         }
@@ -350,6 +366,29 @@ fn prove_empty_board(
     }
     let prove = ProveMnkArgs::for_search(cols, rows, k, args.time_limit, &args.run);
     super::prove::prove_mnk(&prove).map(Some)
+}
+
+/// The general search, behind the zone prover when `provers` gives an
+/// m,n,k board, the bytes of each proof's table and a count of the
+/// proofs' positions: positions with at
+/// least [`LONG_SEARCH_CELLS`] empty cells (where the search is hopeless
+/// on these boards) go to the prover first, with no limit but the clock
+/// ([`ProversThenSearch`]).
+fn provers_first<'a>(
+    search: Search<'a>,
+    provers: Option<(PairingBoard, u64, &'a AtomicU64)>,
+) -> Box<dyn Oracle + Sync + 'a> {
+    match provers {
+        Some((board, memory_bytes, nodes)) => Box::new(ProversThenSearch {
+            search,
+            board,
+            max_nodes: u64::MAX,
+            memory_bytes,
+            min_empty: LONG_SEARCH_CELLS,
+            nodes,
+        }),
+        None => Box::new(search),
+    }
 }
 
 /// What every search of one command shares.

@@ -58,7 +58,7 @@ pub trait Oracle {
 /// Whether a move worth `mine` in `plies` (counting it) keeps a position's
 /// `value` in `depth`: the same value, and for a win or loss the same depth.
 /// Without a depth (a values-only source), the value alone decides.
-fn keeps(value: Outcome, depth: Option<u32>, mine: Outcome, plies: Option<u32>) -> bool {
+pub(crate) fn keeps(value: Outcome, depth: Option<u32>, mine: Outcome, plies: Option<u32>) -> bool {
     mine == value && (mine == Outcome::Draw || depth.is_none() || plies == depth)
 }
 

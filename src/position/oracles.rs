@@ -1,7 +1,7 @@
-//! The five sources of values behind a position answer: a solved m,n,k
-//! table, a solved gravity table, a symbolic table, the bitboard search
-//! and the general search. Each translates the
-//! position layout of [`super`] into its engine's own.
+//! The sources of values behind a position answer: a solved m,n,k table,
+//! a solved gravity table, a symbolic table, the bitboard search, the
+//! general search, and the m,n,k provers before the general search. Each
+//! translates the position layout of [`super`] into its engine's own.
 
 use super::answer::{Lookup, Oracle};
 use super::{BoardGame, Family, Position};
@@ -11,7 +11,9 @@ use crate::games::gravity::Gravity;
 use crate::solve::board_search::BoardSearcher;
 use crate::solve::clock::Clock;
 use crate::solve::layered::MnkSolution;
+use crate::solve::pairing::PairingBoard;
 use crate::solve::search::{best_child_bound, Precision, Searcher};
+use crate::solve::zone_proof::{self, Cells, Node, Verdict, ZoneProver};
 use crate::tablefile::GravityValues;
 
 /// A solved m,n,k table (its cell layout is the position layout).
@@ -227,5 +229,99 @@ impl Oracle for SymbolicTable<'_> {
         } else {
             Lookup::Known(Outcome::Draw, None)
         })
+    }
+}
+
+/// On m,n,k boards past the bitboard search: the zone prover
+/// ([`crate::solve::zone_proof`]) first, for positions with at least
+/// `min_empty` empty cells, then the general search. The prover runs
+/// twice, each within `max_nodes` positions: the mover attacking (a fall:
+/// the mover wins), within half the clock's time left, and the other
+/// player attacking (a fall: the mover loses), within the rest; both
+/// defences holding make a draw. Its values come without a depth; where
+/// it settles nothing, the search answers in the time left.
+pub struct ProversThenSearch<'a> {
+    /// The general search, for what the provers leave.
+    pub search: Search<'a>,
+    /// The board, for the prover.
+    pub board: PairingBoard,
+    /// Positions each proof may search.
+    pub max_nodes: u64,
+    /// Bytes each proof's table may take.
+    pub memory_bytes: u64,
+    /// Positions with fewer empty cells go to the search at once.
+    pub min_empty: u32,
+    /// Positions the proofs searched, added up.
+    pub nodes: &'a std::sync::atomic::AtomicU64,
+}
+
+impl ProversThenSearch<'_> {
+    /// The value of `p` (in play) for the mover, if the provers settle it.
+    fn proved(&self, p: &Position) -> Result<Option<Outcome>> {
+        let empty = self.search.game.cells() - p.stones();
+        if empty < self.min_empty {
+            return Ok(None);
+        }
+        let cells = |mask: u64| {
+            (0..64)
+                .filter(|i| mask >> i & 1 == 1)
+                .fold(Cells::default(), |s, i| s.with(i))
+        };
+        let (mine, theirs) = if p.stones().is_multiple_of(2) {
+            (cells(p.x), cells(p.o))
+        } else {
+            (cells(p.o), cells(p.x))
+        };
+        let max_entries =
+            (self.memory_bytes / zone_proof::BYTES_PER_ENTRY).clamp(1, 1 << 32) as usize;
+        // the first proof gets half the time left, the second the rest
+        let deadline = self.search.clock.deadline();
+        let now = std::time::Instant::now();
+        let halfway = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
+        let mut held = 0;
+        for (attacker, defender, attacker_to_move, falls, until) in [
+            (mine, theirs, true, Outcome::Win, halfway),
+            (theirs, mine, false, Outcome::Loss, deadline),
+        ] {
+            let mut prover = ZoneProver::new(self.board, max_entries, until)?;
+            prover.limit_nodes(self.max_nodes);
+            let node = Node {
+                attacker,
+                defender,
+                attacker_to_move,
+            };
+            let verdict = prover.prove(node, u32::MAX);
+            self.nodes
+                .fetch_add(prover.stats().nodes, std::sync::atomic::Ordering::Relaxed);
+            match verdict {
+                Verdict::Falls => return Ok(Some(falls)),
+                Verdict::Holds(_) if !prover.stopped() => held += 1,
+                _ => {}
+            }
+        }
+        Ok((held == 2).then_some(Outcome::Draw))
+    }
+}
+
+impl Oracle for ProversThenSearch<'_> {
+    fn lookup(&self, p: &Position) -> Result<Lookup> {
+        match self.proved(p)? {
+            Some(value) => Ok(Lookup::Known(value, None)),
+            None => self.search.lookup(p),
+        }
+    }
+
+    fn keeps_value(
+        &self,
+        child: &Position,
+        value: Outcome,
+        depth: Option<u32>,
+    ) -> Result<Option<bool>> {
+        if depth.is_none() {
+            if let Some(v) = self.proved(child)? {
+                return Ok(Some(super::answer::keeps(value, None, v.flip(), None)));
+            }
+        }
+        self.search.keeps_value(child, value, depth)
     }
 }

@@ -45,6 +45,11 @@ impl<'a> Clock<'a> {
         }
     }
 
+    /// The instant the clock stops at, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Whether the search must unwind: its deadline passed or it was
     /// cancelled (as seen at a check).
     #[inline]

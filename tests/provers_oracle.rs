@@ -1,0 +1,97 @@
+//! The zone prover as a source of position values (`ProversThenSearch`,
+//! which `search mnk` puts before the general search on boards past the
+//! bitboard search) against the exhaustive tables: a stride of the
+//! positions in play of 4×4 with k = 3 and 4 and of 4×3 with k = 3, each
+//! answered by the prover alone (the mover's attack, then the other's)
+//! and by the table, value for value; and a position with too few empty
+//! cells goes to the search, which gives a depth.
+
+mod common;
+
+use std::sync::atomic::AtomicU64;
+
+use common::for_each_position_in_play;
+use retrograde::games::mnk::Mnk;
+use retrograde::memory::Budget;
+use retrograde::position::answer::{Lookup, Oracle};
+use retrograde::position::oracles::{ProversThenSearch, Search};
+use retrograde::position::{BoardGame, Family, Position};
+use retrograde::solve::clock::Clock;
+use retrograde::solve::layered::solve_mnk;
+use retrograde::solve::pairing::PairingBoard;
+use retrograde::solve::search::{Precision, SearchBoard, Searcher};
+
+#[test]
+fn the_provers_values_equal_the_tables() {
+    for (cols, rows, k, stride) in [(4, 4, 3, 97), (4, 4, 4, 211), (4, 3, 3, 7)] {
+        let table = solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap();
+        let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
+        let board = SearchBoard::new(rows, cols, k).unwrap();
+        let searcher = Searcher::new(&board, 1 << 16);
+        let clock = Clock::until(None);
+        let nodes = AtomicU64::new(0);
+        let oracle = ProversThenSearch {
+            search: Search {
+                game: &game,
+                searcher: &searcher,
+                clock: &clock,
+                precision: Precision::Weak,
+            },
+            board: PairingBoard::new(cols, rows, k).unwrap(),
+            max_nodes: u64::MAX,
+            memory_bytes: 64 << 20,
+            min_empty: 0,
+            nodes: &nodes,
+        };
+        let (mut seen, mut checked) = (0u64, 0u64);
+        for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
+            seen += 1;
+            if seen % stride != 0 {
+                return;
+            }
+            let p = Position {
+                x: u64::from(x),
+                o: u64::from(o),
+            };
+            match oracle.lookup(&p).unwrap() {
+                // the prover alone: no depth
+                Lookup::Known(v, None) => {
+                    assert_eq!(v, value, "{cols}×{rows} k={k} x={x:b} o={o:b}")
+                }
+                other => panic!("{cols}×{rows} k={k} x={x:b} o={o:b}: {other:?}"),
+            }
+            checked += 1;
+        });
+        assert!(checked >= 100, "{cols}×{rows} k={k}: {checked} positions");
+        assert!(nodes.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    }
+}
+
+#[test]
+fn positions_with_few_empty_cells_go_to_the_search() {
+    let (cols, rows, k) = (4, 4, 3);
+    let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
+    let board = SearchBoard::new(rows, cols, k).unwrap();
+    let searcher = Searcher::new(&board, 1 << 16);
+    let clock = Clock::until(None);
+    let nodes = AtomicU64::new(0);
+    let oracle = ProversThenSearch {
+        search: Search {
+            game: &game,
+            searcher: &searcher,
+            clock: &clock,
+            precision: Precision::Exact,
+        },
+        board: PairingBoard::new(cols, rows, k).unwrap(),
+        max_nodes: u64::MAX,
+        memory_bytes: 64 << 20,
+        min_empty: 17,
+        nodes: &nodes,
+    };
+    let p = game.play_moves("b2 a1").unwrap();
+    assert!(matches!(
+        oracle.lookup(&p).unwrap(),
+        Lookup::Known(_, Some(_))
+    ));
+    assert_eq!(nodes.load(std::sync::atomic::Ordering::Relaxed), 0);
+}
