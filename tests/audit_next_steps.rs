@@ -177,13 +177,23 @@ fn play_mnk_beyond_the_table_engines_plays_by_search() {
     assert!(err.contains("playing by search"), "{err}");
     assert!(out.contains("m,n,k board of 6 columns × 6 rows"), "{out}");
     assert_eq!(out.matches("X plays ").count(), 2, "{out}");
-    // past the search's 40 cells: refused, naming what answers the board
-    let err = refused(&["play", "mnk", "--cols", "7", "--rows", "7", "--k", "5"]);
-    assert!(err.contains("at most 40 cells"), "{err}");
+    // past the bitboard search's 40 cells: the zone prover, then the
+    // general search (7,7,5: the empty board and d4 are proved draws, a
+    // value without a depth, and the program plays)
+    let args = "play mnk --cols 7 --rows 7 --k 5 --human o --move-seconds 60";
+    let args: Vec<&str> = args.split(' ').collect();
+    let (code, out, err) = run_within(&args, 300, Some(b""));
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("playing by the zone prover"), "{err}");
     assert!(
-        err.contains("`retrograde search mnk --cols 7 --rows 7 --k 5`"),
-        "{err}"
+        out.contains("X to move: draw for X under perfect play"),
+        "{out}"
     );
+    assert!(out.contains("X plays d4"), "{out}");
+    // past what positions describe: refused in one line
+    let err = refused(&["play", "mnk", "--cols", "9", "--rows", "9", "--k", "5"]);
+    assert!(err.contains("outside what positions describe"), "{err}");
 }
 
 #[test]

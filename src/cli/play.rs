@@ -10,6 +10,7 @@
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicU64;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
@@ -18,14 +19,17 @@ use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::{
     answer, answer_with, plies, MoveDetail, Oracle, PositionAnswer,
 };
-use retrograde::position::oracles::{BoardSearch, GravityTable, MnkTable};
+use retrograde::position::oracles::{
+    BoardSearch, GravityTable, MnkTable, ProversThenSearch, Search,
+};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::clock::Clock;
 use retrograde::solve::in_pool;
 use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
+use retrograde::solve::pairing::PairingBoard;
 use retrograde::solve::progress::Silent;
-use retrograde::solve::search::Precision;
+use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 use retrograde::solve::sparse_layered::solve_gravity_reporting;
 use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::GravityValues;
@@ -96,6 +100,10 @@ enum Solved {
     /// past 5), answered by the bitboard search a position at a time, each
     /// within the time given (`--move-seconds`, checked).
     Search(Bitboard, std::time::Duration),
+    /// No table, and m,n,k boards past the bitboard search (41 to 64
+    /// cells): the zone prover, then the general search
+    /// ([`ProversThenSearch`]), a position at a time within the time given.
+    Provers(SearchBoard, PairingBoard, std::time::Duration),
 }
 
 /// Longest `--move-seconds` (a day).
@@ -113,7 +121,7 @@ impl Solved {
             Solved::Symbolic(table) => {
                 Box::new(retrograde::position::oracles::SymbolicTable(table.as_ref()))
             }
-            Solved::Search(..) => return None,
+            Solved::Search(..) | Solved::Provers(..) => return None,
         })
     }
 }
@@ -159,13 +167,38 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         let answer_at = |p: &Position| Ok(answer(&game, p, oracle.as_ref())?);
         return play(&game, start, &answer_at, args.human, input, output);
     }
-    let Solved::Search(bitboard, seconds) = solved else {
-        unreachable!("every table is an oracle")
+    let threads = args.run.threads();
+    let (bitboard, seconds) = match solved {
+        Solved::Search(bitboard, seconds) => (bitboard, seconds),
+        Solved::Provers(board, pairing, seconds) => {
+            let searcher = Searcher::new(&board, super::search::table_capacity(&args.run.budget()));
+            let nodes = AtomicU64::new(0);
+            let answer_at = |p: &Position| {
+                let clock = Clock::until(Some(std::time::Instant::now() + seconds));
+                let oracle = ProversThenSearch {
+                    search: Search {
+                        game: &game,
+                        searcher: &searcher,
+                        clock: &clock,
+                        precision: Precision::Weak,
+                    },
+                    board: pairing,
+                    max_nodes: u64::MAX,
+                    memory_bytes: args.run.budget().0 .0 / 4,
+                    min_empty: super::search::LONG_SEARCH_CELLS,
+                    nodes: &nodes,
+                };
+                Ok(in_pool(threads, || {
+                    answer_with(&game, p, &oracle, MoveDetail::Best)
+                })??)
+            };
+            return play(&game, start, &answer_at, args.human, input, output);
+        }
+        _ => unreachable!("every table is an oracle"),
     };
     let empty = bitboard.cells() - start.stones();
     let entries = super::search::board_table_entries(&args.run.budget(), game.family(), empty);
     let searcher = BoardSearcher::new(bitboard, entries, None, &Silent);
-    let threads = args.run.threads();
     let answer_at = |p: &Position| {
         let clock = Clock::until(Some(std::time::Instant::now() + seconds));
         let oracle = BoardSearch {
@@ -259,13 +292,23 @@ fn by_search(
     if args.out.out.is_some() {
         bail!("{refused}; --out saves a table, and beyond it play goes by search (drop --out)");
     }
+    let seconds = move_seconds(args.move_seconds)?;
     let Ok(bitboard) = Bitboard::new(family, cols, rows, k) else {
         match family {
             Family::Gravity => bail!("{refused}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position"),
-            Family::Mnk => bail!("{refused}; the search plays m,n,k boards of at most {MAX_MNK_CELLS} cells; `retrograde search mnk --cols {cols} --rows {rows} --k {k}` answers the empty board"),
+            Family::Mnk => {
+                // positions are read on boards of up to 64 cells (checked
+                // by the caller's BoardGame), past the bitboard search's
+                let board = SearchBoard::new(rows, cols, k)?;
+                let pairing = PairingBoard::new(cols, rows, k)?;
+                eprintln!(
+                    "note: {cols} columns × {rows} rows is past the bitboard search's {MAX_MNK_CELLS} cells; playing by the zone prover (values without depths) and the search, each position within {} s",
+                    seconds.as_secs_f64()
+                );
+                return Ok(Solved::Provers(board, pairing, seconds));
+            }
         }
     };
-    let seconds = move_seconds(args.move_seconds)?;
     eprintln!(
         "note: {cols} columns × {rows} rows is beyond a table's reach here; playing by search, each position within {} s",
         seconds.as_secs_f64()
@@ -332,11 +375,13 @@ fn play(
         match &a {
             Some(a) => writeln!(
                 out,
-                "{} to move: {} for {} in {} under perfect play",
+                "{} to move: {} for {}{} under perfect play",
                 mover.name(),
                 a.value.unwrap_or("unknown"),
                 mover.name(),
-                plies(a.depth.unwrap_or(0))
+                a.depth
+                    .map(|d| format!(" in {}", plies(d)))
+                    .unwrap_or_default()
             )?,
             None => writeln!(
                 out,

@@ -152,7 +152,7 @@ impl SearchBoardArgs {
 
 /// Empty cells from which a search without `--time-limit` says first that
 /// it may take long (6×6 Connect Four from the empty board: 7–10 s here).
-const LONG_SEARCH_CELLS: u32 = 36;
+pub(super) const LONG_SEARCH_CELLS: u32 = 36;
 
 /// Searches the position of `args` on a board of `family` and prints the
 /// position answer with nodes, rate, transposition hits and time; or, with
