@@ -4,7 +4,10 @@ written by results/symbolic.sh) against independent figures:
 
 * count-WxH: the total against Markus Böck's published table of Connect
   Four position counts (markus7800/Connect4-Strong-Solver, README and paper
-  Table 1; the exact values of the paper) and John Tromp's 7x6 count.
+  Table 1; the exact values of the paper) and John Tromp's 7x6 count; for
+  7x6 every ply too, against the sums of Böck's per-ply won/drawn/lost
+  (his solution_w7_h6/results_solve_w7_h6.csv), which equal OEIS A212693
+  (Tromp, after Edelkamp & Kissmann) on the plies it lists (0-26).
 * solve-WxH: every per-ply count (positions, terminal, X/O wins, draws,
   first player won/drawn/lost) and the value against the explicit engine's
   report in results/connect/connect-WxH-k4.json; past the explicit engine
@@ -48,6 +51,17 @@ BOECK = {
     (6, 5): 2_818_972_642,
 }
 MNK_VALUES = {4: "draw", 5: "draw"}
+# 7x6 positions ply by ply (Böck's won + drawn + lost; plies 0-26 also
+# OEIS A212693)
+PLIES_7X6 = [
+    1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186, 1662623,
+    4568683, 12236101, 30929111, 75437595, 176541259, 394591391, 858218743,
+    1763883894, 3568259802, 6746155945, 12673345045, 22010823988,
+    38263228189, 60830813459, 97266114959, 140728569039, 205289508055,
+    268057611944, 352626845666, 410378505447, 479206477733, 488906447183,
+    496636890702, 433471730336, 370947887723, 266313901222, 183615682381,
+    104004465349, 55156010773, 22695896495, 7811825938, 1459332899,
+]
 # Connect Four values past the explicit engine (Tromp; `verify` proves them
 # by search too)
 CONNECT_VALUES = {(7, 5): "draw", (6, 6): "second"}
@@ -130,6 +144,11 @@ def check(name, report):
                 if ply["x_wins"] + ply["o_wins"] + ply["draws"] != ply["terminal"]:
                     problems.append(f"ply {ply['ply']}: wins + draws != terminal")
             how = "value equals the published one; per-ply sums consistent"
+    elif (cols, rows) == (7, 6):
+        ours = [ply["positions"] for ply in report["per_ply"]]
+        if ours != PLIES_7X6:
+            problems.append("per-ply positions differ from Böck's / A212693")
+        how = "count equals Böck's and Tromp's, every ply equal to Böck's (A212693)"
     else:
         how = "count equals Böck's"
     return problems, how
