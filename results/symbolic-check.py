@@ -7,7 +7,7 @@ written by results/symbolic.sh) against independent figures:
   Table 1; the exact values of the paper) and John Tromp's 7x6 count; for
   7x6 every ply too, against the sums of Böck's per-ply won/drawn/lost
   (his solution_w7_h6/results_solve_w7_h6.csv), which equal OEIS A212693
-  (Tromp, after Edelkamp & Kissmann) on the plies it lists (0-26).
+  (Tromp, after Edelkamp & Kissmann) on plies 0-26, the terms compared.
 * solve-WxH: every per-ply count (positions, terminal, X/O wins, draws,
   first player won/drawn/lost) and the value against the explicit engine's
   report in results/connect/connect-WxH-k4.json; past the explicit engine
@@ -51,8 +51,8 @@ BOECK = {
     (6, 5): 2_818_972_642,
 }
 MNK_VALUES = {4: "draw", 5: "draw"}
-# 7x6 positions ply by ply (Böck's won + drawn + lost; plies 0-26 also
-# OEIS A212693)
+# 7x6 positions ply by ply (Böck's won + drawn + lost; plies 0-26 compared
+# with OEIS A212693 and equal)
 PLIES_7X6 = [
     1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186, 1662623,
     4568683, 12236101, 30929111, 75437595, 176541259, 394591391, 858218743,

@@ -84,7 +84,7 @@ fn search_mnk_proves_the_empty_board_past_the_engine() {
         (Some("draw"), true),
         "{out}"
     );
-    let (code, out, _) = search_mnk("--cols 7 --rows 7 --k 5 --moves d4,a1 --time-limit 1 -q");
+    let (code, out, _) = search_mnk("--cols 7 --rows 7 --k 5 --moves d4,a1 --time-limit 0.05 -q");
     assert_eq!(code, Some(3));
     assert!(out.contains("not reached"), "{out}");
     // past the provers' sides: one line naming the commands, before any note
@@ -92,8 +92,8 @@ fn search_mnk_proves_the_empty_board_past_the_engine() {
     assert_eq!(code, Some(2));
     assert_eq!(
         err.trim(),
-        "error: `prove mnk` and `search mnk` past 40 cells take sides of 1 to 26; a 27 × 27 \
-         board is past them"
+        "error: the m,n,k provers (`prove mnk`, and `search mnk` on an empty board past 40 \
+         cells) take sides of 1 to 26; a 27 × 27 board is past them"
     );
 }
 

@@ -155,8 +155,8 @@ fn the_kept_5x5_k5_count_equals_the_line_count() {
 }
 
 /// The same for the forward pass of 5×5 k = 4 kept in results/symbolic/
-/// (its backward pass is not reached; the value, a draw, is proved by the
-/// search and by a checked zone certificate in `verify`).
+/// (its backward pass is not reached; the value, a draw, is proved by
+/// `search mnk` and by `prove mnk`'s proof trees, results/PROOFS.md).
 #[test]
 fn the_kept_5x5_k4_count_equals_the_line_count() {
     let report = kept_report_equals_the_line_count("forward-mnk-5x5-k4.json", 4);

@@ -3,7 +3,8 @@
 //! bitboard search) against the exhaustive tables: a stride of the
 //! positions in play of 4×4 with k = 3 and 4 and of 4×3 with k = 3, each
 //! answered by the prover alone (the mover's attack, then the other's)
-//! and by the table, value for value; and a position with too few empty
+//! and by the table, value for value, and the best move it names keeps the
+//! value by the table; and a position with too few empty
 //! cells goes to the search, which gives a depth.
 
 mod common;
@@ -11,11 +12,12 @@ mod common;
 use std::sync::atomic::AtomicU64;
 
 use common::for_each_position_in_play;
+use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::position::answer::{Lookup, Oracle};
+use retrograde::position::answer::{answer_with, Lookup, MoveDetail, Oracle};
 use retrograde::position::oracles::{ProversThenSearch, Search};
-use retrograde::position::{BoardGame, Family, Position};
+use retrograde::position::{BoardGame, Family, Position, Status};
 use retrograde::solve::clock::Clock;
 use retrograde::solve::layered::solve_mnk;
 use retrograde::solve::pairing::PairingBoard;
@@ -31,11 +33,13 @@ fn the_provers_values_equal_the_tables() {
         let clock = Clock::until(None);
         let nodes = AtomicU64::new(0);
         let oracle = ProversThenSearch {
+            // an exact search answers with a depth: a value without one
+            // comes from the prover
             search: Search {
                 game: &game,
                 searcher: &searcher,
                 clock: &clock,
-                precision: Precision::Weak,
+                precision: Precision::Exact,
             },
             board: PairingBoard::new(cols, rows, k).unwrap(),
             max_nodes: u64::MAX,
@@ -60,6 +64,25 @@ fn the_provers_values_equal_the_tables() {
                 }
                 other => panic!("{cols}×{rows} k={k} x={x:b} o={o:b}: {other:?}"),
             }
+            // the best move it names keeps the value, by the table
+            let answer = answer_with(&game, &p, &oracle, MoveDetail::Best)
+                .unwrap()
+                .unwrap();
+            let best = answer.moves.iter().find(|m| m.best).unwrap();
+            let child = p.with(game.parse_move(&p, &best.notation).unwrap());
+            let kept = match game.status(&child) {
+                Status::InProgress => {
+                    let (x, o) = (child.x as u32, child.o as u32);
+                    table.lookup(x, o).unwrap().0.flip()
+                }
+                Status::Won(_) => Outcome::Win,
+                Status::Drawn => Outcome::Draw,
+            };
+            assert_eq!(
+                kept, value,
+                "{cols}×{rows} k={k} x={x:b} o={o:b} best {}",
+                best.notation
+            );
             checked += 1;
         });
         assert!(checked >= 100, "{cols}×{rows} k={k}: {checked} positions");

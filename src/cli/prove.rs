@@ -330,21 +330,21 @@ fn by_search(
     }))
 }
 
-/// Proves the empty board of `args` and prints the proof's report (exit 3
-/// when nothing proves it).
 /// Refuses, in the command's words, a board past the provers' sides
 /// (the pairing search's [`pairing::MAX_SIDE`]).
 pub fn ensure_sides(cols: u32, rows: u32) -> anyhow::Result<()> {
     let sides = 1..=pairing::MAX_SIDE;
     anyhow::ensure!(
         sides.contains(&cols) && sides.contains(&rows),
-        "`prove mnk` and `search mnk` past 40 cells take sides of 1 to {max}; a {cols} × {rows} \
-         board is past them",
+        "the m,n,k provers (`prove mnk`, and `search mnk` on an empty board past 40 cells) take \
+         sides of 1 to {max}; a {cols} × {rows} board is past them",
         max = pairing::MAX_SIDE
     );
     Ok(())
 }
 
+/// Proves the empty board of `args` and prints the proof's report (exit 3
+/// when nothing proves it).
 pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     ensure_sides(args.cols, args.rows)?;

@@ -315,7 +315,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
                         };
                         answer_with(&game, p, provers_first(search, provers).as_ref(), detail)
                     };
-                    let nodes = || searcher.nodes();
+                    let nodes = || searcher.nodes() + proved_nodes.load(Ordering::Relaxed);
                     batch(false).run(lines, &answer, &nodes, &stats, &bar)
                 }
                 None => {

@@ -258,6 +258,23 @@ pub struct ProversThenSearch<'a> {
 impl ProversThenSearch<'_> {
     /// The value of `p` (in play) for the mover, if the provers settle it.
     fn proved(&self, p: &Position) -> Result<Option<Outcome>> {
+        let mover_attack = self.falls(p, true, true)?;
+        if mover_attack == Some(true) {
+            return Ok(Some(Outcome::Win));
+        }
+        Ok(match (mover_attack, self.falls(p, false, false)?) {
+            (_, Some(true)) => Some(Outcome::Loss),
+            (Some(false), Some(false)) => Some(Outcome::Draw),
+            _ => None,
+        })
+    }
+
+    /// Whether the attack on `p` (in play) of the mover (`mover_attacks`)
+    /// or of the other player falls (`Some(true)`: the attacker wins) or
+    /// holds (`Some(false)`), if the prover settles it: within half the
+    /// clock's time left when `first` (another proof may follow), else
+    /// within all of it.
+    fn falls(&self, p: &Position, mover_attacks: bool, first: bool) -> Result<Option<bool>> {
         let empty = self.search.game.cells() - p.stones();
         if empty < self.min_empty {
             return Ok(None);
@@ -272,34 +289,38 @@ impl ProversThenSearch<'_> {
         } else {
             (cells(p.o), cells(p.x))
         };
+        let (attacker, defender) = if mover_attacks {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
         let max_entries =
             (self.memory_bytes / zone_proof::BYTES_PER_ENTRY).clamp(1, 1 << 32) as usize;
-        // the first proof gets half the time left, the second the rest
         let deadline = self.search.clock.deadline();
-        let now = std::time::Instant::now();
-        let halfway = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
-        let mut held = 0;
-        for (attacker, defender, attacker_to_move, falls, until) in [
-            (mine, theirs, true, Outcome::Win, halfway),
-            (theirs, mine, false, Outcome::Loss, deadline),
-        ] {
-            let mut prover = ZoneProver::new(self.board, max_entries, until)?;
-            prover.limit_nodes(self.max_nodes);
-            let node = Node {
+        let until = match deadline {
+            Some(d) if first => {
+                let now = std::time::Instant::now();
+                Some(now + d.saturating_duration_since(now) / 2)
+            }
+            d => d,
+        };
+        let mut prover = ZoneProver::new(self.board, max_entries, until)?;
+        prover.limit_nodes(self.max_nodes);
+        let verdict = prover.prove(
+            Node {
                 attacker,
                 defender,
-                attacker_to_move,
-            };
-            let verdict = prover.prove(node, u32::MAX);
-            self.nodes
-                .fetch_add(prover.stats().nodes, std::sync::atomic::Ordering::Relaxed);
-            match verdict {
-                Verdict::Falls => return Ok(Some(falls)),
-                Verdict::Holds(_) if !prover.stopped() => held += 1,
-                _ => {}
-            }
-        }
-        Ok((held == 2).then_some(Outcome::Draw))
+                attacker_to_move: mover_attacks,
+            },
+            u32::MAX,
+        );
+        self.nodes
+            .fetch_add(prover.stats().nodes, std::sync::atomic::Ordering::Relaxed);
+        Ok(match verdict {
+            Verdict::Falls => Some(true),
+            Verdict::Holds(_) if !prover.stopped() => Some(false),
+            _ => None,
+        })
     }
 }
 
@@ -318,8 +339,18 @@ impl Oracle for ProversThenSearch<'_> {
         depth: Option<u32>,
     ) -> Result<Option<bool>> {
         if depth.is_none() {
-            if let Some(v) = self.proved(child)? {
-                return Ok(Some(super::answer::keeps(value, None, v.flip(), None)));
+            // only the proof that decides: a lost position keeps its value
+            // whatever is played; a won one by a move that leaves the
+            // other player lost (its opponent's attack falls)
+            let kept = match value {
+                Outcome::Loss => Some(true),
+                Outcome::Win => self.falls(child, false, false)?,
+                Outcome::Draw => self
+                    .proved(child)?
+                    .map(|v| super::answer::keeps(value, None, v.flip(), None)),
+            };
+            if kept.is_some() {
+                return Ok(kept);
             }
         }
         self.search.keeps_value(child, value, depth)

@@ -250,7 +250,9 @@ impl Rules {
         self.none.manager_ref()
     }
 
-    /// Every position one move of `player` (0 = X) reaches from `set`.
+    /// Every position one move of `player` (0 = X) reaches from `set`, a
+    /// set of positions (on the column encoding every column of a member
+    /// holds its sentinel: see `ColumnMoves`).
     pub fn image(&self, set: &BCDDFunction, player: usize) -> AllocResult<BCDDFunction> {
         if self.columns[player].is_empty() {
             return self.unite_moves(set, player, |m| (&m.pre_cube, &m.image_and));
@@ -258,7 +260,9 @@ impl Rules {
         self.unite_columns(set, player, |c| &c.before)
     }
 
-    /// Every position where `player` (0 = X) has a move into `set`.
+    /// Every position where `player` (0 = X) has a move into `set`, a set
+    /// of positions (as for [`Self::image`]; a complement such as `¬W`
+    /// must be conjoined with the ply's positions first).
     pub fn preimage(&self, set: &BCDDFunction, player: usize) -> AllocResult<BCDDFunction> {
         if self.columns[player].is_empty() {
             return self.unite_moves(set, player, |m| (&m.effect_cube, &m.preimage_and));
