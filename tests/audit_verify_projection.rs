@@ -115,11 +115,11 @@ fn line_14_the_refusal_says_what_budget_would_do_and_what_goes_further() {
         "1GiB",
     ]);
     assert!(
-        err.contains("a --max-memory of 4.9 GiB or more lets the engine try"),
+        err.contains("a --max-memory of 2.7 GiB or more lets the engine try"),
         "{err}"
     );
     assert!(err.contains("`--engine symbolic`"), "{err}");
     assert!(err.contains("mpirun"), "{err}");
     // the truth, 2.82e9 positions and 12.8 GiB measured, lies in the range said
-    assert!(err.contains("between 4.9 GiB and 85.4 GiB"), "{err}");
+    assert!(err.contains("between 2.7 GiB and 85.4 GiB"), "{err}");
 }
