@@ -23,6 +23,31 @@ use retrograde::solve::layered::solve_mnk;
 use retrograde::solve::pairing::PairingBoard;
 use retrograde::solve::search::{Precision, SearchBoard, Searcher};
 
+/// The oracle on `game`, the prover first for positions with at least
+/// `min_empty` empty cells. Its search is exact: it answers with a depth,
+/// so a value without one comes from the prover.
+fn provers_then_search<'a>(
+    game: &'a BoardGame,
+    searcher: &'a Searcher<'a>,
+    clock: &'a Clock<'a>,
+    nodes: &'a AtomicU64,
+    min_empty: u32,
+) -> ProversThenSearch<'a> {
+    ProversThenSearch {
+        search: Search {
+            game,
+            searcher,
+            clock,
+            precision: Precision::Exact,
+        },
+        board: PairingBoard::new(game.cols(), game.rows(), game.k()).unwrap(),
+        max_nodes: u64::MAX,
+        memory_bytes: 64 << 20,
+        min_empty,
+        nodes,
+    }
+}
+
 #[test]
 fn the_provers_values_equal_the_tables() {
     for (cols, rows, k, stride) in [(4, 4, 3, 97), (4, 4, 4, 211), (4, 3, 3, 7)] {
@@ -30,23 +55,8 @@ fn the_provers_values_equal_the_tables() {
         let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
         let board = SearchBoard::new(rows, cols, k).unwrap();
         let searcher = Searcher::new(&board, 1 << 16);
-        let clock = Clock::until(None);
-        let nodes = AtomicU64::new(0);
-        let oracle = ProversThenSearch {
-            // an exact search answers with a depth: a value without one
-            // comes from the prover
-            search: Search {
-                game: &game,
-                searcher: &searcher,
-                clock: &clock,
-                precision: Precision::Exact,
-            },
-            board: PairingBoard::new(cols, rows, k).unwrap(),
-            max_nodes: u64::MAX,
-            memory_bytes: 64 << 20,
-            min_empty: 0,
-            nodes: &nodes,
-        };
+        let (clock, nodes) = (Clock::until(None), AtomicU64::new(0));
+        let oracle = provers_then_search(&game, &searcher, &clock, &nodes, 0);
         let (mut seen, mut checked) = (0u64, 0u64);
         for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
             seen += 1;
@@ -96,21 +106,8 @@ fn positions_with_few_empty_cells_go_to_the_search() {
     let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
     let board = SearchBoard::new(rows, cols, k).unwrap();
     let searcher = Searcher::new(&board, 1 << 16);
-    let clock = Clock::until(None);
-    let nodes = AtomicU64::new(0);
-    let oracle = ProversThenSearch {
-        search: Search {
-            game: &game,
-            searcher: &searcher,
-            clock: &clock,
-            precision: Precision::Exact,
-        },
-        board: PairingBoard::new(cols, rows, k).unwrap(),
-        max_nodes: u64::MAX,
-        memory_bytes: 64 << 20,
-        min_empty: 17,
-        nodes: &nodes,
-    };
+    let (clock, nodes) = (Clock::until(None), AtomicU64::new(0));
+    let oracle = provers_then_search(&game, &searcher, &clock, &nodes, 17);
     let p = game.play_moves("b2 a1").unwrap();
     assert!(matches!(
         oracle.lookup(&p).unwrap(),
