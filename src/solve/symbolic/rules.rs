@@ -254,54 +254,37 @@ impl Rules {
     /// set of positions (on the column encoding every column of a member
     /// holds its sentinel: see `ColumnMoves`).
     pub fn image(&self, set: &BCDDFunction, player: usize) -> AllocResult<BCDDFunction> {
-        if self.columns[player].is_empty() {
-            return self.unite_moves(set, player, |m| (&m.pre_cube, &m.image_and));
+        match self.layout.encoding {
+            Encoding::Column => self.unite(&self.columns[player], |c| set.substitute(&c.before)),
+            Encoding::Pair => self.unite(&self.moves[player], |m| {
+                set.restrict(&m.pre_cube)?.and(&m.image_and)
+            }),
         }
-        self.unite_columns(set, player, |c| &c.before)
     }
 
     /// Every position where `player` (0 = X) has a move into `set`, a set
     /// of positions (as for [`Self::image`]; a complement such as `¬W`
     /// must be conjoined with the ply's positions first).
     pub fn preimage(&self, set: &BCDDFunction, player: usize) -> AllocResult<BCDDFunction> {
-        if self.columns[player].is_empty() {
-            return self.unite_moves(set, player, |m| (&m.effect_cube, &m.preimage_and));
+        match self.layout.encoding {
+            Encoding::Column => self.unite(&self.columns[player], |c| set.substitute(&c.after)),
+            Encoding::Pair => self.unite(&self.moves[player], |m| {
+                set.restrict(&m.effect_cube)?.and(&m.preimage_and)
+            }),
         }
-        self.unite_columns(set, player, |c| &c.after)
     }
 
-    /// The union, over `player`'s columns, of `set` (positions only) with
-    /// the column's bits substituted as `substitution` picks; dead nodes
-    /// are collected between the columns.
-    fn unite_columns(
+    /// The union of `part` of each of `moves` (a player's columns or
+    /// cells); dead nodes are collected between the parts.
+    fn unite<T>(
         &self,
-        set: &BCDDFunction,
-        player: usize,
-        substitution: impl Fn(&ColumnMoves) -> &Subst<BCDDFunction>,
+        moves: &[T],
+        part: impl Fn(&T) -> AllocResult<BCDDFunction>,
     ) -> AllocResult<BCDDFunction> {
         let manager = self.manager();
         let mut union = Union::new(&self.none);
-        for column in &self.columns[player] {
-            union.add(set.substitute(substitution(column))?)?;
-            self.collector.between_operations(&manager);
-        }
-        union.finish()
-    }
-
-    /// The union, over `player`'s moves, of `set` cofactored by the first
-    /// diagram `cubes` picks of the move and conjoined with the second;
-    /// dead nodes are collected between the moves.
-    fn unite_moves(
-        &self,
-        set: &BCDDFunction,
-        player: usize,
-        cubes: impl Fn(&Move) -> (&BCDDFunction, &BCDDFunction),
-    ) -> AllocResult<BCDDFunction> {
-        let manager = self.manager();
-        let mut union = Union::new(&self.none);
-        for m in &self.moves[player] {
-            let (cofactor, conjoin) = cubes(m);
-            union.add(set.restrict(cofactor)?.and(conjoin)?)?;
+        for m in moves {
+            union.add(part(m)?)?;
             self.collector.between_operations(&manager);
         }
         union.finish()
