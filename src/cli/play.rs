@@ -19,9 +19,7 @@ use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::{
     answer, answer_with, plies, MoveDetail, Oracle, PositionAnswer,
 };
-use retrograde::position::oracles::{
-    BoardSearch, GravityTable, MnkTable, ProversThenSearch, Search,
-};
+use retrograde::position::oracles::{BoardSearch, GravityTable, MnkTable, Search};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
 use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::clock::Clock;
@@ -102,7 +100,8 @@ enum Solved {
     Search(Bitboard, std::time::Duration),
     /// No table, and m,n,k boards past the bitboard search (41 to 64
     /// cells): the zone prover, then the general search
-    /// ([`ProversThenSearch`]), a position at a time within the time given.
+    /// ([`retrograde::position::oracles::ProversThenSearch`]), a position at
+    /// a time within the time given.
     Provers(SearchBoard, PairingBoard, std::time::Duration),
 }
 
@@ -171,25 +170,20 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let (bitboard, seconds) = match solved {
         Solved::Search(bitboard, seconds) => (bitboard, seconds),
         Solved::Provers(board, pairing, seconds) => {
-            let searcher = Searcher::new(&board, super::search::table_capacity(&args.run.budget()));
+            let budget = args.run.budget();
+            let searcher = Searcher::new(&board, super::search::table_capacity(&budget));
             let nodes = AtomicU64::new(0);
             let answer_at = |p: &Position| {
                 let clock = Clock::until(Some(std::time::Instant::now() + seconds));
-                let oracle = ProversThenSearch {
-                    search: Search {
-                        game: &game,
-                        searcher: &searcher,
-                        clock: &clock,
-                        precision: Precision::Weak,
-                    },
-                    board: pairing,
-                    max_nodes: u64::MAX,
-                    memory_bytes: args.run.budget().0 .0 / 4,
-                    min_empty: super::search::LONG_SEARCH_CELLS,
-                    nodes: &nodes,
+                let search = Search {
+                    game: &game,
+                    searcher: &searcher,
+                    clock: &clock,
+                    precision: Precision::Weak,
                 };
+                let oracle = super::search::provers_first(search, Some((pairing, &budget, &nodes)));
                 Ok(in_pool(threads, || {
-                    answer_with(&game, p, &oracle, MoveDetail::Best)
+                    answer_with(&game, p, oracle.as_ref(), MoveDetail::Best)
                 })??)
             };
             return play(&game, start, &answer_at, args.human, input, output);

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
+use retrograde::memory::Budget;
 use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
 use retrograde::position::oracles::{BoardSearch, ProversThenSearch, Search};
 pub use retrograde::position::searching::{board_table_entries, table_capacity};
@@ -152,7 +153,7 @@ impl SearchBoardArgs {
 
 /// Empty cells from which a search without `--time-limit` says first that
 /// it may take long (6×6 Connect Four from the empty board: 7–10 s here).
-pub(super) const LONG_SEARCH_CELLS: u32 = 36;
+const LONG_SEARCH_CELLS: u32 = 36;
 
 /// Searches the position of `args` on a board of `family` and prints the
 /// position answer with nodes, rate, transposition hits and time; or, with
@@ -290,13 +291,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             let searcher = Searcher::reporting(&board, capacity, None, &bar);
             // m,n,k positions: the zone prover first where the search
             // would take long; the nodes reported count its positions too
-            let proved_nodes = AtomicU64::new(0);
+            let (proved_nodes, budget) = (AtomicU64::new(0), args.run.budget());
             let provers = match family {
-                Family::Mnk => Some((
-                    PairingBoard::new(cols, rows, k)?,
-                    args.run.budget().0 .0 / 4,
-                    &proved_nodes,
-                )),
+                Family::Mnk => Some((PairingBoard::new(cols, rows, k)?, &budget, &proved_nodes)),
                 Family::Gravity => None,
             };
             let stats = || {
@@ -369,21 +366,22 @@ fn prove_empty_board(
 }
 
 /// The general search, behind the zone prover when `provers` gives an
-/// m,n,k board, the bytes of each proof's table and a count of the
-/// proofs' positions: positions with at
-/// least [`LONG_SEARCH_CELLS`] empty cells (where the search is hopeless
-/// on these boards) go to the prover first, with no limit but the clock
-/// ([`ProversThenSearch`]).
-fn provers_first<'a>(
+/// m,n,k board, the run's memory budget (a quarter of it for each proof's
+/// table) and a count of the proofs' positions: positions with at least
+/// [`LONG_SEARCH_CELLS`] empty cells (where the search is hopeless on these
+/// boards) go to the prover first, with no limit but the clock
+/// ([`ProversThenSearch`]). `search mnk` and `play mnk` past the bitboard
+/// search use it.
+pub(super) fn provers_first<'a>(
     search: Search<'a>,
-    provers: Option<(PairingBoard, u64, &'a AtomicU64)>,
+    provers: Option<(PairingBoard, &Budget, &'a AtomicU64)>,
 ) -> Box<dyn Oracle + Sync + 'a> {
     match provers {
-        Some((board, memory_bytes, nodes)) => Box::new(ProversThenSearch {
+        Some((board, budget, nodes)) => Box::new(ProversThenSearch {
             search,
             board,
             max_nodes: u64::MAX,
-            memory_bytes,
+            memory_bytes: budget.0 .0 / 4,
             min_empty: LONG_SEARCH_CELLS,
             nodes,
         }),
