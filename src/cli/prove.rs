@@ -24,6 +24,8 @@ use retrograde::solve::pairing::{self, PairingBoard};
 use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
+use retrograde::solve::threat_proof::board::{Board, Geometry};
+use retrograde::solve::threat_proof::{self, Settings, ThreatProver, Verdict};
 use retrograde::solve::win_proof;
 use retrograde::solve::zone_proof::{self, DrawProof};
 use retrograde::tablefile::replace::check_replaceable;
@@ -82,6 +84,11 @@ pub struct ProveMnkArgs {
     /// for a first-player win that takes it long (e.g. 9,4,4).
     #[arg(long, value_enum, default_value = "auto")]
     method: Method,
+    /// With --method threats: prove the position these moves reach from
+    /// the empty board (cells such as h8, X first, separated by spaces or
+    /// commas) instead of the empty board.
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    after: String,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -104,6 +111,7 @@ impl ProveMnkArgs {
             force: false,
             time_limit,
             method: Method::Auto,
+            after: String::new(),
             run: run.clone(),
         }
     }
@@ -117,6 +125,10 @@ pub enum Method {
     Auto,
     /// The df-pn win prover alone, until it settles or --time-limit.
     Win,
+    /// The threat prover alone (boards up to 256 cells, e.g. gomoku's
+    /// 15 × 15): a first-player win by runs of fours and threats, from the
+    /// empty board or the position --after reaches.
+    Threats,
 }
 
 /// Runs `retrograde prove`.
@@ -133,6 +145,7 @@ fn check_proof_output(path: &Path, force: bool) -> anyhow::Result<()> {
         pairing::CERTIFICATE_MAGIC,
         proof_tree::CERTIFICATE_MAGIC,
         zone_proof::CERTIFICATE_MAGIC,
+        threat_proof::CERTIFICATE_MAGIC,
     ];
     let head_len = ours.iter().map(|m| m.len()).max().unwrap_or(0);
     let is_ours = |head: &[u8]| ours.iter().any(|m| head.starts_with(m.as_bytes()));
@@ -264,6 +277,63 @@ fn by_win_proof(
     }))
 }
 
+/// The first player's win from the position `--after` reaches, by the
+/// threat prover ([`retrograde::solve::threat_proof`]); `Err` with why not.
+fn by_threats(
+    args: &ProveMnkArgs,
+    deadline: Option<Instant>,
+) -> anyhow::Result<Result<Proof, String>> {
+    let geometry = Geometry::new(args.cols, args.rows, args.k)?;
+    let mut board =
+        Board::after(&geometry, &args.after).map_err(|e| anyhow::anyhow!("--after: {e}"))?;
+    anyhow::ensure!(
+        !board.has_line(),
+        "--after {}: the game is over there (a line of {} is complete)",
+        args.after,
+        args.k
+    );
+    let mut prover = ThreatProver::new(
+        &geometry,
+        0,
+        Settings::default(),
+        args.run.budget().0 .0,
+        deadline,
+    );
+    match prover.prove(&mut board) {
+        Verdict::Proved => {}
+        Verdict::Disproved => {
+            return Ok(Err(
+                "the threat prover finds no first-player win among the moves it \
+                           tries (the best-scored few: this does not make it a draw)"
+                    .into(),
+            ))
+        }
+        Verdict::Open => {
+            return Ok(Err(format!(
+                "the threat prover stopped on {} ({} positions searched)",
+                prover.stopped().unwrap_or("a limit"),
+                prover.stats().visits
+            )))
+        }
+    }
+    let (certificate, entries) = prover.certificate(&mut board)?;
+    let stats = prover.stats();
+    Ok(Ok(Proof {
+        value: "first",
+        method: "threats",
+        certificate,
+        details: vec![format!(
+            "claim X wins: {entries} positions listed ({} searched, {} expanded: runs of fours and covers)",
+            stats.visits, stats.expansions
+        )],
+        json: serde_json::json!({
+            "visits": stats.visits,
+            "expansions": stats.expansions,
+            "claims": [{ "claim": "claim X wins", "positions": entries }],
+        }),
+    }))
+}
+
 /// The value by the bitboard search on `bitboard`, written as a proof tree
 /// (one claim for a win, two for a draw); `Err` with why not past
 /// `deadline`.
@@ -352,7 +422,10 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.proof {
         check_proof_output(path, args.force)?;
     }
-    let name = format!("{},{},{}", args.cols, args.rows, args.k);
+    let name = match args.after.trim() {
+        "" => format!("{},{},{}", args.cols, args.rows, args.k),
+        moves => format!("{},{},{} after {moves}", args.cols, args.rows, args.k),
+    };
     let lines: usize = board
         .board_lines()
         .iter()
@@ -373,7 +446,16 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     } else {
         u64::MAX
     };
-    let (proof, why_not) = if args.method == Method::Win {
+    anyhow::ensure!(
+        args.after.trim().is_empty() || args.method == Method::Threats,
+        "--after proves a position, which only --method threats does"
+    );
+    let (proof, why_not) = if args.method == Method::Threats {
+        match by_threats(args, deadline)? {
+            Ok(p) => (Some(p), None),
+            Err(why) => (None, Some(why)),
+        }
+    } else if args.method == Method::Win {
         let Some(bitboard) = &bitboard else {
             anyhow::bail!(
                 "--method win takes boards of at most {MAX_MNK_CELLS} cells; {name} has {}",
@@ -416,6 +498,7 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             "cols": args.cols,
             "rows": args.rows,
             "k": args.k,
+            "after": args.after.trim(),
             "proved": proof.is_some(),
             "value": proof.as_ref().map(|p| p.value),
             "method": proof.as_ref().map(|p| p.method),
@@ -439,6 +522,11 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             text.push_str(&format!("  certificate: {}\n", path.display()));
         }
         emit(&text)?
+    } else if args.method == Method::Threats {
+        emit(&format!(
+            "{name}: not proved: {}\n",
+            why_not.unwrap_or_default()
+        ))?
     } else {
         emit(&format!(
             "{name}: not proved: no pairing strategy found for lines of {} on {} × {}, and {}\n",

@@ -13,6 +13,7 @@ pub mod board_search;
 pub mod book;
 pub mod bound_table;
 pub mod cache;
+pub mod cells;
 pub mod certify;
 pub mod clock;
 pub mod counters;
@@ -25,6 +26,7 @@ pub mod retrograde;
 pub mod search;
 pub mod sparse_layered;
 pub mod symbolic;
+pub mod threat_proof;
 pub mod win_proof;
 pub mod zone_proof;
 

@@ -1,0 +1,469 @@
+//! The threat prover's board: the *windows* (every run of `k` cells in a
+//! row, column or diagonal), the board's symmetries, and a position kept
+//! with per-window stone counts so that a move updates only the windows
+//! through its cell.
+//!
+//! Invariants of [`Board`]: `counts[w][s]` is the number of stones of
+//! colour `s` (0 = X, 1 = O) in window `w`; `level[s][j]` holds exactly the
+//! windows with `k − 1 − j` stones of `s` and none of the other colour
+//! (`j` = 0: *fours*, one cell short of a line; `j` = 1: *threes*);
+//! `hashes[t]` is the Zobrist hash of the position's image under symmetry
+//! `t`. [`Board::play`] and [`Board::undo`] keep all three.
+
+use crate::error::{Error, Result};
+use crate::solve::cells::Cells;
+
+/// A set of windows (at most 64 · [`WINDOW_WORDS`]).
+pub type Windows = [u64; WINDOW_WORDS];
+
+/// Words of a window set: 1,024 windows, enough for 16 × 16 with any `k`
+/// ≥ 5 (19 × 19 would need more cells than [`Cells`] holds anyway).
+pub const WINDOW_WORDS: usize = 16;
+
+/// The shape of the board: its windows, which windows run through each
+/// cell, its symmetries and the hash keys of the stones.
+pub struct Geometry {
+    pub cols: u32,
+    pub rows: u32,
+    pub k: u32,
+    /// Every cell of the board.
+    pub all: Cells,
+    /// The cells of each window.
+    pub windows: Vec<Cells>,
+    /// The windows through each cell.
+    pub windows_at: Vec<Vec<u16>>,
+    /// The image of each cell under each symmetry (the identity first).
+    pub symmetries: Vec<Vec<u16>>,
+    /// The inverse of each symmetry.
+    pub inverses: Vec<Vec<u16>>,
+    /// Hash keys, by colour and cell.
+    keys: [Vec<u128>; 2],
+}
+
+impl Geometry {
+    /// The board of `cols × rows` cells where `k` in a row wins; refused
+    /// (one line) past [`Cells::CAPACITY`] cells or [`WINDOW_WORDS`] · 64
+    /// windows, or when `k` is 0 or longer than both sides.
+    pub fn new(cols: u32, rows: u32, k: u32) -> Result<Self> {
+        let cells = u64::from(cols) * u64::from(rows);
+        if cells == 0 || cells > Cells::CAPACITY as u64 {
+            return Err(Error::InvalidInput(format!(
+                "a {cols} × {rows} board has {cells} cells; the threat prover takes 1 to {}",
+                Cells::CAPACITY
+            )));
+        }
+        if k == 0 || k > cols.max(rows) {
+            return Err(Error::InvalidInput(format!(
+                "k = {k} does not fit a {cols} × {rows} board"
+            )));
+        }
+        let lines = crate::position::winning_lines(cols, rows, k);
+        if lines.len() > WINDOW_WORDS * 64 {
+            return Err(Error::InvalidInput(format!(
+                "a {cols} × {rows} board with k = {k} has {} lines; the threat prover takes at most {}",
+                lines.len(),
+                WINDOW_WORDS * 64
+            )));
+        }
+        let n = cells as usize;
+        let mut windows_at = vec![Vec::new(); n];
+        let windows = lines
+            .iter()
+            .enumerate()
+            .map(|(w, line)| {
+                line.iter().fold(Cells::default(), |s, &c| {
+                    windows_at[c as usize].push(w as u16);
+                    s.with(c)
+                })
+            })
+            .collect();
+        let all = (0..n as u32).fold(Cells::default(), |s, c| s.with(c));
+        let symmetries = symmetries(cols, rows);
+        let inverses = symmetries
+            .iter()
+            .map(|image| {
+                let mut inverse = vec![0u16; n];
+                for (cell, &to) in image.iter().enumerate() {
+                    inverse[to as usize] = cell as u16;
+                }
+                inverse
+            })
+            .collect();
+        Ok(Self {
+            cols,
+            rows,
+            k,
+            all,
+            windows,
+            windows_at,
+            symmetries,
+            inverses,
+            keys: [hash_keys(n, 0x9e37_79b9), hash_keys(n, 0x7f4a_7c15)],
+        })
+    }
+
+    pub fn cells(&self) -> u32 {
+        self.cols * self.rows
+    }
+
+    /// The name of a cell: column letter, row number from 1 at the top.
+    pub fn cell_name(&self, cell: u32) -> String {
+        crate::position::mnk_cell_name(self.cols, cell)
+    }
+
+    /// The cell named `name` (`h8`: column h, row 8 from the top), or a
+    /// one-line error.
+    pub fn parse_cell(&self, name: &str) -> Result<u32> {
+        let bad = || {
+            Error::InvalidInput(format!(
+                "{name:?} is not a cell of a {} × {} board (a column letter from a, a row number from 1)",
+                self.cols, self.rows
+            ))
+        };
+        let mut chars = name.chars();
+        let col = chars.next().ok_or_else(bad)?;
+        if !col.is_ascii_lowercase() {
+            return Err(bad());
+        }
+        let col = u32::from(col as u8 - b'a');
+        let row: u32 = chars.as_str().parse().map_err(|_| bad())?;
+        if col >= self.cols || row == 0 || row > self.rows {
+            return Err(bad());
+        }
+        Ok((row - 1) * self.cols + col)
+    }
+}
+
+/// The images of every cell under the board's symmetries: the dihedral
+/// group of the square (8) on a square board, else the identity, the two
+/// mirrors and the half turn. Each maps windows onto windows.
+fn symmetries(cols: u32, rows: u32) -> Vec<Vec<u16>> {
+    let (c, r) = (cols as i64, rows as i64);
+    type Map = Box<dyn Fn(i64, i64) -> (i64, i64)>;
+    let mut maps: Vec<Map> = vec![
+        Box::new(|x, y| (x, y)),
+        Box::new(move |x, y| (c - 1 - x, y)),
+        Box::new(move |x, y| (x, r - 1 - y)),
+        Box::new(move |x, y| (c - 1 - x, r - 1 - y)),
+    ];
+    if cols == rows {
+        maps.push(Box::new(|x, y| (y, x)));
+        maps.push(Box::new(move |x, y| (c - 1 - y, x)));
+        maps.push(Box::new(move |x, y| (y, c - 1 - x)));
+        maps.push(Box::new(move |x, y| (c - 1 - y, c - 1 - x)));
+    }
+    maps.iter()
+        .map(|f| {
+            (0..r * c)
+                .map(|cell| {
+                    let (x, y) = f(cell % c, cell / c);
+                    (y * c + x) as u16
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `n` pseudo-random 128-bit keys (splitmix64 from `seed`).
+fn hash_keys(n: usize, seed: u64) -> Vec<u128> {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    (0..n)
+        .map(|_| (u128::from(next()) << 64) | u128::from(next()))
+        .collect()
+}
+
+/// A position with its per-window counts (module docs).
+#[derive(Clone)]
+pub struct Board<'g> {
+    pub geometry: &'g Geometry,
+    /// The stones by colour: 0 = X (moves first), 1 = O.
+    pub stones: [Cells; 2],
+    counts: Vec<[u8; 2]>,
+    level: [[Windows; 2]; 2],
+    hashes: Vec<u128>,
+}
+
+impl<'g> Board<'g> {
+    pub fn empty(geometry: &'g Geometry) -> Self {
+        let mut board = Self {
+            geometry,
+            stones: [Cells::default(); 2],
+            counts: vec![[0; 2]; geometry.windows.len()],
+            level: [[[0; WINDOW_WORDS]; 2]; 2],
+            hashes: vec![0; geometry.symmetries.len()],
+        };
+        // from "no window": the empty windows' levels (threes when k = 2,
+        // fours when k = 1)
+        for w in 0..geometry.windows.len() {
+            board.relevel(w, [u8::MAX; 2], [0; 2]);
+        }
+        board
+    }
+
+    pub fn occupied(&self) -> Cells {
+        self.stones[0] | self.stones[1]
+    }
+
+    pub fn empties(&self) -> Cells {
+        self.geometry.all.minus(self.occupied())
+    }
+
+    pub fn is_empty(&self, cell: u32) -> bool {
+        !self.occupied().has(cell)
+    }
+
+    /// The colour to move: X when both have as many stones.
+    pub fn to_move(&self) -> usize {
+        usize::from(self.stones[0].len() > self.stones[1].len())
+    }
+
+    /// The windows with `k − 1` stones of `colour` and none of the other.
+    pub fn fours(&self, colour: usize) -> &Windows {
+        &self.level[colour][0]
+    }
+
+    /// The windows with `k − 2` stones of `colour` and none of the other.
+    pub fn threes(&self, colour: usize) -> &Windows {
+        &self.level[colour][1]
+    }
+
+    /// The stones of each colour in window `w`.
+    pub fn count(&self, w: usize) -> [u8; 2] {
+        self.counts[w]
+    }
+
+    /// The cells where `colour` completes a line with one move.
+    pub fn completions(&self, colour: usize) -> Cells {
+        self.empty_cells_of(self.fours(colour))
+    }
+
+    /// The empty cells of a set of windows.
+    pub fn empty_cells_of(&self, windows: &Windows) -> Cells {
+        self.cells_of(windows).minus(self.occupied())
+    }
+
+    /// Every cell of a set of windows.
+    pub fn cells_of(&self, windows: &Windows) -> Cells {
+        let mut cells = Cells::default();
+        for_each(windows, |w| cells = cells | self.geometry.windows[w]);
+        cells
+    }
+
+    /// Puts a stone of `colour` on the empty `cell`.
+    pub fn play(&mut self, cell: u32, colour: usize) {
+        debug_assert!(self.is_empty(cell));
+        self.stones[colour] = self.stones[colour].with(cell);
+        self.rehash(cell, colour);
+        let geometry = self.geometry;
+        for &w in &geometry.windows_at[cell as usize] {
+            let w = w as usize;
+            // whole-pair load and store: a byte store then a pair load
+            // would stall on store forwarding
+            let before = self.counts[w];
+            let mut after = before;
+            after[colour] += 1;
+            self.counts[w] = after;
+            self.relevel(w, before, after);
+        }
+    }
+
+    /// Takes back the stone of `colour` on `cell`.
+    pub fn undo(&mut self, cell: u32, colour: usize) {
+        debug_assert!(self.stones[colour].has(cell));
+        self.stones[colour] = self.stones[colour].minus(Cells::one(cell));
+        self.rehash(cell, colour);
+        let geometry = self.geometry;
+        for &w in &geometry.windows_at[cell as usize] {
+            let w = w as usize;
+            // whole-pair load and store: a byte store then a pair load
+            // would stall on store forwarding
+            let before = self.counts[w];
+            let mut after = before;
+            after[colour] -= 1;
+            self.counts[w] = after;
+            self.relevel(w, before, after);
+        }
+    }
+
+    /// Moves window `w` between the level sets as its counts change from
+    /// `before` to `after`.
+    fn relevel(&mut self, w: usize, before: [u8; 2], after: [u8; 2]) {
+        let k = self.geometry.k as u8;
+        // the level of `mine` stones against `theirs`: 0 a four, 1 a three
+        let level = |mine: u8, theirs: u8| -> Option<usize> {
+            (theirs == 0 && mine + 2 >= k && mine < k).then(|| usize::from(k - 1 - mine))
+        };
+        let (word, bit) = (w / 64, 1u64 << (w % 64));
+        for colour in 0..2 {
+            let old = level(before[colour], before[1 - colour]);
+            let new = level(after[colour], after[1 - colour]);
+            if old != new {
+                if let Some(j) = old {
+                    self.level[colour][j][word] &= !bit;
+                }
+                if let Some(j) = new {
+                    self.level[colour][j][word] |= bit;
+                }
+            }
+        }
+    }
+
+    fn rehash(&mut self, cell: u32, colour: usize) {
+        let geometry = self.geometry;
+        for (t, image) in geometry.symmetries.iter().enumerate() {
+            self.hashes[t] ^= geometry.keys[colour][image[cell as usize] as usize];
+        }
+    }
+
+    /// The position's key, the same for all its symmetric images.
+    pub fn key(&self) -> u128 {
+        self.hashes.iter().copied().min().unwrap_or(0)
+    }
+
+    /// The key and a symmetry that maps the position onto the image the
+    /// key names (its *canonical* image): the same image from every
+    /// orientation.
+    pub fn canonical(&self) -> (u128, usize) {
+        let (t, &key) = self
+            .hashes
+            .iter()
+            .enumerate()
+            .min_by_key(|&(_, h)| *h)
+            .expect("the identity");
+        (key, t)
+    }
+
+    /// Whether a symmetry other than the identity maps the position onto
+    /// itself (by key).
+    pub fn is_symmetric(&self) -> bool {
+        self.hashes[1..].contains(&self.hashes[0])
+    }
+
+    /// The key of this exact position (not shared with its images).
+    pub fn exact_key(&self) -> u128 {
+        self.hashes[0]
+    }
+
+    /// [`Self::key`] after a stone of `colour` on `cell`, without playing it.
+    pub fn key_after(&self, cell: u32, colour: usize) -> u128 {
+        let geometry = self.geometry;
+        geometry
+            .symmetries
+            .iter()
+            .enumerate()
+            .map(|(t, image)| self.hashes[t] ^ geometry.keys[colour][image[cell as usize] as usize])
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The position after `moves` from the empty board (cell names
+    /// separated by spaces or commas, X first, then turn about), or a
+    /// one-line error for a cell not on the board or taken, or a move
+    /// after a line is complete.
+    pub fn after(geometry: &'g Geometry, moves: &str) -> Result<Self> {
+        let mut board = Self::empty(geometry);
+        for name in moves.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let cell = geometry.parse_cell(name)?;
+            if !board.is_empty(cell) {
+                return Err(Error::InvalidInput(format!("{name} is played twice")));
+            }
+            if board.has_line() {
+                return Err(Error::InvalidInput(format!(
+                    "{name} comes after a line of {} is complete",
+                    geometry.k
+                )));
+            }
+            let colour = board.to_move();
+            board.play(cell, colour);
+        }
+        Ok(board)
+    }
+
+    /// Whether either colour has a complete line.
+    pub fn has_line(&self) -> bool {
+        let k = self.geometry.k as u8;
+        self.counts.iter().any(|c| c[0] == k || c[1] == k)
+    }
+
+    /// The position's diagram (rows from the top separated by `/`).
+    pub fn diagram(&self) -> String {
+        let g = self.geometry;
+        crate::position::mnk_diagram(g.cols, g.rows, |c| {
+            if self.stones[0].has(c) {
+                'X'
+            } else if self.stones[1].has(c) {
+                'O'
+            } else {
+                '.'
+            }
+        })
+    }
+}
+
+/// Calls `f` on each window of the set.
+pub fn for_each(windows: &Windows, mut f: impl FnMut(usize)) {
+    for (i, &word) in windows.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            f(i * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_levels_and_keys_follow_play_and_undo() {
+        let g = Geometry::new(15, 15, 5).unwrap();
+        assert_eq!(g.windows.len(), 572);
+        let mut b = Board::empty(&g);
+        let start = b.key();
+        for name in ["h8", "h9", "i8", "a1", "j8"] {
+            let cell = g.parse_cell(name).unwrap();
+            let colour = b.to_move();
+            b.play(cell, colour);
+        }
+        // X on h8 i8 j8: three in a row, open both ways
+        assert!(b.completions(0).is_empty());
+        let threes = b.empty_cells_of(b.threes(0));
+        for name in ["f8", "g8", "k8", "l8"] {
+            assert!(threes.has(g.parse_cell(name).unwrap()), "{name}");
+        }
+        // mirrored position has the same key
+        let mut m = Board::empty(&g);
+        for name in ["h8", "h9", "g8", "o1", "f8"] {
+            let cell = g.parse_cell(name).unwrap();
+            let colour = m.to_move();
+            m.play(cell, colour);
+        }
+        assert_eq!(b.key(), m.key());
+        assert_ne!(b.exact_key(), m.exact_key());
+        for name in ["j8", "a1", "i8", "h9", "h8"] {
+            let cell = g.parse_cell(name).unwrap();
+            let colour = usize::from(!b.stones[0].has(cell));
+            b.undo(cell, colour);
+        }
+        assert_eq!(b.key(), start);
+        assert!(b.level[0][1].iter().all(|&w| w == 0));
+    }
+
+    #[test]
+    fn bad_boards_and_cells_are_refused() {
+        assert!(Geometry::new(17, 16, 5).is_err());
+        assert!(Geometry::new(5, 5, 6).is_err());
+        let g = Geometry::new(15, 15, 5).unwrap();
+        for bad in ["", "p1", "a0", "a16", "H8", "h"] {
+            assert!(g.parse_cell(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! Runs of fours: their exact replay, the search for one that wins (a
+//! *victory by continuous fours*, VCF; Allis 1994), and the defender moves
+//! a run found after a pass does not answer.
+//!
+//! A *completion cell* of a colour is the empty cell of a window holding
+//! `k − 1` of its stones and none of the other colour's: playing there
+//! completes a line. A *run* is a list of attacker moves. Its **replay** in
+//! a position with the attacker to move, move by move (`aᵢ`):
+//!
+//! 1. the attacker has a completion cell: **wins** (it completes next);
+//! 2. the defender has two completion cells: **fails**; one, `c`, and
+//!    `aᵢ ≠ c`: **fails** (the defender would complete first);
+//! 3. `aᵢ` is occupied: **fails**; else the attacker plays it;
+//! 4. the attacker now has no completion cell: **fails**; two or more:
+//!    **wins** (the defender, who has none, blocks one at most);
+//! 5. one: the defender's reply is forced there (anything else lets the
+//!    attacker complete), and the replay goes on.
+//!
+//! The run running out **fails**. A replay that wins *is* a winning
+//! strategy from that position: every defender reply it assumes is forced
+//! and every win it declares is a line completed on the attacker's next
+//! move. Nothing about the rest of the board is assumed, so a defender
+//! counter-four, or a forced block that makes one, is met where it
+//! arises: in step 2.
+//!
+//! **Covers.** With the defender to move, a run found as if the defender
+//! passed (the *null move*) *covers* each defender move `x` after which
+//! its replay still wins: `x` loses at once and needs no search. The
+//! moves it does not cover — its own cells, defender fours, blocks that
+//! build defender threats — are the defender's only candidates. This is
+//! Allis's threat-space defence made exact: instead of assuming which
+//! replies matter, each reply is replayed.
+
+use rustc_hash::FxHashSet;
+
+use crate::solve::cells::Cells;
+use crate::solve::threat_proof::board::Board;
+
+/// Limits of one search for a winning run of fours.
+#[derive(Clone, Copy, Debug)]
+pub struct VcfLimits {
+    /// The most fours in a run.
+    pub depth: u32,
+    /// The most fours tried in one search.
+    pub tries: u32,
+}
+
+impl Default for VcfLimits {
+    fn default() -> Self {
+        Self {
+            depth: 24,
+            tries: 1000,
+        }
+    }
+}
+
+/// Whether `run` wins when replayed in `board` with `attacker` to move
+/// (module docs); `board` is left as it was.
+pub fn replay(board: &mut Board, attacker: usize, run: &[u16]) -> bool {
+    let mut played = Vec::with_capacity(2 * run.len());
+    let wins = replay_on(board, attacker, run, &mut played);
+    for (cell, colour) in played.into_iter().rev() {
+        board.undo(cell, colour);
+    }
+    wins
+}
+
+fn replay_on(
+    board: &mut Board,
+    attacker: usize,
+    run: &[u16],
+    played: &mut Vec<(u32, usize)>,
+) -> bool {
+    let defender = 1 - attacker;
+    for &m in run {
+        let m = u32::from(m);
+        if !board.completions(attacker).is_empty() {
+            return true;
+        }
+        let theirs = board.completions(defender);
+        if theirs.len() >= 2 || (theirs.len() == 1 && !theirs.has(m)) || !board.is_empty(m) {
+            return false;
+        }
+        board.play(m, attacker);
+        played.push((m, attacker));
+        let mine = board.completions(attacker);
+        match mine.len() {
+            0 => return false,
+            1 => {
+                let block = mine.first().expect("one cell");
+                board.play(block, defender);
+                played.push((block, defender));
+            }
+            _ => return true,
+        }
+    }
+    false
+}
+
+/// A winning run of fours for `attacker`, as if it were to move in
+/// `board`, whose first move is not in `excluded`; `None` when none is
+/// found within `limits` (which says nothing: a longer run may exist).
+/// The run found replays to a win ([`replay`]).
+pub fn find_vcf(
+    board: &mut Board,
+    attacker: usize,
+    limits: VcfLimits,
+    excluded: Cells,
+) -> Option<Vec<u16>> {
+    let mut search = VcfSearch {
+        attacker,
+        limits,
+        tries: 0,
+        failed: FxHashSet::default(),
+        run: Vec::new(),
+    };
+    if !board.completions(attacker).is_empty() {
+        return Some(Vec::new());
+    }
+    search.search(board, 0, excluded).then_some(search.run)
+}
+
+struct VcfSearch {
+    attacker: usize,
+    limits: VcfLimits,
+    tries: u32,
+    /// Positions (exact keys) from which no run was found.
+    failed: FxHashSet<u128>,
+    run: Vec<u16>,
+}
+
+impl VcfSearch {
+    /// Whether a run wins from `board` (attacker to move, no completion
+    /// cell of its own); on success `self.run` ends with it.
+    fn search(&mut self, board: &mut Board, depth: u32, excluded: Cells) -> bool {
+        let (a, d) = (self.attacker, 1 - self.attacker);
+        if self.failed.contains(&board.exact_key()) {
+            return false;
+        }
+        let theirs = board.completions(d);
+        let candidates = match theirs.len() {
+            0 => four_cells(board, a),
+            1 => theirs,
+            _ => return false,
+        }
+        .minus(excluded);
+        for m in ordered_by_fours(board, a, candidates) {
+            self.tries += 1;
+            if self.tries > self.limits.tries {
+                return false;
+            }
+            board.play(m, a);
+            let mine = board.completions(a);
+            let mut wins = mine.len() >= 2;
+            if mine.len() == 1 && depth + 1 < self.limits.depth {
+                let block = mine.first().expect("one cell");
+                board.play(block, d);
+                self.run.push(m as u16);
+                wins = self.search(board, depth + 1, Cells::default());
+                if !wins {
+                    self.run.pop();
+                }
+                board.undo(block, d);
+            } else if wins {
+                self.run.push(m as u16);
+            }
+            board.undo(m, a);
+            if wins {
+                return true;
+            }
+        }
+        if self.tries <= self.limits.tries {
+            self.failed.insert(board.exact_key());
+        }
+        false
+    }
+}
+
+/// The empty cells where `colour` makes a four (a completion cell).
+pub fn four_cells(board: &Board, colour: usize) -> Cells {
+    board.empty_cells_of(board.threes(colour))
+}
+
+/// `cells` ordered by the fours a stone of `colour` makes there (most
+/// first; a double four first of all), then by cell.
+fn ordered_by_fours(board: &Board, colour: usize, cells: Cells) -> Vec<u32> {
+    let threes = board.threes(colour);
+    let mut scored: Vec<(u32, u32)> = cells
+        .iter()
+        .map(|c| {
+            let made = board.geometry.windows_at[c as usize]
+                .iter()
+                .filter(|&&w| threes[w as usize / 64] >> (w % 64) & 1 == 1)
+                .count() as u32;
+            (u32::MAX - made, c)
+        })
+        .collect();
+    scored.sort_unstable();
+    scored.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The defender's candidate moves at its turn (`board`, the defender
+/// `1 − attacker` to move, neither side with a completion cell): the runs
+/// found after a null move (`covers`, at most `max_covers`, each starting
+/// with a different move) and the empty cells none of them covers, in
+/// increasing order. `None` when no run is found: every move is a
+/// candidate.
+pub fn defence(
+    board: &mut Board,
+    attacker: usize,
+    limits: VcfLimits,
+    max_covers: usize,
+) -> Option<(Vec<Vec<u16>>, Vec<u32>)> {
+    let defender = 1 - attacker;
+    let first = find_vcf(board, attacker, limits, Cells::default())?;
+    let touched = touched_by(board, attacker, &first);
+    let mut open: Vec<u32> = board
+        .empties()
+        .iter()
+        .filter(|&x| !covered(board, attacker, defender, x, &first, touched))
+        .collect();
+    let mut used = Cells::one(u32::from(first[0]));
+    let mut covers = vec![first];
+    // further covers are a saving, not a need: a smaller search each
+    let further = VcfLimits {
+        tries: limits.tries / 8,
+        ..limits
+    };
+    while covers.len() < max_covers && !open.is_empty() {
+        let Some(run) = find_vcf(board, attacker, further, used) else {
+            break;
+        };
+        used = used.with(u32::from(run[0]));
+        let before = open.len();
+        let touched = touched_by(board, attacker, &run);
+        open.retain(|&x| !covered(board, attacker, defender, x, &run, touched));
+        if open.len() < before {
+            covers.push(run);
+        }
+    }
+    Some((covers, open))
+}
+
+/// Whether the defender's move `x` is answered by `run`, a run that wins
+/// after a pass, where `touched` is [`touched_by`] of the run.
+fn covered(
+    board: &mut Board,
+    attacker: usize,
+    defender: usize,
+    x: u32,
+    run: &[u16],
+    touched: Cells,
+) -> bool {
+    if !touched.has(x) {
+        return true;
+    }
+    board.play(x, defender);
+    let wins = replay(board, attacker, run);
+    board.undo(x, defender);
+    wins
+}
+
+/// The cells where a defender stone may change the replay of `run`, a run
+/// that wins in `board` after a pass: the cells of every window that is an
+/// attacker four at some step, and of every window free of attacker stones
+/// in which the defender's stones and its forced blocks make `k − 2` or
+/// more.
+///
+/// *Lemma*: a defender stone on any other empty cell `x` leaves the replay
+/// as it was, so it still wins. Step by step the two replays see the same
+/// completion cells: the attacker's fours after `x` are those before it
+/// not through `x` (a defender stone only kills windows), and none of them
+/// is through `x`, since `x` is on no window that is an attacker four at
+/// any step; a defender four through `x` would hold `k − 2` defender stones
+/// or forced blocks besides `x` and no attacker stone, so `x` would be on
+/// such a window. Every `aᵢ` and every block is on an attacker four, so
+/// `x` is none of them. ∎
+fn touched_by(board: &mut Board, attacker: usize, run: &[u16]) -> Cells {
+    let defender = 1 - attacker;
+    let geometry = board.geometry;
+    let k = geometry.k as usize;
+    let mut fours = Cells::default();
+    let mut blocks = Vec::new();
+    let mut played = Vec::new();
+    for &m in run {
+        let m = u32::from(m);
+        if !board.is_empty(m) {
+            break;
+        }
+        board.play(m, attacker);
+        played.push((m, attacker));
+        fours = fours | board.cells_of(board.fours(attacker));
+        let mine = board.completions(attacker);
+        if mine.len() != 1 {
+            break;
+        }
+        let block = mine.first().expect("one cell");
+        board.play(block, defender);
+        played.push((block, defender));
+        blocks.push(block);
+    }
+    for (cell, colour) in played.into_iter().rev() {
+        board.undo(cell, colour);
+    }
+    let mut near = board.cells_of(board.threes(defender));
+    let block_set = blocks.iter().fold(Cells::default(), |s, &b| s.with(b));
+    for &b in &blocks {
+        for &w in &geometry.windows_at[b as usize] {
+            let [x, o] = board.count(w as usize);
+            let (mine, theirs) = if attacker == 0 { (x, o) } else { (o, x) };
+            let window = geometry.windows[w as usize];
+            let with_blocks = theirs as usize + (window & block_set).len() as usize;
+            if mine == 0 && with_blocks + 2 >= k {
+                near = near | window;
+            }
+        }
+    }
+    (fours | near) & board.empties()
+}

@@ -1,0 +1,644 @@
+//! A prover of wins on m,n,k boards of up to 256 cells (gomoku's 15 × 15
+//! with k = 5 among them): depth-first proof-number search (df-pn; Nagai
+//! 2002) whose attacker moves are chosen by threats and whose defender
+//! moves are cut by *covers*, runs of fours replayed exactly
+//! ([`fours`]). It is the method of Allis, van den Herik & Huntjens
+//! ("Go-Moku solved by new search techniques", 1993/1996: threat-space
+//! search and proof-number search), written here with every pruning step
+//! exact, so that a proof is one of the game and comes with a certificate
+//! a checker of the rules alone can replay.
+//!
+//! * **Nodes**: a position; the side to move follows from the stones (X
+//!   moves first). The *attacker* (X or O) is fixed: OR nodes have it to
+//!   move, AND nodes the *defender*.
+//! * **OR expansion** (attacker to move): a completion cell wins; a full
+//!   board, or two defender completion cells, is not a win; one defender
+//!   completion cell must be taken (the only move); a winning run of fours
+//!   found by [`fours::find_vcf`] wins (a *vcf* leaf). Otherwise the
+//!   candidate moves are every empty cell ([`Settings::attacker_moves`]
+//!   `None`) or the best-scored few (a score of the windows through the
+//!   cell, attack above defence). Leaving attacker moves out can only fail
+//!   to prove a win, never prove a false one: a proof needs one good
+//!   attacker move, and every defender reply below it.
+//! * **AND expansion** (defender to move): a defender completion cell, or
+//!   a full board, is not a win; two attacker completion cells win; one
+//!   must be taken. Otherwise the runs found after a null move
+//!   ([`fours::defence`]) cover every defender move whose replay still
+//!   wins, and only the moves left are searched; with no run found, every
+//!   empty cell is. No move is dropped on anything but a replayed win, so
+//!   the AND side is exact.
+//! * **Numbers**: OR: proof = least of the children's, disproof = sum; AND
+//!   the other way round; a new node starts at (1, moves) at OR and
+//!   (moves, 1) at AND. The child searched gets the parent's threshold,
+//!   cut to the second-best child's number plus a quarter (the "1 + ε"
+//!   trick). A *disproof* means "no win among the moves tried": exact
+//!   only with every attacker move tried.
+//! * **Symmetry**: positions share a table entry with their images under
+//!   the board's symmetries ([`board::Board::key`]), and each expansion is
+//!   computed once, kept in the orientation of the position's canonical
+//!   image and mapped to the orientation asked for, so every orientation
+//!   sees the same moves and covers (a run of fours found in one
+//!   orientation is valid, mapped, in every other).
+//! * **Table**: numbers by key. Past its limit, entries not yet settled
+//!   are dropped; settled ones stay, since the certificate is read from
+//!   them. An evicted expansion is computed again the same way.
+//!
+//! **Certificate** ([`ThreatProver::certificate`], docs/FORMAT.md "Threat
+//! proof certificates"): from the root, at each OR node the move (`move`)
+//! or the winning run (`vcf`); at each AND node its covers (`cover`), then
+//! the entries below every defender move no cover answers. A checker that
+//! knows only the rules and the replay of [`fours`] checks it
+//! (`tests/threat_proof.rs`).
+
+pub mod board;
+pub mod fours;
+
+use std::fmt::Write as _;
+use std::rc::Rc;
+use std::time::Instant;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::error::{Error, Result};
+use crate::solve::cells::Cells;
+use board::{Board, Geometry};
+use fours::VcfLimits;
+
+/// The first line of a threat proof certificate.
+pub const CERTIFICATE_MAGIC: &str = "# retrograde threat proof certificate 1";
+
+/// Bytes a table entry takes (key, numbers, the map's overhead), to size
+/// the table from a memory budget.
+pub const BYTES_PER_ENTRY: u64 = 48;
+
+/// Bytes an expansion kept in the cache takes, about (its moves, covers
+/// and the map's overhead), to size the cache.
+pub const BYTES_PER_EXPANSION: u64 = 512;
+
+/// A number too large to count: proved or disproved.
+const INFINITE: u32 = u32::MAX / 2;
+
+/// How wide the prover searches.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Limits of each search for a run of fours.
+    pub vcf: VcfLimits,
+    /// The most covers an AND node looks for (each a run starting with a
+    /// different move).
+    pub max_covers: usize,
+    /// The attacker moves tried at an OR node: every empty cell (`None`:
+    /// a disproof is then exact) or the best-scored `n`.
+    pub attacker_moves: Option<usize>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            vcf: VcfLimits::default(),
+            max_covers: 3,
+            attacker_moves: Some(6),
+        }
+    }
+}
+
+/// The proof and disproof numbers of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    proof: u32,
+    disproof: u32,
+}
+
+impl Numbers {
+    const PROVED: Self = Self {
+        proof: 0,
+        disproof: INFINITE,
+    };
+    const DISPROVED: Self = Self {
+        proof: INFINITE,
+        disproof: 0,
+    };
+    fn settled(self) -> bool {
+        self.proof == 0 || self.disproof == 0
+    }
+}
+
+/// What the rules, runs and covers say of a position, its cells in the
+/// orientation of the position's canonical image.
+#[derive(Debug)]
+enum Expansion {
+    /// A win for the attacker: at an OR node by this run (empty: a
+    /// completion cell now), at an AND node by two completion cells.
+    Won(Vec<u16>),
+    /// Not a win for the attacker (a defender line, a full board, two
+    /// defender completion cells at the attacker's turn).
+    Lost,
+    /// The moves to search. At an AND node, `covers` answer every other
+    /// move and `all` lists every move left; `moves` is `all` with one
+    /// move kept among those giving symmetric positions. No moves left at
+    /// an AND node is a win.
+    Moves {
+        moves: Vec<u16>,
+        all: Vec<u16>,
+        covers: Vec<Vec<u16>>,
+    },
+}
+
+/// The prover's verdict on a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker wins.
+    Proved,
+    /// The attacker does not win with the moves tried (exact when
+    /// [`Settings::attacker_moves`] is `None`).
+    Disproved,
+    /// Stopped (time, positions or memory) before settling.
+    Open,
+}
+
+/// What a run of the prover did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ThreatStats {
+    /// Positions searched (calls of the df-pn step).
+    pub visits: u64,
+    /// Expansions computed (runs of fours searched, covers replayed).
+    pub expansions: u64,
+    /// Table entries held at the end.
+    pub entries: usize,
+}
+
+/// The prover for one board and one attacker (module docs).
+pub struct ThreatProver<'g> {
+    geometry: &'g Geometry,
+    attacker: usize,
+    settings: Settings,
+    table: FxHashMap<u128, Numbers>,
+    expansions: FxHashMap<u128, Rc<Expansion>>,
+    max_entries: usize,
+    max_expansions: usize,
+    deadline: Option<Instant>,
+    max_visits: u64,
+    stopped: Option<String>,
+    stats: ThreatStats,
+}
+
+impl<'g> ThreatProver<'g> {
+    /// A prover of `attacker`'s wins (0 = X, 1 = O) on `geometry` that
+    /// keeps its table and expansion cache within `memory` bytes and gives
+    /// up at `deadline`.
+    pub fn new(
+        geometry: &'g Geometry,
+        attacker: usize,
+        settings: Settings,
+        memory: u64,
+        deadline: Option<Instant>,
+    ) -> Self {
+        let max_entries = (memory / 2 / BYTES_PER_ENTRY).clamp(1 << 10, 1 << 32) as usize;
+        let max_expansions = (memory / 2 / BYTES_PER_EXPANSION).clamp(1 << 10, 1 << 28) as usize;
+        Self {
+            geometry,
+            attacker,
+            settings,
+            table: FxHashMap::default(),
+            expansions: FxHashMap::default(),
+            max_entries,
+            max_expansions,
+            deadline,
+            max_visits: u64::MAX,
+            stopped: None,
+            stats: ThreatStats::default(),
+        }
+    }
+
+    /// Stops the search after `visits` positions.
+    pub fn limit_visits(&mut self, visits: u64) {
+        self.max_visits = visits;
+    }
+
+    pub fn stats(&self) -> ThreatStats {
+        ThreatStats {
+            entries: self.table.len(),
+            ..self.stats
+        }
+    }
+
+    /// Why the last [`Self::prove`] stopped before settling, if it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// Whether the attacker wins from `board` (left as it was).
+    pub fn prove(&mut self, board: &mut Board) -> Verdict {
+        self.stopped = None;
+        let mut numbers = self.numbers_of(board);
+        while !numbers.settled() && self.stopped.is_none() {
+            numbers = self.search(board, INFINITE - 1, INFINITE - 1);
+        }
+        match numbers {
+            n if n.proof == 0 => Verdict::Proved,
+            n if n.disproof == 0 => Verdict::Disproved,
+            _ => Verdict::Open,
+        }
+    }
+
+    fn attacker_to_move(&self, board: &Board) -> bool {
+        board.to_move() == self.attacker
+    }
+
+    /// The expansion of `board` (cached by its key) and the symmetry that
+    /// maps `board` onto the canonical image its cells are written in.
+    fn expansion(&mut self, board: &mut Board) -> (Rc<Expansion>, usize) {
+        let (key, t) = board.canonical();
+        if let Some(e) = self.expansions.get(&key) {
+            return (Rc::clone(e), t);
+        }
+        self.stats.expansions += 1;
+        let expansion = self.expand(board);
+        // cells to the canonical orientation
+        let image = &self.geometry.symmetries[t];
+        let to_canonical = |cells: Vec<u16>| -> Vec<u16> {
+            cells.into_iter().map(|c| image[c as usize]).collect()
+        };
+        let expansion = Rc::new(match expansion {
+            Expansion::Won(run) => Expansion::Won(to_canonical(run)),
+            Expansion::Lost => Expansion::Lost,
+            Expansion::Moves { moves, all, covers } => Expansion::Moves {
+                moves: to_canonical(moves),
+                all: to_canonical(all),
+                covers: covers.into_iter().map(to_canonical).collect(),
+            },
+        });
+        if self.expansions.len() >= self.max_expansions {
+            self.expansions.clear();
+        }
+        self.expansions.insert(key, Rc::clone(&expansion));
+        (expansion, t)
+    }
+
+    /// Cells of an expansion (canonical orientation) in `board`'s, where
+    /// `t` maps `board` onto the canonical image.
+    fn oriented(&self, cells: &[u16], t: usize) -> Vec<u32> {
+        let inverse = &self.geometry.inverses[t];
+        cells
+            .iter()
+            .map(|&c| u32::from(inverse[c as usize]))
+            .collect()
+    }
+
+    /// The expansion of `board` in its own orientation (module docs).
+    fn expand(&mut self, board: &mut Board) -> Expansion {
+        let (a, d) = (self.attacker, 1 - self.attacker);
+        let mine = board.completions(a);
+        let theirs = board.completions(d);
+        let empties = board.empties();
+        let only = |cell: u32| Expansion::Moves {
+            moves: vec![cell as u16],
+            all: vec![cell as u16],
+            covers: Vec::new(),
+        };
+        if self.attacker_to_move(board) {
+            if !mine.is_empty() {
+                return Expansion::Won(Vec::new());
+            }
+            if empties.is_empty() || theirs.len() >= 2 {
+                return Expansion::Lost;
+            }
+            if let Some(cell) = theirs.first() {
+                return only(cell);
+            }
+            if let Some(run) = fours::find_vcf(board, a, self.settings.vcf, Cells::default()) {
+                return Expansion::Won(run);
+            }
+            let candidates = match self.settings.attacker_moves {
+                None => empties.iter().collect(),
+                Some(n) => best_scored(board, a, n),
+            };
+            let moves = distinct(board, a, &candidates);
+            Expansion::Moves {
+                all: moves.clone(),
+                moves,
+                covers: Vec::new(),
+            }
+        } else {
+            if !theirs.is_empty() || empties.is_empty() {
+                return Expansion::Lost;
+            }
+            if mine.len() >= 2 {
+                return Expansion::Won(Vec::new());
+            }
+            if let Some(cell) = mine.first() {
+                return only(cell);
+            }
+            let (covers, open) =
+                fours::defence(board, a, self.settings.vcf, self.settings.max_covers)
+                    .unwrap_or_else(|| (Vec::new(), empties.iter().collect()));
+            Expansion::Moves {
+                moves: distinct(board, d, &open),
+                all: open.into_iter().map(|c| c as u16).collect(),
+                covers,
+            }
+        }
+    }
+
+    /// The numbers a position starts with, before any search below it.
+    fn numbers_of(&mut self, board: &mut Board) -> Numbers {
+        if let Some(&n) = self.table.get(&board.key()) {
+            return n;
+        }
+        let (expansion, _) = self.expansion(board);
+        let n = match &*expansion {
+            Expansion::Won(_) => Numbers::PROVED,
+            Expansion::Lost => Numbers::DISPROVED,
+            Expansion::Moves { moves, .. } if moves.is_empty() => {
+                if self.attacker_to_move(board) {
+                    Numbers::DISPROVED
+                } else {
+                    Numbers::PROVED
+                }
+            }
+            Expansion::Moves { moves, .. } => {
+                let n = moves.len() as u32;
+                if self.attacker_to_move(board) {
+                    Numbers {
+                        proof: 1,
+                        disproof: n,
+                    }
+                } else {
+                    Numbers {
+                        proof: n,
+                        disproof: 1,
+                    }
+                }
+            }
+        };
+        self.store(board.key(), n);
+        n
+    }
+
+    fn store(&mut self, key: u128, numbers: Numbers) {
+        self.table.insert(key, numbers);
+        if self.table.len() > self.max_entries {
+            self.table.retain(|_, n| n.settled());
+            if self.table.len() * 10 > self.max_entries * 9 {
+                self.stopped = Some(format!(
+                    "the table is full ({} settled positions)",
+                    self.table.len()
+                ));
+            }
+        }
+    }
+
+    /// Whether the search must stop now (time, visits); says why once.
+    fn over_limits(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        if self.stats.visits >= self.max_visits {
+            self.stopped = Some(format!("{} positions visited", self.stats.visits));
+        } else if self.stats.visits.is_multiple_of(256)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stopped = Some("the time limit".into());
+        }
+        self.stopped.is_some()
+    }
+
+    /// One df-pn step at `board` within the thresholds; returns its
+    /// numbers (stored in the table).
+    fn search(&mut self, board: &mut Board, proof_limit: u32, disproof_limit: u32) -> Numbers {
+        self.stats.visits += 1;
+        let (expansion, t) = self.expansion(board);
+        let key = board.key();
+        let Expansion::Moves { moves, .. } = &*expansion else {
+            return self.numbers_of(board);
+        };
+        let or = self.attacker_to_move(board);
+        let mover = board.to_move();
+        let moves = self.oriented(moves, t);
+        let keys: Vec<u128> = moves.iter().map(|&c| board.key_after(c, mover)).collect();
+        loop {
+            // (least number, its child, second least, sum of the others)
+            let (mut best, mut best_at, mut second, mut sum) = (INFINITE + 1, 0, INFINITE, 0u32);
+            for (i, &cell) in moves.iter().enumerate() {
+                let n = match self.table.get(&keys[i]) {
+                    Some(&n) => n,
+                    None => {
+                        board.play(cell, mover);
+                        let n = self.numbers_of(board);
+                        board.undo(cell, mover);
+                        n
+                    }
+                };
+                let (select, add) = if or {
+                    (n.proof, n.disproof)
+                } else {
+                    (n.disproof, n.proof)
+                };
+                if select < best {
+                    second = best.min(INFINITE);
+                    best = select;
+                    best_at = i;
+                } else if select < second {
+                    second = select;
+                }
+                sum = sum.saturating_add(add).min(INFINITE);
+            }
+            let best = best.min(INFINITE);
+            let numbers = if moves.is_empty() {
+                if or {
+                    Numbers::DISPROVED
+                } else {
+                    Numbers::PROVED
+                }
+            } else if or {
+                Numbers {
+                    proof: best,
+                    disproof: sum,
+                }
+            } else {
+                Numbers {
+                    proof: sum,
+                    disproof: best,
+                }
+            };
+            self.store(key, numbers);
+            if numbers.proof >= proof_limit
+                || numbers.disproof >= disproof_limit
+                || numbers.settled()
+                || self.over_limits()
+            {
+                return numbers;
+            }
+            let cut = second
+                .saturating_add(1)
+                .max(second.saturating_add(second / 4));
+            let child = self.table.get(&keys[best_at]).copied().unwrap_or(Numbers {
+                proof: 1,
+                disproof: 1,
+            });
+            let (child_proof, child_disproof) = if or {
+                (
+                    proof_limit.min(cut),
+                    (disproof_limit - numbers.disproof)
+                        .saturating_add(child.disproof)
+                        .min(INFINITE - 1),
+                )
+            } else {
+                (
+                    (proof_limit - numbers.proof)
+                        .saturating_add(child.proof)
+                        .min(INFINITE - 1),
+                    disproof_limit.min(cut),
+                )
+            };
+            let cell = moves[best_at];
+            board.play(cell, mover);
+            self.search(board, child_proof, child_disproof);
+            board.undo(cell, mover);
+        }
+    }
+
+    /// Whether the table holds `board` as proved; if not, proves it again
+    /// (after an eviction). False when it is not a win after all.
+    fn ensure_proved(&mut self, board: &mut Board) -> bool {
+        if self.table.get(&board.key()).is_some_and(|n| n.proof == 0) {
+            return true;
+        }
+        self.prove(board) == Verdict::Proved
+    }
+
+    /// The certificate of a proved `board` (docs/FORMAT.md): the header
+    /// and one entry a position of the proof, each once; with the number
+    /// of entries. An error if the proof cannot be read back (a limit hit
+    /// while a piece evicted was proved again).
+    pub fn certificate(&mut self, board: &mut Board) -> Result<(String, usize)> {
+        let g = self.geometry;
+        let mut text = format!(
+            "{CERTIFICATE_MAGIC}\nmnk {} {} {}\nclaim {} wins\nroot {}\n",
+            g.cols,
+            g.rows,
+            g.k,
+            ["X", "O"][self.attacker],
+            board.diagram()
+        );
+        let mut seen = FxHashSet::default();
+        let mut entries = 0;
+        self.write_entries(board, &mut text, &mut seen, &mut entries)?;
+        Ok((text, entries))
+    }
+
+    /// Appends the entries of the proof below `board`, each position once
+    /// (by `seen`); recursive, one level a ply (at most 256).
+    fn write_entries(
+        &mut self,
+        board: &mut Board,
+        text: &mut String,
+        seen: &mut FxHashSet<u128>,
+        entries: &mut usize,
+    ) -> Result<()> {
+        let lost = || Error::InvalidInput("the threat proof could not be read back".into());
+        if !seen.insert(board.exact_key()) {
+            return Ok(());
+        }
+        if !self.ensure_proved(board) {
+            return Err(lost());
+        }
+        let (expansion, t) = self.expansion(board);
+        let mover = board.to_move();
+        let g = self.geometry;
+        let names = |cells: &[u32]| -> String {
+            cells
+                .iter()
+                .map(|&c| format!(" {}", g.cell_name(c)))
+                .collect()
+        };
+        match &*expansion {
+            Expansion::Lost => return Err(lost()),
+            Expansion::Won(run) if run.is_empty() => {}
+            Expansion::Won(run) => {
+                let run = self.oriented(run, t);
+                writeln!(text, "vcf {}{}", board.diagram(), names(&run)).expect("a string");
+                *entries += 1;
+            }
+            Expansion::Moves { all, covers, .. } => {
+                let all = self.oriented(all, t);
+                if self.attacker_to_move(board) {
+                    let chosen = all
+                        .iter()
+                        .copied()
+                        .find(|&c| {
+                            self.table
+                                .get(&board.key_after(c, mover))
+                                .is_some_and(|n| n.proof == 0)
+                        })
+                        .ok_or_else(lost)?;
+                    writeln!(text, "move {}{}", board.diagram(), names(&[chosen]))
+                        .expect("a string");
+                    *entries += 1;
+                    board.play(chosen, mover);
+                    let written = self.write_entries(board, text, seen, entries);
+                    board.undo(chosen, mover);
+                    written?;
+                } else {
+                    for cover in covers {
+                        let cover = self.oriented(cover, t);
+                        writeln!(text, "cover {}{}", board.diagram(), names(&cover))
+                            .expect("a string");
+                        *entries += 1;
+                    }
+                    for reply in all {
+                        board.play(reply, mover);
+                        let written = self.write_entries(board, text, seen, entries);
+                        board.undo(reply, mover);
+                        written?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `n` empty cells with the best score for `colour` (windows through
+/// the cell: 4ˢ for a window holding `s` of its stones and none of the
+/// other's, 3ˢ for one holding `s` of the other's and none of its own),
+/// best first, ties by cell.
+fn best_scored(board: &Board, colour: usize, n: usize) -> Vec<u32> {
+    let mut scored: Vec<(u64, u32)> = board
+        .empties()
+        .iter()
+        .map(|cell| {
+            let score: u64 = board.geometry.windows_at[cell as usize]
+                .iter()
+                .map(|&w| {
+                    let counts = board.count(w as usize);
+                    let (mine, theirs) = (counts[colour], counts[1 - colour]);
+                    match (mine, theirs) {
+                        (m, 0) => 4u64.pow(u32::from(m)),
+                        (0, t) => 3u64.pow(u32::from(t)),
+                        _ => 0,
+                    }
+                })
+                .sum();
+            (u64::MAX - score, cell)
+        })
+        .collect();
+    scored.sort_unstable();
+    scored.into_iter().take(n).map(|(_, c)| c).collect()
+}
+
+/// `cells` with one kept among those where a stone of `colour` gives
+/// symmetric positions (the first), as cells.
+fn distinct(board: &Board, colour: usize, cells: &[u32]) -> Vec<u16> {
+    if !board.is_symmetric() {
+        // dedup is a saving only (one search, not two, of images); most
+        // images of one another come from symmetric positions, and the
+        // test costs a key per symmetry and cell
+        return cells.iter().map(|&c| c as u16).collect();
+    }
+    let mut keys = FxHashSet::default();
+    cells
+        .iter()
+        .filter(|&&c| keys.insert(board.key_after(c, colour)))
+        .map(|&c| c as u16)
+        .collect()
+}

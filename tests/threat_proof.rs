@@ -1,0 +1,197 @@
+//! The threat prover (`retrograde::solve::threat_proof`) against the
+//! exhaustive tables on every position of the small boards, and its
+//! certificates against a checker written apart (`tests/threat_checker`).
+
+use retrograde::game::Outcome;
+use retrograde::games::mnk::Mnk;
+use retrograde::memory::Budget;
+use retrograde::solve::layered::solve_mnk;
+use retrograde::solve::threat_proof::board::{Board, Geometry};
+use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
+
+mod common;
+mod threat_checker;
+
+use threat_checker::check_certificate;
+
+/// A board with these stones (bit `i` = cell `i`, row by row).
+fn board_of(geometry: &Geometry, x: u64, o: u64) -> Board<'_> {
+    let mut board = Board::empty(geometry);
+    for (stones, colour) in [(x, 0), (o, 1)] {
+        for cell in 0..geometry.cells() {
+            if stones >> cell & 1 == 1 {
+                board.play(cell, colour);
+            }
+        }
+    }
+    board
+}
+
+/// Settings that try every attacker move: verdicts exact both ways.
+fn complete() -> Settings {
+    Settings {
+        attacker_moves: None,
+        ..Settings::default()
+    }
+}
+
+/// The value for the player to move by two complete provers (one for each
+/// attacker).
+fn prover_value(provers: &mut [ThreatProver; 2], board: &mut Board) -> Outcome {
+    let mover = board.to_move();
+    let mine = provers[mover].prove(board);
+    let theirs = provers[1 - mover].prove(board);
+    match (mine, theirs) {
+        (Verdict::Proved, Verdict::Disproved) => Outcome::Win,
+        (Verdict::Disproved, Verdict::Proved) => Outcome::Loss,
+        (Verdict::Disproved, Verdict::Disproved) => Outcome::Draw,
+        v => panic!("unsettled or contradictory: {v:?}"),
+    }
+}
+
+/// Checks the complete prover on every `stride`-th position in play of the
+/// board against the exhaustive table; returns how many.
+fn positions_agree(cols: u32, rows: u32, k: u32, stride: u64) -> u64 {
+    let game = Mnk::new(rows, cols, k).unwrap();
+    let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
+    let geometry = Geometry::new(cols, rows, k).unwrap();
+    let mut provers = [0, 1].map(|a| ThreatProver::new(&geometry, a, complete(), 1 << 28, None));
+    let (mut seen, mut checked) = (0u64, 0u64);
+    common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
+        seen += 1;
+        if seen % stride != 0 {
+            return;
+        }
+        let mut board = board_of(&geometry, u64::from(x), u64::from(o));
+        let got = prover_value(&mut provers, &mut board);
+        assert_eq!(got, value, "{cols},{rows},{k}: {}", board.diagram());
+        checked += 1;
+    });
+    checked
+}
+
+#[test]
+fn every_position_of_the_small_boards_agrees() {
+    let mut checked = 0;
+    for (cols, rows, k) in common::mnk_boards_up_to_4x4() {
+        let stride = if (cols, rows, k) == (4, 4, 4) { 97 } else { 1 };
+        checked += positions_agree(cols, rows, k, stride);
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+#[test]
+#[ignore]
+fn a_position_from_the_environment() {
+    let spec = std::env::var("RG_BOARD").unwrap_or("15,15,5".into());
+    let v: Vec<u32> = spec.split(',').map(|s| s.parse().unwrap()).collect();
+    let moves = std::env::var("RG_MOVES").unwrap_or("h8".into());
+    let seconds: u64 = std::env::var("RG_SECONDS").map_or(60, |s| s.parse().unwrap());
+    let geometry = Geometry::new(v[0], v[1], v[2]).unwrap();
+    let mut board = Board::after(&geometry, &moves).unwrap();
+    let start = std::time::Instant::now();
+    let mut prover = ThreatProver::new(
+        &geometry,
+        0,
+        Settings::default(),
+        8 << 30,
+        Some(start + std::time::Duration::from_secs(seconds)),
+    );
+    let verdict = prover.prove(&mut board);
+    println!(
+        "{spec} after {moves}: {verdict:?} in {:.2?}, {:?}, stopped: {:?}",
+        start.elapsed(),
+        prover.stats(),
+        prover.stopped()
+    );
+    if verdict == Verdict::Proved {
+        let (text, entries) = prover.certificate(&mut board).unwrap();
+        println!("certificate: {entries} entries, {} bytes", text.len());
+    }
+}
+
+/// Replays the certificate named by RG_THREAT_PROOF with the independent
+/// checker.
+#[test]
+#[ignore]
+fn a_certificate_from_the_environment() {
+    let path = std::env::var("RG_THREAT_PROOF").expect("RG_THREAT_PROOF=FILE");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let start = std::time::Instant::now();
+    let checked = check_certificate(&text).unwrap();
+    println!(
+        "{path}: accepted, {checked} positions checked in {:.2?}",
+        start.elapsed()
+    );
+}
+
+/// Proves `moves` on the board with the default (restricted) settings and
+/// returns the certificate, or `None` if not proved within `visits`.
+fn proved(cols: u32, rows: u32, k: u32, moves: &str, visits: u64) -> Option<String> {
+    let geometry = Geometry::new(cols, rows, k).unwrap();
+    let mut board = Board::after(&geometry, moves).unwrap();
+    let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 1 << 30, None);
+    prover.limit_visits(visits);
+    (prover.prove(&mut board) == Verdict::Proved).then(|| prover.certificate(&mut board).unwrap().0)
+}
+
+#[test]
+fn a_gomoku_certificate_is_accepted_and_a_damaged_one_refused() {
+    // X (Black) h8 i9 with White far away: a win by threats
+    let text = proved(15, 15, 5, "h8 a1 i9 a15", 2_000_000).expect("proved");
+    let checked = check_certificate(&text).expect("accepted");
+    assert!(checked > 1_000, "{checked}");
+    // the root's move taken away: the root no longer holds
+    let lines: Vec<&str> = text.lines().collect();
+    let first_entry = lines.iter().position(|l| l.starts_with("move ")).unwrap();
+    let mut damaged = lines.clone();
+    damaged.remove(first_entry);
+    assert!(check_certificate(&(damaged.join("\n") + "\n")).is_err());
+    // a cover taken away: some defender reply is no longer answered
+    let cover = lines.iter().position(|l| l.starts_with("cover ")).unwrap();
+    let mut damaged = lines.clone();
+    damaged.remove(cover);
+    assert!(check_certificate(&(damaged.join("\n") + "\n")).is_err());
+}
+
+/// Every position of 4 × 4 with k = 3 (and every 23rd with k = 4) that
+/// the restricted prover proves for the player to move is a win by the
+/// table, and every 16th proof's certificate is accepted.
+#[test]
+fn restricted_proofs_are_wins_with_accepted_certificates() {
+    let mut proofs = 0;
+    for (cols, rows, k, stride) in [(4, 4, 3, 1), (4, 4, 4, 23)] {
+        let game = Mnk::new(rows, cols, k).unwrap();
+        let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
+        let geometry = Geometry::new(cols, rows, k).unwrap();
+        let mut provers =
+            [0, 1].map(|a| ThreatProver::new(&geometry, a, Settings::default(), 1 << 28, None));
+        let mut seen = 0u64;
+        common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
+            seen += 1;
+            if seen % stride != 0 {
+                return;
+            }
+            let mut board = board_of(&geometry, u64::from(x), u64::from(o));
+            let mover = board.to_move();
+            let prover = &mut provers[mover];
+            let verdict = prover.prove(&mut board);
+            let at = format!("{cols},{rows},{k}: {}", board.diagram());
+            let at = || at.clone();
+            assert_ne!(verdict, Verdict::Open, "{}", at());
+            if verdict != Verdict::Proved {
+                return;
+            }
+            assert_eq!(value, Outcome::Win, "{}", at());
+            proofs += 1;
+            // the checker runs on a thread of its own: a sample of them
+            if proofs % 16 == 0 {
+                let (text, _) = prover.certificate(&mut board).unwrap();
+                if let Err(why) = check_certificate(&text) {
+                    panic!("{}: {why}", at());
+                }
+            }
+        });
+    }
+    assert!(proofs > 1_000, "{proofs}");
+}
