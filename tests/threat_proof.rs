@@ -59,7 +59,7 @@ fn positions_agree(cols: u32, rows: u32, k: u32, stride: u64) -> u64 {
     let (mut seen, mut checked) = (0u64, 0u64);
     common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
         seen += 1;
-        if seen % stride != 0 {
+        if !seen.is_multiple_of(stride) {
             return;
         }
         let mut board = board_of(&geometry, u64::from(x), u64::from(o));
@@ -159,7 +159,7 @@ fn a_gomoku_certificate_is_accepted_and_a_damaged_one_refused() {
 /// table, and every 16th proof's certificate is accepted.
 #[test]
 fn restricted_proofs_are_wins_with_accepted_certificates() {
-    let mut proofs = 0;
+    let mut proofs = 0u64;
     for (cols, rows, k, stride) in [(4, 4, 3, 1), (4, 4, 4, 23)] {
         let game = Mnk::new(rows, cols, k).unwrap();
         let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
@@ -169,7 +169,7 @@ fn restricted_proofs_are_wins_with_accepted_certificates() {
         let mut seen = 0u64;
         common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
             seen += 1;
-            if seen % stride != 0 {
+            if !seen.is_multiple_of(stride) {
                 return;
             }
             let mut board = board_of(&geometry, u64::from(x), u64::from(o));
@@ -185,7 +185,7 @@ fn restricted_proofs_are_wins_with_accepted_certificates() {
             assert_eq!(value, Outcome::Win, "{}", at());
             proofs += 1;
             // the checker runs on a thread of its own: a sample of them
-            if proofs % 16 == 0 {
+            if proofs.is_multiple_of(16) {
                 let (text, _) = prover.certificate(&mut board).unwrap();
                 if let Err(why) = check_certificate(&text) {
                     panic!("{}: {why}", at());
