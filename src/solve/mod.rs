@@ -21,6 +21,7 @@ pub mod gravity_certificate;
 pub mod layered;
 pub mod pairing;
 pub mod progress;
+pub mod proof_numbers;
 pub mod proof_tree;
 pub mod retrograde;
 pub mod search;

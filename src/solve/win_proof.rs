@@ -96,10 +96,8 @@ use rustc_hash::FxHashMap;
 use crate::error::{Error, Result};
 use crate::position::Family;
 use crate::solve::board_search::{mover_of, Bitboard, MAX_MNK_CELLS};
+use crate::solve::proof_numbers::{Numbers, INFINITE};
 use crate::solve::proof_tree::{certificate_from, Claim, Goal, MoveSource, ProofSize};
-
-/// A number too large to count: proved or disproved.
-const INFINITE: u32 = u32::MAX / 2;
 
 /// Bytes a table entry takes (key, two numbers, the hash map's overhead),
 /// to size the table from a memory budget.
@@ -110,27 +108,6 @@ pub const VCF_DEPTH: u32 = 12;
 
 /// The most fours one search for continuous fours tries.
 pub const VCF_BUDGET: u32 = 64;
-
-/// The proof and disproof numbers of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Numbers {
-    proof: u32,
-    disproof: u32,
-}
-
-impl Numbers {
-    const PROVED: Self = Self {
-        proof: 0,
-        disproof: INFINITE,
-    };
-    const DISPROVED: Self = Self {
-        proof: INFINITE,
-        disproof: 0,
-    };
-    fn settled(self) -> bool {
-        self.proof == 0 || self.disproof == 0
-    }
-}
 
 /// What the rules say of a position before any search.
 #[derive(Clone, Copy)]

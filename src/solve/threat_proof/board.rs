@@ -260,24 +260,19 @@ impl<'g> Board<'g> {
     pub fn play(&mut self, cell: u32, colour: usize) {
         debug_assert!(self.is_empty(cell));
         self.stones[colour] = self.stones[colour].with(cell);
-        self.rehash(cell, colour);
-        let geometry = self.geometry;
-        for &w in &geometry.windows_at[cell as usize] {
-            let w = w as usize;
-            // whole-pair load and store: a byte store then a pair load
-            // would stall on store forwarding
-            let before = self.counts[w];
-            let mut after = before;
-            after[colour] += 1;
-            self.counts[w] = after;
-            self.relevel(w, before, after);
-        }
+        self.count_stone(cell, colour, true);
     }
 
     /// Takes back the stone of `colour` on `cell`.
     pub fn undo(&mut self, cell: u32, colour: usize) {
         debug_assert!(self.stones[colour].has(cell));
         self.stones[colour] = self.stones[colour].minus(Cells::one(cell));
+        self.count_stone(cell, colour, false);
+    }
+
+    /// Adds (`placed`) or removes a stone of `colour` on `cell` in the
+    /// hashes and the counts and levels of the windows through it.
+    fn count_stone(&mut self, cell: u32, colour: usize, placed: bool) {
         self.rehash(cell, colour);
         let geometry = self.geometry;
         for &w in &geometry.windows_at[cell as usize] {
@@ -286,7 +281,11 @@ impl<'g> Board<'g> {
             // would stall on store forwarding
             let before = self.counts[w];
             let mut after = before;
-            after[colour] -= 1;
+            if placed {
+                after[colour] += 1;
+            } else {
+                after[colour] -= 1;
+            }
             self.counts[w] = after;
             self.relevel(w, before, after);
         }

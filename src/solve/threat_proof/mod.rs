@@ -61,6 +61,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
 use crate::solve::cells::Cells;
+use crate::solve::proof_numbers::{Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
 
@@ -74,9 +75,6 @@ pub const BYTES_PER_ENTRY: u64 = 48;
 /// Bytes an expansion kept in the cache takes, about (its moves, covers
 /// and the map's overhead), to size the cache.
 pub const BYTES_PER_EXPANSION: u64 = 512;
-
-/// A number too large to count: proved or disproved.
-const INFINITE: u32 = u32::MAX / 2;
 
 /// How wide the prover searches.
 #[derive(Clone, Copy, Debug)]
@@ -98,27 +96,6 @@ impl Default for Settings {
             max_covers: 3,
             attacker_moves: Some(6),
         }
-    }
-}
-
-/// The proof and disproof numbers of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Numbers {
-    proof: u32,
-    disproof: u32,
-}
-
-impl Numbers {
-    const PROVED: Self = Self {
-        proof: 0,
-        disproof: INFINITE,
-    };
-    const DISPROVED: Self = Self {
-        proof: INFINITE,
-        disproof: 0,
-    };
-    fn settled(self) -> bool {
-        self.proof == 0 || self.disproof == 0
     }
 }
 
