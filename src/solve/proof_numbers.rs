@@ -22,6 +22,24 @@ impl Numbers {
         disproof: 0,
     };
 
+    /// The numbers a position with `moves` moves starts with (the
+    /// "mobility" start): one to prove or disprove at the mover's turn
+    /// (`or`: the attacker's, one good move proves), every move at the
+    /// other's.
+    pub fn mobility(or: bool, moves: u32) -> Self {
+        if or {
+            Self {
+                proof: 1,
+                disproof: moves,
+            }
+        } else {
+            Self {
+                proof: moves,
+                disproof: 1,
+            }
+        }
+    }
+
     /// Whether the position is proved or disproved.
     pub fn settled(self) -> bool {
         self.proof == 0 || self.disproof == 0

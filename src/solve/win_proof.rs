@@ -792,18 +792,7 @@ impl<'b> WinProver<'b> {
             Expansion::Proved => Numbers::PROVED,
             Expansion::Disproved => Numbers::DISPROVED,
             Expansion::Moves(moves) => {
-                let n = moves.count_ones();
-                if self.attacker_to_move(occupied) {
-                    Numbers {
-                        proof: 1,
-                        disproof: n,
-                    }
-                } else {
-                    Numbers {
-                        proof: n,
-                        disproof: 1,
-                    }
-                }
+                Numbers::mobility(self.attacker_to_move(occupied), moves.count_ones())
             }
         }
     }

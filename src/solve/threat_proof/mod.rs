@@ -333,18 +333,7 @@ impl<'g> ThreatProver<'g> {
                 }
             }
             Expansion::Moves { moves, .. } => {
-                let n = moves.len() as u32;
-                if self.attacker_to_move(board) {
-                    Numbers {
-                        proof: 1,
-                        disproof: n,
-                    }
-                } else {
-                    Numbers {
-                        proof: n,
-                        disproof: 1,
-                    }
-                }
+                Numbers::mobility(self.attacker_to_move(board), moves.len() as u32)
             }
         };
         self.store(board.key(), n);
