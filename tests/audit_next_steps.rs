@@ -231,3 +231,67 @@ fn a_search_without_a_time_limit_says_it_may_take_long() {
     );
     assert!(err.is_empty(), "{err}");
 }
+
+/// `prove mnk --method threats`: a gomoku position proved with a
+/// certificate; a finished game, a cell named twice, a board past 256
+/// cells and `--after` without the threat prover are one-line errors (exit
+/// 2); a position it cannot prove says "not proved" (exit 3).
+#[test]
+fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
+    let dir = std::env::temp_dir().join(format!("retrograde-threats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let proof = dir.join("proof.txt");
+    let proof_arg = proof.to_str().unwrap();
+    let prove = |args: &[&str]| {
+        let all: Vec<&str> = ["prove", "mnk", "--method", "threats"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .collect();
+        let (code, out, err) = run_within(&all, 120, None);
+        (code, String::from_utf8(out).unwrap(), err)
+    };
+    let gomoku = ["--cols", "15", "--rows", "15", "--k", "5"];
+    let (code, out, _) = prove(
+        &[
+            &gomoku[..],
+            &["--after", "h8,a1,i9,a15", "--proof", proof_arg],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("after h8,a1,i9,a15") && out.contains("first player wins"),
+        "{out}"
+    );
+    assert!(std::fs::read_to_string(&proof)
+        .unwrap()
+        .starts_with("# retrograde threat proof certificate 1\n"));
+    for (args, says) in [
+        (vec!["--after", "h8,h8"], "played twice"),
+        (
+            vec!["--after", "h8,a1,i8,a2,j8,a3,k8,a4,l8"],
+            "the game is over there",
+        ),
+        (vec!["--after", "z99"], "is not a cell"),
+    ] {
+        let (code, _, err) = prove(&[&gomoku[..], &args].concat());
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    let (code, _, err) = prove(&["--cols", "17", "--rows", "16", "--k", "5"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("takes 1 to 256"), "{err}");
+    let all = [
+        "prove", "mnk", "--cols", "15", "--rows", "15", "--k", "5", "--after", "h8",
+    ];
+    let (code, _, err) = run_within(&all, 60, None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("only --method threats"), "{err}");
+    let (code, out, _) = prove(&[&gomoku[..], &["--after", "h8,a1", "--time-limit", "1"]].concat());
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("not proved"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
