@@ -316,7 +316,11 @@ fn by_threats(
             )))
         }
     }
-    let (certificate, entries) = prover.certificate(&mut board)?;
+    // never a claimed result without its certificate
+    let (certificate, entries) = match prover.certificate(&mut board) {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(format!("the threat prover found a win but {e}"))),
+    };
     let stats = prover.stats();
     Ok(Ok(Proof {
         value: "first",

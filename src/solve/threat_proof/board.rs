@@ -345,6 +345,19 @@ impl<'g> Board<'g> {
         self.hashes[1..].contains(&self.hashes[0])
     }
 
+    /// The position's image under symmetry `t` (each stone on its cell's
+    /// image).
+    pub fn image(&self, t: usize) -> Self {
+        let map = &self.geometry.symmetries[t];
+        let mut image = Self::empty(self.geometry);
+        for colour in 0..2 {
+            for cell in self.stones[colour].iter() {
+                image.play(u32::from(map[cell as usize]), colour);
+            }
+        }
+        image
+    }
+
     /// The key of this exact position (not shared with its images).
     pub fn exact_key(&self) -> u128 {
         self.hashes[0]

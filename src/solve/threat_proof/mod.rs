@@ -35,10 +35,11 @@
 //!   only with every attacker move tried.
 //! * **Symmetry**: positions share a table entry with their images under
 //!   the board's symmetries ([`board::Board::key`]), and each expansion is
-//!   computed once, kept in the orientation of the position's canonical
-//!   image and mapped to the orientation asked for, so every orientation
-//!   sees the same moves and covers (a run of fours found in one
-//!   orientation is valid, mapped, in every other).
+//!   worked out on the position's canonical image and mapped to the
+//!   orientation asked for, so every orientation sees the same moves and
+//!   covers, also when an expansion is worked out again after the cache
+//!   was cleared (otherwise the certificate's walk, which follows one
+//!   orientation, could meet a reply proved only in another).
 //! * **Table**: numbers by key. Past its limit, entries not yet settled
 //!   are dropped; settled ones stay, since the certificate is read from
 //!   them. An evicted expansion is computed again the same way.
@@ -103,8 +104,8 @@ impl Default for Settings {
     }
 }
 
-/// What the rules, runs and covers say of a position, its cells in the
-/// orientation of the position's canonical image.
+/// What the rules, runs and covers say of a position, worked out on (and
+/// its cells in the orientation of) the position's canonical image.
 #[derive(Debug)]
 enum Expansion {
     /// A win for the attacker: at an OR node by this run (empty: a
@@ -233,21 +234,11 @@ impl<'g> ThreatProver<'g> {
             return (Rc::clone(e), t);
         }
         self.stats.expansions += 1;
-        let expansion = self.expand(board);
-        // cells to the canonical orientation
-        let image = &self.geometry.symmetries[t];
-        let to_canonical = |cells: Vec<u16>| -> Vec<u16> {
-            cells.into_iter().map(|c| image[c as usize]).collect()
-        };
-        let expansion = Rc::new(match expansion {
-            Expansion::Won(run) => Expansion::Won(to_canonical(run)),
-            Expansion::Lost => Expansion::Lost,
-            Expansion::Moves { moves, all, covers } => Expansion::Moves {
-                moves: to_canonical(moves),
-                all: to_canonical(all),
-                covers: covers.into_iter().map(to_canonical).collect(),
-            },
-        });
+        // worked out on the canonical image itself, so that every
+        // orientation gets the same moves and covers, even after the
+        // cache was cleared
+        let mut image = board.image(t);
+        let expansion = Rc::new(self.expand(&mut image));
         if self.expansions.len() >= self.max_expansions {
             self.expansions.clear();
         }
@@ -505,7 +496,7 @@ impl<'g> ThreatProver<'g> {
         seen: &mut FxHashSet<u128>,
         entries: &mut usize,
     ) -> Result<()> {
-        let lost = || Error::InvalidInput("the threat proof could not be read back".into());
+        let lost = || Error::InvalidInput("its certificate could not be read back".into());
         if !seen.insert(board.exact_key()) {
             return Ok(());
         }
