@@ -58,18 +58,19 @@ impl Default for VcfLimits {
 /// (module docs); `board` is left as it was.
 pub fn replay(board: &mut Board, attacker: usize, run: &[u16]) -> bool {
     let mut played = Vec::with_capacity(2 * run.len());
-    let wins = replay_on(board, attacker, run, &mut played);
-    for (cell, colour) in played.into_iter().rev() {
-        board.undo(cell, colour);
-    }
+    let wins = replay_on(board, attacker, run, &mut played, |_| {});
+    undo_all(board, played);
     wins
 }
 
+/// The replay of `run`, leaving its stones on the board and listed in
+/// `played`; `after_move` sees the board after each attacker move.
 fn replay_on(
     board: &mut Board,
     attacker: usize,
     run: &[u16],
     played: &mut Vec<(u32, usize)>,
+    mut after_move: impl FnMut(&Board),
 ) -> bool {
     let defender = 1 - attacker;
     for &m in run {
@@ -83,6 +84,7 @@ fn replay_on(
         }
         board.play(m, attacker);
         played.push((m, attacker));
+        after_move(board);
         let mine = board.completions(attacker);
         match mine.len() {
             0 => return false,
@@ -95,6 +97,13 @@ fn replay_on(
         }
     }
     false
+}
+
+/// Takes back the stones of `played`, last first.
+fn undo_all(board: &mut Board, played: Vec<(u32, usize)>) {
+    for (cell, colour) in played.into_iter().rev() {
+        board.undo(cell, colour);
+    }
 }
 
 /// A winning run of fours for `attacker`, as if it were to move in
@@ -212,33 +221,29 @@ pub fn defence(
     max_covers: usize,
 ) -> Option<(Vec<Vec<u16>>, Vec<u32>)> {
     let defender = 1 - attacker;
-    let first = find_vcf(board, attacker, limits, Cells::default())?;
-    let touched = touched_by(board, attacker, &first);
-    let mut open: Vec<u32> = board
-        .empties()
-        .iter()
-        .filter(|&x| !covered(board, attacker, defender, x, &first, touched))
-        .collect();
-    let mut used = Cells::one(u32::from(first[0]));
-    let mut covers = vec![first];
+    let mut open: Vec<u32> = board.empties().iter().collect();
+    let mut covers: Vec<Vec<u16>> = Vec::new();
+    let mut used = Cells::default();
     // further covers are a saving, not a need: a smaller search each
     let further = VcfLimits {
         tries: limits.tries / 8,
         ..limits
     };
     while covers.len() < max_covers && !open.is_empty() {
-        let Some(run) = find_vcf(board, attacker, further, used) else {
+        let limits = if covers.is_empty() { limits } else { further };
+        let Some(run) = find_vcf(board, attacker, limits, used) else {
             break;
         };
         used = used.with(u32::from(run[0]));
         let before = open.len();
         let touched = touched_by(board, attacker, &run);
         open.retain(|&x| !covered(board, attacker, defender, x, &run, touched));
-        if open.len() < before {
+        // the first run is kept whatever it covers: it makes a cover
+        if covers.is_empty() || open.len() < before {
             covers.push(run);
         }
     }
-    Some((covers, open))
+    (!covers.is_empty()).then_some((covers, open))
 }
 
 /// Whether the defender's move `x` is answered by `run`, a run that wins
@@ -280,28 +285,16 @@ fn touched_by(board: &mut Board, attacker: usize, run: &[u16]) -> Cells {
     let geometry = board.geometry;
     let k = geometry.k as usize;
     let mut fours = Cells::default();
-    let mut blocks = Vec::new();
     let mut played = Vec::new();
-    for &m in run {
-        let m = u32::from(m);
-        if !board.is_empty(m) {
-            break;
-        }
-        board.play(m, attacker);
-        played.push((m, attacker));
-        fours = fours | board.cells_of(board.fours(attacker));
-        let mine = board.completions(attacker);
-        if mine.len() != 1 {
-            break;
-        }
-        let block = mine.first().expect("one cell");
-        board.play(block, defender);
-        played.push((block, defender));
-        blocks.push(block);
-    }
-    for (cell, colour) in played.into_iter().rev() {
-        board.undo(cell, colour);
-    }
+    replay_on(board, attacker, run, &mut played, |b| {
+        fours = fours | b.cells_of(b.fours(attacker));
+    });
+    let blocks: Vec<u32> = played
+        .iter()
+        .filter(|&&(_, colour)| colour == defender)
+        .map(|&(cell, _)| cell)
+        .collect();
+    undo_all(board, played);
     let mut near = board.cells_of(board.threes(defender));
     let block_set = blocks.iter().fold(Cells::default(), |s, &b| s.with(b));
     for &b in &blocks {

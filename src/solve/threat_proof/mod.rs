@@ -228,7 +228,7 @@ impl<'g> ThreatProver<'g> {
 
     /// The expansion of `board` (cached by its key) and the symmetry that
     /// maps `board` onto the canonical image its cells are written in.
-    fn expansion(&mut self, board: &mut Board) -> (Rc<Expansion>, usize) {
+    fn expansion(&mut self, board: &Board) -> (Rc<Expansion>, usize) {
         let (key, t) = board.canonical();
         if let Some(e) = self.expansions.get(&key) {
             return (Rc::clone(e), t);
@@ -369,15 +369,17 @@ impl<'g> ThreatProver<'g> {
         self.stats.visits += 1;
         let (expansion, t) = self.expansion(board);
         let key = board.key();
-        let Expansion::Moves { moves, .. } = &*expansion else {
-            return self.numbers_of(board);
+        let moves = match &*expansion {
+            Expansion::Moves { moves, .. } if !moves.is_empty() => moves,
+            // settled by the rules
+            _ => return self.numbers_of(board),
         };
         let or = self.attacker_to_move(board);
         let mover = board.to_move();
         let moves = self.oriented(moves, t);
         let keys: Vec<u128> = moves.iter().map(|&c| board.key_after(c, mover)).collect();
         loop {
-            // (least number, its child, second least, sum of the others)
+            // (least number, its child, second least, sum of all)
             let (mut best, mut best_at, mut second, mut sum) = (INFINITE + 1, 0, INFINITE, 0u32);
             for (i, &cell) in moves.iter().enumerate() {
                 let n = match self.table.get(&keys[i]) {
@@ -404,13 +406,7 @@ impl<'g> ThreatProver<'g> {
                 sum = sum.saturating_add(add).min(INFINITE);
             }
             let best = best.min(INFINITE);
-            let numbers = if moves.is_empty() {
-                if or {
-                    Numbers::DISPROVED
-                } else {
-                    Numbers::PROVED
-                }
-            } else if or {
+            let numbers = if or {
                 Numbers {
                     proof: best,
                     disproof: sum,
