@@ -8,7 +8,8 @@ mod threat_checker;
 
 use threat_checker::check_certificate;
 
-const HEADER: &str = "# retrograde threat proof certificate 1";
+const HEADER: &str = "# retrograde threat proof certificate 2";
+const HEADER_V1: &str = "# retrograde threat proof certificate 1";
 
 /// A diagram of `cols × rows` with X on `xs` and O on `os`.
 fn diagram(cols: usize, rows: usize, xs: &[&str], os: &[&str]) -> String {
@@ -302,11 +303,15 @@ fn o_can_be_the_attacker() {
         accepted(&cert('O', &root, &[format!("move {root} e4")])),
         45
     );
-    // the same board claimed for X: X is the defender and moves, yet the
-    // entry is a vcf
+    // the same board claimed for X: X is the defender and moves; the vcf
+    // entry (the attacker to move at the root, as after a pass) is read but
+    // no zone entry lets the checker use it
     refused(
         &cert('X', &root, &[format!("vcf {root} e4")]),
-        &["line 5", "where the defender is to move"],
+        &[
+            &format!("the defender's reply b1 at {root}"),
+            "no move or vcf entry",
+        ],
     );
 }
 
@@ -350,9 +355,12 @@ fn a_wrong_header_is_refused() {
     let good = cert('X', &root, &[format!("vcf {root} e4")]);
     accepted(&good);
     for bad_first in [
-        "# retrograde threat proof certificate 2",
-        "# retrograde proof certificate 1",
-        "#retrograde threat proof certificate 1",
+        "# retrograde threat proof certificate 3",
+        "# retrograde threat proof certificate 0",
+        "# retrograde threat proof certificate 02",
+        "# retrograde proof certificate 2",
+        "#retrograde threat proof certificate 2",
+        "# retrograde threat proof certificate 2 ",
         "# retrograde threat proof certificate 1 ",
     ] {
         let text = good.replacen(HEADER, bad_first, 1);
@@ -488,7 +496,7 @@ fn bad_boards_are_refused() {
 }
 
 #[test]
-fn entries_must_fit_the_side_to_move_and_not_repeat() {
+fn entries_may_be_of_either_side_but_not_repeat() {
     let root = b7(&OPEN_TWO_X, &OPEN_TWO_O);
     let after = plus(&OPEN_TWO_X, &OPEN_TWO_O, 'X', "e4");
     let base = [format!("move {root} e4")];
@@ -498,18 +506,24 @@ fn entries_must_fit_the_side_to_move_and_not_repeat() {
         cert('X', &root, &entries)
     };
     accepted(&with(&format!("cover {after} a2")));
-    refused(
-        &with(&format!("cover {root} a2")),
-        &["line 6", "where the attacker is to move"],
-    );
-    refused(
-        &with(&format!("move {after} a2")),
-        &["line 6", "where the defender is to move"],
-    );
-    refused(
-        &with(&format!("vcf {after} a2")),
-        &["line 6", "where the defender is to move"],
-    );
+    accepted(&with(&format!("zone {after} a2")));
+    // an entry's kind, not its stones, says who is to move at its board:
+    // these are read (and not needed)
+    accepted(&with(&format!("cover {root} a2")));
+    accepted(&with(&format!("zone {root} a2")));
+    accepted(&with(&format!("move {after} a2")));
+    accepted(&with(&format!("vcf {after} a2")));
+    // a board may have attacker entries and defender entries both
+    accepted(&cert(
+        'X',
+        &root,
+        &[
+            format!("move {root} e4"),
+            format!("cover {root} a2"),
+            format!("zone {root}"),
+        ],
+    ));
+    refused(&with(&format!("move {after} e4")), &["line 6", "occupied"]);
     refused(
         &with(&format!("move {root} e4")),
         &["line 6", "second entry (move after move)"],
@@ -528,4 +542,260 @@ fn entries_must_fit_the_side_to_move_and_not_repeat() {
         &[format!("vcf {root} e4"), format!("vcf {root} e4")],
     );
     refused(&vcfs, &["line 6", "second entry (vcf after vcf)"]);
+}
+
+/// `xs` with `more`.
+fn and<'a>(xs: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+    [xs, more].concat()
+}
+
+// O to move. X has an open two in row 4 (c4 d4: after a pass, e4 makes an
+// open three, with completion cells b4 and f4) and one in row 7 (b7 c7:
+// d7 makes completion cells a7 and e7); O's stones are apart (no two in a
+// line of 4).
+const ZONE_X: [&str; 4] = ["c4", "d4", "b7", "c7"];
+const ZONE_O: [&str; 3] = ["a1", "g3", "a6"];
+
+/// The root (O to move) with a zone: every O move outside `zone` is
+/// answered by `pass` (the attacker's entry at the root, as if O had
+/// passed), and each cell of `answered` by the vcf d7 after O's stone on it.
+fn zone_certificate(zone: &str, pass: &str, answered: &[&'static str]) -> String {
+    let root = b7(&ZONE_X, &ZONE_O);
+    let mut entries = vec![format!("zone {root} {zone}"), pass.to_string()];
+    for &cell in answered {
+        entries.push(format!("vcf {} d7", plus(&ZONE_X, &ZONE_O, 'O', cell)));
+    }
+    cert('X', &root, &entries)
+}
+
+#[test]
+fn a_zone_answers_the_moves_outside_it_by_the_proof_after_a_pass() {
+    let root = b7(&ZONE_X, &ZONE_O);
+    // after a pass X wins by the vcf e4 (an entry at a board whose stones
+    // say O is to move) unless O's stone is on b4, e4 or f4: those have
+    // entries of their own
+    let vcf = format!("vcf {root} e4");
+    let text = zone_certificate("b4 e4 f4", &vcf, &["b4", "e4", "f4"]);
+    // the root; the 3 replies in the zone by their vcf; the 39 other
+    // replies, each the root with an extra O stone, by the vcf e4
+    assert_eq!(accepted(&text), 1 + 3 + 39);
+    // entries are tried whatever the zone: a cell taken out of the zone
+    // keeps its own entry, which still answers it
+    accepted(&zone_certificate("b4 e4", &vcf, &["b4", "e4", "f4"]));
+    // a cell taken out of the zone (with its entry, as a prover that thought
+    // it outside would write it) where O's stone really refutes the pass
+    // proof: after O f4, e4 makes one completion cell (b4), O blocks it
+    let after = plus(&ZONE_X, &ZONE_O, 'O', "f4");
+    refused(
+        &zone_certificate("b4 e4", &vcf, &["b4", "e4"]),
+        &[
+            &format!("the defender's reply f4 at {root} has no move or vcf entry after it"),
+            &format!("outside the zone: the vcf run e4 at {after} (lookup board {root}) fails"),
+            "runs out",
+        ],
+    );
+    // a cell in the zone without an answer of its own
+    refused(
+        &zone_certificate("b4 e4 f4", &vcf, &["b4", "e4"]),
+        &[
+            &format!("the defender's reply f4 at {root} has no move or vcf entry after it"),
+            "and the zone lists it",
+        ],
+    );
+    // the pass proof itself absent: the moves outside the zone need it
+    refused(
+        &zone_certificate("b4 e4 f4", "# no pass proof", &["b4", "e4", "f4"]),
+        &[
+            &format!("the defender's reply b1 at {root}"),
+            &format!("outside the zone: no move or vcf entry for {root}"),
+        ],
+    );
+    // a zone at a board where the attacker is to move is never used: a
+    // root without its entry is refused as ever
+    let root = b7(&OPEN_TWO_X, &OPEN_TWO_O);
+    refused(
+        &cert('X', &root, &[format!("zone {root} e4")]),
+        &["no move or vcf entry for", &root],
+    );
+}
+
+#[test]
+fn a_move_after_a_pass_is_checked_with_every_extra_stone() {
+    let root = b7(&ZONE_X, &ZONE_O);
+    // after a pass X plays e4 (the open three c4 d4 e4), at a board whose
+    // stones say O is to move; the position after it, with X two stones
+    // ahead, is looked up with O to move
+    let pass = format!("move {root} e4");
+    let text = zone_certificate("b4 e4 f4", &pass, &["b4", "e4", "f4"]);
+    // the root; 3 replies by their vcf; for each of the other 39, the move
+    // e4 after it, the position after that, and its 40 replies (each
+    // leaving b4 or f4)
+    assert_eq!(accepted(&text), 1 + 3 + 39 * (1 + 1 + 40));
+    // f4 out of the zone: after O f4 and X e4 only b4 is left, and O's
+    // block there has no answer. The lookup board after e4 is the same for
+    // every O move outside the zone; its verdict holds for those before f4
+    // (b1 …) but not with the extra stone f4.
+    let looked_up = plus(&ZONE_X, &ZONE_O, 'X', "e4");
+    let actual = b7(&and(&ZONE_X, &["e4"]), &and(&ZONE_O, &["f4"]));
+    refused(
+        &zone_certificate("b4 e4", &pass, &["b4", "e4"]),
+        &[&format!(
+            "the defender's reply b4 at {actual} (lookup board {looked_up}) has no move or vcf entry after it"
+        )],
+    );
+}
+
+#[test]
+fn a_zone_may_list_no_cells() {
+    // O to move; after a pass the vcf e4 makes three completion cells (b4
+    // and f4 in row 4, e5 below e2 e3, whose top e1 is O's): one O stone
+    // stops at most one of them, unless it is on e4
+    let xs = ["c4", "d4", "e2", "e3", "b7", "c7"];
+    let os = ["e1", "a1", "g3", "a6", "g7"];
+    let root = b7(&xs, &os);
+    let after_e4 = b7(&xs, &and(&os, &["e4"]));
+    let zone = format!("zone {root}");
+    let vcf = format!("vcf {root} e4");
+    let e4 = format!("vcf {after_e4} d7");
+    // the root; e4 by its entry (tried whatever the zone); 37 others by the pass
+    assert_eq!(
+        accepted(&cert('X', &root, &[zone.clone(), vcf.clone(), e4])),
+        1 + 1 + 37
+    );
+    refused(
+        &cert('X', &root, &[zone, vcf]),
+        &[
+            &format!("the defender's reply e4 at {root} has no move or vcf entry after it"),
+            "outside the zone: the vcf run e4 at",
+            "e4 is not empty",
+        ],
+    );
+}
+
+// Zones below zones. O to move at the root. X: c4 d4 (e4 makes b4 and
+// f4), e2 (with e3 and e4, e5 too; e1 is O's), b7 c7 (d7 makes a7 and e7).
+// No two of O's stones are in one line of 4, so two more O stones make no
+// completion cell of O's.
+const NEST_X: [&str; 5] = ["c4", "d4", "e2", "b7", "c7"];
+const NEST_O: [&str; 4] = ["a1", "e1", "a6", "g7"];
+
+/// The root is covered by e4 but for O's b4, e4 and f4; b4 and e4 have
+/// entries (the vcf d7), f4 is outside the root's zone: after it, X plays
+/// as if O had passed: the root's entry, the quiet move e3 (X is then two
+/// stones ahead on the lookup board). There O is to move with a zone
+/// `inner`: outside it X wins by the vcf e4 (three completion cells b4,
+/// f4 and e5 on the lookup board, but two with the extra O stone f4); each
+/// cell of `answered` has the vcf d7.
+fn nested_certificate(inner: &str, answered: &[&'static str]) -> String {
+    let root = b7(&NEST_X, &NEST_O);
+    let after_e3 = b7(&and(&NEST_X, &["e3"]), &NEST_O);
+    let mut entries = vec![
+        format!("cover {root} e4"),
+        format!("zone {root} b4 e4"),
+        format!("vcf {} d7", plus(&NEST_X, &NEST_O, 'O', "b4")),
+        format!("vcf {} d7", plus(&NEST_X, &NEST_O, 'O', "e4")),
+        format!("move {root} e3"),
+        format!("zone {after_e3} {inner}"),
+        format!("vcf {after_e3} e4"),
+    ];
+    for &cell in answered {
+        let board = b7(&and(&NEST_X, &["e3"]), &and(&NEST_O, &[cell]));
+        entries.push(format!("vcf {board} d7"));
+    }
+    cert('X', &root, &entries)
+}
+
+#[test]
+fn extra_stones_accumulate_through_nested_zones() {
+    // the inner zone lists e4, b4 and e5, each answered by the vcf d7
+    let text = nested_certificate("e4 b4 e5", &["e4", "b4", "e5"]);
+    // the root; its 40 replies: b4 and e4 by their entries, 37 by the cover
+    // run, f4 through the pass: the move e3, the position after it (O to
+    // move, the extra stone f4), its 38 replies: 3 by entries, 35 through
+    // the inner pass (each with the extra stones f4 and the reply)
+    assert_eq!(accepted(&text), 1 + 2 + 37 + 1 + 1 + 3 + 35);
+    // an inner zone of e4 alone is right on the lookup board (one O stone
+    // leaves two of b4, f4, e5), but not with the outer extra stone f4:
+    // O's b4 then leaves X only e5
+    let after_e3 = b7(&and(&NEST_X, &["e3"]), &NEST_O);
+    let actual = b7(&and(&NEST_X, &["e3"]), &and(&NEST_O, &["f4"]));
+    let with_b4 = b7(&and(&NEST_X, &["e3"]), &and(&NEST_O, &["f4", "b4"]));
+    refused(
+        &nested_certificate("e4", &["e4"]),
+        &[
+            &format!("the defender's reply b4 at {actual} (lookup board {after_e3})"),
+            &format!(
+                "outside the zone: the vcf run e4 at {with_b4} (lookup board {after_e3}) fails"
+            ),
+            "runs out",
+        ],
+    );
+    // the inner zone right but an answer inside it missing
+    refused(
+        &nested_certificate("e4 b4 e5", &["e4", "b4"]),
+        &[
+            &format!("the defender's reply e5 at {actual} (lookup board {after_e3}) has no move or vcf entry after it"),
+            "and the zone lists it",
+        ],
+    );
+    // a cover run of the inner lookup board, replayed with the extra
+    // stones, answers b4 and e5 as well
+    let mut text = nested_certificate("e4", &["e4"]);
+    text.push_str(&format!("cover {after_e3} d7\n"));
+    accepted(&text);
+}
+
+#[test]
+fn version_1_is_read_without_zone_entries() {
+    let v1 = |text: String| text.replacen(HEADER, HEADER_V1, 1);
+    assert_eq!(
+        accepted(&v1(covered_certificate(None))),
+        1 + 2 + (1 + 1 + 40) + 39
+    );
+    let root = b7(&OPEN_TWO_X, &OPEN_TWO_O);
+    let text = v1(cert(
+        'X',
+        &root,
+        &[format!("move {root} e4"), format!("zone {root} e4")],
+    ));
+    refused(&text, &["line 6", "zone entry in a version 1 certificate"]);
+    // the zone certificate, accepted as version 2, is refused as version 1
+    let zoned = zone_certificate(
+        "b4 e4 f4",
+        &format!("vcf {} e4", b7(&ZONE_X, &ZONE_O)),
+        &["b4", "e4", "f4"],
+    );
+    accepted(&zoned);
+    refused(&v1(zoned), &["line 5", "version 1"]);
+}
+
+#[test]
+fn a_second_zone_entry_for_a_board_is_refused() {
+    let root = b7(&ZONE_X, &ZONE_O);
+    let text = zone_certificate("b4 e4 f4", &format!("vcf {root} e4"), &["b4", "e4", "f4"]);
+    accepted(&text);
+    let line = 5 + 1 + 1 + 3;
+    for second in ["b4 e4 f4", "a2", ""] {
+        let mut twice = text.clone();
+        twice.push_str(&format!(
+            "zone {root}{}{second}\n",
+            if second.is_empty() { "" } else { " " }
+        ));
+        refused(
+            &twice,
+            &[&format!("line {line}"), "a second zone entry for", &root],
+        );
+    }
+    // malformed zone entries
+    for (bad, needle) in [
+        ("zone".to_string(), "malformed entry"),
+        (format!("zone {root} "), "malformed"),
+        (format!("zone {root} h4"), "off the board"),
+        (format!("zone {root} b4 b04"), "bad cell"),
+    ] {
+        let mut bad_text = text.clone();
+        bad_text.push_str(&bad);
+        bad_text.push('\n');
+        refused(&bad_text, &[&format!("line {line}"), needle]);
+    }
 }

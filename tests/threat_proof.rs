@@ -90,10 +90,21 @@ fn a_position_from_the_environment() {
     let geometry = Geometry::new(v[0], v[1], v[2]).unwrap();
     let mut board = Board::after(&geometry, &moves).unwrap();
     let start = std::time::Instant::now();
+    // RG_ZONE_MOVES: the least moves an AND node cuts by a pass's zone
+    // ("off": never)
+    let zone_moves = match std::env::var("RG_ZONE_MOVES") {
+        Ok(v) if v == "off" => None,
+        Ok(v) => Some(v.parse().unwrap()),
+        Err(_) => Settings::default().zone_moves,
+    };
+    let settings = Settings {
+        zone_moves,
+        ..Settings::default()
+    };
     let mut prover = ThreatProver::new(
         &geometry,
         0,
-        Settings::default(),
+        settings,
         8 << 30,
         Some(start + std::time::Duration::from_secs(seconds)),
     );

@@ -4,19 +4,35 @@
 //!
 //! Include it with `mod threat_checker;` and call [`check_certificate`].
 //!
-//! The checker reads the whole certificate strictly, checks every entry on
-//! its own (board shape, stone counts, no completed line, the entry's kind
-//! fits the side to move), then checks that the root *holds*, exactly as
-//! the spec defines it, with memoisation by board:
+//! The checker reads the whole certificate strictly (version 2, or version
+//! 1, which has no `zone` entries), and checks every entry on its own:
+//! board shape, no completed line, a `move` onto an empty cell, at most one
+//! `move` or `vcf` entry and at most one `zone` entry a board. An entry's
+//! kind, not its stones, says who is to move at its board (below a `zone`
+//! entry the defender has passed), so the stone counts of entries are not
+//! checked; the root's are, and its side to move follows from them.
 //!
-//! - attacker to move: it has a completion cell; or the position has a
-//!   `vcf` entry whose run wins by replay; or a `move` entry whose cell is
-//!   empty and, played, completes a line or leads to a position that holds
-//!   with the defender to move;
-//! - defender to move: the board is not full, the defender has no
-//!   completion cell, and for every empty cell `x`, after the defender's
-//!   stone on `x` the position holds, or some `cover` run of the position
-//!   replays to a win in it.
+//! Then it checks that the root *holds*, exactly as the spec defines it.
+//! A position is a pair of boards: the lookup board `L`, whose entries are
+//! used, and the actual board `A`, which is `L` with zero or more extra
+//! defender stones (put there by `zone` entries); every rule and every
+//! replay uses `A`. The root is (root, root).
+//!
+//! - attacker to move at (`L`, `A`): `A` has a completion cell of the
+//!   attacker's; or `L` has a `vcf` entry whose run wins by replay on `A`;
+//!   or `L` has a `move` entry whose cell `m` is empty in `A` and, played,
+//!   completes a line in `A` or leads to (`L`+m, `A`+m) holding with the
+//!   defender to move;
+//! - defender to move at (`L`, `A`): `A` is not full, the defender has no
+//!   completion cell in `A`, and for every empty cell `x` of `A`, with the
+//!   defender's stone on `x`: (`L`+x, `A`+x) holds with the attacker to
+//!   move; or some `cover` run of `L` replays to a win on `A`+x; or `L` has
+//!   a `zone` entry that does not list `x` and (`L`, `A`+x) holds with the
+//!   attacker to move (`x` is then an extra stone).
+//!
+//! Verdicts are memoised by (side to move, `L`, `A`), each board by its
+//! key; the common case `L` = `A` is kept by (side, `A`) alone. A position
+//! met again while it is being checked is a cycle, and fails.
 
 use std::collections::HashMap;
 
@@ -24,7 +40,10 @@ const EMPTY: u8 = 0;
 const X: u8 = 1;
 const O: u8 = 2;
 
-const HEADER: &str = "# retrograde threat proof certificate 1";
+/// Line 1 of a certificate of version 2, and of version 1 (still read; it
+/// has no `zone` entries).
+const HEADER: &str = "# retrograde threat proof certificate 2";
+const HEADER_V1: &str = "# retrograde threat proof certificate 1";
 
 /// Boards of up to 256 cells (at most 26 columns, lettered `a` to `z`);
 /// the stack the check runs on (it recurses once or twice per ply).
@@ -33,9 +52,10 @@ const STACK_BYTES: usize = 256 << 20;
 
 /// Checks a threat proof certificate's text; Ok(number of positions checked) or Err(one-line reason).
 ///
-/// The number counts each distinct position checked through its `move` or
-/// `vcf` entry or with the defender to move, plus each defender reply (and
-/// the root) settled at once by a completion cell or a `cover` run.
+/// The number counts each distinct position (side to move, lookup board,
+/// actual board) checked through its `move` or `vcf` entry or with the
+/// defender to move, plus each defender reply (and the root) settled at
+/// once by a completion cell or a `cover` run.
 pub fn check_certificate(text: &str) -> Result<usize, String> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
@@ -152,8 +172,11 @@ impl Geometry {
         Ok((row - 1) * self.cols + col)
     }
 
-    /// A diagram: rows from the top separated by `/`, cells `X`, `O`, `.`.
-    fn parse_board(&self, word: &str) -> Result<Pos, String> {
+    /// A diagram: rows from the top separated by `/`, cells `X`, `O`, `.`;
+    /// without a completed line, and for the root (`root`) with stone
+    /// counts some game reaches (an entry's stones need not say who is to
+    /// move: its kind does).
+    fn parse_board(&self, word: &str, root: bool) -> Result<Pos, String> {
         let rows: Vec<&str> = word.split('/').collect();
         if rows.len() != self.rows || rows.iter().any(|r| r.len() != self.cols) {
             return Err(format!(
@@ -174,7 +197,7 @@ impl Geometry {
         }
         let pos = Pos::new(self, cells);
         let (xs, os) = (pos.stones(X), pos.stones(O));
-        if xs != os && xs != os + 1 {
+        if root && xs != os && xs != os + 1 {
             return Err(format!(
                 "board {word:?} has {xs} X and {os} O stones, which no game reaches"
             ));
@@ -209,6 +232,19 @@ fn with_stone(mut key: Key, cell: usize, player: u8) -> Key {
     let base = if player == X { 0 } else { 4 };
     key[base + cell / 64] |= 1 << (cell % 64);
     key
+}
+
+/// Whether `player` has a stone on `cell` of the board of `key`.
+fn has_stone(key: &Key, cell: usize, player: u8) -> bool {
+    let base = if player == X { 0 } else { 4 };
+    key[base + cell / 64] & (1 << (cell % 64)) != 0
+}
+
+/// A set of cells, by their bits (a `zone` entry's list).
+type Cells = [u64; 4];
+
+fn contains(cells: &Cells, cell: usize) -> bool {
+    cells[cell / 64] & (1 << (cell % 64)) != 0
 }
 
 /// A window's code: the sum over its cells of `WEIGHT[cell]`, that is its
@@ -326,19 +362,40 @@ impl Pos {
     }
 }
 
-/// What the attacker does at a position where it is to move.
+/// The diagram of the board of `key`.
+fn key_diagram(geo: &Geometry, key: &Key) -> String {
+    (0..geo.rows)
+        .map(|row| {
+            (row * geo.cols..(row + 1) * geo.cols)
+                .map(|cell| {
+                    if has_stone(key, cell, X) {
+                        'X'
+                    } else if has_stone(key, cell, O) {
+                        'O'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// What the attacker does at a board where it is to move.
 enum Plan {
     Move(usize),
     Vcf(Vec<usize>),
 }
 
-/// A certificate, read.
+/// A certificate, read; the entries by the key of their board.
 struct Certificate {
     geo: Geometry,
     attacker: u8,
     root: Pos,
     plans: HashMap<Key, Plan>,
     covers: HashMap<Key, Vec<Vec<usize>>>,
+    zones: HashMap<Key, Cells>,
 }
 
 fn parse(text: &str) -> Result<Certificate, String> {
@@ -346,14 +403,17 @@ fn parse(text: &str) -> Result<Certificate, String> {
     if text.ends_with('\n') {
         lines.pop();
     }
-    if lines.first() != Some(&HEADER) {
-        return Err(format!("line 1 is not {HEADER:?}"));
-    }
+    let version = match lines.first() {
+        Some(&HEADER) => 2,
+        Some(&HEADER_V1) => 1,
+        _ => return Err(format!("line 1 is not {HEADER:?} (nor {HEADER_V1:?})")),
+    };
     let mut geo: Option<Geometry> = None;
     let mut attacker: Option<u8> = None;
     let mut root: Option<Pos> = None;
     let mut plans: HashMap<Key, Plan> = HashMap::new();
     let mut covers: HashMap<Key, Vec<Vec<usize>>> = HashMap::new();
+    let mut zones: HashMap<Key, Cells> = HashMap::new();
     for (i, &line) in lines.iter().enumerate().skip(1) {
         let at = |why: String| format!("line {}: {why}", i + 1);
         if line.starts_with('#') {
@@ -385,7 +445,7 @@ fn parse(text: &str) -> Result<Certificate, String> {
             geo = Some(Geometry::new(cols, rows, k));
             continue;
         };
-        let Some(attacker) = attacker else {
+        if attacker.is_none() {
             attacker = Some(match line {
                 "claim X wins" => X,
                 "claim O wins" => O,
@@ -396,38 +456,39 @@ fn parse(text: &str) -> Result<Certificate, String> {
                 }
             });
             continue;
-        };
+        }
         if root.is_none() {
             let ["root", board] = words[..] else {
                 return Err(at(format!("expected `root BOARD`, not {line:?}")));
             };
-            root = Some(g.parse_board(board).map_err(at)?);
+            root = Some(g.parse_board(board, true).map_err(at)?);
             continue;
         }
-        // an entry
-        if !["move", "vcf", "cover"].contains(&words[0]) {
+        // an entry: its kind, not its stones, says who is to move at its board
+        let kind = words[0];
+        if !["move", "vcf", "cover", "zone"].contains(&kind) {
             return Err(at(format!("unknown entry {line:?}")));
         }
-        if words.len() < 3 {
+        if kind == "zone" && version < 2 {
+            return Err(at(format!(
+                "a zone entry in a version 1 certificate: {line:?}"
+            )));
+        }
+        // a zone's list of cells may be empty
+        let least = if kind == "zone" { 2 } else { 3 };
+        if words.len() < least {
             return Err(at(format!("malformed entry {line:?}")));
         }
-        let pos = g.parse_board(words[1]).map_err(at)?;
+        let pos = g.parse_board(words[1], false).map_err(at)?;
         let cells = words[2..]
             .iter()
             .map(|w| g.parse_cell(w))
             .collect::<Result<Vec<usize>, String>>()
             .map_err(at)?;
-        let to_move = pos.to_move();
         let key = pos.key();
-        match words[0] {
+        match kind {
             "move" | "vcf" => {
-                if to_move != attacker {
-                    return Err(at(format!(
-                        "a {} entry at {}, where the defender is to move",
-                        words[0], words[1]
-                    )));
-                }
-                let plan = if words[0] == "move" {
+                let plan = if kind == "move" {
                     let [cell] = cells[..] else {
                         return Err(at(format!("a move entry names one cell: {line:?}")));
                     };
@@ -447,19 +508,20 @@ fn parse(text: &str) -> Result<Certificate, String> {
                         Plan::Vcf(_) => "vcf",
                     };
                     return Err(at(format!(
-                        "a second entry ({} after {old}) for {}",
-                        words[0], words[1]
-                    )));
-                }
-            }
-            "cover" => {
-                if to_move == attacker {
-                    return Err(at(format!(
-                        "a cover entry at {}, where the attacker is to move",
+                        "a second entry ({kind} after {old}) for {}",
                         words[1]
                     )));
                 }
-                covers.entry(key).or_default().push(cells);
+            }
+            "cover" => covers.entry(key).or_default().push(cells),
+            "zone" => {
+                let mut zone: Cells = [0; 4];
+                for cell in cells {
+                    zone[cell / 64] |= 1 << (cell % 64);
+                }
+                if zones.insert(key, zone).is_some() {
+                    return Err(at(format!("a second zone entry for {}", words[1])));
+                }
             }
             _ => unreachable!("checked above"),
         }
@@ -473,6 +535,7 @@ fn parse(text: &str) -> Result<Certificate, String> {
         root,
         plans,
         covers,
+        zones,
     })
 }
 
@@ -538,15 +601,58 @@ fn shallow(why: String) -> Broken {
     Broken { why, deep: false }
 }
 
+/// Who is to move at a position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Side {
+    Attacker,
+    Defender,
+}
+
 enum Status {
     Checking,
     Holds,
     Fails(Broken),
 }
 
+/// A position the spec asks about: the lookup board `L` (by its key),
+/// whose entries are used, and the actual board `A` (its cells, and its
+/// key), which is `L` with zero or more extra defender stones.
+struct At<'p> {
+    lookup: Key,
+    actual: &'p Pos,
+    actual_key: Key,
+}
+
+/// The verdicts found, by (side to move, `L`, `A`): those with `L` = `A`
+/// (all of them in a certificate without `zone` entries) by (side, `A`)
+/// alone, the others by all three.
+#[derive(Default)]
+struct Memo {
+    same: HashMap<(Side, Key), Status>,
+    extra: HashMap<(Side, Key, Key), Status>,
+}
+
+impl Memo {
+    fn get(&self, side: Side, at: &At) -> Option<&Status> {
+        if at.lookup == at.actual_key {
+            self.same.get(&(side, at.actual_key))
+        } else {
+            self.extra.get(&(side, at.lookup, at.actual_key))
+        }
+    }
+
+    fn insert(&mut self, side: Side, at: &At, status: Status) {
+        if at.lookup == at.actual_key {
+            self.same.insert((side, at.actual_key), status);
+        } else {
+            self.extra.insert((side, at.lookup, at.actual_key), status);
+        }
+    }
+}
+
 struct Checker<'a> {
     cert: &'a Certificate,
-    memo: HashMap<Key, Status>,
+    memo: Memo,
     checked: usize,
 }
 
@@ -554,128 +660,153 @@ fn check_text(text: &str) -> Result<usize, String> {
     let cert = parse(text)?;
     let mut checker = Checker {
         cert: &cert,
-        memo: HashMap::new(),
+        memo: Memo::default(),
         checked: 0,
     };
-    let root = &cert.root;
-    let verdict = if root.to_move() == cert.attacker {
-        checker.attacker_holds(root)
+    let root = At {
+        lookup: cert.root.key(),
+        actual: &cert.root,
+        actual_key: cert.root.key(),
+    };
+    let verdict = if cert.root.to_move() == cert.attacker {
+        checker.attacker_holds(&root)
     } else {
-        checker.defender_holds(root)
+        checker.defender_holds(&root)
     };
     verdict.map_err(|b| format!("the claim fails: {}", b.why))?;
     Ok(checker.checked)
 }
 
 impl Checker<'_> {
-    /// The memo's verdict on `key`, if any.
-    fn recall(&self, key: &Key, pos: &Pos) -> Option<Result<(), Broken>> {
-        match self.memo.get(key)? {
-            Status::Holds => Some(Ok(())),
-            Status::Fails(broken) => Some(Err(broken.clone())),
-            Status::Checking => Some(Err(deep(format!(
-                "a cycle through {}",
-                pos.diagram(&self.cert.geo)
-            )))),
+    /// `A`'s diagram, followed by `L`'s when they differ.
+    fn name(&self, at: &At) -> String {
+        let geo = &self.cert.geo;
+        if at.lookup == at.actual_key {
+            at.actual.diagram(geo)
+        } else {
+            format!(
+                "{} (lookup board {})",
+                at.actual.diagram(geo),
+                key_diagram(geo, &at.lookup)
+            )
         }
     }
 
-    fn remember(&mut self, key: Key, verdict: &Result<(), Broken>) {
+    /// The memo's verdict on `at` with `side` to move, if any.
+    fn recall(&self, side: Side, at: &At) -> Option<Result<(), Broken>> {
+        match self.memo.get(side, at)? {
+            Status::Holds => Some(Ok(())),
+            Status::Fails(broken) => Some(Err(broken.clone())),
+            Status::Checking => Some(Err(deep(format!("a cycle through {}", self.name(at))))),
+        }
+    }
+
+    fn remember(&mut self, side: Side, at: &At, verdict: &Result<(), Broken>) {
         let status = match verdict {
             Ok(()) => Status::Holds,
             Err(broken) => Status::Fails(broken.clone()),
         };
-        self.memo.insert(key, status);
+        self.memo.insert(side, at, status);
     }
 
-    /// Whether `pos`, with the attacker to move, holds.
-    fn attacker_holds(&mut self, pos: &Pos) -> Result<(), Broken> {
+    /// Whether `at`, with the attacker to move, holds.
+    fn attacker_holds(&mut self, at: &At) -> Result<(), Broken> {
         let geo = &self.cert.geo;
-        if !pos.completion_cells(geo, self.cert.attacker, 1).is_empty() {
+        if !at
+            .actual
+            .completion_cells(geo, self.cert.attacker, 1)
+            .is_empty()
+        {
             self.checked += 1;
             return Ok(());
         }
-        self.planned_holds(pos, pos.key())
+        self.planned_holds(at)
     }
 
-    /// Whether `pos` (key `key`), with the attacker to move and without a
-    /// completion cell of the attacker's, holds by its `move` or `vcf` entry.
-    fn planned_holds(&mut self, pos: &Pos, key: Key) -> Result<(), Broken> {
+    /// Whether `at`, with the attacker to move and without a completion
+    /// cell of the attacker's in `A`, holds by the `move` or `vcf` entry of
+    /// `L`.
+    fn planned_holds(&mut self, at: &At) -> Result<(), Broken> {
         let cert = self.cert;
         let geo = &cert.geo;
-        if let Some(verdict) = self.recall(&key, pos) {
+        if let Some(verdict) = self.recall(Side::Attacker, at) {
             return verdict;
         }
-        let Some(plan) = cert.plans.get(&key) else {
+        let Some(plan) = cert.plans.get(&at.lookup) else {
             return Err(shallow(format!(
                 "no move or vcf entry for {}",
-                pos.diagram(geo)
+                key_diagram(geo, &at.lookup)
             )));
         };
-        self.memo.insert(key, Status::Checking);
+        self.memo.insert(Side::Attacker, at, Status::Checking);
         self.checked += 1;
         let verdict = match plan {
-            Plan::Vcf(run) => replay(geo, pos, run, cert.attacker).map_err(|why| {
+            Plan::Vcf(run) => replay(geo, at.actual, run, cert.attacker).map_err(|why| {
                 shallow(format!(
                     "the vcf run {} at {} fails: {why}",
                     geo.cell_names(run),
-                    pos.diagram(geo)
+                    self.name(at)
                 ))
             }),
             &Plan::Move(cell) => {
-                if pos.cells[cell] != EMPTY {
+                if at.actual.cells[cell] != EMPTY {
                     Err(shallow(format!(
                         "the move {} at {} is onto an occupied cell",
                         geo.cell_name(cell),
-                        pos.diagram(geo)
+                        self.name(at)
                     )))
                 } else {
-                    let mut child = pos.clone();
+                    let mut child = at.actual.clone();
                     child.place(geo, cell, cert.attacker);
                     if child.has_line(geo, cert.attacker) {
                         Ok(())
                     } else {
-                        self.defender_holds(&child)
+                        self.defender_holds(&At {
+                            lookup: with_stone(at.lookup, cell, cert.attacker),
+                            actual: &child,
+                            actual_key: with_stone(at.actual_key, cell, cert.attacker),
+                        })
                     }
                 }
             }
         };
-        self.remember(key, &verdict);
+        self.remember(Side::Attacker, at, &verdict);
         verdict
     }
 
-    /// Whether `pos`, with the defender to move, holds.
-    fn defender_holds(&mut self, pos: &Pos) -> Result<(), Broken> {
-        let key = pos.key();
-        if let Some(verdict) = self.recall(&key, pos) {
+    /// Whether `at`, with the defender to move, holds.
+    fn defender_holds(&mut self, at: &At) -> Result<(), Broken> {
+        if let Some(verdict) = self.recall(Side::Defender, at) {
             return verdict;
         }
-        self.memo.insert(key, Status::Checking);
+        self.memo.insert(Side::Defender, at, Status::Checking);
         self.checked += 1;
-        let verdict = self.every_reply_answered(pos, key);
-        self.remember(key, &verdict);
+        let verdict = self.every_reply_answered(at);
+        self.remember(Side::Defender, at, &verdict);
         verdict
     }
 
-    fn every_reply_answered(&mut self, pos: &Pos, key: Key) -> Result<(), Broken> {
+    fn every_reply_answered(&mut self, at: &At) -> Result<(), Broken> {
         let cert = self.cert;
         let geo = &cert.geo;
         let (attacker, defender) = (cert.attacker, other(cert.attacker));
+        let pos = at.actual;
         if pos.is_full() {
             return Err(deep(format!(
                 "the defender is to move at a full board {}",
-                pos.diagram(geo)
+                self.name(at)
             )));
         }
         if let Some(&c) = pos.completion_cells(geo, defender, 1).first() {
             return Err(deep(format!(
                 "the defender, to move at {}, has a completion cell {}",
-                pos.diagram(geo),
+                self.name(at),
                 geo.cell_name(c)
             )));
         }
         let threats = pos.completion_cells(geo, attacker, usize::MAX);
-        let covers: &[Vec<usize>] = cert.covers.get(&key).map_or(&[], Vec::as_slice);
+        let covers: &[Vec<usize>] = cert.covers.get(&at.lookup).map_or(&[], Vec::as_slice);
+        let zone = cert.zones.get(&at.lookup);
         for x in 0..geo.cells() {
             if pos.cells[x] != EMPTY {
                 continue;
@@ -684,22 +815,31 @@ impl Checker<'_> {
             // are exactly `threats` without x: the attacker's stones are the
             // same, and a cell completes a line only when the line's other
             // cells are all the attacker's stones (so x is not among them).
+            // Then (L+x, A+x) holds with the attacker to move.
             if threats.iter().any(|&t| t != x) {
                 self.checked += 1;
                 continue;
             }
-            let child_key = with_stone(key, x, defender);
             let mut child = pos.clone();
             child.place(geo, x, defender);
             debug_assert!(child.completion_cells(geo, attacker, 1).is_empty());
-            let entry = if cert.plans.contains_key(&child_key) {
-                match self.planned_holds(&child, child_key) {
+            let actual_key = with_stone(at.actual_key, x, defender);
+            // (L+x, A+x) by the entry of L+x
+            let lookup = with_stone(at.lookup, x, defender);
+            let entry = if cert.plans.contains_key(&lookup) {
+                let after = At {
+                    lookup,
+                    actual: &child,
+                    actual_key,
+                };
+                match self.planned_holds(&after) {
                     Ok(()) => continue,
                     Err(broken) => Some(broken),
                 }
             } else {
                 None
             };
+            // a cover run of L on A+x
             if covers
                 .iter()
                 .any(|run| replay(geo, &child, run, attacker).is_ok())
@@ -707,19 +847,43 @@ impl Checker<'_> {
                 self.checked += 1;
                 continue;
             }
-            let reply = format!("the defender's reply {}", geo.cell_name(x));
-            return Err(match entry {
-                Some(broken) if broken.deep => broken,
-                Some(broken) => deep(format!(
-                    "{reply} at {}: {}, and no cover run wins after it",
-                    pos.diagram(geo),
-                    broken.why
-                )),
-                None => deep(format!(
-                    "{reply} at {} has no move or vcf entry after it, and no cover run wins after it",
-                    pos.diagram(geo)
-                )),
-            });
+            // outside the zone of L: (L, A+x), x an extra stone
+            let outside = match zone {
+                Some(zone) if !contains(zone, x) => {
+                    let after = At {
+                        lookup: at.lookup,
+                        actual: &child,
+                        actual_key,
+                    };
+                    match self.planned_holds(&after) {
+                        Ok(()) => continue,
+                        Err(broken) => Some(broken),
+                    }
+                }
+                _ => None,
+            };
+            let reply = format!(
+                "the defender's reply {} at {}",
+                geo.cell_name(x),
+                self.name(at)
+            );
+            if let Some(broken) = entry.iter().chain(&outside).find(|b| b.deep) {
+                return Err(broken.clone());
+            }
+            let mut why = match entry {
+                Some(broken) => format!("{reply}: {}, and no cover run wins after it", broken.why),
+                None => format!(
+                    "{reply} has no move or vcf entry after it, and no cover run wins after it"
+                ),
+            };
+            match (zone, outside) {
+                (None, _) => {}
+                (Some(_), None) => why.push_str(", and the zone lists it"),
+                (Some(_), Some(broken)) => {
+                    why.push_str(&format!(", and outside the zone: {}", broken.why));
+                }
+            }
+            return Err(deep(why));
         }
         Ok(())
     }

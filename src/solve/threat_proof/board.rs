@@ -8,10 +8,17 @@
 //! windows with `k − 1 − j` stones of `s` and none of the other colour
 //! (`j` = 0: *fours*, one cell short of a line; `j` = 1: *threes*);
 //! `hashes[t]` is the Zobrist hash of the position's image under symmetry
-//! `t`. [`Board::play`] and [`Board::undo`] keep all three.
+//! `t`, with [`SIDE_KEY`] xored in when `passed`. [`Board::play`] and
+//! [`Board::undo`] keep all three; [`Board::pass`] flips `passed` (the
+//! parity of the passes), and the side to move follows from the parity of
+//! the stones and passes together.
 
 use crate::error::{Error, Result};
 use crate::solve::cells::Cells;
+
+/// The hash key of "the side to move is not the one the stones give"
+/// (after a pass); the same under every symmetry.
+const SIDE_KEY: u128 = 0x5bd1_e995_8f3a_2c47_d6e8_feb8_6659_fd93;
 
 /// A set of windows (at most 64 · [`WINDOW_WORDS`]).
 pub type Windows = [u64; WINDOW_WORDS];
@@ -188,6 +195,8 @@ pub struct Board<'g> {
     counts: Vec<[u8; 2]>,
     level: [[Windows; 2]; 2],
     hashes: Vec<u128>,
+    /// Whether an odd number of passes changed the side to move.
+    passed: bool,
 }
 
 impl<'g> Board<'g> {
@@ -198,6 +207,7 @@ impl<'g> Board<'g> {
             counts: vec![[0; 2]; geometry.windows.len()],
             level: [[[0; WINDOW_WORDS]; 2]; 2],
             hashes: vec![0; geometry.symmetries.len()],
+            passed: false,
         };
         // from "no window": the empty windows' levels (threes when k = 2,
         // fours when k = 1)
@@ -219,9 +229,24 @@ impl<'g> Board<'g> {
         !self.occupied().has(cell)
     }
 
-    /// The colour to move: X when both have as many stones.
+    /// The colour to move: X after an even number of moves and passes
+    /// (so X when both have as many stones and no one passed).
     pub fn to_move(&self) -> usize {
-        usize::from(self.stones[0].len() > self.stones[1].len())
+        ((self.stones[0].len() + self.stones[1].len()) as usize + usize::from(self.passed)) % 2
+    }
+
+    /// The side to move passes (its own inverse: a second pass takes the
+    /// first back).
+    pub fn pass(&mut self) {
+        self.passed = !self.passed;
+        for h in &mut self.hashes {
+            *h ^= SIDE_KEY;
+        }
+    }
+
+    /// [`Self::key`] after a pass, without passing.
+    pub fn key_after_pass(&self) -> u128 {
+        self.hashes.iter().map(|h| h ^ SIDE_KEY).min().unwrap_or(0)
     }
 
     /// The windows with `k − 1` stones of `colour` and none of the other.
@@ -253,6 +278,27 @@ impl<'g> Board<'g> {
     pub fn cells_of(&self, windows: &Windows) -> Cells {
         let mut cells = Cells::default();
         for_each(windows, |w| cells = cells | self.geometry.windows[w]);
+        cells
+    }
+
+    /// Every cell of the windows that hold no stone of the other colour and
+    /// `at_least` stones of `colour` or more (but fewer than `k`).
+    pub fn open_window_cells(&self, colour: usize, at_least: u32) -> Cells {
+        let k = self.geometry.k;
+        if at_least + 2 >= k {
+            let mut cells = self.cells_of(self.fours(colour));
+            if at_least + 2 == k {
+                cells = cells | self.cells_of(self.threes(colour));
+            }
+            return cells;
+        }
+        let mut cells = Cells::default();
+        for (w, counts) in self.counts.iter().enumerate() {
+            let (mine, theirs) = (u32::from(counts[colour]), counts[1 - colour]);
+            if theirs == 0 && mine >= at_least && mine < k {
+                cells = cells | self.geometry.windows[w];
+            }
+        }
         cells
     }
 
@@ -354,6 +400,9 @@ impl<'g> Board<'g> {
             for cell in self.stones[colour].iter() {
                 image.play(u32::from(map[cell as usize]), colour);
             }
+        }
+        if self.passed {
+            image.pass();
         }
         image
     }

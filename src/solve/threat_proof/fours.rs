@@ -236,7 +236,7 @@ pub fn defence(
         };
         used = used.with(u32::from(run[0]));
         let before = open.len();
-        let touched = touched_by(board, attacker, &run);
+        let touched = touched_by(board, attacker, &run, 1);
         open.retain(|&x| !covered(board, attacker, defender, x, &run, touched));
         // the first run is kept whatever it covers: it makes a cover
         if covers.is_empty() || open.len() < before {
@@ -265,22 +265,27 @@ fn covered(
     wins
 }
 
-/// The cells where a defender stone may change the replay of `run`, a run
-/// that wins in `board` after a pass: the cells of every window that is an
-/// attacker four at some step, and of every window free of attacker stones
-/// in which the defender's stones and its forced blocks make `k − 2` or
-/// more.
+/// The cells where defender stones may change the replay of `run`, a run
+/// that wins in `board` (the attacker to move) — with `extras` of them
+/// added anywhere else the replay stays as it is: the cells of every window
+/// that is an attacker four at some step, and of every window free of
+/// attacker stones in which the defender's stones and its forced blocks
+/// make `k − 1 − extras` or more (the empty ones; the cells of
+/// [`crate::solve::threat_proof::zones`] are built from these).
 ///
-/// *Lemma*: a defender stone on any other empty cell `x` leaves the replay
-/// as it was, so it still wins. Step by step the two replays see the same
-/// completion cells: the attacker's fours after `x` are those before it
-/// not through `x` (a defender stone only kills windows), and none of them
-/// is through `x`, since `x` is on no window that is an attacker four at
-/// any step; a defender four through `x` would hold `k − 2` defender stones
-/// or forced blocks besides `x` and no attacker stone, so `x` would be on
-/// such a window. Every `aᵢ` and every block is on an attacker four, so
-/// `x` is none of them. ∎
-fn touched_by(board: &mut Board, attacker: usize, run: &[u16]) -> Cells {
+/// *Lemma*: defender stones `e₁ … eₘ` on empty cells with each `eᵢ`
+/// outside `touched_by(…, i)` (so for `m = 1`, one stone outside
+/// `touched_by(…, 1)`) leave the replay as it was, so it still wins. A
+/// window free of attacker stones holds `eᵢ` only if its defender stones
+/// and blocks `s` satisfy `s + i < k − 1`; the `eᵢ` in it have distinct
+/// indices, so there are at most `k − 2 − s` of them and the window never
+/// reaches `k − 1`: no defender completion cell appears that was not there
+/// before. The attacker's fours with the extra stones are those without
+/// them not through one (a defender stone only kills windows), and no
+/// `eᵢ` is on a window that is an attacker four at any step. So step by
+/// step both replays see the same completion cells; every `aᵢ` and every
+/// block is on an attacker four, so no `eᵢ` is one of them. ∎
+pub fn touched_by(board: &mut Board, attacker: usize, run: &[u16], extras: u32) -> Cells {
     let defender = 1 - attacker;
     let geometry = board.geometry;
     let k = geometry.k as usize;
@@ -295,7 +300,8 @@ fn touched_by(board: &mut Board, attacker: usize, run: &[u16]) -> Cells {
         .map(|&(cell, _)| cell)
         .collect();
     undo_all(board, played);
-    let mut near = board.cells_of(board.threes(defender));
+    let reach = (k - 1).saturating_sub(extras as usize);
+    let mut near = board.open_window_cells(defender, reach as u32);
     let block_set = blocks.iter().fold(Cells::default(), |s, &b| s.with(b));
     for &b in &blocks {
         for &w in &geometry.windows_at[b as usize] {
@@ -303,7 +309,7 @@ fn touched_by(board: &mut Board, attacker: usize, run: &[u16]) -> Cells {
             let (mine, theirs) = if attacker == 0 { (x, o) } else { (o, x) };
             let window = geometry.windows[w as usize];
             let with_blocks = theirs as usize + (window & block_set).len() as usize;
-            if mine == 0 && with_blocks + 2 >= k {
+            if mine == 0 && with_blocks >= reach {
                 near = near | window;
             }
         }

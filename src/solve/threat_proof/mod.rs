@@ -53,6 +53,7 @@
 
 pub mod board;
 pub mod fours;
+mod zones;
 
 use std::fmt::Write as _;
 use std::rc::Rc;
@@ -65,9 +66,10 @@ use crate::solve::cells::Cells;
 use crate::solve::proof_numbers::{Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
+use zones::Cut;
 
 /// The first line of a threat proof certificate.
-pub const CERTIFICATE_MAGIC: &str = "# retrograde threat proof certificate 1";
+pub const CERTIFICATE_MAGIC: &str = "# retrograde threat proof certificate 2";
 
 /// Bytes a table entry takes (key, numbers, the map's overhead), to size
 /// the table from a memory budget.
@@ -88,6 +90,10 @@ pub struct Settings {
     /// The attacker moves tried at an OR node: every empty cell (`None`:
     /// a disproof is then exact) or the best-scored `n`.
     pub attacker_moves: Option<usize>,
+    /// AND nodes with at least this many moves left after the covers
+    /// prove the position after a pass first and search only the moves
+    /// inside its zone ([`zones`]); `None`: never.
+    pub zone_moves: Option<usize>,
 }
 
 impl Default for Settings {
@@ -100,6 +106,7 @@ impl Default for Settings {
             // (its proof listing 11.5 k, 9.4 k, 7.3 k, 7.4 k, 7.4 k
             // positions); 6 keeps two more alternatives than the fastest
             attacker_moves: Some(6),
+            zone_moves: Some(4),
         }
     }
 }
@@ -117,11 +124,14 @@ enum Expansion {
     /// The moves to search. At an AND node, `covers` answer every other
     /// move and `all` lists every move left; `moves` is `all` with one
     /// move kept among those giving symmetric positions. No moves left at
-    /// an AND node is a win.
+    /// an AND node is a win. With `pass` (AND nodes only) the position
+    /// after a pass is proved first and the moves are cut to its zone
+    /// ([`zones`]).
     Moves {
         moves: Vec<u16>,
         all: Vec<u16>,
         covers: Vec<Vec<u16>>,
+        pass: bool,
     },
 }
 
@@ -146,6 +156,10 @@ pub struct ThreatStats {
     pub expansions: u64,
     /// Table entries held at the end.
     pub entries: usize,
+    /// AND nodes cut to the zone of their pass's proof, and the defender
+    /// moves those cuts answered by it.
+    pub cuts: u64,
+    pub moves_cut: u64,
 }
 
 /// The prover for one board and one attacker (module docs).
@@ -155,6 +169,13 @@ pub struct ThreatProver<'g> {
     settings: Settings,
     table: FxHashMap<u128, Numbers>,
     expansions: FxHashMap<u128, Rc<Expansion>>,
+    /// The attacker's move at proved OR nodes, by key, in the canonical
+    /// image's orientation; fixed once asked ([`zones`]).
+    chosen: FxHashMap<u128, u16>,
+    /// The cuts of AND nodes whose pass is proved, by key; kept.
+    cuts: FxHashMap<u128, Rc<Cut>>,
+    /// Zones worked out, by key and extra stones (canonical orientation).
+    zone_memo: FxHashMap<(u128, u32), Cells>,
     max_entries: usize,
     max_expansions: usize,
     deadline: Option<Instant>,
@@ -182,6 +203,9 @@ impl<'g> ThreatProver<'g> {
             settings,
             table: FxHashMap::default(),
             expansions: FxHashMap::default(),
+            chosen: FxHashMap::default(),
+            cuts: FxHashMap::default(),
+            zone_memo: FxHashMap::default(),
             max_entries,
             max_expansions,
             deadline,
@@ -266,6 +290,7 @@ impl<'g> ThreatProver<'g> {
             moves: vec![cell as u16],
             all: vec![cell as u16],
             covers: Vec::new(),
+            pass: false,
         };
         if self.attacker_to_move(board) {
             if !mine.is_empty() {
@@ -289,6 +314,7 @@ impl<'g> ThreatProver<'g> {
                 all: moves.clone(),
                 moves,
                 covers: Vec::new(),
+                pass: false,
             }
         } else {
             if !theirs.is_empty() || empties.is_empty() {
@@ -305,6 +331,7 @@ impl<'g> ThreatProver<'g> {
                     .unwrap_or_else(|| (Vec::new(), empties.iter().collect()));
             Expansion::Moves {
                 moves: distinct(board, d, &open),
+                pass: self.settings.zone_moves.is_some_and(|n| open.len() >= n),
                 all: open.into_iter().map(|c| c as u16).collect(),
                 covers,
             }
@@ -363,31 +390,70 @@ impl<'g> ThreatProver<'g> {
         self.stopped.is_some()
     }
 
+    /// The moves searched at `board` now, in its orientation (`t` maps it
+    /// onto the canonical image `expansion` is written in): at an AND node
+    /// that passes first, [`PASS`] alone until the pass is proved, then
+    /// the moves of its cut.
+    fn children(&mut self, board: &Board, expansion: &Expansion, t: usize) -> Vec<u32> {
+        let Expansion::Moves { moves, pass, .. } = expansion else {
+            return Vec::new();
+        };
+        if !*pass {
+            return self.oriented(moves, t);
+        }
+        let passed = self.table.get(&board.key_after_pass());
+        if passed.is_none_or(|n| n.proof != 0) {
+            return vec![PASS];
+        }
+        let cut = self.cut(board);
+        self.oriented(&cut.moves, t)
+    }
+
+    /// The keys of the positions after each of `moves` by `mover`.
+    fn keys_after(board: &Board, moves: &[u32], mover: usize) -> Vec<u128> {
+        moves
+            .iter()
+            .map(|&c| match c {
+                PASS => board.key_after_pass(),
+                c => board.key_after(c, mover),
+            })
+            .collect()
+    }
+
     /// One df-pn step at `board` within the thresholds; returns its
     /// numbers (stored in the table).
     fn search(&mut self, board: &mut Board, proof_limit: u32, disproof_limit: u32) -> Numbers {
         self.stats.visits += 1;
         let (expansion, t) = self.expansion(board);
         let key = board.key();
-        let moves = match &*expansion {
-            Expansion::Moves { moves, .. } if !moves.is_empty() => moves,
+        if !matches!(&*expansion, Expansion::Moves { moves, .. } if !moves.is_empty()) {
             // settled by the rules
-            _ => return self.numbers_of(board),
-        };
+            return self.numbers_of(board);
+        }
         let or = self.attacker_to_move(board);
         let mover = board.to_move();
-        let moves = self.oriented(moves, t);
-        let keys: Vec<u128> = moves.iter().map(|&c| board.key_after(c, mover)).collect();
+        let mut moves = self.children(board, &expansion, t);
+        let mut keys = Self::keys_after(board, &moves, mover);
         loop {
+            if moves == [PASS] && self.table.get(&keys[0]).is_some_and(|n| n.proof == 0) {
+                // the pass is proved: on to the moves inside its zone
+                moves = self.children(board, &expansion, t);
+                keys = Self::keys_after(board, &moves, mover);
+            }
+            if moves.is_empty() {
+                // a cut AND node whose every move the pass answers
+                self.store(key, Numbers::PROVED);
+                return Numbers::PROVED;
+            }
             // (least number, its child, second least, sum of all)
             let (mut best, mut best_at, mut second, mut sum) = (INFINITE + 1, 0, INFINITE, 0u32);
             for (i, &cell) in moves.iter().enumerate() {
                 let n = match self.table.get(&keys[i]) {
                     Some(&n) => n,
                     None => {
-                        board.play(cell, mover);
+                        step(board, cell, mover);
                         let n = self.numbers_of(board);
-                        board.undo(cell, mover);
+                        step_back(board, cell, mover);
                         n
                     }
                 };
@@ -417,6 +483,10 @@ impl<'g> ThreatProver<'g> {
                     disproof: best,
                 }
             };
+            if numbers.proof == 0 && moves == [PASS] {
+                // proved just now by a transposition: take the cut next
+                continue;
+            }
             self.store(key, numbers);
             if numbers.proof >= proof_limit
                 || numbers.disproof >= disproof_limit
@@ -448,9 +518,9 @@ impl<'g> ThreatProver<'g> {
                 )
             };
             let cell = moves[best_at];
-            board.play(cell, mover);
+            step(board, cell, mover);
             self.search(board, child_proof, child_disproof);
-            board.undo(cell, mover);
+            step_back(board, cell, mover);
         }
     }
 
@@ -516,18 +586,11 @@ impl<'g> ThreatProver<'g> {
                 writeln!(text, "vcf {}{}", board.diagram(), names(&run)).expect("a string");
                 *entries += 1;
             }
-            Expansion::Moves { all, covers, .. } => {
-                let all = self.oriented(all, t);
+            Expansion::Moves {
+                all, covers, pass, ..
+            } => {
                 if self.attacker_to_move(board) {
-                    let chosen = all
-                        .iter()
-                        .copied()
-                        .find(|&c| {
-                            self.table
-                                .get(&board.key_after(c, mover))
-                                .is_some_and(|n| n.proof == 0)
-                        })
-                        .ok_or_else(lost)?;
+                    let chosen = self.chosen_move(board).ok_or_else(lost)?;
                     writeln!(text, "move {}{}", board.diagram(), names(&[chosen]))
                         .expect("a string");
                     *entries += 1;
@@ -536,13 +599,28 @@ impl<'g> ThreatProver<'g> {
                     board.undo(chosen, mover);
                     written?;
                 } else {
+                    let mut replies = self.oriented(all, t);
+                    if *pass {
+                        let cut = self.cut(board);
+                        let zone: Vec<u32> = self.canonical_to_board(cut.zone, t).iter().collect();
+                        writeln!(text, "zone {}{}", board.diagram(), names(&zone))
+                            .expect("a string");
+                        *entries += 1;
+                        replies = self.oriented(&cut.all, t);
+                    }
                     for cover in covers {
                         let cover = self.oriented(cover, t);
                         writeln!(text, "cover {}{}", board.diagram(), names(&cover))
                             .expect("a string");
                         *entries += 1;
                     }
-                    for reply in all {
+                    if *pass {
+                        board.pass();
+                        let written = self.write_entries(board, text, seen, entries);
+                        board.pass();
+                        written?;
+                    }
+                    for reply in replies {
                         board.play(reply, mover);
                         let written = self.write_entries(board, text, seen, entries);
                         board.undo(reply, mover);
@@ -552,6 +630,25 @@ impl<'g> ThreatProver<'g> {
             }
         }
         Ok(())
+    }
+}
+
+/// The "move" of a defender's pass in a list of moves.
+const PASS: u32 = u32::MAX;
+
+/// Plays `cell` (or passes) for `mover`.
+fn step(board: &mut Board, cell: u32, mover: usize) {
+    match cell {
+        PASS => board.pass(),
+        cell => board.play(cell, mover),
+    }
+}
+
+/// Takes back [`step`].
+fn step_back(board: &mut Board, cell: u32, mover: usize) {
+    match cell {
+        PASS => board.pass(),
+        cell => board.undo(cell, mover),
     }
 }
 
