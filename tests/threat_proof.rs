@@ -5,12 +5,17 @@
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
+use retrograde::position::Family;
+use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::layered::solve_mnk;
+use retrograde::solve::search::Precision;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
 
 mod common;
 mod threat_checker;
+
+use common::Rng;
 
 use threat_checker::check_certificate;
 
@@ -27,10 +32,21 @@ fn board_of(geometry: &Geometry, x: u64, o: u64) -> Board<'_> {
     board
 }
 
-/// Settings that try every attacker move: verdicts exact both ways.
+/// Settings that try every attacker move: verdicts exact both ways. Every
+/// AND node with two moves or more left is cut by a pass's zone, so that
+/// the small boards exercise the zones (and nested ones) everywhere.
 fn complete() -> Settings {
     Settings {
         attacker_moves: None,
+        zone_moves: Some(2),
+        ..Settings::default()
+    }
+}
+
+/// The default (restricted) settings with zones everywhere, as above.
+fn restricted() -> Settings {
+    Settings {
+        zone_moves: Some(2),
         ..Settings::default()
     }
 }
@@ -80,6 +96,72 @@ fn every_position_of_the_small_boards_agrees() {
     assert!(checked > 100_000, "{checked}");
 }
 
+/// Random positions of the 5-column, 4-row board (k = 3, 4, 5) against
+/// the bitboard search (itself checked against the exhaustive tables in
+/// tests/board_search_mnk.rs), with zones everywhere; every fourth proof's
+/// certificate goes to the checker (these proofs are short: the zones are
+/// exercised by the 4 × 4 tests and gomoku's).
+#[test]
+fn random_5x4_positions_agree() {
+    let mut rng = Rng::new(54);
+    let (cols, rows) = (5u32, 4u32);
+    for k in 3..=5u32 {
+        let bitboard = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let searcher = BoardSearcher::quiet(bitboard.clone(), 1 << 18);
+        let geometry = Geometry::new(cols, rows, k).unwrap();
+        let lines = retrograde::position::winning_lines(cols, rows, k);
+        let has_line = |s: u64| lines.iter().any(|l| l.iter().all(|&c| s >> c & 1 == 1));
+        let (mut checked, mut proofs) = (0, 0);
+        while checked < 60 {
+            // a random game of 5 moves or more, kept only if no line is on
+            // it (fewer stones take the complete prover long on 20 cells)
+            let (mut x, mut o) = (0u64, 0u64);
+            for ply in 0..5 + rng.below(u64::from(cols * rows) - 5) {
+                let free: Vec<u64> = (0..u64::from(cols * rows))
+                    .filter(|c| (x | o) >> c & 1 == 0)
+                    .collect();
+                let c = free[rng.below(free.len() as u64) as usize];
+                if ply % 2 == 0 {
+                    x |= 1 << c;
+                } else {
+                    o |= 1 << c;
+                }
+            }
+            if has_line(x) || has_line(o) || (x | o).count_ones() == cols * rows {
+                continue;
+            }
+            let to_bits = |s: u64| {
+                (0..cols * rows)
+                    .filter(|&c| s >> c & 1 == 1)
+                    .fold(0, |out, c| {
+                        out | bitboard.cell(c % cols, rows - 1 - c / cols)
+                    })
+            };
+            let want = searcher
+                .search(to_bits(x), to_bits(x | o), Precision::Weak)
+                .unwrap()
+                .unwrap()
+                .value;
+            let mut board = board_of(&geometry, x, o);
+            let mut provers =
+                [0, 1].map(|a| ThreatProver::new(&geometry, a, complete(), 1 << 28, None));
+            let got = prover_value(&mut provers, &mut board);
+            assert_eq!(got, want, "{cols}×{rows} k={k}: {}", board.diagram());
+            checked += 1;
+            if got == Outcome::Win {
+                proofs += 1;
+                if proofs % 4 == 0 {
+                    let prover = &mut provers[board.to_move()];
+                    let (text, _) = prover.certificate(&mut board).unwrap();
+                    if let Err(why) = check_certificate(&text) {
+                        panic!("{}: {why}", board.diagram());
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore]
 fn a_position_from_the_environment() {
@@ -118,6 +200,10 @@ fn a_position_from_the_environment() {
     if verdict == Verdict::Proved {
         let (text, entries) = prover.certificate(&mut board).unwrap();
         println!("certificate: {entries} entries, {} bytes", text.len());
+        if std::env::var("RG_CHECK").is_ok() {
+            let verdict = check_certificate(&text).map(|n| format!("accepted ({n} positions)"));
+            println!("checker: {}", verdict.unwrap_or_else(|why| why));
+        }
     }
 }
 
@@ -152,31 +238,52 @@ fn a_gomoku_certificate_is_accepted_and_a_damaged_one_refused() {
     let text = proved(15, 15, 5, "h8 a1 i9 a15", 2_000_000).expect("proved");
     let checked = check_certificate(&text).expect("accepted");
     assert!(checked > 1_000, "{checked}");
-    // the root's move taken away: the root no longer holds
     let lines: Vec<&str> = text.lines().collect();
+    let without = |i: usize| {
+        let mut damaged = lines.clone();
+        damaged.remove(i);
+        damaged.join("\n") + "\n"
+    };
+    // the root's move taken away: the root no longer holds
     let first_entry = lines.iter().position(|l| l.starts_with("move ")).unwrap();
-    let mut damaged = lines.clone();
-    damaged.remove(first_entry);
-    assert!(check_certificate(&(damaged.join("\n") + "\n")).is_err());
+    assert!(check_certificate(&without(first_entry)).is_err());
     // a cover taken away: some defender reply is no longer answered
     let cover = lines.iter().position(|l| l.starts_with("cover ")).unwrap();
-    let mut damaged = lines.clone();
-    damaged.remove(cover);
-    assert!(check_certificate(&(damaged.join("\n") + "\n")).is_err());
+    assert!(check_certificate(&without(cover)).is_err());
+}
+
+/// A gomoku proof through zones (Black's third move is quiet; White's
+/// replies outside the zone of the proof after White's pass are answered
+/// by it): accepted, and refused without its zone entries.
+#[test]
+fn a_gomoku_certificate_with_zones_is_accepted_and_refused_without_them() {
+    let text = proved(15, 15, 5, "h8 a1 i9 a2", 2_000_000).expect("proved");
+    check_certificate(&text).expect("accepted");
+    let lines: Vec<&str> = text.lines().collect();
+    let zones: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("zone "))
+        .collect();
+    assert!(!zones.is_empty());
+    for &i in &zones {
+        let mut damaged = lines.clone();
+        damaged.remove(i);
+        assert!(check_certificate(&(damaged.join("\n") + "\n")).is_err());
+    }
 }
 
 /// Every position of 4 × 4 with k = 3 (and every 23rd with k = 4) that
 /// the restricted prover proves for the player to move is a win by the
-/// table, and every 16th proof's certificate is accepted.
+/// table, and every certificate with a zone entry and every 16th other
+/// one is accepted.
 #[test]
 fn restricted_proofs_are_wins_with_accepted_certificates() {
-    let mut proofs = 0u64;
+    let (mut proofs, mut with_zones) = (0u64, 0);
     for (cols, rows, k, stride) in [(4, 4, 3, 1), (4, 4, 4, 23)] {
         let game = Mnk::new(rows, cols, k).unwrap();
         let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
         let geometry = Geometry::new(cols, rows, k).unwrap();
         let mut provers =
-            [0, 1].map(|a| ThreatProver::new(&geometry, a, Settings::default(), 1 << 28, None));
+            [0, 1].map(|a| ThreatProver::new(&geometry, a, restricted(), 1 << 28, None));
         let mut seen = 0u64;
         common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
             seen += 1;
@@ -196,13 +303,20 @@ fn restricted_proofs_are_wins_with_accepted_certificates() {
             assert_eq!(value, Outcome::Win, "{}", at());
             proofs += 1;
             // the checker runs on a thread of its own: a sample of them
-            if proofs.is_multiple_of(16) {
-                let (text, _) = prover.certificate(&mut board).unwrap();
+            // (the certificate is cheap, its check less so)
+            let (text, _) = prover.certificate(&mut board).unwrap();
+            let zoned = text.contains("\nzone ");
+            if zoned || proofs.is_multiple_of(16) {
                 if let Err(why) = check_certificate(&text) {
                     panic!("{}: {why}", at());
                 }
+                with_zones += usize::from(zoned);
             }
         });
     }
     assert!(proofs > 1_000, "{proofs}");
+    assert!(
+        with_zones > 10,
+        "{with_zones} certificates with zone entries"
+    );
 }

@@ -106,7 +106,7 @@ impl Default for Settings {
             // (its proof listing 11.5 k, 9.4 k, 7.3 k, 7.4 k, 7.4 k
             // positions); 6 keeps two more alternatives than the fastest
             attacker_moves: Some(6),
-            zone_moves: Some(4),
+            zone_moves: Some(10),
         }
     }
 }
