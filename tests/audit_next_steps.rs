@@ -265,7 +265,7 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
     );
     assert!(std::fs::read_to_string(&proof)
         .unwrap()
-        .starts_with("# retrograde threat proof certificate 1\n"));
+        .starts_with("# retrograde threat proof certificate 2\n"));
     for (args, says) in [
         (vec!["--after", "h8,h8"], "played twice"),
         (

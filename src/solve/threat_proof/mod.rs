@@ -25,8 +25,13 @@
 //!   must be taken. Otherwise the runs found after a null move
 //!   ([`fours::defence`]) cover every defender move whose replay still
 //!   wins, and only the moves left are searched; with no run found, every
-//!   empty cell is. No move is dropped on anything but a replayed win, so
-//!   the AND side is exact.
+//!   empty cell is. With [`Settings::zone_moves`] or more moves left, the
+//!   position after a defender pass is proved first (not a win even then:
+//!   not a win at all, since an extra stone never hurts its owner) and
+//!   only the moves inside the *zone* of that proof are searched: each
+//!   move outside it is answered by the same proof ([`zones`], with the
+//!   lemma). No move is dropped on anything but a replayed win or a zone,
+//!   so the AND side is exact.
 //! * **Numbers**: OR: proof = least of the children's, disproof = sum; AND
 //!   the other way round; a new node starts at (1, moves) at OR and
 //!   (moves, 1) at AND. The child searched gets the parent's threshold,
@@ -46,10 +51,12 @@
 //!
 //! **Certificate** ([`ThreatProver::certificate`], docs/FORMAT.md "Threat
 //! proof certificates"): from the root, at each OR node the move (`move`)
-//! or the winning run (`vcf`); at each AND node its covers (`cover`), then
-//! the entries below every defender move no cover answers. A checker that
-//! knows only the rules and the replay of [`fours`] checks it
-//! (`tests/threat_proof.rs`).
+//! or the winning run (`vcf`); at each AND node its zone (`zone`) and
+//! covers (`cover`), the entries of the proof after the pass, then the
+//! entries below every defender move no cover or zone answers. A checker
+//! that knows only the rules and the replay of [`fours`] checks it
+//! (`tests/threat_proof.rs`), playing the proof after a pass with each
+//! move outside the zone on the board.
 
 pub mod board;
 pub mod fours;
@@ -434,6 +441,10 @@ impl<'g> ThreatProver<'g> {
         let mover = board.to_move();
         let mut moves = self.children(board, &expansion, t);
         let mut keys = Self::keys_after(board, &moves, mover);
+        let pass_penalty = match &*expansion {
+            Expansion::Moves { moves, .. } => moves.len().div_ceil(4) as u32,
+            _ => 0,
+        };
         loop {
             if moves == [PASS] && self.table.get(&keys[0]).is_some_and(|n| n.proof == 0) {
                 // the pass is proved: on to the moves inside its zone
@@ -472,7 +483,7 @@ impl<'g> ThreatProver<'g> {
                 sum = sum.saturating_add(add).min(INFINITE);
             }
             let best = best.min(INFINITE);
-            let numbers = if or {
+            let mut numbers = if or {
                 Numbers {
                     proof: best,
                     disproof: sum,
@@ -483,9 +494,16 @@ impl<'g> ThreatProver<'g> {
                     disproof: best,
                 }
             };
-            if numbers.proof == 0 && moves == [PASS] {
-                // proved just now by a transposition: take the cut next
-                continue;
+            if moves == [PASS] {
+                if numbers.proof == 0 {
+                    // proved just now by a transposition: take the cut next
+                    continue;
+                }
+                // the moves inside the zone are still to come: counted
+                // as a quarter of the moves left (about what zones kept
+                // on gomoku positions), so that a pass proved cheaply
+                // does not make the node look cheap
+                numbers.proof = numbers.proof.saturating_add(pass_penalty).min(INFINITE - 1);
             }
             self.store(key, numbers);
             if numbers.proof >= proof_limit
