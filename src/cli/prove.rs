@@ -327,12 +327,14 @@ fn by_threats(
         method: "threats",
         certificate,
         details: vec![format!(
-            "claim X wins: {entries} positions listed ({} searched, {} expanded: runs of fours and covers)",
-            stats.visits, stats.expansions
+            "claim X wins: {entries} positions listed ({} searched, {} expanded: runs of fours and covers; {} zones answered {} replies)",
+            stats.visits, stats.expansions, stats.cuts, stats.moves_cut
         )],
         json: serde_json::json!({
             "visits": stats.visits,
             "expansions": stats.expansions,
+            "zone_cuts": stats.cuts,
+            "replies_answered_by_zones": stats.moves_cut,
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
     }))
