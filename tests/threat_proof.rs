@@ -8,7 +8,6 @@ use retrograde::memory::Budget;
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::search::Precision;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
 
@@ -109,39 +108,14 @@ fn random_5x4_positions_agree() {
         let bitboard = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
         let searcher = BoardSearcher::quiet(bitboard.clone(), 1 << 18);
         let geometry = Geometry::new(cols, rows, k).unwrap();
-        let lines = retrograde::position::winning_lines(cols, rows, k);
-        let has_line = |s: u64| lines.iter().any(|l| l.iter().all(|&c| s >> c & 1 == 1));
         let (mut checked, mut proofs) = (0, 0);
         while checked < 60 {
-            // a random game of 5 moves or more, kept only if no line is on
-            // it (fewer stones take the complete prover long on 20 cells)
-            let (mut x, mut o) = (0u64, 0u64);
-            for ply in 0..5 + rng.below(u64::from(cols * rows) - 5) {
-                let free: Vec<u64> = (0..u64::from(cols * rows))
-                    .filter(|c| (x | o) >> c & 1 == 0)
-                    .collect();
-                let c = free[rng.below(free.len() as u64) as usize];
-                if ply % 2 == 0 {
-                    x |= 1 << c;
-                } else {
-                    o |= 1 << c;
-                }
-            }
-            if has_line(x) || has_line(o) || (x | o).count_ones() == cols * rows {
+            // 5 moves or more: fewer stones take the complete prover long
+            // on 20 cells
+            let Some((x, o)) = common::random_mnk_position(&mut rng, cols, rows, k, 5) else {
                 continue;
-            }
-            let to_bits = |s: u64| {
-                (0..cols * rows)
-                    .filter(|&c| s >> c & 1 == 1)
-                    .fold(0, |out, c| {
-                        out | bitboard.cell(c % cols, rows - 1 - c / cols)
-                    })
             };
-            let want = searcher
-                .search(to_bits(x), to_bits(x | o), Precision::Weak)
-                .unwrap()
-                .unwrap()
-                .value;
+            let want = common::bitboard_value(&bitboard, &searcher, (cols, rows), (x, o));
             let mut board = board_of(&geometry, x, o);
             let mut provers =
                 [0, 1].map(|a| ThreatProver::new(&geometry, a, complete(), 1 << 28, None));

@@ -13,7 +13,6 @@ use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::layered::solve_mnk;
 use retrograde::solve::pairing::PairingBoard;
-use retrograde::solve::search::Precision;
 use retrograde::solve::zone_proof::{prove_draw, Cells, DrawProof, Node, Verdict, ZoneProver};
 
 #[path = "common/cli.rs"]
@@ -416,38 +415,11 @@ fn random_4x5_positions_agree() {
         let mut provers = provers(cols, rows, k);
         let mut checked = 0;
         while checked < 300 {
-            // a random game of random length, kept only if no line is on it
-            let (mut x, mut o) = (0u64, 0u64);
-            let plies = rng.below(u64::from(cols * rows));
-            for ply in 0..plies {
-                let free: Vec<u64> = (0..u64::from(cols * rows))
-                    .filter(|c| (x | o) >> c & 1 == 0)
-                    .collect();
-                let c = free[rng.below(free.len() as u64) as usize];
-                if ply % 2 == 0 {
-                    x |= 1 << c;
-                } else {
-                    o |= 1 << c;
-                }
-            }
-            let lines = retrograde::position::winning_lines(cols, rows, k);
-            let has_line = |s: u64| lines.iter().any(|l| l.iter().all(|&c| s >> c & 1 == 1));
-            if has_line(x) || has_line(o) || (x | o).count_ones() == cols * rows {
+            let Some((x, o)) = common::random_mnk_position(&mut rng, cols, rows, k, 0) else {
                 continue;
-            }
-            let to_bits = |s: u64| {
-                (0..cols * rows)
-                    .filter(|&c| s >> c & 1 == 1)
-                    .fold(0, |out, c| {
-                        out | bitboard.cell(c % cols, rows - 1 - c / cols)
-                    })
             };
             let x_to_move = x.count_ones() == o.count_ones();
-            let want = searcher
-                .search(to_bits(x), to_bits(x | o), Precision::Weak)
-                .unwrap()
-                .unwrap()
-                .value;
+            let want = common::bitboard_value(&bitboard, &searcher, (cols, rows), (x, o));
             let got = prover_value(&mut provers, cells_of(x), cells_of(o), x_to_move);
             assert_eq!(got, want, "{cols}×{rows} k={k}: x {x:b} o {o:b}");
             checked += 1;

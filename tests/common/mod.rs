@@ -149,3 +149,56 @@ pub fn for_each_position_in_play(
         }
     }
 }
+
+/// A random position of an m,n,k board (X and O cells as bits, cell
+/// `row · cols + col`, row 0 at the top): a random game of `min_plies` or
+/// more moves, `None` when a line is on it or the board is full.
+pub fn random_mnk_position(
+    rng: &mut Rng,
+    cols: u32,
+    rows: u32,
+    k: u32,
+    min_plies: u64,
+) -> Option<(u64, u64)> {
+    let cells = u64::from(cols * rows);
+    let (mut x, mut o) = (0u64, 0u64);
+    for ply in 0..min_plies + rng.below(cells - min_plies) {
+        let free: Vec<u64> = (0..cells).filter(|c| (x | o) >> c & 1 == 0).collect();
+        let c = free[rng.below(free.len() as u64) as usize];
+        if ply % 2 == 0 {
+            x |= 1 << c;
+        } else {
+            o |= 1 << c;
+        }
+    }
+    let lines = retrograde::position::winning_lines(cols, rows, k);
+    let has_line = |s: u64| lines.iter().any(|l| l.iter().all(|&c| s >> c & 1 == 1));
+    let full = (x | o).count_ones() == cols * rows;
+    (!has_line(x) && !has_line(o) && !full).then_some((x, o))
+}
+
+/// The value for the player to move of the position (as in
+/// [`random_mnk_position`]) by the bitboard search.
+pub fn bitboard_value(
+    bitboard: &retrograde::solve::board_search::Bitboard,
+    searcher: &retrograde::solve::board_search::BoardSearcher,
+    (cols, rows): (u32, u32),
+    (x, o): (u64, u64),
+) -> retrograde::game::Outcome {
+    let to_bits = |s: u64| {
+        (0..cols * rows)
+            .filter(|&c| s >> c & 1 == 1)
+            .fold(0, |out, c| {
+                out | bitboard.cell(c % cols, rows - 1 - c / cols)
+            })
+    };
+    searcher
+        .search(
+            to_bits(x),
+            to_bits(x | o),
+            retrograde::solve::search::Precision::Weak,
+        )
+        .unwrap()
+        .unwrap()
+        .value
+}
