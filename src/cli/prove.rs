@@ -89,6 +89,11 @@ pub struct ProveMnkArgs {
     /// commas) instead of the empty board.
     #[arg(long, value_name = "MOVES", default_value = "")]
     after: String,
+    /// With --method threats: the least defender moves left at which the
+    /// prover proves the position after a defender pass first and
+    /// searches only the moves inside that proof's zone; `off`: never.
+    #[arg(long, value_name = "N|off", default_value = "10", value_parser = parse_zone_moves)]
+    zone_moves: ZoneMoves,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -112,8 +117,25 @@ impl ProveMnkArgs {
             time_limit,
             method: Method::Auto,
             after: String::new(),
+            zone_moves: ZoneMoves(Some(10)),
             run: run.clone(),
         }
+    }
+}
+
+/// `--zone-moves`: a count of moves, or `None` for `off`.
+#[derive(Clone, Copy, Debug)]
+pub struct ZoneMoves(Option<usize>);
+
+fn parse_zone_moves(text: &str) -> Result<ZoneMoves, String> {
+    match text {
+        "off" => Ok(ZoneMoves(None)),
+        n => match n.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(ZoneMoves(Some(n))),
+            _ => Err(format!(
+                "{n:?} is neither a count of moves (1 or more) nor `off`"
+            )),
+        },
     }
 }
 
@@ -292,13 +314,11 @@ fn by_threats(
         args.after,
         args.k
     );
-    let mut prover = ThreatProver::new(
-        &geometry,
-        0,
-        Settings::default(),
-        args.run.budget().0 .0,
-        deadline,
-    );
+    let settings = Settings {
+        zone_moves: args.zone_moves.0,
+        ..Settings::default()
+    };
+    let mut prover = ThreatProver::new(&geometry, 0, settings, args.run.budget().0 .0, deadline);
     match prover.prove(&mut board) {
         Verdict::Proved => {}
         Verdict::Disproved => {

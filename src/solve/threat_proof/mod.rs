@@ -86,6 +86,13 @@ pub const BYTES_PER_ENTRY: u64 = 48;
 /// and the map's overhead), to size the cache.
 pub const BYTES_PER_EXPANSION: u64 = 512;
 
+/// Bytes a zone worked out takes in its memo (key, cells, overhead).
+pub const BYTES_PER_ZONE: u64 = 96;
+
+/// Bytes a kept cut or chosen move takes, about (a cut's move lists
+/// included), to bound what the zones keep.
+pub const BYTES_PER_KEPT: u64 = 160;
+
 /// How wide the prover searches.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
@@ -185,6 +192,10 @@ pub struct ThreatProver<'g> {
     zone_memo: FxHashMap<(u128, u32), Cells>,
     max_entries: usize,
     max_expansions: usize,
+    max_zones: usize,
+    /// The most cuts and chosen moves kept (they cannot be dropped: the
+    /// zones and the certificate read them).
+    max_kept: usize,
     deadline: Option<Instant>,
     max_visits: u64,
     stopped: Option<String>,
@@ -202,8 +213,14 @@ impl<'g> ThreatProver<'g> {
         memory: u64,
         deadline: Option<Instant>,
     ) -> Self {
-        let max_entries = (memory / 2 / BYTES_PER_ENTRY).clamp(1 << 10, 1 << 32) as usize;
-        let max_expansions = (memory / 2 / BYTES_PER_EXPANSION).clamp(1 << 10, 1 << 28) as usize;
+        // the table and the expansions half each, three eighths with zones
+        // (the zone memo and the kept cuts and moves an eighth each)
+        let main = if settings.zone_moves.is_some() { 3 } else { 4 };
+        let share = |eighths: u64, per: u64| (memory / 8 * eighths / per).clamp(1 << 10, 1 << 32);
+        let max_entries = share(main, BYTES_PER_ENTRY) as usize;
+        let max_expansions = share(main, BYTES_PER_EXPANSION).min(1 << 28) as usize;
+        let max_zones = share(1, BYTES_PER_ZONE) as usize;
+        let max_kept = share(1, BYTES_PER_KEPT) as usize;
         Self {
             geometry,
             attacker,
@@ -215,6 +232,8 @@ impl<'g> ThreatProver<'g> {
             zone_memo: FxHashMap::default(),
             max_entries,
             max_expansions,
+            max_zones,
+            max_kept,
             deadline,
             max_visits: u64::MAX,
             stopped: None,
@@ -385,6 +404,14 @@ impl<'g> ThreatProver<'g> {
     /// Whether the search must stop now (time, visits); says why once.
     fn over_limits(&mut self) -> bool {
         if self.stopped.is_some() {
+            return true;
+        }
+        if self.cuts.len() + self.chosen.len() > self.max_kept {
+            self.stopped = Some(format!(
+                "the zones' memory is full ({} cuts and {} moves kept)",
+                self.cuts.len(),
+                self.chosen.len()
+            ));
             return true;
         }
         if self.stats.visits >= self.max_visits {

@@ -227,7 +227,7 @@ impl ThreatProver<'_> {
             }
         }
         let zone = zone & board.empties();
-        if self.zone_memo.len() >= self.max_expansions {
+        if self.zone_memo.len() >= self.max_zones {
             self.zone_memo.clear();
         }
         let canonical = self.board_to_canonical(zone, t);
