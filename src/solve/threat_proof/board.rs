@@ -8,7 +8,7 @@
 //! windows with `k − 1 − j` stones of `s` and none of the other colour
 //! (`j` = 0: *fours*, one cell short of a line; `j` = 1: *threes*);
 //! `hashes[t]` is the Zobrist hash of the position's image under symmetry
-//! `t`, with [`SIDE_KEY`] xored in when `passed`. [`Board::play`] and
+//! `t`, with `SIDE_KEY` xored in when `passed`. [`Board::play`] and
 //! [`Board::undo`] keep all three; [`Board::pass`] flips `passed` (the
 //! parity of the passes), and the side to move follows from the parity of
 //! the stones and passes together.

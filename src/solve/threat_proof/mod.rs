@@ -60,7 +60,7 @@
 
 pub mod board;
 pub mod fours;
-mod zones;
+pub mod zones;
 
 use std::fmt::Write as _;
 use std::rc::Rc;

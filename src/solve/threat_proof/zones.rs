@@ -58,7 +58,7 @@
 //! positions' zones are in `Z(P, i)`, so the induction applies. ∎
 //!
 //! The attacker's move at each proved OR node is fixed the first time a
-//! walk asks for it ([`ThreatProver::chosen_move`]), and each cut is kept
+//! walk asks for it (`ThreatProver::chosen_move`), and each cut is kept
 //! once made, so the zones, the cuts and the certificate's walk see one
 //! and the same proof.
 
