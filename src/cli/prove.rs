@@ -91,9 +91,10 @@ pub struct ProveMnkArgs {
     after: String,
     /// With --method threats: the least defender moves left at which the
     /// prover proves the position after a defender pass first and
-    /// searches only the moves inside that proof's zone; `off`: never.
-    #[arg(long, value_name = "N|off", default_value = "10", value_parser = parse_zone_moves)]
-    zone_moves: ZoneMoves,
+    /// searches only the moves inside that proof's zone; `off`: never
+    /// (default: the prover's own, 10).
+    #[arg(long, value_name = "N|off", value_parser = parse_zone_moves)]
+    zone_moves: Option<ZoneMoves>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -117,7 +118,7 @@ impl ProveMnkArgs {
             time_limit,
             method: Method::Auto,
             after: String::new(),
-            zone_moves: ZoneMoves(Some(10)),
+            zone_moves: None,
             run: run.clone(),
         }
     }
@@ -314,9 +315,10 @@ fn by_threats(
         args.after,
         args.k
     );
+    let defaults = Settings::default();
     let settings = Settings {
-        zone_moves: args.zone_moves.0,
-        ..Settings::default()
+        zone_moves: args.zone_moves.map_or(defaults.zone_moves, |z| z.0),
+        ..defaults
     };
     let mut prover = ThreatProver::new(&geometry, 0, settings, args.run.budget().0 .0, deadline);
     match prover.prove(&mut board) {

@@ -285,6 +285,9 @@ impl<'g> Board<'g> {
     /// `at_least` stones of `colour` or more (but fewer than `k`).
     pub fn open_window_cells(&self, colour: usize, at_least: u32) -> Cells {
         let k = self.geometry.k;
+        if at_least >= k {
+            return Cells::default();
+        }
         if at_least + 2 >= k {
             let mut cells = self.cells_of(self.fours(colour));
             if at_least + 2 == k {

@@ -102,6 +102,13 @@ impl ThreatProver<'_> {
             .fold(Cells::default(), |s, c| s.with(u32::from(map[c as usize])))
     }
 
+    /// A run of an expansion (canonical orientation) in `board`'s, as the
+    /// replays take it.
+    fn oriented_run(&self, run: &[u16], t: usize) -> Vec<u16> {
+        let inverse = &self.geometry.inverses[t];
+        run.iter().map(|&c| inverse[c as usize]).collect()
+    }
+
     /// The attacker's move at the proved OR node `board`: the first of its
     /// moves whose position is proved, fixed the first time it is asked.
     pub(super) fn chosen_move(&mut self, board: &Board) -> Option<u32> {
@@ -184,7 +191,7 @@ impl ThreatProver<'_> {
                     .fold(zone, Cells::with);
             }
             Expansion::Won(run) => {
-                let run: Vec<u16> = self.oriented(run, t).iter().map(|&c| c as u16).collect();
+                let run = self.oriented_run(run, t);
                 zone = zone | fours::touched_by(board, a, &run, extras);
             }
             Expansion::Moves { .. } if or => {
@@ -199,10 +206,8 @@ impl ThreatProver<'_> {
             } => {
                 zone = zone | board.completions(a);
                 let all = self.oriented(all, t);
-                let covers: Vec<Vec<u16>> = covers
-                    .iter()
-                    .map(|run| self.oriented(run, t).iter().map(|&c| c as u16).collect())
-                    .collect();
+                let covers: Vec<Vec<u16>> =
+                    covers.iter().map(|run| self.oriented_run(run, t)).collect();
                 zone = zone | covers_zone(board, a, &covers, &all, extras);
                 let children = if *pass {
                     let cut = self.cut(board);
