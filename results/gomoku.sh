@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Free-style gomoku (15,15,5) after 1.h8, one class of White's reply at a
+# time: the threat prover (`prove mnk --method threats --after "h8 REPLY"`)
+# with a certificate, then the tests' independent checker replaying it.
+# White's 224 replies fall into 35 classes under the symmetries that keep
+# h8; each class is named by its cell with column ≥ h and row ≥ 8 and
+# column − h ≥ row − 8 (o15 is the class of a1). The classes run farthest
+# first.
+#
+# Each class leaves results/gomoku/REPLY.json (the prover's --json report,
+# "checker" added: "accepted", "refused" or null when not proved) and a
+# line in results/gomoku/RUNS.log. A class whose JSON exists is skipped, so
+# the script resumes after a kill at the class it was in (delete a JSON to
+# run its class again, e.g. with a longer TIME_LIMIT). Certificates go to
+# $CERTIFICATES (default /tmp/retrograde-gomoku; not committed: the far
+# corner's is about 450 MB) and are deleted once checked unless KEEP=1.
+#
+# Settings: TIME_LIMIT seconds per class (default 1500), MEMORY for
+# --max-memory (default 4GiB), ZONES for --zone-moves (default off: the
+# prover that proved a1; a number turns relevance zones on).
+#
+# Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
+#        from anywhere). The binaries are built once at the start and
+#        copied aside, so editing the sources during a run changes nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=results/gomoku
+certificates=${CERTIFICATES:-/tmp/retrograde-gomoku}
+limit=${TIME_LIMIT:-1500}
+memory=${MEMORY:-4GiB}
+zones=${ZONES:-off}
+mkdir -p "$out" "$certificates"
+
+cargo build --release --quiet
+checker=$(cargo test --release --test threat_proof --no-run --message-format=json 2>/dev/null |
+  python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "threat_proof" and m.get("executable"):
+        print(m["executable"])')
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+cp target/release/retrograde "$bin/retrograde"
+cp "$checker" "$bin/checker"
+
+# farthest first (Chebyshev distance, then the other coordinate from the
+# axis out); o15 (the a1 class, proved first) last among distance 7
+order=""
+for dx in 7 6 5 4 3 2 1; do
+  for dy in $(seq 0 "$dx"); do
+    [ "$dx$dy" = 77 ] && continue
+    order+="$(printf "\\x$(printf %x $((104 + dx)))")$((8 + dy)) "
+  done
+  [ "$dx" = 7 ] && order+="o15 "
+done
+
+for reply in ${*:-$order}; do
+  file="$out/$reply.json"
+  [ -e "$file" ] && continue
+  certificate="$certificates/h8-$reply.txt"
+  args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,$reply --zone-moves $zones --time-limit $limit --max-memory $memory"
+  status=0
+  /usr/bin/time -f '%e %M' -o "$out/$reply.time" \
+    "$bin/retrograde" $args --json --proof "$certificate" > "$file.tmp" || status=$?
+  # (time writes "Command exited with non-zero status" first on a failure)
+  read -r seconds kib < <(tail -n 1 "$out/$reply.time")
+  rm "$out/$reply.time"
+  verdict=null
+  if [ "$status" = 0 ]; then
+    verdict=refused
+    RG_THREAT_PROOF="$certificate" "$bin/checker" a_certificate_from_the_environment \
+      --ignored --nocapture > "$out/$reply.check" 2>&1 && verdict=accepted
+    [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
+  elif [ "$status" != 3 ]; then
+    echo "gomoku.sh: h8 $reply: retrograde exited with $status" >&2
+    exit "$status"
+  fi
+  python3 - "$file.tmp" "$verdict" <<'EOF'
+import json, sys
+path, verdict = sys.argv[1], sys.argv[2]
+report = json.load(open(path))
+report["checker"] = None if verdict == "null" else verdict
+json.dump(report, open(path, "w"))
+EOF
+  mv "$file.tmp" "$file"
+  replayed=$(grep -o 'accepted.*' "$out/$reply.check" 2>/dev/null | head -1 || true)
+  # the checker's output is kept where it did not accept
+  [ "$verdict" = refused ] || rm -f "$out/$reply.check"
+  result=$([ "$status" = 0 ] && echo "X wins; certificate ${replayed:-$verdict}" || echo "not proved")
+  echo "$(date -u +%F) h8 $reply: $result; retrograde $args: ${seconds} s wall, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
+done
