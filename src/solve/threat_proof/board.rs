@@ -45,6 +45,9 @@ pub struct Geometry {
     pub inverses: Vec<Vec<u16>>,
     /// Hash keys, by colour and cell.
     keys: [Vec<u128>; 2],
+    /// The level sets of the empty board (threes when k = 2, fours when
+    /// k = 1), copied by [`Board::empty`] instead of worked out per board.
+    empty_levels: [[Windows; 2]; 2],
 }
 
 impl Geometry {
@@ -96,6 +99,14 @@ impl Geometry {
                 inverse
             })
             .collect();
+        let mut empty_levels = [[[0; WINDOW_WORDS]; 2]; 2];
+        for w in 0..lines.len() {
+            for (colour, levels) in empty_levels.iter_mut().enumerate() {
+                if let Some(j) = level(k as u8, [0; 2], colour) {
+                    levels[j][w / 64] |= 1 << (w % 64);
+                }
+            }
+        }
         Ok(Self {
             cols,
             rows,
@@ -106,6 +117,7 @@ impl Geometry {
             symmetries,
             inverses,
             keys: [hash_keys(n, 0x9e37_79b9), hash_keys(n, 0x7f4a_7c15)],
+            empty_levels,
         })
     }
 
@@ -186,6 +198,13 @@ fn hash_keys(n: usize, seed: u64) -> Vec<u128> {
         .collect()
 }
 
+/// The level of a window with `counts` for `colour`: 0 a four, 1 a three
+/// (`k − 1` or `k − 2` of its stones and none of the other's), else none.
+fn level(k: u8, counts: [u8; 2], colour: usize) -> Option<usize> {
+    let (mine, theirs) = (counts[colour], counts[1 - colour]);
+    (theirs == 0 && mine + 2 >= k && mine < k).then(|| usize::from(k - 1 - mine))
+}
+
 /// A position with its per-window counts (module docs).
 #[derive(Clone)]
 pub struct Board<'g> {
@@ -201,20 +220,14 @@ pub struct Board<'g> {
 
 impl<'g> Board<'g> {
     pub fn empty(geometry: &'g Geometry) -> Self {
-        let mut board = Self {
+        Self {
             geometry,
             stones: [Cells::default(); 2],
             counts: vec![[0; 2]; geometry.windows.len()],
-            level: [[[0; WINDOW_WORDS]; 2]; 2],
+            level: geometry.empty_levels,
             hashes: vec![0; geometry.symmetries.len()],
             passed: false,
-        };
-        // from "no window": the empty windows' levels (threes when k = 2,
-        // fours when k = 1)
-        for w in 0..geometry.windows.len() {
-            board.relevel(w, [u8::MAX; 2], [0; 2]);
         }
-        board
     }
 
     pub fn occupied(&self) -> Cells {
@@ -324,19 +337,27 @@ impl<'g> Board<'g> {
     fn count_stone(&mut self, cell: u32, colour: usize, placed: bool) {
         self.rehash(cell, colour);
         let geometry = self.geometry;
+        let k = geometry.k as u8;
         for &w in &geometry.windows_at[cell as usize] {
             let w = w as usize;
             // whole-pair load and store: a byte store then a pair load
             // would stall on store forwarding
             let before = self.counts[w];
             let mut after = before;
-            if placed {
+            // the larger of the mover's counts before and after
+            let most = if placed {
                 after[colour] += 1;
+                after[colour]
             } else {
                 after[colour] -= 1;
-            }
+                before[colour]
+            };
             self.counts[w] = after;
-            self.relevel(w, before, after);
+            // a window with fewer than k − 2 of each colour, before and
+            // after, has no level either time (most windows)
+            if most.max(before[1 - colour]) + 2 >= k {
+                self.relevel(w, before, after);
+            }
         }
     }
 
@@ -344,14 +365,10 @@ impl<'g> Board<'g> {
     /// `before` to `after`.
     fn relevel(&mut self, w: usize, before: [u8; 2], after: [u8; 2]) {
         let k = self.geometry.k as u8;
-        // the level of `mine` stones against `theirs`: 0 a four, 1 a three
-        let level = |mine: u8, theirs: u8| -> Option<usize> {
-            (theirs == 0 && mine + 2 >= k && mine < k).then(|| usize::from(k - 1 - mine))
-        };
         let (word, bit) = (w / 64, 1u64 << (w % 64));
         for colour in 0..2 {
-            let old = level(before[colour], before[1 - colour]);
-            let new = level(after[colour], after[1 - colour]);
+            let old = level(k, before, colour);
+            let new = level(k, after, colour);
             if old != new {
                 if let Some(j) = old {
                     self.level[colour][j][word] &= !bit;
@@ -397,6 +414,10 @@ impl<'g> Board<'g> {
     /// The position's image under symmetry `t` (each stone on its cell's
     /// image).
     pub fn image(&self, t: usize) -> Self {
+        if t == 0 {
+            // the identity comes first (Geometry::symmetries)
+            return self.clone();
+        }
         let map = &self.geometry.symmetries[t];
         let mut image = Self::empty(self.geometry);
         for colour in 0..2 {

@@ -702,27 +702,36 @@ fn step_back(board: &mut Board, cell: u32, mover: usize) {
 /// other's, 3ˢ for one holding `s` of the other's and none of its own),
 /// best first, ties by cell.
 fn best_scored(board: &Board, colour: usize, n: usize) -> Vec<u32> {
+    // each window's share, worked out once: 4^m for m of `colour`'s
+    // stones alone in it, 3^t for t of the other's, 0 when both are in it
+    let shares: Vec<u64> = (0..board.geometry.windows.len())
+        .map(|w| {
+            let counts = board.count(w);
+            match (counts[colour], counts[1 - colour]) {
+                (m, 0) => 4u64.pow(u32::from(m)),
+                (0, t) => 3u64.pow(u32::from(t)),
+                _ => 0,
+            }
+        })
+        .collect();
     let mut scored: Vec<(u64, u32)> = board
         .empties()
         .iter()
         .map(|cell| {
             let score: u64 = board.geometry.windows_at[cell as usize]
                 .iter()
-                .map(|&w| {
-                    let counts = board.count(w as usize);
-                    let (mine, theirs) = (counts[colour], counts[1 - colour]);
-                    match (mine, theirs) {
-                        (m, 0) => 4u64.pow(u32::from(m)),
-                        (0, t) => 3u64.pow(u32::from(t)),
-                        _ => 0,
-                    }
-                })
+                .map(|&w| shares[w as usize])
                 .sum();
             (u64::MAX - score, cell)
         })
         .collect();
+    // the first n of the order (pairs are distinct: a total order)
+    if n < scored.len() {
+        scored.select_nth_unstable(n);
+        scored.truncate(n);
+    }
     scored.sort_unstable();
-    scored.into_iter().take(n).map(|(_, c)| c).collect()
+    scored.into_iter().map(|(_, c)| c).collect()
 }
 
 /// `cells` with one kept among those where a stone of `colour` gives
