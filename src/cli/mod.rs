@@ -22,6 +22,7 @@ mod prove;
 mod query;
 mod search;
 mod symbolic;
+mod threat_answer;
 mod verify;
 
 use std::process::ExitCode;

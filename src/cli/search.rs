@@ -28,6 +28,7 @@ use super::output::grouped;
 use super::position::{board_size, print_answer, PositionArgs};
 use super::progress::Bar;
 use super::prove::ProveMnkArgs;
+use super::threat_answer;
 use super::RunArgs;
 
 /// Arguments of `retrograde search`.
@@ -39,7 +40,8 @@ pub struct SearchArgs {
 
 #[derive(Debug, Subcommand)]
 enum SearchGame {
-    /// An m,n,k board (sides up to 16, at most 64 cells) [default: 3 × 3, k = 3]
+    /// An m,n,k board (sides up to 16, at most 64 cells; past 64 cells, up
+    /// to 256, a --moves position by the threat prover) [default: 3 × 3, k = 3]
     Mnk(SearchBoardArgs),
     /// A gravity board (Connect-Four family; sides up to 16, at most 64 cells) [default: 7 × 6, k = 4]
     Connect(SearchBoardArgs),
@@ -166,8 +168,25 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, default_size)?;
     let k = args.k.unwrap_or(default_k);
+    let time_limit = match args.time_limit.map(|s| (s, time_limit(s))) {
+        None => None,
+        Some((_, Some(limit))) => Some(limit),
+        Some((s, None)) => anyhow::bail!(
+            "--time-limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} \
+             (leave it out for no limit)"
+        ),
+    };
     if let Some(code) = prove_empty_board(family, cols, rows, k, args)? {
         return Ok(code);
+    }
+    if family == Family::Mnk
+        && threat_answer::past_positions(cols, rows)
+        && (args.position.given() || args.all_moves)
+        && args.positions.is_none()
+        && args.make_book.is_none()
+        && args.book.is_none()
+    {
+        return answer_by_threats(cols, rows, k, args, time_limit.map(|l| started + l));
     }
     let game = BoardGame::new(family, cols, rows, k)?;
     let p = args.position.position(&game)?;
@@ -188,14 +207,6 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     let board = match family {
         Family::Mnk => SearchBoard::new(rows, cols, k)?,
         Family::Gravity => SearchBoard::gravity(cols, rows, k)?,
-    };
-    let time_limit = match args.time_limit.map(|s| (s, time_limit(s))) {
-        None => None,
-        Some((_, Some(limit))) => Some(limit),
-        Some((s, None)) => anyhow::bail!(
-            "--time-limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} \
-             (leave it out for no limit)"
-        ),
     };
     let empty = game.cells() - p.stones();
     if time_limit.is_none()
@@ -327,6 +338,29 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             }
         }
     }
+}
+
+/// A position on an m,n,k board past what positions describe (more than
+/// 64 cells), answered by the threat prover ([`threat_answer`]).
+fn answer_by_threats(
+    cols: u32,
+    rows: u32,
+    k: u32,
+    args: &SearchBoardArgs,
+    deadline: Option<Instant>,
+) -> anyhow::Result<ExitCode> {
+    // (a --board diagram that large was refused when its size was read)
+    threat_answer::answer(&threat_answer::Question {
+        cols,
+        rows,
+        k,
+        moves: args.position.moves.as_deref().unwrap_or(""),
+        all_moves: args.all_moves,
+        deadline,
+        memory: args.run.budget().0 .0,
+        json: args.run.json,
+        quiet: args.run.quiet(),
+    })
 }
 
 /// The empty m,n,k board past the bitboard search's [`MAX_MNK_CELLS`]

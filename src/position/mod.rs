@@ -629,7 +629,7 @@ pub fn parse_diagram_any(text: &str) -> Result<Diagram> {
         || rows.len() * cols > MAX_CELLS as usize
     {
         return bad(format!(
-            "{cols} columns × {} rows is beyond sides of {MAX_SIDE} and {MAX_CELLS} cells",
+            "{cols} columns × {} rows is beyond sides of {MAX_SIDE} and {MAX_CELLS} cells (on a larger m,n,k board `search mnk` takes the position as --moves)",
             rows.len()
         ));
     }

@@ -241,6 +241,12 @@ impl<'g> ThreatProver<'g> {
         }
     }
 
+    /// Gives the next [`Self::prove`] a new deadline (the table is kept,
+    /// so a proof stopped by the clock resumes where it stopped).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Stops the search after `visits` positions.
     pub fn limit_visits(&mut self, visits: u64) {
         self.max_visits = visits;
@@ -269,6 +275,26 @@ impl<'g> ThreatProver<'g> {
             n if n.proof == 0 => Verdict::Proved,
             n if n.disproof == 0 => Verdict::Disproved,
             _ => Verdict::Open,
+        }
+    }
+
+    /// The attacker's winning move at `board` (left as it was), the
+    /// attacker to move there, once [`Self::prove`] proved it: the cell
+    /// completing a line, the first of a winning run of fours, or the
+    /// move the proof chose. `None` where `board` is not a proved
+    /// position with the attacker to move.
+    pub fn winning_move(&mut self, board: &Board) -> Option<u32> {
+        if !self.attacker_to_move(board)
+            || self.table.get(&board.key()).is_none_or(|n| n.proof != 0)
+        {
+            return None;
+        }
+        let (expansion, t) = self.expansion(board);
+        match &*expansion {
+            Expansion::Won(run) if run.is_empty() => board.completions(self.attacker).first(),
+            Expansion::Won(run) => Some(u32::from(self.geometry.inverses[t][run[0] as usize])),
+            Expansion::Moves { .. } => self.chosen_move(board),
+            Expansion::Lost => None,
         }
     }
 
