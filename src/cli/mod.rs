@@ -15,6 +15,7 @@ mod generated_section;
 mod mnk;
 mod output;
 mod play;
+mod play_threats;
 mod plot;
 mod position;
 mod progress;

@@ -6,7 +6,8 @@
 //! the table engines (memory, or m,n,k sides past 5) is played by search
 //! instead, each position within `--move-seconds`: a move the search did
 //! not prove in time is the legal move nearest the centre, marked as not
-//! proved.
+//! proved. Past the 64 cells positions describe, m,n,k boards are played
+//! on the threat prover's board instead ([`super::play_threats`]).
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -130,6 +131,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if args.run.json {
         bail!("play is a conversation in the terminal; --json is not for it (use query --json)");
     }
+    if args.target == "mnk" {
+        let (cols, rows) = board_size(args.cols, args.rows, &args.position, (3, 3))?;
+        if super::threat_answer::past_positions(cols, rows) {
+            return play_past_positions(args, cols, rows);
+        }
+    }
     let (game, solved) = match args.target.as_str() {
         "mnk" | "connect" => solve_now(args)?,
         file => {
@@ -205,6 +212,26 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         })??)
     };
     play(&game, start, &answer_at, args.human, input, output)
+}
+
+/// `play mnk` past the 64 cells positions describe: by the threat prover
+/// ([`super::play_threats`]).
+fn play_past_positions(args: &PlayArgs, cols: u32, rows: u32) -> anyhow::Result<ExitCode> {
+    if args.out.out.is_some() {
+        bail!("--out saves a table; past 64 cells ({cols} × {rows}) play goes by the threat prover (drop --out)");
+    }
+    let seconds = move_seconds(args.move_seconds)?;
+    let human = usize::from(args.human == HumanSide::O);
+    let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());
+    super::play_threats::play(
+        (cols, rows, args.k.unwrap_or(3)),
+        args.position.moves.as_deref().unwrap_or(""),
+        human,
+        seconds,
+        args.run.budget().0 .0,
+        input,
+        output,
+    )
 }
 
 /// `--move-seconds`, checked.

@@ -41,14 +41,14 @@ pub fn past_positions(cols: u32, rows: u32) -> bool {
 /// A value for the side to move (or after a move, for the side that
 /// made it), where proved.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Value {
+pub(super) enum Value {
     Win,
     Loss,
     Draw,
 }
 
 impl Value {
-    fn word(self) -> &'static str {
+    pub(super) fn word(self) -> &'static str {
         match self {
             Value::Win => "win",
             Value::Loss => "loss",
@@ -77,7 +77,7 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
     } else if board.empties().is_empty() {
         (Some(Value::Draw), None, true)
     } else {
-        let (value, best) = value_of(&mut board, question, question.deadline, &mut visits);
+        let (value, best) = value_of(&mut board, question.memory, question.deadline, &mut visits);
         (value, best, false)
     };
     let mut moves: Vec<(u32, Option<Value>)> = Vec::new();
@@ -96,7 +96,7 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
                 Some(Value::Draw)
             } else {
                 // the value for the mover is the other side's, turned
-                value_of(&mut board, question, deadline, &mut visits)
+                value_of(&mut board, question.memory, deadline, &mut visits)
                     .0
                     .map(|v| match v {
                         Value::Win => Value::Loss,
@@ -178,9 +178,9 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
 /// two provers take turns in slices that double (a tenth of a second
 /// first), each resuming from its own table, so the side whose win is
 /// quick to prove is found in about twice its time whichever side it is.
-fn value_of(
+pub(super) fn value_of(
     board: &mut Board,
-    question: &Question,
+    memory: u64,
     deadline: Option<Instant>,
     visits: &mut u64,
 ) -> (Option<Value>, Option<u32>) {
@@ -189,13 +189,8 @@ fn value_of(
     let mut provers: Vec<(usize, ThreatProver)> = [mover, 1 - mover]
         .into_iter()
         .map(|attacker| {
-            let prover = ThreatProver::new(
-                geometry,
-                attacker,
-                Settings::default(),
-                question.memory / 2,
-                None,
-            );
+            let prover =
+                ThreatProver::new(geometry, attacker, Settings::default(), memory / 2, None);
             (attacker, prover)
         })
         .collect();
@@ -237,7 +232,7 @@ fn value_of(
 
 /// The board drawn for a person, as positions are drawn: column letters
 /// on top, row numbers from 1 at the top on the left.
-fn render(board: &Board) -> String {
+pub(super) fn render(board: &Board) -> String {
     let mut out = String::from("   ");
     for c in 0..board.geometry.cols {
         out.push_str(&format!(" {}", (b'a' + c as u8) as char));

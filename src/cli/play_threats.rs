@@ -1,0 +1,149 @@
+//! `play mnk` on boards past what positions describe (more than 64
+//! cells, up to the threat prover's 256: gomoku's 15 × 15): the same
+//! conversation as [`super::play`], with each position answered by the
+//! threat prover for both sides within `--move-seconds`
+//! ([`super::threat_answer`]). The program plays a proved winning move;
+//! where no win is proved for it, the empty cell nearest the centre (said
+//! so), as play by search does when a search runs out of time.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use retrograde::solve::threat_proof::board::{Board, Geometry};
+
+use super::threat_answer::{render, value_of, Value};
+
+/// Longest input line echoed back in a message.
+const ECHO_CHARS: usize = 40;
+
+/// One game on `cols × rows` with lines of `k` from `moves`, the human
+/// playing `human` (0 = X), each program move within `seconds`.
+pub fn play(
+    (cols, rows, k): (u32, u32, u32),
+    moves: &str,
+    human: usize,
+    seconds: Duration,
+    memory: u64,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let geometry = Geometry::new(cols, rows, k)?;
+    let mut board = Board::after(&geometry, moves).map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
+    let name = |colour: usize| ["X", "O"][colour];
+    eprintln!(
+        "note: {cols} columns × {rows} rows is past the 64 cells positions describe; playing by the threat prover (wins by threats, no depths), each position within {} s",
+        seconds.as_secs_f64()
+    );
+    writeln!(
+        out,
+        "m,n,k board of {cols} columns × {rows} rows, {k} in a row wins. You play {}; a move is a cell such as h8 (column letter, row number).",
+        name(human)
+    )?;
+    loop {
+        write!(out, "{}", render(&board))?;
+        let mover = board.to_move();
+        if board.has_line() {
+            // the moves stop at a line, so the last mover made it
+            writeln!(out, "result: {} wins", name(1 - mover))?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        if board.empties().is_empty() {
+            writeln!(out, "result: draw")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        let mut visits = 0;
+        let (value, best) = value_of(
+            &mut board,
+            memory,
+            Some(Instant::now() + seconds),
+            &mut visits,
+        );
+        match value {
+            Some(v) => writeln!(
+                out,
+                "{} to move: {} for {}, proved by threats",
+                name(mover),
+                v.word(),
+                name(mover)
+            )?,
+            None => writeln!(
+                out,
+                "{} to move: not proved within the move's time",
+                name(mover)
+            )?,
+        }
+        let cell = if mover == human {
+            match ask(&geometry, &board, input, out)? {
+                Some(cell) => cell,
+                None => return Ok(ExitCode::SUCCESS),
+            }
+        } else if let (Some(Value::Win), Some(cell)) = (value, best) {
+            writeln!(out, "{} plays {}", name(mover), geometry.cell_name(cell))?;
+            cell
+        } else {
+            let guess = nearest_centre(&board);
+            writeln!(
+                out,
+                "{} plays {} (not proved: no win found for {} in time; the move nearest the centre)",
+                name(mover),
+                geometry.cell_name(guess),
+                name(mover)
+            )?;
+            guess
+        };
+        board.play(cell, mover);
+    }
+}
+
+/// The empty cell nearest the centre (the most of the row and column
+/// distances, in half cells), the first in cell order on a tie.
+fn nearest_centre(board: &Board) -> u32 {
+    let (cols, rows) = (board.geometry.cols, board.geometry.rows);
+    board
+        .empties()
+        .iter()
+        .min_by_key(|&c| {
+            let (row, col) = (c / cols, c % cols);
+            (2 * col)
+                .abs_diff(cols - 1)
+                .max((2 * row).abs_diff(rows - 1))
+        })
+        .expect("a board in play has an empty cell")
+}
+
+/// Reads moves until a legal one; `None` at the end of input. A line that
+/// is not text, not a cell or a taken cell gets a message and a new
+/// prompt.
+fn ask(
+    geometry: &Geometry,
+    board: &Board,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<Option<u32>> {
+    loop {
+        write!(out, "your move: ")?;
+        out.flush()?;
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            writeln!(out)?;
+            return Ok(None);
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            writeln!(out, "not a move: the line is not text")?;
+            continue;
+        };
+        let text = line.trim().to_ascii_lowercase();
+        let shown: String = line.trim().chars().take(ECHO_CHARS).collect();
+        match geometry.parse_cell(&text) {
+            Ok(cell) if board.is_empty(cell) => return Ok(Some(cell)),
+            Ok(_) => writeln!(out, "{shown} is taken")?,
+            Err(_) => writeln!(
+                out,
+                "{shown:?} is not a move: give the column's letter and the row's number, e.g. h8 (columns a to {}, rows 1 to {})",
+                (b'a' + (geometry.cols - 1) as u8) as char,
+                geometry.rows
+            )?,
+        }
+    }
+}
