@@ -110,6 +110,18 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
     } else if let Some(cell) = best {
         moves.push((cell, Some(Value::Win)));
     }
+    // the moves' values settle a position its own questions left open: a
+    // move proved to win wins it, every move proved to lose loses it
+    let value = value.or_else(|| {
+        let values: Vec<Option<Value>> = moves.iter().map(|m| m.1).collect();
+        if values.contains(&Some(Value::Win)) {
+            Some(Value::Win)
+        } else if !values.is_empty() && values.iter().all(|&v| v == Some(Value::Loss)) {
+            Some(Value::Loss)
+        } else {
+            None
+        }
+    });
     let best_value = moves.iter().filter_map(|m| m.1).max_by_key(|v| match v {
         Value::Win => 2,
         Value::Draw => 1,
