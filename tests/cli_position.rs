@@ -413,24 +413,13 @@ fn the_solving_commands_answer_their_positions_too() {
 
 #[test]
 fn play_past_64_cells_goes_by_the_threat_prover() {
+    let words = |line: &'static str| line.split_whitespace().collect::<Vec<_>>();
     // 9 × 9, k = 5: X's open four on row 5, the human O to move; a bad
     // line and a taken cell get a message, then X completes a line
     let game = play(
-        &[
-            "mnk",
-            "--cols",
-            "9",
-            "--rows",
-            "9",
-            "--k",
-            "5",
-            "--moves",
-            "c5 a1 d5 a2 e5 a3 f5",
-            "--human",
-            "o",
-            "--move-seconds",
-            "20",
-        ],
+        &words(
+            "mnk --cols 9 --rows 9 --k 5 --moves c5,a1,d5,a2,e5,a3,f5 --human o --move-seconds 20",
+        ),
         "zz\nc5\ni9\n",
     );
     assert!(
@@ -443,27 +432,13 @@ fn play_past_64_cells_goes_by_the_threat_prover() {
     assert!(completes && game.ends_with("result: X wins\n"), "{game}");
     // gomoku: an unproved position gets the move nearest the centre, said so
     let opening = play(
-        &[
-            "mnk",
-            "--cols",
-            "15",
-            "--rows",
-            "15",
-            "--k",
-            "5",
-            "--human",
-            "o",
-            "--move-seconds",
-            "0.5",
-        ],
+        &words("mnk --cols 15 --rows 15 --k 5 --human o --move-seconds 0.5"),
         "",
     );
     assert!(
         opening.contains("X plays h8 (not proved: no win found for X in time"),
         "{opening}"
     );
-    let err = refused(&[
-        "play", "mnk", "--cols", "15", "--rows", "15", "--out", "x.rtb",
-    ]);
+    let err = refused(&words("play mnk --cols 15 --rows 15 --out x.rtb"));
     assert!(err.contains("drop --out"), "{err}");
 }

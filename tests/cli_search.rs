@@ -189,96 +189,66 @@ fn a_batch_stops_at_its_time_limit_with_exit_3() {
     assert!(lines.iter().all(|l| l["not_reached"] == true));
 }
 
+/// The words of `line` as arguments (moves joined by commas).
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// `search mnk` on gomoku's 15 × 15 with `moves`: the JSON answer.
-fn gomoku(moves: &str, extra: &[&str]) -> Value {
-    let mut args = vec![
-        "search", "mnk", "--cols", "15", "--rows", "15", "--k", "5", "--json", "-q", "--moves",
-        moves,
-    ];
-    args.extend_from_slice(extra);
-    json_of(&args)
+fn gomoku(moves: &str, extra: &str) -> Value {
+    let line = format!("search mnk --cols 15 --rows 15 --k 5 --json -q --moves {moves} {extra}");
+    json_of(&words(&line))
 }
 
 #[test]
 fn a_position_past_64_cells_is_answered_by_the_threat_prover() {
     // X's open four on row 8 (h8 … k8), X to move: it completes a line
-    let four = gomoku("h8 a1 i8 a2 j8 a3 k8 a15", &[]);
+    let four = gomoku("h8,a1,i8,a2,j8,a3,k8,a15", "");
     assert_eq!(
         (four["to_move"].as_str(), four["value"].as_str()),
         (Some("X"), Some("win"))
     );
     let best = best_moves(&four);
     assert!(best == ["g8"] || best == ["l8"], "{four}");
-    let over = gomoku(&format!("h8 a1 i8 a2 j8 a3 k8 a15 {}", best[0]), &[]);
+    let over = gomoku(&format!("h8,a1,i8,a2,j8,a3,k8,a15,{}", best[0]), "");
     assert_eq!(over["value"], "loss", "{over}");
     // O to move against it: every move loses
-    let facing = gomoku("h8 a1 i8 a2 j8 a3 k8", &[]);
+    let facing = gomoku("h8,a1,i8,a2,j8,a3,k8", "");
     assert_eq!(
         (facing["to_move"].as_str(), facing["value"].as_str()),
         (Some("O"), Some("loss"))
     );
     // a win by threats, and after its best move a loss for the other side
-    let win = gomoku("h8 a1 i9 a15", &["--time-limit", "120"]);
+    let win = gomoku("h8,a1,i9,a15", "--time-limit 120");
     assert_eq!(win["value"], "win", "{win}");
     let best = best_moves(&win);
     assert_eq!(best.len(), 1, "{win}");
-    let after = gomoku(
-        &format!("h8 a1 i9 a15 {}", best[0]),
-        &["--time-limit", "120"],
-    );
+    let after = gomoku(&format!("h8,a1,i9,a15,{}", best[0]), "--time-limit 120");
     assert_eq!(after["value"], "loss", "{after}");
 }
 
 #[test]
 fn every_move_past_64_cells_gets_its_value_and_an_open_one_exits_3() {
     // 9 × 9, k = 5: X's open four on row 5, O to move; every move loses
-    let args = [
-        "search",
-        "mnk",
-        "--cols",
-        "9",
-        "--rows",
-        "9",
-        "--k",
-        "5",
-        "--json",
-        "-q",
-        "--all-moves",
-        "--time-limit",
-        "60",
-        "--moves",
-        "c5 a1 d5 a2 e5 a3 f5",
-    ];
-    let all = json_of(&args);
+    let all = json_of(&words(
+        "search mnk --cols 9 --rows 9 --k 5 --json -q --all-moves --time-limit 60 --moves c5,a1,d5,a2,e5,a3,f5",
+    ));
     let moves = all["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 81 - 7);
     assert!(moves.iter().all(|m| m["value"] == "loss"), "{all}");
     assert_eq!(all["value"], "loss");
     // from 1.h8 nothing is proved in a second: exit 3, no value
-    let out = retrograde(&[
-        "search",
-        "mnk",
-        "--cols",
-        "15",
-        "--rows",
-        "15",
-        "--k",
-        "5",
-        "--json",
-        "-q",
-        "--moves",
-        "h8",
-        "--time-limit",
-        "1",
-    ]);
+    let gomoku_search = "search mnk --cols 15 --rows 15 --k 5";
+    let out = retrograde(&words(&format!(
+        "{gomoku_search} --json -q --moves h8 --time-limit 1"
+    )));
     assert_eq!(out.status.code(), Some(3));
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(answer["value"].is_null(), "{answer}");
     // diagrams are read up to 64 cells only; a taken cell is refused
-    let gomoku_search = ["search", "mnk", "--cols", "15", "--rows", "15", "--k", "5"];
     let empty = vec![".".repeat(15); 15].join("/");
-    let err = refused(&[&gomoku_search[..], &["--board", &empty]].concat());
+    let err = refused(&words(&format!("{gomoku_search} --board {empty}")));
     assert!(err.contains("takes the position as --moves"), "{err}");
-    let err = refused(&[&gomoku_search[..], &["--moves", "h8 h8"]].concat());
+    let err = refused(&words(&format!("{gomoku_search} --moves h8,h8")));
     assert!(err.contains("played twice"), "{err}");
 }

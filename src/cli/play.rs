@@ -38,7 +38,7 @@ use super::position::{board_size, PositionArgs};
 use super::{OutArgs, RunArgs};
 
 /// Longest input line echoed back in a message.
-const ECHO_CHARS: usize = 40;
+pub(super) const ECHO_CHARS: usize = 40;
 
 /// Arguments of `retrograde play`. Play is a conversation in the
 /// terminal: the shared `--json` is not listed in its help, and is refused
@@ -449,6 +449,22 @@ fn ask(
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<Option<u32>> {
+    ask_until(input, out, |line| {
+        game.parse_move(p, line).map_err(|err| {
+            let shown: String = line.trim().chars().take(ECHO_CHARS).collect();
+            err.to_string().replace(line.trim(), &shown)
+        })
+    })
+}
+
+/// Prompts for a move and reads lines until `parse` takes one; `None` at
+/// the end of input. A line that is not text, or that `parse` refuses
+/// (with the message it gives), gets a message and a new prompt.
+pub(super) fn ask_until<T>(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    mut parse: impl FnMut(&str) -> Result<T, String>,
+) -> anyhow::Result<Option<T>> {
     loop {
         write!(out, "your move: ")?;
         out.flush()?;
@@ -461,13 +477,9 @@ fn ask(
             writeln!(out, "not a move: the line is not text")?;
             continue;
         };
-        match game.parse_move(p, line) {
-            Ok(cell) => return Ok(Some(cell)),
-            Err(err) => {
-                let shown: String = line.trim().chars().take(ECHO_CHARS).collect();
-                let text = err.to_string().replace(line.trim(), &shown);
-                writeln!(out, "{text}")?;
-            }
+        match parse(line) {
+            Ok(value) => return Ok(Some(value)),
+            Err(message) => writeln!(out, "{message}")?,
         }
     }
 }

@@ -12,10 +12,8 @@ use std::time::{Duration, Instant};
 
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 
+use super::play::{ask_until, ECHO_CHARS};
 use super::threat_answer::{render, value_of, Value};
-
-/// Longest input line echoed back in a message.
-const ECHO_CHARS: usize = 40;
 
 /// One game on `cols × rows` with lines of `k` from `moves`, the human
 /// playing `human` (0 = X), each program move within `seconds`.
@@ -112,38 +110,25 @@ fn nearest_centre(board: &Board) -> u32 {
         .expect("a board in play has an empty cell")
 }
 
-/// Reads moves until a legal one; `None` at the end of input. A line that
-/// is not text, not a cell or a taken cell gets a message and a new
-/// prompt.
+/// Reads moves until a legal one ([`super::play::ask_until`]); `None` at
+/// the end of input. A line that is not a cell, or a taken cell, gets a
+/// message and a new prompt.
 fn ask(
     geometry: &Geometry,
     board: &Board,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<Option<u32>> {
-    loop {
-        write!(out, "your move: ")?;
-        out.flush()?;
-        let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            writeln!(out)?;
-            return Ok(None);
-        }
-        let Ok(line) = std::str::from_utf8(&bytes) else {
-            writeln!(out, "not a move: the line is not text")?;
-            continue;
-        };
-        let text = line.trim().to_ascii_lowercase();
+    ask_until(input, out, |line| {
         let shown: String = line.trim().chars().take(ECHO_CHARS).collect();
-        match geometry.parse_cell(&text) {
-            Ok(cell) if board.is_empty(cell) => return Ok(Some(cell)),
-            Ok(_) => writeln!(out, "{shown} is taken")?,
-            Err(_) => writeln!(
-                out,
+        match geometry.parse_cell(&line.trim().to_ascii_lowercase()) {
+            Ok(cell) if board.is_empty(cell) => Ok(cell),
+            Ok(_) => Err(format!("{shown} is taken")),
+            Err(_) => Err(format!(
                 "{shown:?} is not a move: give the column's letter and the row's number, e.g. h8 (columns a to {}, rows 1 to {})",
                 (b'a' + (geometry.cols - 1) as u8) as char,
                 geometry.rows
-            )?,
+            )),
         }
-    }
+    })
 }
