@@ -19,6 +19,7 @@ mod play_threats;
 mod plot;
 mod position;
 mod progress;
+mod prompt;
 mod prove;
 mod query;
 mod search;

@@ -35,10 +35,8 @@ use retrograde::tablefile::GravityValues;
 use retrograde::tablefile::{SavedGame, SavedTable};
 
 use super::position::{board_size, PositionArgs};
+use super::prompt::{ask_until, ECHO_CHARS};
 use super::{OutArgs, RunArgs};
-
-/// Longest input line echoed back in a message.
-pub(super) const ECHO_CHARS: usize = 40;
 
 /// Arguments of `retrograde play`. Play is a conversation in the
 /// terminal: the shared `--json` is not listed in its help, and is refused
@@ -455,31 +453,4 @@ fn ask(
             err.to_string().replace(line.trim(), &shown)
         })
     })
-}
-
-/// Prompts for a move and reads lines until `parse` takes one; `None` at
-/// the end of input. A line that is not text, or that `parse` refuses
-/// (with the message it gives), gets a message and a new prompt.
-pub(super) fn ask_until<T>(
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-    mut parse: impl FnMut(&str) -> Result<T, String>,
-) -> anyhow::Result<Option<T>> {
-    loop {
-        write!(out, "your move: ")?;
-        out.flush()?;
-        let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            writeln!(out)?;
-            return Ok(None);
-        }
-        let Ok(line) = std::str::from_utf8(&bytes) else {
-            writeln!(out, "not a move: the line is not text")?;
-            continue;
-        };
-        match parse(line) {
-            Ok(value) => return Ok(Some(value)),
-            Err(message) => writeln!(out, "{message}")?,
-        }
-    }
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 
-use super::play::{ask_until, ECHO_CHARS};
+use super::prompt::{ask_until, ECHO_CHARS};
 use super::threat_answer::{render, value_of, Value};
 
 /// One game on `cols × rows` with lines of `k` from `moves`, the human
@@ -110,7 +110,7 @@ fn nearest_centre(board: &Board) -> u32 {
         .expect("a board in play has an empty cell")
 }
 
-/// Reads moves until a legal one ([`super::play::ask_until`]); `None` at
+/// Reads moves until a legal one ([`super::prompt::ask_until`]); `None` at
 /// the end of input. A line that is not a cell, or a taken cell, gets a
 /// message and a new prompt.
 fn ask(
