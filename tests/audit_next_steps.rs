@@ -26,18 +26,22 @@ fn an_m_n_k_board_beyond_both_table_engines_names_the_search() {
 }
 
 #[test]
-fn a_position_beyond_the_position_language_says_only_the_empty_board_goes_further() {
+fn a_position_beyond_the_position_language_says_where_it_goes() {
+    // a gravity board past 64 cells: no position answered; the message
+    // names what goes further
     let err = refused(&[
-        "search", "mnk", "--cols", "9", "--rows", "9", "--k", "5", "--moves", "e5",
+        "search", "connect", "--cols", "9", "--rows", "9", "--moves", "5",
     ]);
-    assert!(
-        err.contains("no command of retrograde answers a position"),
-        "{err}"
-    );
+    assert!(err.contains("`search mnk --moves` and `play mnk`"), "{err}");
     assert!(
         err.contains("`retrograde search mnk` or `prove mnk`"),
         "{err}"
     );
+    // an m,n,k position past the threat prover's 256 cells
+    let err = refused(&[
+        "search", "mnk", "--cols", "17", "--rows", "17", "--k", "5", "--moves", "i9",
+    ]);
+    assert!(err.contains("the threat prover takes 1 to 256"), "{err}");
 }
 
 /// `search mnk` with `args` (split at spaces): its exit code, standard
@@ -191,9 +195,10 @@ fn play_mnk_beyond_the_table_engines_plays_by_search() {
         "{out}"
     );
     assert!(out.contains("X plays d4"), "{out}");
-    // past what positions describe: refused in one line
-    let err = refused(&["play", "mnk", "--cols", "9", "--rows", "9", "--k", "5"]);
-    assert!(err.contains("outside what positions describe"), "{err}");
+    // past what positions describe: the threat prover (tests/cli_position.rs),
+    // and past its 256 cells refused in one line
+    let err = refused(&["play", "mnk", "--cols", "17", "--rows", "17", "--k", "5"]);
+    assert!(err.contains("the threat prover takes 1 to 256"), "{err}");
 }
 
 #[test]

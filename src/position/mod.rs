@@ -152,7 +152,7 @@ impl BoardGame {
             || cols * rows > MAX_CELLS
         {
             return Err(Error::InvalidInput(format!(
-                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, at most {MAX_CELLS} cells, a cell a bit of 64); on a larger board no command of retrograde answers a position, and only the empty m,n,k board's value goes further (`retrograde search mnk` or `prove mnk` without a position)"
+                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, at most {MAX_CELLS} cells, a cell a bit of 64); on a larger board `search mnk --moves` and `play mnk` answer m,n,k positions by the threat prover up to 256 cells, and the empty m,n,k board's value goes further (`retrograde search mnk` or `prove mnk` without a position)"
             )));
         }
         if k == 0 || k > cols.max(rows) {
