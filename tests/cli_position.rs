@@ -436,7 +436,7 @@ fn play_past_64_cells_goes_by_the_threat_prover() {
         "",
     );
     assert!(
-        opening.contains("X plays h8 (not proved: no win found for X in time"),
+        opening.contains("X plays h8 (no win proved for X; the move nearest the centre)"),
         "{opening}"
     );
     let err = refused(&words("play mnk --cols 15 --rows 15 --out x.rtb"));

@@ -218,6 +218,7 @@ fn play_past_positions(args: &PlayArgs, cols: u32, rows: u32) -> anyhow::Result<
     if args.out.out.is_some() {
         bail!("--out saves a table; past 64 cells ({cols} × {rows}) play goes by the threat prover (drop --out)");
     }
+    super::prove::ensure_sides(cols, rows)?;
     let seconds = move_seconds(args.move_seconds)?;
     let human = usize::from(args.human == HumanSide::O);
     let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());

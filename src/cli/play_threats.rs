@@ -80,13 +80,21 @@ pub fn play(
             writeln!(out, "{} plays {}", name(mover), geometry.cell_name(cell))?;
             cell
         } else {
-            let guess = nearest_centre(&board);
+            // the other side's completion cell must be taken; else the
+            // cell nearest the centre
+            let block = board.completions(1 - mover).first();
+            let guess = block.unwrap_or_else(|| nearest_centre(&board));
             writeln!(
                 out,
-                "{} plays {} (not proved: no win found for {} in time; the move nearest the centre)",
+                "{} plays {} (no win proved for {}; {})",
                 name(mover),
                 geometry.cell_name(guess),
-                name(mover)
+                name(mover),
+                if block.is_some() {
+                    "the block of the other side's line"
+                } else {
+                    "the move nearest the centre"
+                }
             )?;
             guess
         };

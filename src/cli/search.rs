@@ -350,6 +350,7 @@ fn answer_by_threats(
     deadline: Option<Instant>,
 ) -> anyhow::Result<ExitCode> {
     // (a --board diagram that large was refused when its size was read)
+    super::prove::ensure_sides(cols, rows)?;
     threat_answer::answer(&threat_answer::Question {
         cols,
         rows,

@@ -77,7 +77,18 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
     } else if board.empties().is_empty() {
         (Some(Value::Draw), None, true)
     } else {
-        let (value, best) = value_of(&mut board, question.memory, question.deadline, &mut visits);
+        // with --all-moves the position's own questions get one share of
+        // the time, as each move does
+        let shares = if question.all_moves {
+            board.empties().len() + 1
+        } else {
+            1
+        };
+        let deadline = question.deadline.map(|d| {
+            let left = d.saturating_duration_since(Instant::now());
+            Instant::now() + left / shares
+        });
+        let (value, best) = value_of(&mut board, question.memory, deadline, &mut visits);
         (value, best, false)
     };
     let mut moves: Vec<(u32, Option<Value>)> = Vec::new();
@@ -105,6 +116,13 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
                     })
             };
             board.undo(cell, mover);
+            // the position's proved winning move stays one, whatever its
+            // own share found
+            let after = if best == Some(cell) {
+                Some(Value::Win)
+            } else {
+                after
+            };
             moves.push((cell, after));
         }
     } else if let Some(cell) = best {
