@@ -10,6 +10,7 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use retrograde::position::mnk_distance_from_centre;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 
 use super::prompt::{ask_until, ECHO_CHARS};
@@ -102,19 +103,13 @@ pub fn play(
     }
 }
 
-/// The empty cell nearest the centre (the most of the row and column
-/// distances, in half cells), the first in cell order on a tie.
+/// The empty cell nearest the centre, the first in cell order on a tie.
 fn nearest_centre(board: &Board) -> u32 {
     let (cols, rows) = (board.geometry.cols, board.geometry.rows);
     board
         .empties()
         .iter()
-        .min_by_key(|&c| {
-            let (row, col) = (c / cols, c % cols);
-            (2 * col)
-                .abs_diff(cols - 1)
-                .max((2 * row).abs_diff(rows - 1))
-        })
+        .min_by_key(|&c| mnk_distance_from_centre(cols, rows, c))
         .expect("a board in play has an empty cell")
 }
 

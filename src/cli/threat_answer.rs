@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use retrograde::position::MAX_CELLS;
+use retrograde::position::{render_rows, MAX_CELLS};
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
 use serde_json::json;
@@ -84,10 +84,7 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
         } else {
             1
         };
-        let deadline = question.deadline.map(|d| {
-            let left = d.saturating_duration_since(Instant::now());
-            Instant::now() + left / shares
-        });
+        let deadline = share(question.deadline, shares);
         let (value, best) = value_of(&mut board, question.memory, deadline, &mut visits);
         (value, best, false)
     };
@@ -96,10 +93,7 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
         let empties: Vec<u32> = board.empties().iter().collect();
         for (i, &cell) in empties.iter().enumerate() {
             // an equal share of the time left for each move left
-            let deadline = question.deadline.map(|d| {
-                let left = d.saturating_duration_since(Instant::now());
-                Instant::now() + left / (empties.len() - i) as u32
-            });
+            let deadline = share(question.deadline, (empties.len() - i) as u32);
             board.play(cell, mover);
             let after = if board.has_line() {
                 Some(Value::Win)
@@ -260,20 +254,22 @@ pub(super) fn value_of(
     value
 }
 
-/// The board drawn for a person, as positions are drawn: column letters
-/// on top, row numbers from 1 at the top on the left.
+/// The board drawn for a person, as positions are drawn
+/// ([`render_rows`]): column letters on top, row numbers from 1 at the top
+/// on the left.
 pub(super) fn render(board: &Board) -> String {
-    let mut out = String::from("   ");
-    for c in 0..board.geometry.cols {
-        out.push_str(&format!(" {}", (b'a' + c as u8) as char));
-    }
-    out.push('\n');
-    for (r, row) in board.diagram().split('/').enumerate() {
-        out.push_str(&format!("{:>3}", r + 1));
-        for ch in row.chars() {
-            out.push_str(&format!(" {ch}"));
-        }
-        out.push('\n');
-    }
-    out
+    let labels: Vec<String> = (0..board.geometry.cols)
+        .map(|c| ((b'a' + c as u8) as char).to_string())
+        .collect();
+    let rows: Vec<String> = board.diagram().split('/').map(str::to_string).collect();
+    render_rows(&labels, true, &rows)
+}
+
+/// `parts` equal shares of the time left to `deadline`: the deadline of
+/// the first.
+fn share(deadline: Option<Instant>, parts: u32) -> Option<Instant> {
+    deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / parts
+    })
 }

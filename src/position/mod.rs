@@ -251,11 +251,9 @@ impl BoardGame {
     /// and the column's on m,n,k boards (moves near the centre are tried
     /// first).
     pub fn distance_from_centre(&self, cell: u32) -> u32 {
-        let (row, col) = (cell / self.cols, cell % self.cols);
-        let col_off = (2 * col).abs_diff(self.cols - 1);
         match self.family {
-            Family::Gravity => col_off,
-            Family::Mnk => col_off.max((2 * row).abs_diff(self.rows - 1)),
+            Family::Gravity => (2 * (cell % self.cols)).abs_diff(self.cols - 1),
+            Family::Mnk => mnk_distance_from_centre(self.cols, self.rows, cell),
         }
     }
 
@@ -504,24 +502,7 @@ impl BoardGame {
                 Family::Gravity => (c + 1).to_string(),
             })
             .collect();
-        let width = labels.iter().map(String::len).max().unwrap_or(1);
-        let mut out = String::from("   ");
-        for label in &labels {
-            out.push_str(&format!(" {label:>width$}"));
-        }
-        out.push('\n');
-        for (r, row) in self.rows_of(p).into_iter().enumerate() {
-            let label = match self.family {
-                Family::Mnk => (r + 1).to_string(),
-                Family::Gravity => String::new(),
-            };
-            out.push_str(&format!("{label:>3}"));
-            for ch in row.chars() {
-                out.push_str(&format!(" {ch:>width$}"));
-            }
-            out.push('\n');
-        }
-        out
+        render_rows(&labels, self.family == Family::Mnk, &self.rows_of(p))
     }
 
     fn rows_of(&self, p: &Position) -> Vec<String> {
@@ -556,6 +537,40 @@ pub fn mnk_cell_name(cols: u32, cell: u32) -> String {
 /// from the top separated by `/`), cell `row · cols + col` drawn as
 /// `stone_at(cell)` (`'X'`, `'O'` or `'.'`); for boards of any size, as the
 /// certificates write them.
+/// A board drawn for a person from its `rows` (one character a cell, from
+/// the top): the column `labels` on top, the row numbers from 1 on the
+/// left when `numbered`; every cell as wide as the widest label.
+pub fn render_rows(labels: &[String], numbered: bool, rows: &[String]) -> String {
+    let width = labels.iter().map(String::len).max().unwrap_or(1);
+    let mut out = String::from("   ");
+    for label in labels {
+        out.push_str(&format!(" {label:>width$}"));
+    }
+    out.push('\n');
+    for (r, row) in rows.iter().enumerate() {
+        let label = if numbered {
+            (r + 1).to_string()
+        } else {
+            String::new()
+        };
+        out.push_str(&format!("{label:>3}"));
+        for ch in row.chars() {
+            out.push_str(&format!(" {ch:>width$}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// How far an m,n,k cell is from the centre of a `cols × rows` board, in
+/// half cells: the larger of its column's and its row's distances.
+pub fn mnk_distance_from_centre(cols: u32, rows: u32, cell: u32) -> u32 {
+    let (row, col) = (cell / cols, cell % cols);
+    (2 * col)
+        .abs_diff(cols - 1)
+        .max((2 * row).abs_diff(rows - 1))
+}
+
 pub fn mnk_diagram(cols: u32, rows: u32, stone_at: impl Fn(u32) -> char) -> String {
     (0..rows)
         .map(|r| {
