@@ -270,7 +270,7 @@ fn restricted_proofs_are_wins_with_accepted_certificates() {
             let verdict = prover.prove(&mut board);
             let at = format!("{cols},{rows},{k}: {}", board.diagram());
             let at = || at.clone();
-            assert_ne!(verdict, Verdict::Open, "{}", at());
+            assert_ne!(verdict, Verdict::Open, "{}: {:?}", at(), prover.stopped());
             if verdict != Verdict::Proved {
                 return;
             }

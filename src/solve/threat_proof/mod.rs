@@ -45,9 +45,20 @@
 //!   covers, also when an expansion is worked out again after the cache
 //!   was cleared (otherwise the certificate's walk, which follows one
 //!   orientation, could meet a reply proved only in another).
-//! * **Table**: numbers by key. Past its limit, entries not yet settled
-//!   are dropped; settled ones stay, since the certificate is read from
-//!   them. An evicted expansion is computed again the same way.
+//! * **Table** ([`table`]): numbers by key in a flat array that grows up
+//!   to its share of the memory; when full, a new key replaces an entry
+//!   not yet settled near its slot; settled ones stay, since the
+//!   certificate is read from them. A key with only settled entries near
+//!   it stops the search ("the table is full").
+//! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
+//!   of the process; with zones, an eighth each for the zone memo and the
+//!   kept cuts and moves; of what is left, half for the table and half
+//!   for the cache of expansions, counted in bytes (their lists, the
+//!   allocator's headers, the map) and cleared when full. An evicted
+//!   expansion is computed again the same way. The certificate's text
+//!   counts against the expansions' half (the cache clears to make room)
+//!   and may take three quarters of it, or the certificate is refused as
+//!   too large.
 //!
 //! **Certificate** ([`ThreatProver::certificate`], docs/FORMAT.md "Threat
 //! proof certificates"): from the root, at each OR node the move (`move`)
@@ -60,6 +71,7 @@
 
 pub mod board;
 pub mod fours;
+pub mod table;
 pub mod zones;
 
 use std::fmt::Write as _;
@@ -73,18 +85,26 @@ use crate::solve::cells::Cells;
 use crate::solve::proof_numbers::{Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
+use table::Table;
 use zones::Cut;
 
 /// The first line of a threat proof certificate.
 pub const CERTIFICATE_MAGIC: &str = "# retrograde threat proof certificate 2";
 
-/// Bytes a table entry takes (key, numbers, the map's overhead), to size
-/// the table from a memory budget.
-pub const BYTES_PER_ENTRY: u64 = 48;
+/// Bytes the cache of expansions takes for each expansion beside its
+/// lists: the shared box (counts and the enum) and the allocator's header
+/// and rounding of the box and each list, about (measured with
+/// `mallinfo2` on gomoku positions: within 5 % of the bytes in use).
+const EXPANSION_OVERHEAD: u64 = (16 + std::mem::size_of::<Expansion>() + 4 * 24) as u64;
 
-/// Bytes an expansion kept in the cache takes, about (its moves, covers
-/// and the map's overhead), to size the cache.
-pub const BYTES_PER_EXPANSION: u64 = 512;
+/// Bytes of the budget left to the rest of the process (its code, stacks,
+/// the runs' small sets), at most a quarter of the budget.
+const PROCESS_BYTES: u64 = 24 << 20;
+
+/// Bytes the cache's map takes for each entry it has room for: the slot
+/// (key and pointer) and control byte, 8/7 for the slots kept empty,
+/// times 3/2 for the old array held while it grows.
+const EXPANSION_MAP_BYTES: u64 = (16 + 8 + 1) * 8 / 7 * 3 / 2;
 
 /// Bytes a zone worked out takes in its memo (key, cells, overhead).
 pub const BYTES_PER_ZONE: u64 = 96;
@@ -149,6 +169,25 @@ enum Expansion {
     },
 }
 
+impl Expansion {
+    /// Bytes of its lists on the heap (their capacities).
+    fn heap_bytes(&self) -> u64 {
+        let list = |v: &Vec<u16>| (v.capacity() * 2) as u64;
+        match self {
+            Expansion::Won(run) => list(run),
+            Expansion::Lost => 0,
+            Expansion::Moves {
+                moves, all, covers, ..
+            } => {
+                list(moves)
+                    + list(all)
+                    + (covers.capacity() * std::mem::size_of::<Vec<u16>>()) as u64
+                    + covers.iter().map(|c| list(c) + 16).sum::<u64>()
+            }
+        }
+    }
+}
+
 /// The prover's verdict on a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -181,7 +220,7 @@ pub struct ThreatProver<'g> {
     geometry: &'g Geometry,
     attacker: usize,
     settings: Settings,
-    table: FxHashMap<u128, Numbers>,
+    table: Table,
     expansions: FxHashMap<u128, Rc<Expansion>>,
     /// The attacker's move at proved OR nodes, by key, in the canonical
     /// image's orientation; fixed once asked ([`zones`]).
@@ -190,8 +229,14 @@ pub struct ThreatProver<'g> {
     cuts: FxHashMap<u128, Rc<Cut>>,
     /// Zones worked out, by key and extra stones (canonical orientation).
     zone_memo: FxHashMap<(u128, u32), Cells>,
-    max_entries: usize,
-    max_expansions: usize,
+    /// Bytes the expansions cached may take, and take now (about: their
+    /// lists and [`EXPANSION_OVERHEAD`] each); the cache is cleared when
+    /// full.
+    expansion_budget: u64,
+    expansion_bytes: u64,
+    /// Bytes of the certificate's text being written (they count against
+    /// the expansions' budget), 0 outside [`Self::certificate`].
+    text_bytes: u64,
     max_zones: usize,
     /// The most cuts and chosen moves kept (they cannot be dropped: the
     /// zones and the certificate read them).
@@ -213,25 +258,30 @@ impl<'g> ThreatProver<'g> {
         memory: u64,
         deadline: Option<Instant>,
     ) -> Self {
-        // the table and the expansions half each, three eighths with zones
-        // (the zone memo and the kept cuts and moves an eighth each)
-        let main = if settings.zone_moves.is_some() { 3 } else { 4 };
-        let share = |eighths: u64, per: u64| (memory / 8 * eighths / per).clamp(1 << 10, 1 << 32);
-        let max_entries = share(main, BYTES_PER_ENTRY) as usize;
-        let max_expansions = share(main, BYTES_PER_EXPANSION).min(1 << 28) as usize;
-        let max_zones = share(1, BYTES_PER_ZONE) as usize;
-        let max_kept = share(1, BYTES_PER_KEPT) as usize;
+        // with zones, the zone memo and the kept cuts and moves an eighth
+        // each; of the rest, the table half and the expansions half
+        let zones = if settings.zone_moves.is_some() {
+            memory / 4
+        } else {
+            0
+        };
+        let share = |per: u64| (memory / 8 / per).clamp(1 << 10, 1 << 32) as usize;
+        let (max_zones, max_kept) = (share(BYTES_PER_ZONE), share(BYTES_PER_KEPT));
+        let main = memory - zones - PROCESS_BYTES.min(memory / 4);
+        let table = Table::within(main / 2);
+        let expansion_budget = main - main / 2;
         Self {
             geometry,
             attacker,
             settings,
-            table: FxHashMap::default(),
+            table,
             expansions: FxHashMap::default(),
             chosen: FxHashMap::default(),
             cuts: FxHashMap::default(),
             zone_memo: FxHashMap::default(),
-            max_entries,
-            max_expansions,
+            expansion_budget,
+            expansion_bytes: 0,
+            text_bytes: 0,
             max_zones,
             max_kept,
             deadline,
@@ -284,8 +334,7 @@ impl<'g> ThreatProver<'g> {
     /// move the proof chose. `None` where `board` is not a proved
     /// position with the attacker to move.
     pub fn winning_move(&mut self, board: &Board) -> Option<u32> {
-        if !self.attacker_to_move(board)
-            || self.table.get(&board.key()).is_none_or(|n| n.proof != 0)
+        if !self.attacker_to_move(board) || self.table.get(board.key()).is_none_or(|n| n.proof != 0)
         {
             return None;
         }
@@ -315,11 +364,25 @@ impl<'g> ThreatProver<'g> {
         // cache was cleared
         let mut image = board.image(t);
         let expansion = Rc::new(self.expand(&mut image));
-        if self.expansions.len() >= self.max_expansions {
-            self.expansions.clear();
+        let bytes = expansion.heap_bytes() + EXPANSION_OVERHEAD;
+        let map = (self.expansions.capacity() as u64 + 1) * EXPANSION_MAP_BYTES;
+        if self.expansion_bytes + bytes + map + self.text_bytes > self.expansion_budget {
+            self.clear_expansions();
         }
+        self.expansion_bytes += bytes;
         self.expansions.insert(key, Rc::clone(&expansion));
         (expansion, t)
+    }
+
+    /// Empties the cache of expansions, giving back its memory.
+    fn clear_expansions(&mut self) {
+        self.expansions.clear();
+        self.expansions.shrink_to_fit();
+        self.expansion_bytes = 0;
+        if self.text_bytes > 0 {
+            // a certificate's text needs the memory now
+            give_back_freed_memory();
+        }
     }
 
     /// Cells of an expansion (canonical orientation) in `board`'s, where
@@ -392,7 +455,7 @@ impl<'g> ThreatProver<'g> {
 
     /// The numbers a position starts with, before any search below it.
     fn numbers_of(&mut self, board: &mut Board) -> Numbers {
-        if let Some(&n) = self.table.get(&board.key()) {
+        if let Some(n) = self.table.get(board.key()) {
             return n;
         }
         let (expansion, _) = self.expansion(board);
@@ -415,15 +478,11 @@ impl<'g> ThreatProver<'g> {
     }
 
     fn store(&mut self, key: u128, numbers: Numbers) {
-        self.table.insert(key, numbers);
-        if self.table.len() > self.max_entries {
-            self.table.retain(|_, n| n.settled());
-            if self.table.len() * 10 > self.max_entries * 9 {
-                self.stopped = Some(format!(
-                    "the table is full ({} settled positions)",
-                    self.table.len()
-                ));
-            }
+        if !self.table.store(key, numbers) && self.stopped.is_none() {
+            self.stopped = Some(format!(
+                "the table is full ({} positions)",
+                self.table.len()
+            ));
         }
     }
 
@@ -461,7 +520,7 @@ impl<'g> ThreatProver<'g> {
         if !*pass {
             return self.oriented(moves, t);
         }
-        let passed = self.table.get(&board.key_after_pass());
+        let passed = self.table.get(board.key_after_pass());
         if passed.is_none_or(|n| n.proof != 0) {
             return vec![PASS];
         }
@@ -499,7 +558,7 @@ impl<'g> ThreatProver<'g> {
             _ => 0,
         };
         loop {
-            if moves == [PASS] && self.table.get(&keys[0]).is_some_and(|n| n.proof == 0) {
+            if moves == [PASS] && self.table.get(keys[0]).is_some_and(|n| n.proof == 0) {
                 // the pass is proved: on to the moves inside its zone
                 moves = self.children(board, &expansion, t);
                 keys = Self::keys_after(board, &moves, mover);
@@ -512,8 +571,8 @@ impl<'g> ThreatProver<'g> {
             // (least number, its child, second least, sum of all)
             let (mut best, mut best_at, mut second, mut sum) = (INFINITE + 1, 0, INFINITE, 0u32);
             for (i, &cell) in moves.iter().enumerate() {
-                let n = match self.table.get(&keys[i]) {
-                    Some(&n) => n,
+                let n = match self.table.get(keys[i]) {
+                    Some(n) => n,
                     None => {
                         step(board, cell, mover);
                         let n = self.numbers_of(board);
@@ -569,7 +628,7 @@ impl<'g> ThreatProver<'g> {
             let cut = second
                 .saturating_add(1)
                 .max(second.saturating_add(second / 4));
-            let child = self.table.get(&keys[best_at]).copied().unwrap_or(Numbers {
+            let child = self.table.get(keys[best_at]).unwrap_or(Numbers {
                 proof: 1,
                 disproof: 1,
             });
@@ -598,7 +657,7 @@ impl<'g> ThreatProver<'g> {
     /// Whether the table holds `board` as proved; if not, proves it again
     /// (after an eviction). False when it is not a win after all.
     fn ensure_proved(&mut self, board: &mut Board) -> bool {
-        if self.table.get(&board.key()).is_some_and(|n| n.proof == 0) {
+        if self.table.get(board.key()).is_some_and(|n| n.proof == 0) {
             return true;
         }
         self.prove(board) == Verdict::Proved
@@ -620,7 +679,9 @@ impl<'g> ThreatProver<'g> {
         );
         let mut seen = FxHashSet::default();
         let mut entries = 0;
-        self.write_entries(board, &mut text, &mut seen, &mut entries)?;
+        let written = self.write_entries(board, &mut text, &mut seen, &mut entries);
+        self.text_bytes = 0;
+        written?;
         Ok((text, entries))
     }
 
@@ -636,6 +697,15 @@ impl<'g> ThreatProver<'g> {
         let lost = || Error::InvalidInput("its certificate could not be read back".into());
         if !seen.insert(board.exact_key()) {
             return Ok(());
+        }
+        // the text takes its bytes from the expansions' share (module
+        // docs, "Memory")
+        self.text_bytes = text.len() as u64;
+        let most = self.expansion_budget / 4 * 3;
+        if self.text_bytes > most {
+            return Err(Error::InvalidInput(format!(
+                "its certificate is past its share of --max-memory ({most} bytes)"
+            )));
         }
         if !self.ensure_proved(board) {
             return Err(lost());
@@ -701,6 +771,17 @@ impl<'g> ThreatProver<'g> {
             }
         }
         Ok(())
+    }
+}
+
+/// Hands the memory freed to the system, where the allocator keeps it
+/// (glibc's keeps the small blocks of a cache cleared): so that the
+/// process's size follows what it holds.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

@@ -123,7 +123,7 @@ impl ThreatProver<'_> {
         let mover = board.to_move();
         let cell = self.oriented(all, t).into_iter().find(|&c| {
             self.table
-                .get(&board.key_after(c, mover))
+                .get(board.key_after(c, mover))
                 .is_some_and(|n| n.proof == 0)
         })?;
         self.chosen
@@ -173,7 +173,7 @@ impl ThreatProver<'_> {
         if let Some(&zone) = self.zone_memo.get(&(key, extras)) {
             return Some(self.canonical_to_board(zone, t));
         }
-        if self.table.get(&key).is_none_or(|n| n.proof != 0) {
+        if self.table.get(key).is_none_or(|n| n.proof != 0) {
             return None;
         }
         let (a, d) = (self.attacker, 1 - self.attacker);
