@@ -15,7 +15,7 @@
 //!   ([`Table::within`]); never more is taken.
 //! * **Layout**: linear probing (wrapping at the end). A key's *home* is
 //!   its slot by a multiplicative hash of its bits; it lies after its home
-//!   with no empty slot between. Slot keys are stored XORed with [`SALT`],
+//!   with no empty slot between. Slot keys are stored XORed with a fixed salt,
 //!   so that the zeroed slot (stored key 0) is empty and the empty board's
 //!   key (0) is not.
 //! * **Never a hole**: entries are replaced in place and never removed,
@@ -26,7 +26,7 @@
 //!   stands behind it). Settled entries are never replaced: the
 //!   certificate is read from them. With only settled entries there, the
 //!   key takes the first empty slot further on, unless the table is
-//!   [`FULL`]: then [`Table::store`] says so and the prover stops ("the
+//!   15/16 full: then [`Table::store`] says so and the prover stops ("the
 //!   table is full").
 
 use crate::solve::proof_numbers::Numbers;
