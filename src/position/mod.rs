@@ -533,10 +533,6 @@ pub fn mnk_cell_name(cols: u32, cell: u32) -> String {
     format!("{}{}", (b'a' + col as u8) as char, row + 1)
 }
 
-/// The one-line diagram of an m,n,k board of `cols × rows` cells (rows
-/// from the top separated by `/`), cell `row · cols + col` drawn as
-/// `stone_at(cell)` (`'X'`, `'O'` or `'.'`); for boards of any size, as the
-/// certificates write them.
 /// A board drawn for a person from its `rows` (one character a cell, from
 /// the top): the column `labels` on top, the row numbers from 1 on the
 /// left when `numbered`; every cell as wide as the widest label.
@@ -571,6 +567,10 @@ pub fn mnk_distance_from_centre(cols: u32, rows: u32, cell: u32) -> u32 {
         .max((2 * row).abs_diff(rows - 1))
 }
 
+/// The one-line diagram of an m,n,k board of `cols × rows` cells (rows
+/// from the top separated by `/`), cell `row · cols + col` drawn as
+/// `stone_at(cell)` (`'X'`, `'O'` or `'.'`); for boards of any size, as the
+/// certificates write them.
 pub fn mnk_diagram(cols: u32, rows: u32, stone_at: impl Fn(u32) -> char) -> String {
     (0..rows)
         .map(|r| {

@@ -46,10 +46,11 @@
 //!   was cleared (otherwise the certificate's walk, which follows one
 //!   orientation, could meet a reply proved only in another).
 //! * **Table** ([`table`]): numbers by key in a flat array that grows up
-//!   to its share of the memory; when full, a new key replaces an entry
-//!   not yet settled near its slot; settled ones stay, since the
-//!   certificate is read from them. A key with only settled entries near
-//!   it stops the search ("the table is full").
+//!   to its share of the memory; at its largest, a new key with no empty
+//!   slot near its home replaces an entry not yet settled there; settled
+//!   ones stay, since the certificate is read from them. A key with only
+//!   settled entries near it in a table 15/16 full stops the search ("the
+//!   table is full").
 //! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
 //!   of the process; with zones, an eighth each for the zone memo and the
 //!   kept cuts and moves; of what is left, half for the table and half

@@ -21,8 +21,9 @@
 //! * **Never a hole**: entries are replaced in place and never removed,
 //!   so a probe that meets an empty slot may stop there.
 //! * **Replacement** (the array at its largest): a new key whose first
-//!   [`PROBES`] slots are all taken replaces the unsettled entry among
-//!   them with the least proof plus disproof number (the least search
+//!   [`PROBES`] slots are all taken (or the table 15/16 full) replaces
+//!   the unsettled entry among them, before the first empty slot, with
+//!   the least proof plus disproof number (the least search
 //!   stands behind it). Settled entries are never replaced: the
 //!   certificate is read from them. With only settled entries there, the
 //!   key takes the first empty slot further on, unless the table is
@@ -140,8 +141,12 @@ impl Table {
     /// The slot of `key`, or `Err` with the first empty slot from its
     /// home on (there is one: the table is never full to the last slot).
     fn find(&self, key: u128) -> std::result::Result<usize, usize> {
-        let want = Self::stored(key);
-        let mut i = self.home(key);
+        self.find_from(Self::stored(key), self.home(key))
+    }
+
+    /// [`Self::find`] of the key stored as `want`, whose home is `home`.
+    fn find_from(&self, want: [u64; 2], home: usize) -> std::result::Result<usize, usize> {
+        let mut i = home;
         loop {
             let slot = &self.slots[i];
             if slot[..2] == want {
@@ -169,16 +174,15 @@ impl Table {
         if self.len * 4 >= self.slots.len() * 3 && self.can_grow() {
             self.grow();
         }
-        let want = Self::stored(key);
+        let (want, home) = (Self::stored(key), self.home(key));
         let entry = [want[0], want[1], pack(numbers)];
-        let empty = match self.find(key) {
+        let empty = match self.find_from(want, home) {
             Ok(i) => {
                 self.slots[i] = entry;
                 return true;
             }
             Err(empty) => empty,
         };
-        let home = self.home(key);
         let distance = (empty + self.slots.len() - home) % self.slots.len();
         let full = self.len * 16 >= self.slots.len() * FULL;
         if distance < PROBES && !full {
@@ -191,8 +195,9 @@ impl Table {
             self.grow();
             return self.store(key, numbers);
         }
-        // (least proof + disproof, its slot) among the unsettled
-        let victim = (0..PROBES)
+        // (least proof + disproof, its slot) among the unsettled before
+        // the empty slot (one past it would not be found from the home)
+        let victim = (0..PROBES.min(distance))
             .map(|d| (home + d) % self.slots.len())
             .filter_map(|i| {
                 let held = unpack(self.slots[i][2]);
@@ -282,6 +287,26 @@ mod tests {
         // within the bytes
         assert!(t.bytes() + t.bytes() / 8 <= bytes + BYTES_PER_SLOT * PROBES as u64);
         assert!(t.slots.len() > 8 * FIRST_SLOTS);
+    }
+
+    #[test]
+    fn a_key_stored_is_found_at_once_also_in_a_full_table() {
+        // (the prover reads a child's numbers back after searching it: a
+        // store that says yes but cannot be found would loop)
+        for seed in 1..=50u128 {
+            let mut t = Table::of(2 * PROBES, 2 * PROBES);
+            for i in 1..=400u128 {
+                let key = (i * 0x1234_5678_9abc_def1 * seed) ^ (seed << 70);
+                let n = if (i + seed) % 4 == 0 {
+                    Numbers::PROVED
+                } else {
+                    open(i as u32)
+                };
+                if t.store(key, n) {
+                    assert_eq!(t.get(key), Some(n), "seed {seed}, key {i}");
+                }
+            }
+        }
     }
 
     #[test]
