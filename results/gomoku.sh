@@ -11,7 +11,10 @@
 # "checker" added: "accepted", "refused" or null when not proved) and a
 # line in results/gomoku/RUNS.log. A class whose JSON exists is skipped, so
 # the script resumes after a kill at the class it was in (delete a JSON to
-# run its class again, e.g. with a longer TIME_LIMIT). Certificates go to
+# run its class again, e.g. with a longer TIME_LIMIT: with its checkpoint
+# in $CHECKPOINTS, default /var/tmp/retrograde-gomoku, the run resumes where
+# the last one stopped; a checkpoint is written every 30 minutes and at the
+# time limit, and deleted once the class is proved). Certificates go to
 # $CERTIFICATES (default /tmp/retrograde-gomoku; not committed: the far
 # corner's is about 450 MB) and are deleted once checked unless KEEP=1.
 #
@@ -29,7 +32,8 @@ certificates=${CERTIFICATES:-/tmp/retrograde-gomoku}
 limit=${TIME_LIMIT:-1500}
 memory=${MEMORY:-4GiB}
 zones=${ZONES:-off}
-mkdir -p "$out" "$certificates"
+checkpoints=${CHECKPOINTS:-/var/tmp/retrograde-gomoku}
+mkdir -p "$out" "$certificates" "$checkpoints"
 
 cargo build --release --quiet
 checker=$(cargo test --release --test threat_proof --no-run --message-format=json 2>/dev/null |
@@ -59,9 +63,11 @@ for reply in ${*:-$order}; do
   [ -e "$file" ] && continue
   certificate="$certificates/h8-$reply.txt"
   args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,$reply --zone-moves $zones --time-limit $limit --max-memory $memory"
+  checkpoint="$checkpoints/h8-$reply.checkpoint"
+  resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
   /usr/bin/time -f '%e %M' -o "$out/$reply.time" \
-    "$bin/retrograde" $args --json --proof "$certificate" > "$file.tmp" || status=$?
+    "$bin/retrograde" $args --json --proof "$certificate" --checkpoint "$checkpoint" > "$file.tmp" || status=$?
   # (time writes "Command exited with non-zero status" first on a failure)
   read -r seconds kib < <(tail -n 1 "$out/$reply.time")
   rm "$out/$reply.time"
@@ -74,6 +80,7 @@ for reply in ${*:-$order}; do
       --exact --ignored --nocapture > "$out/$reply.check" 2>&1 &&
       grep -q ': accepted, ' "$out/$reply.check" && verdict=accepted
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
+    [ "$verdict" = accepted ] && rm -f "$checkpoint"
   elif [ "$status" != 3 ]; then
     echo "gomoku.sh: h8 $reply: retrograde exited with $status" >&2
     exit "$status"
@@ -90,5 +97,5 @@ EOF
   # the checker's output is kept where it did not accept
   [ "$verdict" = refused ] || rm -f "$out/$reply.check"
   result=$([ "$status" = 0 ] && echo "X wins; certificate ${replayed:-$verdict}" || echo "not proved")
-  echo "$(date -u +%F) h8 $reply: $result; retrograde $args: ${seconds} s wall, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
+  echo "$(date -u +%F) h8 $reply: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
 done

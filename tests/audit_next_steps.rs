@@ -300,3 +300,113 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
     assert!(out.contains("not proved"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `prove mnk --method threats --checkpoint FILE`: a proof stopped by its
+/// time limit leaves a checkpoint, and the next run resumes from it (its
+/// report counts the earlier run's positions) to a proof; a file that is
+/// not a checkpoint is left as it was, and another proof's checkpoint, a
+/// damaged one and `--checkpoint` without the threat prover are one-line
+/// errors (exit 2).
+#[test]
+fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
+    let dir = std::env::temp_dir().join(format!("retrograde-checkpoint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("h8.checkpoint");
+    let file_arg = file.to_str().unwrap();
+    let prove = |after: &str, more: &[&str]| {
+        let all: Vec<&str> = [
+            "prove",
+            "mnk",
+            "--cols",
+            "15",
+            "--rows",
+            "15",
+            "--k",
+            "5",
+            "--method",
+            "threats",
+            "--zone-moves",
+            "off",
+            "--max-memory",
+            "256MiB",
+            "--json",
+            "--after",
+            after,
+        ]
+        .into_iter()
+        .chain(more.iter().copied())
+        .collect();
+        let (code, out, err) = run_within(&all, 120, None);
+        (code, String::from_utf8(out).unwrap(), err)
+    };
+    // about 160 k positions, several seconds: not within half a second
+    let after = "h8,a1,i9,a2";
+    let (code, out, err) = prove(after, &["--checkpoint", file_arg, "--time-limit", "0.5"]);
+    assert_eq!(code, Some(3), "{out}{err}");
+    let first: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        first["checkpoint"]["written"].as_u64().unwrap() >= 1,
+        "{out}"
+    );
+    assert!(file.exists());
+    let (code, out, err) = prove(after, &["--checkpoint", file_arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let resumed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let earlier = resumed["checkpoint"]["earlier_visits"].as_u64().unwrap();
+    assert!(earlier > 0, "{out}");
+    assert!(
+        resumed["proof"]["visits"].as_u64().unwrap() > earlier,
+        "{out}"
+    );
+    // another position's proof, the checkpoint damaged, no threat prover
+    let (code, _, err) = prove("h8,a1,i9,b2", &["--checkpoint", file_arg]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("another proof") && err.lines().count() == 1,
+        "{err}"
+    );
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    let damaged = dir.join("damaged.checkpoint");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let (code, _, err) = prove(after, &["--checkpoint", damaged.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("checksum") && err.lines().count() == 1,
+        "{err}"
+    );
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "not a checkpoint\n").unwrap();
+    let (code, _, err) = prove(
+        after,
+        &[
+            "--checkpoint",
+            other.to_str().unwrap(),
+            "--time-limit",
+            "0.5",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a checkpoint"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        "not a checkpoint\n"
+    );
+    let all = [
+        "prove",
+        "mnk",
+        "--cols",
+        "7",
+        "--rows",
+        "7",
+        "--k",
+        "5",
+        "--checkpoint",
+        file_arg,
+    ];
+    let (code, _, err) = run_within(&all, 60, None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("only --method threats"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -294,3 +294,56 @@ fn restricted_proofs_are_wins_with_accepted_certificates() {
         "{with_zones} certificates with zone entries"
     );
 }
+
+/// A proof stopped twice, each time saved to a checkpoint and restored into
+/// a fresh prover (as a new process would), ends as a proof whose
+/// certificate the checker accepts, without searching again what the
+/// earlier provers searched; with zones (their cuts and chosen moves are
+/// in the checkpoint too) and without.
+#[test]
+fn a_proof_resumed_from_checkpoints_is_accepted_and_not_searched_again() {
+    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let dir = std::env::temp_dir().join(format!("retrograde-threat-ck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("proof.checkpoint");
+    let no_zones = Settings {
+        zone_moves: None,
+        ..Settings::default()
+    };
+    for (moves, settings) in [
+        ("h8 a1 i9 a2", Settings::default()),
+        ("h8 a1 i9 a15", no_zones),
+    ] {
+        let mut board = Board::after(&geometry, moves).unwrap();
+        let mut whole = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
+        assert_eq!(whole.prove(&mut board), Verdict::Proved);
+        let all = whole.stats().visits;
+        let _ = std::fs::remove_file(&path);
+        // each process's own positions, and the last one's proof
+        let mut own = 0;
+        let mut previous = 0;
+        for stage in 1..=3 {
+            let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
+            let earlier = prover.load_checkpoint(&path, &board).unwrap();
+            assert_eq!(earlier.map_or(0, |e| e.visits), previous, "{moves}");
+            if stage < 3 {
+                prover.limit_visits(all * stage / 3);
+                assert_eq!(prover.prove(&mut board), Verdict::Open, "{moves}");
+                prover.save_checkpoint(&path, &board, 1.0).unwrap();
+            } else {
+                assert_eq!(prover.prove(&mut board), Verdict::Proved, "{moves}");
+                let (text, _) = prover.certificate(&mut board).unwrap();
+                check_certificate(&text).expect("accepted");
+            }
+            own += prover.stats().visits - previous;
+            previous = prover.stats().visits;
+        }
+        // started over each time it would be about 2 × all
+        println!("{moves}: {own} positions in three processes, {all} in one");
+        assert!(
+            own < all + all / 4,
+            "{moves}: {own} positions against {all}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

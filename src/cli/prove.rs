@@ -95,6 +95,16 @@ pub struct ProveMnkArgs {
     /// (default: the prover's own, 10).
     #[arg(long, value_name = "N|off", value_parser = parse_zone_moves)]
     zone_moves: Option<ZoneMoves>,
+    /// With --method threats: keep the proof's state in FILE, written
+    /// every --checkpoint-every seconds and when the search stops
+    /// unsettled, and resume from it when it is there (same arguments, and
+    /// the same --max-memory or more); a proof can so run across several
+    /// processes. A file there that is not a checkpoint is never replaced.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints (default 1800).
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    checkpoint_every: Option<f64>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -119,6 +129,8 @@ impl ProveMnkArgs {
             method: Method::Auto,
             after: String::new(),
             zone_moves: None,
+            checkpoint: None,
+            checkpoint_every: None,
             run: run.clone(),
         }
     }
@@ -301,11 +313,13 @@ fn by_win_proof(
 }
 
 /// The first player's win from the position `--after` reaches, by the
-/// threat prover ([`retrograde::solve::threat_proof`]); `Err` with why not.
+/// threat prover ([`retrograde::solve::threat_proof`]); `Err` with why
+/// not; with `--checkpoint`, what the checkpoint did (for the report).
 fn by_threats(
     args: &ProveMnkArgs,
+    started: Instant,
     deadline: Option<Instant>,
-) -> anyhow::Result<Result<Proof, String>> {
+) -> anyhow::Result<(Result<Proof, String>, Option<serde_json::Value>)> {
     let geometry = Geometry::new(args.cols, args.rows, args.k)?;
     let mut board =
         Board::after(&geometry, &args.after).map_err(|e| anyhow::anyhow!("--after: {e}"))?;
@@ -321,35 +335,89 @@ fn by_threats(
         ..defaults
     };
     let mut prover = ThreatProver::new(&geometry, 0, settings, args.run.budget().0 .0, deadline);
-    match prover.prove(&mut board) {
+    let mut saves = 0u64;
+    let earlier = match &args.checkpoint {
+        Some(path) => prover.load_checkpoint(path, &board)?.unwrap_or_default(),
+        None => Default::default(),
+    };
+    let every = std::time::Duration::from_secs_f64(args.checkpoint_every.unwrap_or(1800.0));
+    let verdict = loop {
+        // with a checkpoint, the search stops at each save and goes on
+        // from the table (df-pn's whole state) after it
+        let save_at = args.checkpoint.as_ref().map(|_| Instant::now() + every);
+        prover.set_deadline(match (deadline, save_at) {
+            (Some(d), Some(s)) => Some(d.min(s)),
+            (d, s) => d.or(s),
+        });
+        let verdict = prover.prove(&mut board);
+        if let (Verdict::Open, Some(path)) = (verdict, &args.checkpoint) {
+            let seconds = earlier.seconds + started.elapsed().as_secs_f64();
+            prover.save_checkpoint(path, &board, seconds)?;
+            saves += 1;
+            let now = Instant::now();
+            if save_at.is_some_and(|s| now >= s) && deadline.is_none_or(|d| now < d) {
+                continue;
+            }
+        }
+        break verdict;
+    };
+    prover.set_deadline(deadline);
+    let checkpoint = args.checkpoint.as_ref().map(|path| {
+        serde_json::json!({
+            "file": path.display().to_string(),
+            "earlier_seconds": earlier.seconds,
+            "earlier_visits": earlier.visits,
+            "written": saves,
+        })
+    });
+    let earlier_text = if earlier.visits > 0 {
+        format!(
+            ", {} of them and {:.0} s in earlier runs",
+            earlier.visits, earlier.seconds
+        )
+    } else {
+        String::new()
+    };
+    match verdict {
         Verdict::Proved => {}
         Verdict::Disproved => {
-            return Ok(Err(
-                "the threat prover finds no first-player win among the moves it \
-                           tries (the best-scored few: this does not make it a draw)"
-                    .into(),
+            return Ok((
+                Err(
+                    "the threat prover finds no first-player win among the moves it \
+                     tries (the best-scored few: this does not make it a draw)"
+                        .into(),
+                ),
+                checkpoint,
             ))
         }
         Verdict::Open => {
-            return Ok(Err(format!(
-                "the threat prover stopped on {} ({} positions searched)",
-                prover.stopped().unwrap_or("a limit"),
-                prover.stats().visits
-            )))
+            return Ok((
+                Err(format!(
+                    "the threat prover stopped on {} ({} positions searched{earlier_text})",
+                    prover.stopped().unwrap_or("a limit"),
+                    prover.stats().visits
+                )),
+                checkpoint,
+            ))
         }
     }
     // never a claimed result without its certificate
     let (certificate, entries) = match prover.certificate(&mut board) {
         Ok(c) => c,
-        Err(e) => return Ok(Err(format!("the threat prover found a win but {e}"))),
+        Err(e) => {
+            return Ok((
+                Err(format!("the threat prover found a win but {e}")),
+                checkpoint,
+            ))
+        }
     };
     let stats = prover.stats();
-    Ok(Ok(Proof {
+    let proof = Proof {
         value: "first",
         method: "threats",
         certificate,
         details: vec![format!(
-            "claim X wins: {entries} positions listed ({} searched, {} expanded: runs of fours and covers; {} zones answered {} replies)",
+            "claim X wins: {entries} positions listed ({} searched{earlier_text}, {} expanded: runs of fours and covers; {} zones answered {} replies)",
             stats.visits, stats.expansions, stats.cuts, stats.moves_cut
         )],
         json: serde_json::json!({
@@ -359,7 +427,8 @@ fn by_threats(
             "replies_answered_by_zones": stats.moves_cut,
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
-    }))
+    };
+    Ok((Ok(proof), checkpoint))
 }
 
 /// The value by the bitboard search on `bitboard`, written as a proof tree
@@ -478,8 +547,24 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         args.after.trim().is_empty() || args.method == Method::Threats,
         "--after proves a position, which only --method threats does"
     );
+    anyhow::ensure!(
+        args.checkpoint.is_none() || args.method == Method::Threats,
+        "--checkpoint keeps the state of a threat proof, which only --method threats makes"
+    );
+    if let Some(every) = args.checkpoint_every {
+        anyhow::ensure!(
+            every.is_finite() && every > 0.0 && every <= MAX_TIME_LIMIT,
+            "--checkpoint-every {every} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0}"
+        );
+    }
+    if let Some(path) = &args.checkpoint {
+        retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--checkpoint {e}"))?;
+    }
+    let mut checkpoint = None;
     let (proof, why_not) = if args.method == Method::Threats {
-        match by_threats(args, deadline)? {
+        let (result, report) = by_threats(args, started, deadline)?;
+        checkpoint = report;
+        match result {
             Ok(p) => (Some(p), None),
             Err(why) => (None, Some(why)),
         }
@@ -533,6 +618,7 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             "proof": proof.as_ref().map(|p| p.json.clone()),
             "why_not": why_not,
             "certificate": proof.as_ref().and(args.proof.as_ref()).map(|p| p.display().to_string()),
+            "checkpoint": checkpoint,
             "seconds": seconds,
         }))?
     } else if let Some(p) = &proof {

@@ -61,6 +61,10 @@
 //!   and may take three quarters of it, or the certificate is refused as
 //!   too large.
 //!
+//! **Checkpoints** ([`checkpoint`]): the table, the zones' fixed choices
+//! and the counts written to a file and read back into a fresh prover,
+//! so that one proof runs across several processes.
+//!
 //! **Certificate** ([`ThreatProver::certificate`], docs/FORMAT.md "Threat
 //! proof certificates"): from the root, at each OR node the move (`move`)
 //! or the winning run (`vcf`); at each AND node its zone (`zone`) and
@@ -71,6 +75,7 @@
 //! move outside the zone on the board.
 
 pub mod board;
+pub mod checkpoint;
 pub mod fours;
 pub mod table;
 pub mod zones;

@@ -106,8 +106,9 @@ impl Table {
         let mut larger = Self::of(slots, self.max_slots);
         for slot in &self.slots {
             if slot[..2] != [0, 0] {
-                let key = (u128::from(slot[1]) << 64 | u128::from(slot[0])) ^ SALT;
-                let i = larger.find(key).expect_err("keys are stored once");
+                let i = larger
+                    .find(Self::key_of(slot))
+                    .expect_err("keys are stored once");
                 larger.slots[i] = *slot;
                 larger.len += 1;
             }
@@ -125,12 +126,25 @@ impl Table {
         self.len == 0
     }
 
+    /// Every entry held, as (key, numbers), in slot order.
+    pub fn entries(&self) -> impl Iterator<Item = (u128, Numbers)> + '_ {
+        self.slots
+            .iter()
+            .filter(|slot| slot[..2] != [0, 0])
+            .map(|slot| (Self::key_of(slot), unpack(slot[2])))
+    }
+
     fn home(&self, key: u128) -> usize {
         // (the key is the least of its images' hashes: its high bits lean
         // to zero, its low ones do not)
         let mixed = (key as u64 ^ (key >> 64) as u64 >> 7).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         // onto the slots by a multiply (Lemire's reduction)
         ((u128::from(mixed) * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// The key a taken slot holds ([`Self::stored`] undone).
+    fn key_of(slot: &[u64; 3]) -> u128 {
+        (u128::from(slot[1]) << 64 | u128::from(slot[0])) ^ SALT
     }
 
     fn stored(key: u128) -> [u64; 2] {
@@ -217,11 +231,11 @@ impl Table {
     }
 }
 
-fn pack(n: Numbers) -> u64 {
+pub(super) fn pack(n: Numbers) -> u64 {
     u64::from(n.proof) << 32 | u64::from(n.disproof)
 }
 
-fn unpack(word: u64) -> Numbers {
+pub(super) fn unpack(word: u64) -> Numbers {
     Numbers {
         proof: (word >> 32) as u32,
         disproof: word as u32,

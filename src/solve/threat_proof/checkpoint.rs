@@ -1,0 +1,335 @@
+//! The threat prover's checkpoints (`prove mnk --method threats
+//! --checkpoint FILE`): what a proof has learnt, on disk, so that a proof
+//! stopped by its time limit (or killed) goes on in a later process from
+//! where its last checkpoint left it.
+//!
+//! **What is kept.** df-pn holds all it knows in its table: a search
+//! started again from the root with the table restored follows the
+//! numbers back down to where it was (the stack it was on costs one
+//! descent). Beside the table: with zones, the attacker moves chosen and
+//! the cuts made, which stay fixed once made (the zones and the
+//! certificate read them: [`super::zones`]); and the counts of the report,
+//! so that they cover every run. The expansion cache and the zone memo are
+//! worked out again as needed, the same way as before.
+//!
+//! **Identity.** A checkpoint belongs to one proof: the board, the
+//! attacker, the position proved (its diagram, and its key, so that a
+//! change of the keys' hashing is caught) and the prover's settings.
+//! Another proof's checkpoint is refused, as is a file that fails its
+//! checks (magic, version, sizes, checksum); the caller never replaces a
+//! file that is not a checkpoint.
+//!
+//! **Format** (little-endian): `RGTHREAT`, `u32` version; `u32` length and
+//! the identity's text (one `field value` line a field); `f64` seconds
+//! searched so far; `u64` visits, expansions, cuts, moves cut; `u64`
+//! entries, then each entry's key (two `u64`, low first) and `proof << 32
+//! | disproof`; `u64` chosen moves, then each one's key and cell (`u64`);
+//! `u64` cuts, then each one's key and three cell lists (zone, moves,
+//! all), each a `u64` length and its cells as `u16`; last the `u64`
+//! checksum ([`StreamChecksum`]) of every byte before it. Written
+//! atomically (temporary file, sync, rename), so a run killed while
+//! writing leaves the previous checkpoint whole.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, ErrorKind, Read, Write};
+use std::path::Path;
+use std::rc::Rc;
+
+use crate::atomic_file::write_atomically_with;
+use crate::checksum::StreamChecksum;
+use crate::error::{quoted, Error, Result, QUOTED_CHARS};
+use crate::solve::cells::Cells;
+
+use super::board::Board;
+use super::table::{pack, unpack};
+use super::zones::Cut;
+use super::ThreatProver;
+
+/// The first bytes of a checkpoint file.
+pub const MAGIC: &[u8; 8] = b"RGTHREAT";
+
+const VERSION: u32 = 1;
+
+/// The longest identity text read (a 16 × 16 diagram and the settings
+/// take about 1 kB).
+const MAX_IDENTITY: u32 = 1 << 16;
+
+/// What the runs before this one did, by their checkpoint.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Earlier {
+    /// Seconds they searched.
+    pub seconds: f64,
+    /// Positions they searched.
+    pub visits: u64,
+}
+
+/// Bytes written with their checksum.
+struct Out<W: Write> {
+    w: W,
+    sum: StreamChecksum,
+}
+
+impl<W: Write> Out<W> {
+    fn bytes(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.sum.update(bytes);
+        self.w.write_all(bytes)
+    }
+
+    fn u32(&mut self, v: u32) -> std::io::Result<()> {
+        self.bytes(&v.to_le_bytes())
+    }
+
+    fn u64(&mut self, v: u64) -> std::io::Result<()> {
+        self.bytes(&v.to_le_bytes())
+    }
+
+    fn key(&mut self, key: u128) -> std::io::Result<()> {
+        self.u64(key as u64)?;
+        self.u64((key >> 64) as u64)
+    }
+
+    fn cells(&mut self, cells: &[u16]) -> std::io::Result<()> {
+        self.u64(cells.len() as u64)?;
+        cells.iter().try_for_each(|&c| self.bytes(&c.to_le_bytes()))
+    }
+}
+
+/// Bytes read with their checksum; `bad` words every failure.
+struct In<R: Read> {
+    r: R,
+    sum: StreamChecksum,
+    path: String,
+}
+
+impl<R: Read> In<R> {
+    fn bad(&self, why: impl Into<String>) -> Error {
+        Error::BadTableFile {
+            path: self.path.clone(),
+            why: why.into(),
+        }
+    }
+
+    fn fill(&mut self, buf: &mut [u8]) -> Result<()> {
+        match self.r.read_exact(buf) {
+            Ok(()) => {
+                self.sum.update(buf);
+                Ok(())
+            }
+            Err(e) if e.kind() == ErrorKind::UnexpectedEof => {
+                Err(self.bad("the checkpoint is truncated (a run killed while writing it leaves the last whole one, so this file was cut later)"))
+            }
+            Err(cause) => Err(Error::CannotRead {
+                path: self.path.clone(),
+                cause,
+            }),
+        }
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        let mut b = [0; 4];
+        self.fill(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self) -> Result<u64> {
+        let mut b = [0; 8];
+        self.fill(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn key(&mut self) -> Result<u128> {
+        let low = self.u64()?;
+        Ok(u128::from(self.u64()?) << 64 | u128::from(low))
+    }
+
+    /// A list of cells, each below `cells`.
+    fn cells(&mut self, cells: u32) -> Result<Vec<u16>> {
+        let n = self.u64()?;
+        if n > u64::from(cells) {
+            return Err(self.bad(format!("a list of {n} cells on a board of {cells}")));
+        }
+        let mut list = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let mut b = [0; 2];
+            self.fill(&mut b)?;
+            let c = u16::from_le_bytes(b);
+            if u32::from(c) >= cells {
+                return Err(self.bad(format!("cell {c} on a board of {cells}")));
+            }
+            list.push(c);
+        }
+        Ok(list)
+    }
+}
+
+impl ThreatProver<'_> {
+    /// The fields a checkpoint must agree on with the proof of `root`.
+    fn identity(&self, root: &Board) -> Vec<(&'static str, String)> {
+        let g = self.geometry;
+        vec![
+            ("board", format!("{} {} {}", g.cols, g.rows, g.k)),
+            ("attacker", ["X", "O"][self.attacker].to_string()),
+            ("position", root.diagram()),
+            ("key", format!("{:032x}", root.key())),
+            ("settings", format!("{:?}", self.settings)),
+        ]
+    }
+
+    /// Writes the prover's state, as it is after a search of `root`
+    /// stopped, to `path` atomically (module docs); `seconds`: the time
+    /// searched by this run and those before it.
+    pub fn save_checkpoint(&self, path: &Path, root: &Board, seconds: f64) -> Result<()> {
+        let identity: String = self
+            .identity(root)
+            .iter()
+            .map(|(field, value)| format!("{field} {value}\n"))
+            .collect();
+        write_atomically_with(path, |file| {
+            let mut out = Out {
+                w: BufWriter::with_capacity(1 << 20, file),
+                sum: StreamChecksum::default(),
+            };
+            out.bytes(MAGIC)?;
+            out.u32(VERSION)?;
+            out.u32(identity.len() as u32)?;
+            out.bytes(identity.as_bytes())?;
+            out.u64(seconds.to_bits())?;
+            let s = &self.stats;
+            for n in [s.visits, s.expansions, s.cuts, s.moves_cut] {
+                out.u64(n)?;
+            }
+            out.u64(self.table.len() as u64)?;
+            for (key, numbers) in self.table.entries() {
+                out.key(key)?;
+                out.u64(pack(numbers))?;
+            }
+            out.u64(self.chosen.len() as u64)?;
+            for (&key, &cell) in &self.chosen {
+                out.key(key)?;
+                out.u64(u64::from(cell))?;
+            }
+            out.u64(self.cuts.len() as u64)?;
+            for (&key, cut) in &self.cuts {
+                out.key(key)?;
+                let zone: Vec<u16> = cut.zone.iter().map(|c| c as u16).collect();
+                out.cells(&zone)?;
+                out.cells(&cut.moves)?;
+                out.cells(&cut.all)?;
+            }
+            let sum = out.sum.value();
+            out.w.write_all(&sum.to_le_bytes())?;
+            out.w.flush()
+        })
+        .map_err(|cause| Error::Io {
+            path: path.display().to_string(),
+            cause,
+        })
+    }
+
+    /// Restores the checkpoint at `path` of the proof of `root` into this
+    /// prover, fresh from [`ThreatProver::new`]; `None` when there is no
+    /// file at `path`. A file that is not a checkpoint, or another proof's,
+    /// or damaged, is an error (the prover is then to be dropped: it may
+    /// hold part of the file).
+    pub fn load_checkpoint(&mut self, path: &Path, root: &Board) -> Result<Option<Earlier>> {
+        let shown = path.display().to_string();
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(cause) => return Err(Error::CannotRead { path: shown, cause }),
+        };
+        let mut input = In {
+            r: BufReader::with_capacity(1 << 20, file),
+            sum: StreamChecksum::default(),
+            path: shown,
+        };
+        let mut magic = [0; 8];
+        if input.fill(&mut magic).is_err() || &magic != MAGIC {
+            return Err(input.bad(
+                "not a checkpoint of retrograde's threat prover, so it is neither read nor replaced; give another path",
+            ));
+        }
+        let version = input.u32()?;
+        if version != VERSION {
+            return Err(input.bad(format!(
+                "a checkpoint of format version {version}; this retrograde reads version {VERSION}"
+            )));
+        }
+        let length = input.u32()?;
+        if length > MAX_IDENTITY {
+            return Err(input.bad(format!("an identity of {length} bytes")));
+        }
+        let mut text = vec![0; length as usize];
+        input.fill(&mut text)?;
+        let text = String::from_utf8_lossy(&text).into_owned();
+        let theirs: Vec<(&str, &str)> = text
+            .lines()
+            .map(|line| line.split_once(' ').unwrap_or((line, "")))
+            .collect();
+        for (field, ours) in self.identity(root) {
+            let found = theirs.iter().find(|(f, _)| *f == field).map(|(_, v)| *v);
+            if found != Some(ours.as_str()) {
+                // (a diagram is too long to quote in a line)
+                let differs = match found {
+                    Some(theirs) if ours.len() <= QUOTED_CHARS => {
+                        format!(
+                            "its {field} is {}, this run's {}",
+                            quoted(theirs),
+                            quoted(&ours)
+                        )
+                    }
+                    _ => format!("it differs from this run in its {field}"),
+                };
+                return Err(input.bad(format!(
+                    "a checkpoint of another proof ({differs}); give another path, or the arguments of the run that wrote it"
+                )));
+            }
+        }
+        let seconds = f64::from_bits(input.u64()?);
+        let visits = input.u64()?;
+        let (expansions, cuts, moves_cut) = (input.u64()?, input.u64()?, input.u64()?);
+        let cells = self.geometry.cells();
+        let entries = input.u64()?;
+        for _ in 0..entries {
+            let key = input.key()?;
+            let numbers = unpack(input.u64()?);
+            if !self.table.store(key, numbers) {
+                return Err(Error::InvalidInput(format!(
+                    "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
+                    input.path
+                )));
+            }
+        }
+        for _ in 0..input.u64()? {
+            let key = input.key()?;
+            let cell = input.u64()?;
+            if cell >= u64::from(cells) {
+                return Err(input.bad(format!("a chosen move at cell {cell} of {cells}")));
+            }
+            self.chosen.insert(key, cell as u16);
+        }
+        for _ in 0..input.u64()? {
+            let key = input.key()?;
+            let zone = input
+                .cells(cells)?
+                .into_iter()
+                .fold(Cells::default(), |z, c| z.with(u32::from(c)));
+            let (moves, all) = (input.cells(cells)?, input.cells(cells)?);
+            self.cuts.insert(key, Rc::new(Cut { zone, moves, all }));
+        }
+        let sum = input.sum.value();
+        let mut stored = [0; 8];
+        input.fill(&mut stored)?;
+        let mut rest = [0; 1];
+        if u64::from_le_bytes(stored) != sum || !matches!(input.r.read(&mut rest), Ok(0)) {
+            return Err(input.bad(
+                "the checkpoint fails its checksum (damaged); delete it to start the proof over",
+            ));
+        }
+        self.stats.visits += visits;
+        self.stats.expansions += expansions;
+        self.stats.cuts += cuts;
+        self.stats.moves_cut += moves_cut;
+        Ok(Some(Earlier { seconds, visits }))
+    }
+}
