@@ -3,8 +3,9 @@
 //! with per-window stone counts so that a move updates only the windows
 //! through its cell.
 //!
-//! Invariants of [`Board`]: `counts[w][s]` is the number of stones of
-//! colour `s` (0 = X, 1 = O) in window `w`; `level[s][j]` holds exactly the
+//! Invariants of [`Board`]: byte `s` of `counts[w]` (little-endian: X
+//! low, O high) is the number of stones of colour `s` (0 = X, 1 = O) in
+//! window `w`; `level[s][j]` holds exactly the
 //! windows with `k − 1 − j` stones of `s` and none of the other colour
 //! (`j` = 0: *fours*, one cell short of a line; `j` = 1: *threes*);
 //! `hashes[t]` is the Zobrist hash of the position's image under symmetry
@@ -211,7 +212,11 @@ pub struct Board<'g> {
     pub geometry: &'g Geometry,
     /// The stones by colour: 0 = X (moves first), 1 = O.
     pub stones: [Cells; 2],
-    counts: Vec<[u8; 2]>,
+    /// Both colours' counts of each window in one word (module docs): a
+    /// move adds or takes `1 << 8 · colour`, in a register (an update
+    /// through a byte of a pair in memory stalled on store forwarding and
+    /// took most of the prover's time).
+    counts: Vec<u16>,
     level: [[Windows; 2]; 2],
     hashes: Vec<u128>,
     /// Whether an odd number of passes changed the side to move.
@@ -223,7 +228,7 @@ impl<'g> Board<'g> {
         Self {
             geometry,
             stones: [Cells::default(); 2],
-            counts: vec![[0; 2]; geometry.windows.len()],
+            counts: vec![0; geometry.windows.len()],
             level: geometry.empty_levels,
             hashes: vec![0; geometry.symmetries.len()],
             passed: false,
@@ -274,7 +279,7 @@ impl<'g> Board<'g> {
 
     /// The stones of each colour in window `w`.
     pub fn count(&self, w: usize) -> [u8; 2] {
-        self.counts[w]
+        self.counts[w].to_le_bytes()
     }
 
     /// The cells where `colour` completes a line with one move.
@@ -310,6 +315,7 @@ impl<'g> Board<'g> {
         }
         let mut cells = Cells::default();
         for (w, counts) in self.counts.iter().enumerate() {
+            let counts = counts.to_le_bytes();
             let (mine, theirs) = (u32::from(counts[colour]), counts[1 - colour]);
             if theirs == 0 && mine >= at_least && mine < k {
                 cells = cells | self.geometry.windows[w];
@@ -338,25 +344,24 @@ impl<'g> Board<'g> {
         self.rehash(cell, colour);
         let geometry = self.geometry;
         let k = geometry.k as u8;
+        let shift = 8 * colour as u32;
         for &w in &geometry.windows_at[cell as usize] {
             let w = w as usize;
-            // whole-pair load and store: a byte store then a pair load
-            // would stall on store forwarding
             let before = self.counts[w];
-            let mut after = before;
-            // the larger of the mover's counts before and after
-            let most = if placed {
-                after[colour] += 1;
-                after[colour]
+            let after = if placed {
+                before + (1 << shift)
             } else {
-                after[colour] -= 1;
-                before[colour]
+                before - (1 << shift)
             };
             self.counts[w] = after;
+            // the larger of the mover's counts before and after, and the
+            // other colour's
+            let most = ((before.max(after)) >> shift) as u8;
+            let theirs = (before >> (8 - shift)) as u8;
             // a window with fewer than k − 2 of each colour, before and
             // after, has no level either time (most windows)
-            if most.max(before[1 - colour]) + 2 >= k {
-                self.relevel(w, before, after);
+            if most.max(theirs) + 2 >= k {
+                self.relevel(w, before.to_le_bytes(), after.to_le_bytes());
             }
         }
     }
@@ -474,7 +479,7 @@ impl<'g> Board<'g> {
     /// Whether either colour has a complete line.
     pub fn has_line(&self) -> bool {
         let k = self.geometry.k as u8;
-        self.counts.iter().any(|c| c[0] == k || c[1] == k)
+        self.counts.iter().any(|c| c.to_le_bytes().contains(&k))
     }
 
     /// The position's diagram (rows from the top separated by `/`).
