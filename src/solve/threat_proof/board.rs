@@ -28,6 +28,9 @@ pub type Windows = [u64; WINDOW_WORDS];
 /// ≥ 5 (19 × 19 would need more cells than [`Cells`] holds anyway).
 pub const WINDOW_WORDS: usize = 16;
 
+/// The most windows a board has.
+pub const MAX_WINDOWS: usize = WINDOW_WORDS * 64;
+
 /// The shape of the board: its windows, which windows run through each
 /// cell, its symmetries and the hash keys of the stones.
 pub struct Geometry {
@@ -44,11 +47,20 @@ pub struct Geometry {
     pub symmetries: Vec<Vec<u16>>,
     /// The inverse of each symmetry.
     pub inverses: Vec<Vec<u16>>,
-    /// Hash keys, by colour and cell.
+    /// Hash keys by colour, a row of one a symmetry for each cell: entry
+    /// `cell · S + t` (S symmetries) is the key of a stone on the image of
+    /// `cell` under symmetry `t`, so that a move reads one row in a row.
     keys: [Vec<u128>; 2],
     /// The level sets of the empty board (threes when k = 2, fours when
     /// k = 1), copied by [`Board::empty`] instead of worked out per board.
     empty_levels: [[Windows; 2]; 2],
+    /// Added to a window's counts word, sets bit 7 of a byte where its
+    /// count is k − 2 or more: `(128 − (k − 2)) · 0x0101` (`0x8080` when
+    /// k ≤ 2; 0 when k − 2 > 128, which no count reaches, and a count of
+    /// 128 then asks for a harmless relevel). A count is at most
+    /// min(k, 128) (half of 256 cells, rounded up), so a byte's sum stays
+    /// at most 130 and no carry crosses into the other byte.
+    level_bias: u16,
 }
 
 impl Geometry {
@@ -108,6 +120,13 @@ impl Geometry {
                 }
             }
         }
+        let keys = [0x9e37_79b9, 0x7f4a_7c15].map(|seed| {
+            let of_cell = hash_keys(n, seed);
+            (0..n)
+                .flat_map(|cell| symmetries.iter().map(move |image| image[cell]))
+                .map(|to| of_cell[to as usize])
+                .collect()
+        });
         Ok(Self {
             cols,
             rows,
@@ -117,9 +136,17 @@ impl Geometry {
             windows_at,
             symmetries,
             inverses,
-            keys: [hash_keys(n, 0x9e37_79b9), hash_keys(n, 0x7f4a_7c15)],
+            keys,
             empty_levels,
+            level_bias: 128u16.saturating_sub(k.saturating_sub(2).min(128) as u16) * 0x0101,
         })
+    }
+
+    /// The hash keys of a stone of `colour` on `cell`'s image under each
+    /// symmetry.
+    fn keys_of(&self, cell: u32, colour: usize) -> &[u128] {
+        let n = self.symmetries.len();
+        &self.keys[colour][cell as usize * n..][..n]
     }
 
     pub fn cells(&self) -> u32 {
@@ -212,11 +239,12 @@ pub struct Board<'g> {
     pub geometry: &'g Geometry,
     /// The stones by colour: 0 = X (moves first), 1 = O.
     pub stones: [Cells; 2],
-    /// Both colours' counts of each window in one word (module docs): a
+    /// Both colours' counts of each window in one word (module docs; the
+    /// words past the board's windows stay 0): a
     /// move adds or takes `1 << 8 · colour`, in a register (an update
     /// through a byte of a pair in memory stalled on store forwarding and
     /// took most of the prover's time).
-    counts: Vec<u16>,
+    counts: Box<[u16; MAX_WINDOWS]>,
     level: [[Windows; 2]; 2],
     hashes: Vec<u128>,
     /// Whether an odd number of passes changed the side to move.
@@ -228,7 +256,7 @@ impl<'g> Board<'g> {
         Self {
             geometry,
             stones: [Cells::default(); 2],
-            counts: vec![0; geometry.windows.len()],
+            counts: Box::new([0; MAX_WINDOWS]),
             level: geometry.empty_levels,
             hashes: vec![0; geometry.symmetries.len()],
             passed: false,
@@ -314,7 +342,8 @@ impl<'g> Board<'g> {
             return cells;
         }
         let mut cells = Cells::default();
-        for (w, counts) in self.counts.iter().enumerate() {
+        let windows = self.geometry.windows.len();
+        for (w, counts) in self.counts[..windows].iter().enumerate() {
             let counts = counts.to_le_bytes();
             let (mine, theirs) = (u32::from(counts[colour]), counts[1 - colour]);
             if theirs == 0 && mine >= at_least && mine < k {
@@ -343,24 +372,23 @@ impl<'g> Board<'g> {
     fn count_stone(&mut self, cell: u32, colour: usize, placed: bool) {
         self.rehash(cell, colour);
         let geometry = self.geometry;
-        let k = geometry.k as u8;
-        let shift = 8 * colour as u32;
+        let delta = 1u16 << (8 * colour);
+        let step = if placed { delta } else { delta.wrapping_neg() };
+        let level_bias = geometry.level_bias;
         for &w in &geometry.windows_at[cell as usize] {
-            let w = w as usize;
+            // (the mask keeps w, below MAX_WINDOWS, and spares the bounds
+            // check)
+            let w = usize::from(w) % MAX_WINDOWS;
             let before = self.counts[w];
-            let after = if placed {
-                before + (1 << shift)
-            } else {
-                before - (1 << shift)
-            };
+            let after = before.wrapping_add(step);
+            // the mover's byte alone changes: the larger word has its
+            // larger count
+            let larger = before.max(after);
             self.counts[w] = after;
-            // the larger of the mover's counts before and after, and the
-            // other colour's
-            let most = ((before.max(after)) >> shift) as u8;
-            let theirs = (before >> (8 - shift)) as u8;
-            // a window with fewer than k − 2 of each colour, before and
-            // after, has no level either time (most windows)
-            if most.max(theirs) + 2 >= k {
+            // `larger` holds the mover's larger count (before or after) and
+            // the other's: a window with fewer than k − 2 of each colour in
+            // it has no level before or after (most windows)
+            if (larger + level_bias) & 0x8080 != 0 {
                 self.relevel(w, before.to_le_bytes(), after.to_le_bytes());
             }
         }
@@ -386,9 +414,12 @@ impl<'g> Board<'g> {
     }
 
     fn rehash(&mut self, cell: u32, colour: usize) {
-        let geometry = self.geometry;
-        for (t, image) in geometry.symmetries.iter().enumerate() {
-            self.hashes[t] ^= geometry.keys[colour][image[cell as usize] as usize];
+        for (h, key) in self
+            .hashes
+            .iter_mut()
+            .zip(self.geometry.keys_of(cell, colour))
+        {
+            *h ^= key;
         }
     }
 
@@ -443,12 +474,10 @@ impl<'g> Board<'g> {
 
     /// [`Self::key`] after a stone of `colour` on `cell`, without playing it.
     pub fn key_after(&self, cell: u32, colour: usize) -> u128 {
-        let geometry = self.geometry;
-        geometry
-            .symmetries
+        self.hashes
             .iter()
-            .enumerate()
-            .map(|(t, image)| self.hashes[t] ^ geometry.keys[colour][image[cell as usize] as usize])
+            .zip(self.geometry.keys_of(cell, colour))
+            .map(|(h, key)| h ^ key)
             .min()
             .unwrap_or(0)
     }
@@ -479,7 +508,9 @@ impl<'g> Board<'g> {
     /// Whether either colour has a complete line.
     pub fn has_line(&self) -> bool {
         let k = self.geometry.k as u8;
-        self.counts.iter().any(|c| c.to_le_bytes().contains(&k))
+        self.counts[..self.geometry.windows.len()]
+            .iter()
+            .any(|c| c.to_le_bytes().contains(&k))
     }
 
     /// The position's diagram (rows from the top separated by `/`).
