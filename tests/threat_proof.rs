@@ -164,6 +164,10 @@ fn a_position_from_the_environment() {
         8 << 30,
         Some(start + std::time::Duration::from_secs(seconds)),
     );
+    // RG_VISITS: stop after this many positions (a repeatable workload)
+    if let Ok(visits) = std::env::var("RG_VISITS") {
+        prover.limit_visits(visits.parse().unwrap());
+    }
     let verdict = prover.prove(&mut board);
     println!(
         "{spec} after {moves}: {verdict:?} in {:.2?}, {:?}, stopped: {:?}",

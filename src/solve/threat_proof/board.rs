@@ -43,6 +43,9 @@ pub struct Geometry {
     pub windows: Vec<Cells>,
     /// The windows through each cell.
     pub windows_at: Vec<Vec<u16>>,
+    /// The cells of each window, `k` a window in window order (window `w`
+    /// at `w · k`).
+    pub window_cells: Vec<u16>,
     /// The image of each cell under each symmetry (the identity first).
     pub symmetries: Vec<Vec<u16>>,
     /// The inverse of each symmetry.
@@ -100,6 +103,7 @@ impl Geometry {
                 })
             })
             .collect();
+        let window_cells = lines.iter().flatten().map(|&c| c as u16).collect();
         let all = (0..n as u32).fold(Cells::default(), |s, c| s.with(c));
         let symmetries = symmetries(cols, rows);
         let inverses = symmetries
@@ -134,6 +138,7 @@ impl Geometry {
             all,
             windows,
             windows_at,
+            window_cells,
             symmetries,
             inverses,
             keys,

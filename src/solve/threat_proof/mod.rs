@@ -815,36 +815,53 @@ fn step_back(board: &mut Board, cell: u32, mover: usize) {
 /// other's, 3ˢ for one holding `s` of the other's and none of its own),
 /// best first, ties by cell.
 fn best_scored(board: &Board, colour: usize, n: usize) -> Vec<u32> {
-    // each window's share, worked out once: 4^m for m of `colour`'s
-    // stones alone in it, 3^t for t of the other's, 0 when both are in it
-    let shares: Vec<u64> = (0..board.geometry.windows.len())
-        .map(|w| {
-            let counts = board.count(w);
-            match (counts[colour], counts[1 - colour]) {
-                (m, 0) => 4u64.pow(u32::from(m)),
-                (0, t) => 3u64.pow(u32::from(t)),
-                _ => 0,
-            }
-        })
-        .collect();
-    let mut scored: Vec<(u64, u32)> = board
-        .empties()
-        .iter()
-        .map(|cell| {
-            let score: u64 = board.geometry.windows_at[cell as usize]
-                .iter()
-                .map(|&w| shares[w as usize])
-                .sum();
-            (u64::MAX - score, cell)
-        })
-        .collect();
-    // the first n of the order (pairs are distinct: a total order)
-    if n < scored.len() {
-        scored.select_nth_unstable(n);
-        scored.truncate(n);
+    let g = board.geometry;
+    let k = g.k as usize;
+    // a window without stones gives each of its cells 1 (4⁰): start from
+    // the count of windows through each cell, then add each window with
+    // stones' share less that 1 (found through the stones, each once);
+    // wrapping sums are the exact ones on every board where they fit,
+    // and a heuristic score anyway
+    let mut score = [0u64; Cells::CAPACITY];
+    for (cell, windows) in g.windows_at.iter().enumerate() {
+        score[cell] = windows.len() as u64;
     }
-    scored.sort_unstable();
-    scored.into_iter().map(|(_, c)| c).collect()
+    let mut seen = [0u64; board::WINDOW_WORDS];
+    for stone in board.occupied().iter() {
+        for &w in &g.windows_at[stone as usize] {
+            let (word, bit) = (usize::from(w) / 64, 1u64 << (w % 64));
+            if seen[word] & bit != 0 {
+                continue;
+            }
+            seen[word] |= bit;
+            let counts = board.count(usize::from(w));
+            let share = match (counts[colour], counts[1 - colour]) {
+                (m, 0) => 4u64.saturating_pow(u32::from(m)),
+                (0, t) => 3u64.saturating_pow(u32::from(t)),
+                _ => 0,
+            };
+            let extra = share.wrapping_sub(1);
+            for &c in &g.window_cells[usize::from(w) * k..][..k] {
+                score[usize::from(c)] = score[usize::from(c)].wrapping_add(extra);
+            }
+        }
+    }
+    // the first n of the order (highest score, then lowest cell; pairs
+    // are distinct: a total order), kept sorted in one pass
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut best: Vec<(u64, u32)> = Vec::with_capacity(n + 1);
+    for cell in board.empties().iter() {
+        let pair = (u64::MAX - score[cell as usize], cell);
+        if best.len() == n && pair >= best[n - 1] {
+            continue;
+        }
+        let at = best.partition_point(|b| *b < pair);
+        best.insert(at, pair);
+        best.truncate(n);
+    }
+    best.into_iter().map(|(_, c)| c).collect()
 }
 
 /// `cells` with one kept among those where a stone of `colour` gives
