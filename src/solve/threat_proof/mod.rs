@@ -172,6 +172,11 @@ enum Expansion {
         all: Vec<u16>,
         covers: Vec<Vec<u16>>,
         pass: bool,
+        /// The keys of the positions after each of `moves`, worked out the
+        /// first time the position is searched (keys are the same in every
+        /// orientation): a wide node searched again and again re-read
+        /// them at every visit, the most of a long run's time.
+        child_keys: std::cell::OnceCell<Box<[u128]>>,
     },
 }
 
@@ -183,10 +188,15 @@ impl Expansion {
             Expansion::Won(run) => list(run),
             Expansion::Lost => 0,
             Expansion::Moves {
-                moves, all, covers, ..
+                moves,
+                all,
+                covers,
+                child_keys,
+                ..
             } => {
                 list(moves)
                     + list(all)
+                    + child_keys.get().map_or(0, |k| (k.len() * 16) as u64)
                     + (covers.capacity() * std::mem::size_of::<Vec<u16>>()) as u64
                     + covers.iter().map(|c| list(c) + 16).sum::<u64>()
             }
@@ -412,6 +422,7 @@ impl<'g> ThreatProver<'g> {
             all: vec![cell as u16],
             covers: Vec::new(),
             pass: false,
+            child_keys: Default::default(),
         };
         if self.attacker_to_move(board) {
             if !mine.is_empty() {
@@ -436,6 +447,7 @@ impl<'g> ThreatProver<'g> {
                 moves,
                 covers: Vec::new(),
                 pass: false,
+                child_keys: Default::default(),
             }
         } else {
             if !theirs.is_empty() || empties.is_empty() {
@@ -455,6 +467,7 @@ impl<'g> ThreatProver<'g> {
                 pass: self.settings.zone_moves.is_some_and(|n| open.len() >= n),
                 all: open.into_iter().map(|c| c as u16).collect(),
                 covers,
+                child_keys: Default::default(),
             }
         }
     }
@@ -558,7 +571,22 @@ impl<'g> ThreatProver<'g> {
         let or = self.attacker_to_move(board);
         let mover = board.to_move();
         let mut moves = self.children(board, &expansion, t);
-        let mut keys = Self::keys_after(board, &moves, mover);
+        let mut keys = match &*expansion {
+            Expansion::Moves {
+                pass: false,
+                child_keys,
+                ..
+            } => {
+                // `moves` is the expansion's list oriented: the same keys
+                // in the same order
+                let keys = child_keys.get_or_init(|| {
+                    self.expansion_bytes += (moves.len() * 16) as u64;
+                    Self::keys_after(board, &moves, mover).into_boxed_slice()
+                });
+                std::borrow::Cow::Borrowed(&keys[..])
+            }
+            _ => std::borrow::Cow::Owned(Self::keys_after(board, &moves, mover)),
+        };
         let pass_penalty = match &*expansion {
             Expansion::Moves { moves, .. } => moves.len().div_ceil(4) as u32,
             _ => 0,
@@ -567,7 +595,7 @@ impl<'g> ThreatProver<'g> {
             if moves == [PASS] && self.table.get(keys[0]).is_some_and(|n| n.proof == 0) {
                 // the pass is proved: on to the moves inside its zone
                 moves = self.children(board, &expansion, t);
-                keys = Self::keys_after(board, &moves, mover);
+                keys = std::borrow::Cow::Owned(Self::keys_after(board, &moves, mover));
             }
             if moves.is_empty() {
                 // a cut AND node whose every move the pass answers
