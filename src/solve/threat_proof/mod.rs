@@ -520,12 +520,19 @@ impl<'g> ThreatProver<'g> {
         }
         if self.stats.visits >= self.max_visits {
             self.stopped = Some(format!("{} positions visited", self.stats.visits));
-        } else if self.stats.visits.is_multiple_of(256)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            self.stopped = Some("the time limit".into());
         }
         self.stopped.is_some()
+    }
+
+    /// Stops the search at the deadline; called every 256 positions from
+    /// [`Self::search`]'s entry (not from [`Self::over_limits`], which
+    /// some paths skip: a cycle of searches that only ever reached it at
+    /// counts other than multiples of 256 never saw the clock, and ran
+    /// past its time limit).
+    fn check_clock(&mut self) {
+        if self.stopped.is_none() && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = Some("the time limit".into());
+        }
     }
 
     /// The moves searched at `board` now, in its orientation (`t` maps it
@@ -562,6 +569,9 @@ impl<'g> ThreatProver<'g> {
     /// numbers (stored in the table).
     fn search(&mut self, board: &mut Board, proof_limit: u32, disproof_limit: u32) -> Numbers {
         self.stats.visits += 1;
+        if self.stats.visits.is_multiple_of(256) {
+            self.check_clock();
+        }
         let (expansion, t) = self.expansion(board);
         let key = board.key();
         if !matches!(&*expansion, Expansion::Moves { moves, .. } if !moves.is_empty()) {
