@@ -360,11 +360,14 @@ fn by_threats(
         });
         let verdict = prover.prove(&mut board);
         if let (Verdict::Open, Some(path)) = (verdict, &args.checkpoint) {
+            // on only when the clock stopped it for the save (not for the
+            // deadline, a full table or the zones' memory)
+            let now = Instant::now();
+            let for_the_save = prover.stopped_by_clock() && deadline.is_none_or(|d| now < d);
             let seconds = earlier.seconds + started.elapsed().as_secs_f64();
             prover.save_checkpoint(path, &board, seconds)?;
             saves += 1;
-            let now = Instant::now();
-            if save_at.is_some_and(|s| now >= s) && deadline.is_none_or(|d| now < d) {
+            if for_the_save {
                 continue;
             }
         }
@@ -568,6 +571,11 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &args.checkpoint {
         retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--checkpoint {e}"))?;
+        anyhow::ensure!(
+            args.proof.as_ref() != Some(path),
+            "--checkpoint and --proof name the same file, {}; give two",
+            path.display()
+        );
     }
     let mut checkpoint = None;
     let (proof, why_not) = if args.method == Method::Threats {

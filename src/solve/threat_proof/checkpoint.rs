@@ -44,6 +44,7 @@ use super::board::Board;
 use super::table::{pack, unpack};
 use super::zones::Cut;
 use super::ThreatProver;
+use crate::solve::proof_numbers::INFINITE;
 
 /// The first bytes of a checkpoint file.
 pub const MAGIC: &[u8; 8] = b"RGTHREAT";
@@ -179,6 +180,9 @@ impl ThreatProver<'_> {
     /// stopped, to `path` atomically (module docs); `seconds`: the time
     /// searched by this run and those before it.
     pub fn save_checkpoint(&self, path: &Path, root: &Board, seconds: f64) -> Result<()> {
+        // only this proof's checkpoint is replaced (a file put there, or
+        // another run's checkpoint, since the run began is refused)
+        self.open_checked(path, root)?;
         let identity: String = self
             .identity(root)
             .iter()
@@ -226,12 +230,9 @@ impl ThreatProver<'_> {
         })
     }
 
-    /// Restores the checkpoint at `path` of the proof of `root` into this
-    /// prover, fresh from [`ThreatProver::new`]; `None` when there is no
-    /// file at `path`. A file that is not a checkpoint, or another proof's,
-    /// or damaged, is an error (the prover is then to be dropped: it may
-    /// hold part of the file).
-    pub fn load_checkpoint(&mut self, path: &Path, root: &Board) -> Result<Option<Earlier>> {
+    /// Opens `path` and reads its header, refusing anything but a
+    /// checkpoint of the proof of `root`; `None` when there is no file.
+    fn open_checked(&self, path: &Path, root: &Board) -> Result<Option<In<BufReader<File>>>> {
         let shown = path.display().to_string();
         let file = match File::open(path) {
             Ok(file) => file,
@@ -244,7 +245,17 @@ impl ThreatProver<'_> {
             path: shown,
         };
         let mut magic = [0; 8];
-        if input.fill(&mut magic).is_err() || &magic != MAGIC {
+        match input.r.read_exact(&mut magic) {
+            Ok(()) => input.sum.update(&magic),
+            Err(e) if e.kind() == ErrorKind::UnexpectedEof => {}
+            Err(cause) => {
+                return Err(Error::CannotRead {
+                    path: input.path,
+                    cause,
+                })
+            }
+        }
+        if &magic != MAGIC {
             return Err(input.bad(
                 "not a checkpoint of retrograde's threat prover, so it is neither read nor replaced; give another path",
             ));
@@ -285,6 +296,18 @@ impl ThreatProver<'_> {
                 )));
             }
         }
+        Ok(Some(input))
+    }
+
+    /// Restores the checkpoint at `path` of the proof of `root` into this
+    /// prover, fresh from [`ThreatProver::new`]; `None` when there is no
+    /// file at `path`. A file that is not a checkpoint, or another proof's,
+    /// or damaged, is an error (the prover is then to be dropped: it may
+    /// hold part of the file).
+    pub fn load_checkpoint(&mut self, path: &Path, root: &Board) -> Result<Option<Earlier>> {
+        let Some(mut input) = self.open_checked(path, root)? else {
+            return Ok(None);
+        };
         let seconds = f64::from_bits(input.u64()?);
         let visits = input.u64()?;
         let (expansions, cuts, moves_cut) = (input.u64()?, input.u64()?, input.u64()?);
@@ -293,6 +316,15 @@ impl ThreatProver<'_> {
         for _ in 0..entries {
             let key = input.key()?;
             let numbers = unpack(input.u64()?);
+            if numbers.proof > INFINITE
+                || numbers.disproof > INFINITE
+                || numbers.proof == numbers.disproof && numbers.proof == 0
+            {
+                return Err(input.bad(format!(
+                    "proof and disproof numbers {} and {} no search gives",
+                    numbers.proof, numbers.disproof
+                )));
+            }
             if !self.table.store(key, numbers) {
                 return Err(Error::InvalidInput(format!(
                     "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
@@ -316,6 +348,13 @@ impl ThreatProver<'_> {
                 .fold(Cells::default(), |z, c| z.with(u32::from(c)));
             let (moves, all) = (input.cells(cells)?, input.cells(cells)?);
             self.cuts.insert(key, Rc::new(Cut { zone, moves, all }));
+        }
+        if self.chosen.len() + self.cuts.len() > self.max_kept {
+            return Err(Error::InvalidInput(format!(
+                "{}: the checkpoint's {} cuts and chosen moves are more than this --max-memory keeps; give the budget of the run that wrote it",
+                input.path,
+                self.chosen.len() + self.cuts.len()
+            )));
         }
         let sum = input.sum.value();
         let mut stored = [0; 8];

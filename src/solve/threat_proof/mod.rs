@@ -531,8 +531,14 @@ impl<'g> ThreatProver<'g> {
     /// past its time limit).
     fn check_clock(&mut self) {
         if self.stopped.is_none() && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stopped = Some("the time limit".into());
+            self.stopped = Some(TIME_LIMIT.into());
         }
+    }
+
+    /// Whether the last [`Self::prove`] stopped at its deadline (and for
+    /// nothing else).
+    pub fn stopped_by_clock(&self) -> bool {
+        self.stopped.as_deref() == Some(TIME_LIMIT)
     }
 
     /// The moves searched at `board` now, in its orientation (`t` maps it
@@ -828,6 +834,9 @@ fn give_back_freed_memory() {
         libc::malloc_trim(0);
     }
 }
+
+/// Why a search stopped at its deadline ([`ThreatProver::stopped`]).
+const TIME_LIMIT: &str = "the time limit";
 
 /// The "move" of a defender's pass in a list of moves.
 const PASS: u32 = u32::MAX;

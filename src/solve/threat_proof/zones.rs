@@ -114,7 +114,12 @@ impl ThreatProver<'_> {
     pub(super) fn chosen_move(&mut self, board: &Board) -> Option<u32> {
         let (key, t) = board.canonical();
         if let Some(&cell) = self.chosen.get(&key) {
-            return Some(u32::from(self.geometry.inverses[t][cell as usize]));
+            let cell = u32::from(self.geometry.inverses[t][cell as usize]);
+            // (a move read from a checkpoint is taken only on an empty
+            // cell: a damaged file never puts a stone on a stone)
+            if board.is_empty(cell) {
+                return Some(cell);
+            }
         }
         let (expansion, t) = self.expansion(board);
         let Expansion::Moves { all, .. } = &*expansion else {
@@ -135,13 +140,18 @@ impl ThreatProver<'_> {
     /// proved (made once and kept).
     pub(super) fn cut(&mut self, board: &Board) -> Rc<Cut> {
         let (key, t) = board.canonical();
-        if let Some(cut) = self.cuts.get(&key) {
-            return Rc::clone(cut);
-        }
         let (expansion, _) = self.expansion(board);
         let Expansion::Moves { all, .. } = &*expansion else {
             unreachable!("a cut is made at an AND node with moves");
         };
+        if let Some(cut) = self.cuts.get(&key) {
+            // (a cut read from a checkpoint is taken only with its moves
+            // among the node's: a damaged file never puts a stone on a
+            // stone)
+            if cut.all.iter().chain(&cut.moves).all(|c| all.contains(c)) {
+                return Rc::clone(cut);
+            }
+        }
         // worked out on the canonical image, like the expansion
         let mut image = board.image(t);
         image.pass();
