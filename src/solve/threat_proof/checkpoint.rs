@@ -16,8 +16,12 @@
 //! attacker, the position proved (its diagram, and its key, so that a
 //! change of the keys' hashing is caught) and the prover's settings.
 //! Another proof's checkpoint is refused, as is a file that fails its
-//! checks (magic, version, sizes, checksum); the caller never replaces a
-//! file that is not a checkpoint.
+//! checks (magic, version, sizes, checksum, numbers no search gives); a
+//! save replaces nothing but this proof's checkpoint (a file put at the
+//! path during a run is refused, and the run stops with an error). Moves
+//! and cuts read back are used only where they fit the position (empty
+//! cells among its moves), so a damaged file can waste a search but not
+//! break the board; every proof is checked again by its certificate.
 //!
 //! **Format** (little-endian): `RGTHREAT`, `u32` version; `u32` length and
 //! the identity's text (one `field value` line a field); `f64` seconds
