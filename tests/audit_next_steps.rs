@@ -314,28 +314,13 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     let file = dir.join("h8.checkpoint");
     let file_arg = file.to_str().unwrap();
     let prove = |after: &str, more: &[&str]| {
-        let all: Vec<&str> = [
-            "prove",
-            "mnk",
-            "--cols",
-            "15",
-            "--rows",
-            "15",
-            "--k",
-            "5",
-            "--method",
-            "threats",
-            "--zone-moves",
-            "off",
-            "--max-memory",
-            "256MiB",
-            "--json",
-            "--after",
-            after,
-        ]
-        .into_iter()
-        .chain(more.iter().copied())
-        .collect();
+        let fixed = "prove mnk --cols 15 --rows 15 --k 5 --method threats --zone-moves off \
+                     --max-memory 256MiB --json --after";
+        let all: Vec<&str> = fixed
+            .split(' ')
+            .chain([after])
+            .chain(more.iter().copied())
+            .collect();
         let (code, out, err) = run_within(&all, 120, None);
         (code, String::from_utf8(out).unwrap(), err)
     };
