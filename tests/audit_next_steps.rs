@@ -343,6 +343,22 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
         resumed["proof"]["visits"].as_u64().unwrap() > earlier,
         "{out}"
     );
+    // a checkpoint of format version 1 (whole keys, 256 positions
+    // searched; written by the last release that wrote it, with these
+    // arguments and `--time-limit 0.02`) is read and resumed to a proof
+    let old = dir.join("version1.checkpoint");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/h8-a1-i9-a2.v1.checkpoint"
+        ),
+        &old,
+    )
+    .unwrap();
+    let (code, out, err) = prove(after, &["--checkpoint", old.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let resumed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(resumed["checkpoint"]["earlier_visits"], 256, "{out}");
     // another position's proof, the checkpoint damaged, no threat prover
     let (code, _, err) = prove("h8,a1,i9,b2", &["--checkpoint", file_arg]);
     assert_eq!(code, Some(2), "{err}");

@@ -26,11 +26,14 @@
 //! **Format** (little-endian): `RGTHREAT`, `u32` version; `u32` length and
 //! the identity's text (one `field value` line a field); `f64` seconds
 //! searched so far; `u64` visits, expansions, cuts, moves cut; `u64`
-//! entries, then each entry's key (two `u64`, low first) and `proof << 32
-//! | disproof`; `u64` chosen moves, then each one's key and cell (`u64`);
+//! entries, then each entry's key fingerprint ([`super::table`]) and
+//! `proof << 32 | disproof` (`u64` each); `u64` chosen moves, then each one's key and cell (`u64`);
 //! `u64` cuts, then each one's key and three cell lists (zone, moves,
 //! all), each a `u64` length and its cells as `u16`; last the `u64`
-//! checksum ([`StreamChecksum`]) of every byte before it. Written
+//! checksum ([`StreamChecksum`]) of every byte before it. Version 1 was
+//! the same with each entry's whole key (two `u64`, low first) in place
+//! of its fingerprint; it is still read (the fingerprints worked out from
+//! the keys). Written
 //! atomically (temporary file, sync, rename), so a run killed while
 //! writing leaves the previous checkpoint whole.
 
@@ -45,7 +48,7 @@ use crate::error::{quoted, Error, Result, QUOTED_CHARS};
 use crate::solve::cells::Cells;
 
 use super::board::Board;
-use super::table::{pack, unpack};
+use super::table::{fingerprint, pack, unpack};
 use super::zones::Cut;
 use super::ThreatProver;
 use crate::solve::proof_numbers::INFINITE;
@@ -53,7 +56,11 @@ use crate::solve::proof_numbers::INFINITE;
 /// The first bytes of a checkpoint file.
 pub const MAGIC: &[u8; 8] = b"RGTHREAT";
 
-const VERSION: u32 = 1;
+/// The format version written; [`FIRST_VERSION`] on are read.
+const VERSION: u32 = 2;
+
+/// The oldest format version read: whole keys in place of fingerprints.
+const FIRST_VERSION: u32 = 1;
 
 /// The longest identity text read (a 16 × 16 diagram and the settings
 /// take about 1 kB).
@@ -104,6 +111,8 @@ struct In<R: Read> {
     r: R,
     sum: StreamChecksum,
     path: String,
+    /// The file's format version (0 before the header is read).
+    version: u32,
 }
 
 impl<R: Read> In<R> {
@@ -207,8 +216,8 @@ impl ThreatProver<'_> {
                 out.u64(n)?;
             }
             out.u64(self.table.len() as u64)?;
-            for (key, numbers) in self.table.entries() {
-                out.key(key)?;
+            for (fingerprint, numbers) in self.table.entries() {
+                out.u64(fingerprint)?;
                 out.u64(pack(numbers))?;
             }
             out.u64(self.chosen.len() as u64)?;
@@ -247,6 +256,7 @@ impl ThreatProver<'_> {
             r: BufReader::with_capacity(1 << 20, file),
             sum: StreamChecksum::default(),
             path: shown,
+            version: 0,
         };
         let mut magic = [0; 8];
         match input.r.read_exact(&mut magic) {
@@ -265,11 +275,12 @@ impl ThreatProver<'_> {
             ));
         }
         let version = input.u32()?;
-        if version != VERSION {
+        if !(FIRST_VERSION..=VERSION).contains(&version) {
             return Err(input.bad(format!(
-                "a checkpoint of format version {version}; this retrograde reads version {VERSION}"
+                "a checkpoint of format version {version}; this retrograde reads versions {FIRST_VERSION} to {VERSION}"
             )));
         }
+        input.version = version;
         let length = input.u32()?;
         if length > MAX_IDENTITY {
             return Err(input.bad(format!("an identity of {length} bytes")));
@@ -318,7 +329,10 @@ impl ThreatProver<'_> {
         let cells = self.geometry.cells();
         let entries = input.u64()?;
         for _ in 0..entries {
-            let key = input.key()?;
+            let fingerprint = match input.version {
+                1 => fingerprint(input.key()?),
+                _ => input.u64()?,
+            };
             let numbers = unpack(input.u64()?);
             if numbers.proof > INFINITE
                 || numbers.disproof > INFINITE
@@ -329,7 +343,7 @@ impl ThreatProver<'_> {
                     numbers.proof, numbers.disproof
                 )));
             }
-            if !self.table.store(key, numbers) {
+            if !self.table.store_fingerprint(fingerprint, numbers) {
                 return Err(Error::InvalidInput(format!(
                     "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
                     input.path

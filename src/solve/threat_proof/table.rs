@@ -6,6 +6,16 @@
 //! and, growing, held its old and new arrays at once: the run of h8 o14
 //! peaked at 9.6 GB with `--max-memory 8GiB`.
 //!
+//! * **Fingerprints**: a slot holds a 64-bit *fingerprint* of the
+//!   position's 128-bit key (a mix of both halves), not the key: 16 bytes
+//!   a slot rather than 24, so half as many entries again fit a budget
+//!   (the gomoku classes fill their table: measured at 7 GiB, about 2.3
+//!   entries a position searched). Two keys with one fingerprint share an
+//!   entry; with 10⁹ lookups among 3 × 10⁸ entries the chance of it ever
+//!   happening in a run is about 10⁻⁸, and a false entry could cost no
+//!   more than a certificate the checker refuses (every proof is read
+//!   back from the board, not from the table). A fingerprint is never 0
+//!   (0 is the empty slot): one that would be is taken as 1.
 //! * **Growth**: the array starts at about [`FIRST_SLOTS`] (a short search
 //!   stays small: its keys are spread over the whole array, so a large
 //!   one would be touched page by page all over) and, 3/4 full or when a
@@ -13,11 +23,9 @@
 //!   larger, up to the most slots its bytes allow. The copy holds both
 //!   arrays at once, so the largest array is 8/9 of the bytes given
 //!   ([`Table::within`]); never more is taken.
-//! * **Layout**: linear probing (wrapping at the end). A key's *home* is
-//!   its slot by a multiplicative hash of its bits; it lies after its home
-//!   with no empty slot between. Slot keys are stored XORed with a fixed salt,
-//!   so that the zeroed slot (stored key 0) is empty and the empty board's
-//!   key (0) is not.
+//! * **Layout**: linear probing (wrapping at the end). A fingerprint's
+//!   *home* is its slot by the fingerprint's high bits (it is mixed by a
+//!   multiply); it lies after its home with no empty slot between.
 //! * **Never a hole**: entries are replaced in place and never removed,
 //!   so a probe that meets an empty slot may stop there.
 //! * **Replacement** (the array at its largest): a new key whose first
@@ -32,8 +40,8 @@
 
 use crate::solve::proof_numbers::Numbers;
 
-/// Bytes a slot takes: the key (two words) and the two numbers (one word).
-pub const BYTES_PER_SLOT: u64 = 24;
+/// Bytes a slot takes: the fingerprint and the two numbers (a word each).
+pub const BYTES_PER_SLOT: u64 = 16;
 
 /// The slots from its home in which a new key looks for an entry to
 /// replace.
@@ -49,14 +57,24 @@ pub const FIRST_SLOTS: usize = 1 << 16;
 /// How much larger the array grows each time.
 const GROWTH: usize = 8;
 
-/// XORed into every key stored (see the module docs).
+/// XORed into every key before it is mixed, so that the empty board's
+/// key (0) does not mix to 0.
 const SALT: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
+
+/// The fingerprint of a position's key (module docs): never 0.
+pub fn fingerprint(key: u128) -> u64 {
+    let s = key ^ SALT;
+    // (the key is the least of its images' hashes: its high bits lean to
+    // zero, its low ones do not; the multiply carries the low bits up to
+    // the high ones the home is read from)
+    let mixed = (s as u64 ^ ((s >> 64) as u64).rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    mixed.max(1)
+}
 
 /// A table of numbers by key of a fixed number of slots.
 pub struct Table {
-    /// `[key low, key high, proof << 32 | disproof]`, the key XORed with
-    /// [`SALT`]; all zero: empty.
-    slots: Vec<[u64; 3]>,
+    /// `[fingerprint, proof << 32 | disproof]`; fingerprint 0: empty.
+    slots: Vec<[u64; 2]>,
     /// Slots taken.
     len: usize,
     /// The most slots the array may have: its first size times a power
@@ -84,7 +102,7 @@ impl Table {
 
     fn of(slots: usize, max_slots: usize) -> Self {
         Self {
-            slots: vec![[0u64; 3]; slots],
+            slots: vec![[0u64; 2]; slots],
             len: 0,
             max_slots,
         }
@@ -105,10 +123,10 @@ impl Table {
         let slots = self.slots.len() * GROWTH;
         let mut larger = Self::of(slots, self.max_slots);
         for slot in &self.slots {
-            if slot[..2] != [0, 0] {
+            if slot[0] != 0 {
                 let i = larger
-                    .find(Self::key_of(slot))
-                    .expect_err("keys are stored once");
+                    .find(slot[0])
+                    .expect_err("fingerprints are stored once");
                 larger.slots[i] = *slot;
                 larger.len += 1;
             }
@@ -126,47 +144,31 @@ impl Table {
         self.len == 0
     }
 
-    /// Every entry held, as (key, numbers), in slot order.
-    pub fn entries(&self) -> impl Iterator<Item = (u128, Numbers)> + '_ {
+    /// Every entry held, as (fingerprint, numbers), in slot order.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, Numbers)> + '_ {
         self.slots
             .iter()
-            .filter(|slot| slot[..2] != [0, 0])
-            .map(|slot| (Self::key_of(slot), unpack(slot[2])))
+            .filter(|slot| slot[0] != 0)
+            .map(|slot| (slot[0], unpack(slot[1])))
     }
 
-    fn home(&self, key: u128) -> usize {
-        // (the key is the least of its images' hashes: its high bits lean
-        // to zero, its low ones do not)
-        let mixed = (key as u64 ^ (key >> 64) as u64 >> 7).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        // onto the slots by a multiply (Lemire's reduction)
-        ((u128::from(mixed) * self.slots.len() as u128) >> 64) as usize
+    /// The home slot of a fingerprint: its high bits onto the slots by a
+    /// multiply (Lemire's reduction).
+    fn home(&self, fingerprint: u64) -> usize {
+        ((u128::from(fingerprint) * self.slots.len() as u128) >> 64) as usize
     }
 
-    /// The key a taken slot holds ([`Self::stored`] undone).
-    fn key_of(slot: &[u64; 3]) -> u128 {
-        (u128::from(slot[1]) << 64 | u128::from(slot[0])) ^ SALT
-    }
-
-    fn stored(key: u128) -> [u64; 2] {
-        let s = key ^ SALT;
-        [s as u64, (s >> 64) as u64]
-    }
-
-    /// The slot of `key`, or `Err` with the first empty slot from its
-    /// home on (there is one: the table is never full to the last slot).
-    fn find(&self, key: u128) -> std::result::Result<usize, usize> {
-        self.find_from(Self::stored(key), self.home(key))
-    }
-
-    /// [`Self::find`] of the key stored as `want`, whose home is `home`.
-    fn find_from(&self, want: [u64; 2], home: usize) -> std::result::Result<usize, usize> {
-        let mut i = home;
+    /// The slot of `fingerprint`, or `Err` with the first empty slot from
+    /// its home on (there is one: the table is never full to the last
+    /// slot).
+    fn find(&self, fingerprint: u64) -> std::result::Result<usize, usize> {
+        let mut i = self.home(fingerprint);
         loop {
-            let slot = &self.slots[i];
-            if slot[..2] == want {
+            let slot = self.slots[i][0];
+            if slot == fingerprint {
                 return Ok(i);
             }
-            if slot[..2] == [0, 0] {
+            if slot == 0 {
                 return Err(i);
             }
             i += 1;
@@ -178,19 +180,28 @@ impl Table {
 
     /// The numbers stored for `key`.
     pub fn get(&self, key: u128) -> Option<Numbers> {
-        self.find(key).ok().map(|i| unpack(self.slots[i][2]))
+        let fingerprint = fingerprint(key);
+        self.find(fingerprint)
+            .ok()
+            .map(|i| unpack(self.slots[i][1]))
     }
 
     /// Stores `numbers` for `key` (module docs, "Replacement"); false when
     /// the table is full and every slot near its home holds a settled
     /// entry of another key.
     pub fn store(&mut self, key: u128, numbers: Numbers) -> bool {
+        self.store_fingerprint(fingerprint(key), numbers)
+    }
+
+    /// [`Self::store`] by the key's fingerprint (a checkpoint's entries).
+    pub fn store_fingerprint(&mut self, fingerprint: u64, numbers: Numbers) -> bool {
         if self.len * 4 >= self.slots.len() * 3 && self.can_grow() {
             self.grow();
         }
-        let (want, home) = (Self::stored(key), self.home(key));
-        let entry = [want[0], want[1], pack(numbers)];
-        let empty = match self.find_from(want, home) {
+        let fingerprint = fingerprint.max(1);
+        let home = self.home(fingerprint);
+        let entry = [fingerprint, pack(numbers)];
+        let empty = match self.find(fingerprint) {
             Ok(i) => {
                 self.slots[i] = entry;
                 return true;
@@ -207,14 +218,14 @@ impl Table {
         if self.can_grow() {
             // room to grow: grow rather than replace
             self.grow();
-            return self.store(key, numbers);
+            return self.store_fingerprint(fingerprint, numbers);
         }
         // (least proof + disproof, its slot) among the unsettled before
         // the empty slot (one past it would not be found from the home)
         let victim = (0..PROBES.min(distance))
             .map(|d| (home + d) % self.slots.len())
             .filter_map(|i| {
-                let held = unpack(self.slots[i][2]);
+                let held = unpack(self.slots[i][1]);
                 let work = u64::from(held.proof) + u64::from(held.disproof);
                 (!held.settled()).then_some((work, i))
             })
@@ -264,6 +275,28 @@ mod tests {
         assert_eq!(t.get(12345), Some(open(4)));
         assert_eq!(t.len(), 2);
         assert!(t.bytes() <= 1 << 16);
+    }
+
+    #[test]
+    fn entries_by_fingerprint_fill_another_table_alike() {
+        // (a checkpoint carries fingerprints, not keys)
+        assert_ne!(fingerprint(0), 0);
+        assert_ne!(fingerprint(0), fingerprint(1));
+        let mut t = Table::within(1 << 20);
+        let keys: Vec<u128> = (0..5_000u128)
+            .map(|i| i * 0x1234_5678_9abc_def1 << 3)
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            assert!(t.store(k, open(i as u32 + 1)));
+        }
+        let mut copy = Table::within(1 << 22);
+        for (f, n) in t.entries() {
+            assert!(copy.store_fingerprint(f, n));
+        }
+        assert_eq!(copy.len(), keys.len());
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(copy.get(k), Some(open(i as u32 + 1)));
+        }
     }
 
     #[test]
