@@ -23,6 +23,10 @@
 //!   larger, up to the most slots its bytes allow. The copy holds both
 //!   arrays at once, so the largest array is 8/9 of the bytes given
 //!   ([`Table::within`]); never more is taken.
+//! * **Huge pages**: each array is advised to the kernel for transparent
+//!   huge pages ([`crate::memory::advise_huge_pages`]): every position
+//!   searched reads its children's entries at random places, and with
+//!   4 KiB pages nearly each read also missed the TLB.
 //! * **Layout**: linear probing (wrapping at the end). A fingerprint's
 //!   *home* is its slot by the fingerprint's high bits (it is mixed by a
 //!   multiply); it lies after its home with no empty slot between.
@@ -101,8 +105,12 @@ impl Table {
     }
 
     fn of(slots: usize, max_slots: usize) -> Self {
+        // zeroed pages come untouched from the kernel: advised before the
+        // first write, they are backed by huge pages (module docs)
+        let slots = vec![[0u64; 2]; slots];
+        crate::memory::advise_huge_pages(&slots);
         Self {
-            slots: vec![[0u64; 2]; slots],
+            slots,
             len: 0,
             max_slots,
         }
