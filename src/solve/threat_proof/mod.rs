@@ -556,7 +556,7 @@ impl<'g> ThreatProver<'g> {
         if passed.is_none_or(|n| n.proof != 0) {
             return vec![PASS];
         }
-        let cut = self.cut(board);
+        let cut = self.cut(board, expansion);
         self.oriented(&cut.moves, t)
     }
 
@@ -792,7 +792,7 @@ impl<'g> ThreatProver<'g> {
                 } else {
                     let mut replies = self.oriented(all, t);
                     if *pass {
-                        let cut = self.cut(board);
+                        let cut = self.cut(board, &expansion);
                         let zone: Vec<u32> = self.canonical_to_board(cut.zone, t).iter().collect();
                         writeln!(text, "zone {}{}", board.diagram(), names(&zone))
                             .expect("a string");

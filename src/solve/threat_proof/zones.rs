@@ -137,11 +137,11 @@ impl ThreatProver<'_> {
     }
 
     /// The cut of the AND node `board`, whose position after a pass is
-    /// proved (made once and kept).
-    pub(super) fn cut(&mut self, board: &Board) -> Rc<Cut> {
+    /// proved (made once and kept); `expansion` is `board`'s (every
+    /// caller holds it).
+    pub(super) fn cut(&mut self, board: &Board, expansion: &Expansion) -> Rc<Cut> {
         let (key, t) = board.canonical();
-        let (expansion, _) = self.expansion(board);
-        let Expansion::Moves { all, .. } = &*expansion else {
+        let Expansion::Moves { all, .. } = expansion else {
             unreachable!("a cut is made at an AND node with moves");
         };
         if let Some(cut) = self.cuts.get(&key) {
@@ -220,7 +220,7 @@ impl ThreatProver<'_> {
                     covers.iter().map(|run| self.oriented_run(run, t)).collect();
                 zone = zone | covers_zone(board, a, &covers, &all, extras);
                 let children = if *pass {
-                    let cut = self.cut(board);
+                    let cut = self.cut(board, &expansion);
                     board.pass();
                     let after_pass = self.zone_of(board, extras + 1);
                     board.pass();
