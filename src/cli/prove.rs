@@ -390,41 +390,41 @@ fn by_threats(
     } else {
         String::new()
     };
+    let outcome = threat_outcome(&mut prover, &mut board, verdict, &earlier_text);
+    Ok((outcome, checkpoint))
+}
+
+/// The report of the threat prover's search of `board` that ended in
+/// `verdict`: the proof with its certificate, or why there is none.
+fn threat_outcome(
+    prover: &mut ThreatProver,
+    board: &mut Board,
+    verdict: Verdict,
+    earlier_text: &str,
+) -> Result<Proof, String> {
     match verdict {
         Verdict::Proved => {}
         Verdict::Disproved => {
-            return Ok((
-                Err(
-                    "the threat prover finds no first-player win among the moves it \
-                     tries (the best-scored few: this does not make it a draw)"
-                        .into(),
-                ),
-                checkpoint,
-            ))
+            return Err(
+                "the threat prover finds no first-player win among the moves it \
+                 tries (the best-scored few: this does not make it a draw)"
+                    .into(),
+            )
         }
         Verdict::Open => {
-            return Ok((
-                Err(format!(
-                    "the threat prover stopped on {} ({} positions searched{earlier_text})",
-                    prover.stopped().unwrap_or("a limit"),
-                    prover.stats().visits
-                )),
-                checkpoint,
+            return Err(format!(
+                "the threat prover stopped on {} ({} positions searched{earlier_text})",
+                prover.stopped().unwrap_or("a limit"),
+                prover.stats().visits
             ))
         }
     }
     // never a claimed result without its certificate
-    let (certificate, entries) = match prover.certificate(&mut board) {
-        Ok(c) => c,
-        Err(e) => {
-            return Ok((
-                Err(format!("the threat prover found a win but {e}")),
-                checkpoint,
-            ))
-        }
-    };
+    let (certificate, entries) = prover
+        .certificate(board)
+        .map_err(|e| format!("the threat prover found a win but {e}"))?;
     let stats = prover.stats();
-    let proof = Proof {
+    Ok(Proof {
         value: "first",
         method: "threats",
         certificate,
@@ -439,8 +439,7 @@ fn by_threats(
             "replies_answered_by_zones": stats.moves_cut,
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
-    };
-    Ok((Ok(proof), checkpoint))
+    })
 }
 
 /// The value by the bitboard search on `bitboard`, written as a proof tree
