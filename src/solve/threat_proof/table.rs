@@ -26,7 +26,9 @@
 //! * **Huge pages**: each array is advised to the kernel for transparent
 //!   huge pages ([`crate::memory::advise_huge_pages`]): every position
 //!   searched reads its children's entries at random places, and with
-//!   4 KiB pages nearly each read also missed the TLB.
+//!   4 KiB pages nearly each read also missed the TLB. Measured on a
+//!   table of 2.9 GB (120 M entries): 40 M random reads took 9.2–9.3 s
+//!   against 13.5–15.4 s with huge pages disabled (`PR_SET_THP_DISABLE`).
 //! * **Layout**: linear probing (wrapping at the end). A fingerprint's
 //!   *home* is its slot by the fingerprint's high bits (it is mixed by a
 //!   multiply); it lies after its home with no empty slot between.
