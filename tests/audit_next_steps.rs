@@ -343,22 +343,37 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
         resumed["proof"]["visits"].as_u64().unwrap() > earlier,
         "{out}"
     );
-    // a checkpoint of format version 1 (whole keys, 256 positions
-    // searched; written by the last release that wrote it, with these
-    // arguments and `--time-limit 0.02`) is read and resumed to a proof
+    // a checkpoint of format version 1 (whole keys; written by the last
+    // release that wrote it, with these arguments, `--after
+    // h8,a1,i9,a2,h9 --time-limit 0.1`: 3,328 positions searched) is
+    // read and resumed to a proof, its entries restored: the resumed run
+    // searches fewer positions than one from scratch by at least half the
+    // earlier run's (lost entries would make it search them all again)
     let old = dir.join("version1.checkpoint");
     std::fs::copy(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/h8-a1-i9-a2.v1.checkpoint"
+            "/tests/fixtures/h8-a1-i9-a2-h9.v1.checkpoint"
         ),
         &old,
     )
     .unwrap();
-    let (code, out, err) = prove(after, &["--checkpoint", old.to_str().unwrap()]);
+    let visits = |out: &str| -> (u64, u64) {
+        let report: serde_json::Value = serde_json::from_str(out).unwrap();
+        let earlier = report["checkpoint"]["earlier_visits"].as_u64().unwrap_or(0);
+        (report["proof"]["visits"].as_u64().unwrap(), earlier)
+    };
+    let (code, out, err) = prove("h8,a1,i9,a2,h9", &[]);
     assert_eq!(code, Some(0), "{out}{err}");
-    let resumed: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(resumed["checkpoint"]["earlier_visits"], 256, "{out}");
+    let (scratch, _) = visits(&out);
+    let (code, out, err) = prove("h8,a1,i9,a2,h9", &["--checkpoint", old.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (all, earlier) = visits(&out);
+    assert_eq!(earlier, 3328, "{out}");
+    assert!(
+        all - earlier + earlier / 2 < scratch,
+        "{out}: {scratch} from scratch"
+    );
     // another position's proof, the checkpoint damaged, no threat prover
     let (code, _, err) = prove("h8,a1,i9,b2", &["--checkpoint", file_arg]);
     assert_eq!(code, Some(2), "{err}");

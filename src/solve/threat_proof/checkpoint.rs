@@ -26,14 +26,16 @@
 //! **Format** (little-endian): `RGTHREAT`, `u32` version; `u32` length and
 //! the identity's text (one `field value` line a field); `f64` seconds
 //! searched so far; `u64` visits, expansions, cuts, moves cut; `u64`
-//! entries, then each entry's key fingerprint ([`super::table`]) and
-//! `proof << 32 | disproof` (`u64` each); `u64` chosen moves, then each one's key and cell (`u64`);
+//! entries, then each entry's key fingerprint ([`super::table`]: `u64`
+//! high, `u32` low) and `proof << 32 | disproof` (`u64`); `u64` chosen moves, then each one's key and cell (`u64`);
 //! `u64` cuts, then each one's key and three cell lists (zone, moves,
 //! all), each a `u64` length and its cells as `u16`; last the `u64`
-//! checksum ([`StreamChecksum`]) of every byte before it. Version 1 was
-//! the same with each entry's whole key (two `u64`, low first) in place
-//! of its fingerprint; it is still read (the fingerprints worked out from
-//! the keys). Written
+//! checksum ([`StreamChecksum`]) of every byte before it. A key (of a
+//! chosen move or a cut) is two `u64`, low first. This is version 3.
+//! Version 1 held each entry's whole key in place of its fingerprint; it
+//! is still read (the fingerprints worked out from the keys). Version 2
+//! (64-bit fingerprints, development builds of one day) is refused: its
+//! fingerprints are too short to fill this table. Written
 //! atomically (temporary file, sync, rename), so a run killed while
 //! writing leaves the previous checkpoint whole.
 
@@ -48,7 +50,7 @@ use crate::error::{quoted, Error, Result, QUOTED_CHARS};
 use crate::solve::cells::Cells;
 
 use super::board::Board;
-use super::table::{fingerprint, pack, unpack};
+use super::table::{fingerprint, pack, unpack, Fingerprint};
 use super::zones::Cut;
 use super::ThreatProver;
 use crate::solve::proof_numbers::INFINITE;
@@ -56,11 +58,11 @@ use crate::solve::proof_numbers::INFINITE;
 /// The first bytes of a checkpoint file.
 pub const MAGIC: &[u8; 8] = b"RGTHREAT";
 
-/// The format version written; [`FIRST_VERSION`] on are read.
-const VERSION: u32 = 2;
+/// The format version written.
+const VERSION: u32 = 3;
 
-/// The oldest format version read: whole keys in place of fingerprints.
-const FIRST_VERSION: u32 = 1;
+/// The older version read: whole keys in place of fingerprints.
+const KEYS_VERSION: u32 = 1;
 
 /// The longest identity text read (a 16 × 16 diagram and the settings
 /// take about 1 kB).
@@ -217,7 +219,8 @@ impl ThreatProver<'_> {
             }
             out.u64(self.table.len() as u64)?;
             for (fingerprint, numbers) in self.table.entries() {
-                out.u64(fingerprint)?;
+                out.u64(fingerprint.high)?;
+                out.u32(fingerprint.low)?;
                 out.u64(pack(numbers))?;
             }
             out.u64(self.chosen.len() as u64)?;
@@ -275,9 +278,9 @@ impl ThreatProver<'_> {
             ));
         }
         let version = input.u32()?;
-        if !(FIRST_VERSION..=VERSION).contains(&version) {
+        if version != VERSION && version != KEYS_VERSION {
             return Err(input.bad(format!(
-                "a checkpoint of format version {version}; this retrograde reads versions {FIRST_VERSION} to {VERSION}"
+                "a checkpoint of format version {version}; this retrograde reads versions {KEYS_VERSION} and {VERSION} (delete it to start the proof over)"
             )));
         }
         input.version = version;
@@ -330,8 +333,17 @@ impl ThreatProver<'_> {
         let entries = input.u64()?;
         for _ in 0..entries {
             let fingerprint = match input.version {
-                1 => fingerprint(input.key()?),
-                _ => input.u64()?,
+                KEYS_VERSION => fingerprint(input.key()?),
+                _ => {
+                    let high = input.u64()?;
+                    if high == 0 {
+                        return Err(input.bad("an entry of fingerprint 0, which no table holds"));
+                    }
+                    Fingerprint {
+                        high,
+                        low: input.u32()?,
+                    }
+                }
             };
             let numbers = unpack(input.u64()?);
             if numbers.proof > INFINITE

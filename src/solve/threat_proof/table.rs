@@ -6,16 +6,18 @@
 //! and, growing, held its old and new arrays at once: the run of h8 o14
 //! peaked at 9.6 GB with `--max-memory 8GiB`.
 //!
-//! * **Fingerprints**: a slot holds a 64-bit *fingerprint* of the
-//!   position's 128-bit key (a mix of both halves), not the key: 16 bytes
-//!   a slot rather than 24, so half as many entries again fit a budget
+//! * **Fingerprints**: a slot holds a 96-bit *fingerprint* of the
+//!   position's 128-bit key (a mix of both halves) and the numbers: 20
+//!   bytes a slot rather than 24, so a fifth more entries fit a budget
 //!   (the gomoku classes fill their table: measured at 7 GiB, about 2.3
-//!   entries a position searched). Two keys with one fingerprint share an
-//!   entry; with 10⁹ lookups among 3 × 10⁸ entries the chance of it ever
-//!   happening in a run is about 10⁻⁸, and a false entry could cost no
-//!   more than a certificate the checker refuses (every proof is read
-//!   back from the board, not from the table). A fingerprint is never 0
-//!   (0 is the empty slot): one that would be is taken as 1.
+//!   entries a position searched). Two keys with one fingerprint would
+//!   share an entry: with `N` entries a lookup of a key not held meets a
+//!   false one with chance about `N / 2⁹⁶`, under 10⁻¹⁷ at 3 × 10⁸ entries,
+//!   so under 10⁻⁸ in a run of 10⁹ lookups (64 bits, 16-byte slots, would
+//!   have made it about 1 in 60 such runs: a false settled entry could
+//!   make `search` report a wrong value, which is why they are not used).
+//!   Its high word is never 0 (0 marks the empty slot): one that would be
+//!   is taken as 1.
 //! * **Growth**: the array starts at about [`FIRST_SLOTS`] (a short search
 //!   stays small: its keys are spread over the whole array, so a large
 //!   one would be touched page by page all over) and, 3/4 full or when a
@@ -46,8 +48,9 @@
 
 use crate::solve::proof_numbers::Numbers;
 
-/// Bytes a slot takes: the fingerprint and the two numbers (a word each).
-pub const BYTES_PER_SLOT: u64 = 16;
+/// Bytes a slot takes: the fingerprint (three 32-bit words) and the two
+/// numbers (one each).
+pub const BYTES_PER_SLOT: u64 = 20;
 
 /// The slots from its home in which a new key looks for an entry to
 /// replace.
@@ -57,7 +60,7 @@ pub const PROBES: usize = 64;
 /// grow long.
 const FULL: usize = 15;
 
-/// The slots of a new table (1.5 MB).
+/// The slots of a new table (1.25 MiB).
 pub const FIRST_SLOTS: usize = 1 << 16;
 
 /// How much larger the array grows each time.
@@ -67,20 +70,67 @@ const GROWTH: usize = 8;
 /// key (0) does not mix to 0.
 const SALT: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
 
-/// The fingerprint of a position's key (module docs): never 0.
-pub fn fingerprint(key: u128) -> u64 {
+/// 96 bits of a position's key that identify it in the table (module
+/// docs): `high` picks its home and is never 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    pub high: u64,
+    pub low: u32,
+}
+
+/// The fingerprint of a position's key (module docs). Checkpoints hold
+/// fingerprints: a change here is a new checkpoint format version.
+pub fn fingerprint(key: u128) -> Fingerprint {
     let s = key ^ SALT;
+    let (lo, hi) = (s as u64, (s >> 64) as u64);
     // (the key is the least of its images' hashes: its high bits lean to
     // zero, its low ones do not; the multiply carries the low bits up to
-    // the high ones the home is read from)
-    let mixed = (s as u64 ^ ((s >> 64) as u64).rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    mixed.max(1)
+    // the high ones the home is read from. `lo` is uniform whatever `hi`
+    // is, so `high` and `low` together are 96 uniform bits.)
+    let high = (lo ^ hi.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    Fingerprint {
+        high: high.max(1),
+        low: hi as u32,
+    }
+}
+
+/// A slot: `[high's low half, high's high half, low, proof, disproof]`;
+/// high 0: empty. (Words of 32 bits: 20 bytes, and a zeroed array comes
+/// untouched from the allocator.)
+type Slot = [u32; 5];
+
+fn slot_high(slot: &Slot) -> u64 {
+    u64::from(slot[0]) | u64::from(slot[1]) << 32
+}
+
+fn slot_fingerprint(slot: &Slot) -> Fingerprint {
+    Fingerprint {
+        high: slot_high(slot),
+        low: slot[2],
+    }
+}
+
+fn slot_numbers(slot: &Slot) -> Numbers {
+    Numbers {
+        proof: slot[3],
+        disproof: slot[4],
+    }
+}
+
+fn slot_of(f: Fingerprint, n: Numbers) -> Slot {
+    [
+        f.high as u32,
+        (f.high >> 32) as u32,
+        f.low,
+        n.proof,
+        n.disproof,
+    ]
 }
 
 /// A table of numbers by key of a fixed number of slots.
 pub struct Table {
-    /// `[fingerprint, proof << 32 | disproof]`; fingerprint 0: empty.
-    slots: Vec<[u64; 2]>,
+    /// See [`Slot`].
+    slots: Vec<Slot>,
     /// Slots taken.
     len: usize,
     /// The most slots the array may have: its first size times a power
@@ -109,7 +159,7 @@ impl Table {
     fn of(slots: usize, max_slots: usize) -> Self {
         // zeroed pages come untouched from the kernel: advised before the
         // first write, they are backed by huge pages (module docs)
-        let slots = vec![[0u64; 2]; slots];
+        let slots = vec![[0u32; 5]; slots];
         crate::memory::advise_huge_pages(&slots);
         Self {
             slots,
@@ -133,9 +183,9 @@ impl Table {
         let slots = self.slots.len() * GROWTH;
         let mut larger = Self::of(slots, self.max_slots);
         for slot in &self.slots {
-            if slot[0] != 0 {
+            if slot_high(slot) != 0 {
                 let i = larger
-                    .find(slot[0])
+                    .find(slot_fingerprint(slot))
                     .expect_err("fingerprints are stored once");
                 larger.slots[i] = *slot;
                 larger.len += 1;
@@ -155,30 +205,31 @@ impl Table {
     }
 
     /// Every entry held, as (fingerprint, numbers), in slot order.
-    pub fn entries(&self) -> impl Iterator<Item = (u64, Numbers)> + '_ {
+    pub fn entries(&self) -> impl Iterator<Item = (Fingerprint, Numbers)> + '_ {
         self.slots
             .iter()
-            .filter(|slot| slot[0] != 0)
-            .map(|slot| (slot[0], unpack(slot[1])))
+            .filter(|slot| slot_high(slot) != 0)
+            .map(|slot| (slot_fingerprint(slot), slot_numbers(slot)))
     }
 
-    /// The home slot of a fingerprint: its high bits onto the slots by a
+    /// The home slot of a fingerprint: its high word onto the slots by a
     /// multiply (Lemire's reduction).
-    fn home(&self, fingerprint: u64) -> usize {
-        ((u128::from(fingerprint) * self.slots.len() as u128) >> 64) as usize
+    fn home(&self, fingerprint: Fingerprint) -> usize {
+        ((u128::from(fingerprint.high) * self.slots.len() as u128) >> 64) as usize
     }
 
     /// The slot of `fingerprint`, or `Err` with the first empty slot from
     /// its home on (there is one: the table is never full to the last
     /// slot).
-    fn find(&self, fingerprint: u64) -> std::result::Result<usize, usize> {
+    fn find(&self, fingerprint: Fingerprint) -> std::result::Result<usize, usize> {
         let mut i = self.home(fingerprint);
         loop {
-            let slot = self.slots[i][0];
-            if slot == fingerprint {
+            let slot = &self.slots[i];
+            let high = slot_high(slot);
+            if high == fingerprint.high && slot[2] == fingerprint.low {
                 return Ok(i);
             }
-            if slot == 0 {
+            if high == 0 {
                 return Err(i);
             }
             i += 1;
@@ -193,7 +244,7 @@ impl Table {
         let fingerprint = fingerprint(key);
         self.find(fingerprint)
             .ok()
-            .map(|i| unpack(self.slots[i][1]))
+            .map(|i| slot_numbers(&self.slots[i]))
     }
 
     /// Stores `numbers` for `key` (module docs, "Replacement"); false when
@@ -204,13 +255,16 @@ impl Table {
     }
 
     /// [`Self::store`] by the key's fingerprint (a checkpoint's entries).
-    pub fn store_fingerprint(&mut self, fingerprint: u64, numbers: Numbers) -> bool {
+    pub fn store_fingerprint(&mut self, fingerprint: Fingerprint, numbers: Numbers) -> bool {
         if self.len * 4 >= self.slots.len() * 3 && self.can_grow() {
             self.grow();
         }
-        let fingerprint = fingerprint.max(1);
+        let fingerprint = Fingerprint {
+            high: fingerprint.high.max(1),
+            ..fingerprint
+        };
         let home = self.home(fingerprint);
-        let entry = [fingerprint, pack(numbers)];
+        let entry = slot_of(fingerprint, numbers);
         let empty = match self.find(fingerprint) {
             Ok(i) => {
                 self.slots[i] = entry;
@@ -235,7 +289,7 @@ impl Table {
         let victim = (0..PROBES.min(distance))
             .map(|d| (home + d) % self.slots.len())
             .filter_map(|i| {
-                let held = unpack(self.slots[i][1]);
+                let held = slot_numbers(&self.slots[i]);
                 let work = u64::from(held.proof) + u64::from(held.disproof);
                 (!held.settled()).then_some((work, i))
             })
@@ -288,9 +342,26 @@ mod tests {
     }
 
     #[test]
+    fn fingerprints_are_pinned_since_checkpoints_hold_them() {
+        // a change of the mix makes every checkpoint's entries unfindable:
+        // it must come with a new checkpoint format version
+        let pinned = [
+            (0, 0xcfdc_453c_2fb2_dc91, 0x7f4a_7c15),
+            (
+                0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
+                0x82db_a5d4_9de6_6a82,
+                0xf6e1_b1fa,
+            ),
+        ];
+        for (key, high, low) in pinned {
+            assert_eq!(fingerprint(key), Fingerprint { high, low });
+        }
+    }
+
+    #[test]
     fn entries_by_fingerprint_fill_another_table_alike() {
         // (a checkpoint carries fingerprints, not keys)
-        assert_ne!(fingerprint(0), 0);
+        assert_ne!(fingerprint(0).high, 0);
         assert_ne!(fingerprint(0), fingerprint(1));
         let mut t = Table::within(1 << 20);
         let keys: Vec<u128> = (0..5_000u128)
