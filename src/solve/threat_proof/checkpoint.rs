@@ -345,7 +345,14 @@ impl ThreatProver<'_> {
                     }
                 }
             };
-            let numbers = unpack(input.u64()?);
+            let mut numbers = unpack(input.u64()?);
+            if !numbers.settled() {
+                // runs before the saturation mend (module docs of
+                // `super`, "Saturation") stored sums of INFINITE on
+                // unsettled positions: large, not infinite
+                numbers.proof = numbers.proof.min(INFINITE - 1);
+                numbers.disproof = numbers.disproof.min(INFINITE - 1);
+            }
             if numbers.proof > INFINITE
                 || numbers.disproof > INFINITE
                 || numbers.proof == numbers.disproof && numbers.proof == 0

@@ -37,7 +37,14 @@
 //!   (moves, 1) at AND. The child searched gets the parent's threshold,
 //!   cut to the second-best child's number plus a quarter (the "1 + ε"
 //!   trick). A *disproof* means "no win among the moves tried": exact
-//!   only with every attacker move tried.
+//!   only with every attacker move tried. **Saturation**: a sum of an
+//!   unsettled node's children stops at `INFINITE − 1`, never `INFINITE`
+//!   (which only a settled node has on its other side), and the root and
+//!   every child's thresholds go up to `INFINITE`: so no unsettled node is
+//!   ever at or past a threshold it was just given. (Before, sums of
+//!   deep gomoku trees reached `INFINITE` unsettled: the root, searched
+//!   with thresholds `INFINITE − 1`, returned at once forever — m12's run
+//!   searched 40 G positions without a new one.)
 //! * **Symmetry**: positions share a table entry with their images under
 //!   the board's symmetries ([`board::Board::key`]), and each expansion is
 //!   worked out on the position's canonical image and mapped to the
@@ -335,7 +342,7 @@ impl<'g> ThreatProver<'g> {
         self.stopped = None;
         let mut numbers = self.numbers_of(board);
         while !numbers.settled() && self.stopped.is_none() {
-            numbers = self.search(board, INFINITE - 1, INFINITE - 1);
+            numbers = self.search(board, INFINITE, INFINITE);
         }
         match numbers {
             n if n.proof == 0 => Verdict::Proved,
@@ -645,6 +652,12 @@ impl<'g> ThreatProver<'g> {
                 sum = sum.saturating_add(add).min(INFINITE);
             }
             let best = best.min(INFINITE);
+            if best != 0 {
+                // unsettled (or settled by the sum being 0): a sum past
+                // the numbers' range is large, not infinite (module docs,
+                // "Saturation")
+                sum = sum.min(INFINITE - 1);
+            }
             let mut numbers = if or {
                 Numbers {
                     proof: best,
@@ -687,13 +700,13 @@ impl<'g> ThreatProver<'g> {
                     proof_limit.min(cut),
                     (disproof_limit - numbers.disproof)
                         .saturating_add(child.disproof)
-                        .min(INFINITE - 1),
+                        .min(INFINITE),
                 )
             } else {
                 (
                     (proof_limit - numbers.proof)
                         .saturating_add(child.proof)
-                        .min(INFINITE - 1),
+                        .min(INFINITE),
                     disproof_limit.min(cut),
                 )
             };
