@@ -881,6 +881,14 @@ impl<'b> WinProver<'b> {
                     second = mine;
                 }
             }
+            if best_n != 0 {
+                // unsettled (or settled by the sum being 0): a sum past
+                // the numbers' range is large, not infinite, so that it
+                // stays below the root's thresholds (a sum saturated at
+                // INFINITE returned at once from every search, forever:
+                // found in the threat prover's gomoku runs)
+                sum = sum.min(INFINITE - 1);
+            }
             let numbers = if or_node {
                 Numbers {
                     proof: best_n,

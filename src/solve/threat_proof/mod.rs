@@ -531,14 +531,17 @@ impl<'g> ThreatProver<'g> {
         self.stopped.is_some()
     }
 
-    /// Stops the search at the deadline; called every 256 positions from
-    /// [`Self::search`]'s entry (not from [`Self::over_limits`], which
-    /// some paths skip: a cycle of searches that only ever reached it at
-    /// counts other than multiples of 256 never saw the clock, and ran
-    /// past its time limit).
+    /// Stops the search at the deadline or past its positions; called
+    /// every 256 positions from [`Self::search`]'s entry (not only from
+    /// [`Self::over_limits`], which a node that returns at once skips: in
+    /// the saturation livelock (module docs) the search ran past its time
+    /// limit, and past its positions without a deadline).
     fn check_clock(&mut self) {
         if self.stopped.is_none() && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = Some(TIME_LIMIT.into());
+        }
+        if self.stopped.is_none() && self.stats.visits >= self.max_visits {
+            self.stopped = Some(format!("{} positions visited", self.stats.visits));
         }
     }
 
@@ -939,4 +942,40 @@ fn distinct(board: &Board, colour: usize, cells: &[u32]) -> Vec<u16> {
         .filter(|&&c| keys.insert(board.key_after(c, colour)))
         .map(|&c| c as u16)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers near saturation never stall the search: with every reply
+    /// of the root (an AND node) stored at the largest unsettled numbers,
+    /// the proof still goes on to the end. (Sums saturated at `INFINITE`
+    /// on unsettled positions once made a node return at once from every
+    /// threshold, and the root be searched again forever.)
+    #[test]
+    fn saturated_numbers_do_not_stall_the_search() {
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2,h9").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 1 << 30, None);
+        let defender = board.to_move();
+        assert_eq!(defender, 1);
+        for cell in board.empties().iter() {
+            let key = board.key_after(cell, defender);
+            prover.table.store(
+                key,
+                Numbers {
+                    proof: 1,
+                    disproof: INFINITE - 1,
+                },
+            );
+        }
+        prover.limit_visits(3_000_000);
+        assert_eq!(
+            prover.prove(&mut board),
+            Verdict::Proved,
+            "{:?}",
+            prover.stopped()
+        );
+    }
 }
