@@ -365,7 +365,7 @@ mod tests {
         assert_ne!(fingerprint(0), fingerprint(1));
         let mut t = Table::within(1 << 20);
         let keys: Vec<u128> = (0..5_000u128)
-            .map(|i| i * 0x1234_5678_9abc_def1 << 3)
+            .map(|i| (i * 0x1234_5678_9abc_def1) << 3)
             .collect();
         for (i, &k) in keys.iter().enumerate() {
             assert!(t.store(k, open(i as u32 + 1)));
