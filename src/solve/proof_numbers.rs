@@ -45,3 +45,18 @@ impl Numbers {
         self.proof == 0 || self.disproof == 0
     }
 }
+
+/// The summed side of a node's numbers, whose least side is `least`:
+/// past the numbers' range an unsettled node's sum is large, not
+/// infinite, so it stops at `INFINITE − 1` and stays below the thresholds
+/// of `INFINITE` the searches give. (A sum saturated at `INFINITE` on an
+/// unsettled node made it return at once from every search, forever:
+/// found in the threat prover's gomoku runs.) A settled node (`least` 0,
+/// or the sum 0) keeps its sum.
+pub fn capped_sum(sum: u32, least: u32) -> u32 {
+    if least == 0 {
+        sum.min(INFINITE)
+    } else {
+        sum.min(INFINITE - 1)
+    }
+}

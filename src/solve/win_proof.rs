@@ -96,7 +96,7 @@ use rustc_hash::FxHashMap;
 use crate::error::{Error, Result};
 use crate::position::Family;
 use crate::solve::board_search::{mover_of, Bitboard, MAX_MNK_CELLS};
-use crate::solve::proof_numbers::{Numbers, INFINITE};
+use crate::solve::proof_numbers::{capped_sum, Numbers, INFINITE};
 use crate::solve::proof_tree::{certificate_from, Claim, Goal, MoveSource, ProofSize};
 
 /// Bytes a table entry takes (key, two numbers, the hash map's overhead),
@@ -881,14 +881,7 @@ impl<'b> WinProver<'b> {
                     second = mine;
                 }
             }
-            if best_n != 0 {
-                // unsettled (or settled by the sum being 0): a sum past
-                // the numbers' range is large, not infinite, so that it
-                // stays below the root's thresholds (a sum saturated at
-                // INFINITE returned at once from every search, forever:
-                // found in the threat prover's gomoku runs)
-                sum = sum.min(INFINITE - 1);
-            }
+            let sum = capped_sum(sum, best_n);
             let numbers = if or_node {
                 Numbers {
                     proof: best_n,

@@ -27,7 +27,8 @@
 //! the identity's text (one `field value` line a field); `f64` seconds
 //! searched so far; `u64` visits, expansions, cuts, moves cut; `u64`
 //! entries, then each entry's key fingerprint ([`super::table`]: `u64`
-//! high, `u32` low) and `proof << 32 | disproof` (`u64`); `u64` chosen moves, then each one's key and cell (`u64`);
+//! high, `u32` low) and `proof << 32 | disproof` (`u64`); `u64` chosen
+//! moves, then each one's key and cell (`u64`);
 //! `u64` cuts, then each one's key and three cell lists (zone, moves,
 //! all), each a `u64` length and its cells as `u16`; last the `u64`
 //! checksum ([`StreamChecksum`]) of every byte before it. A key (of a
@@ -346,13 +347,6 @@ impl ThreatProver<'_> {
                 }
             };
             let mut numbers = unpack(input.u64()?);
-            if !numbers.settled() {
-                // runs before the saturation mend (module docs of
-                // `super`, "Saturation") stored sums of INFINITE on
-                // unsettled positions: large, not infinite
-                numbers.proof = numbers.proof.min(INFINITE - 1);
-                numbers.disproof = numbers.disproof.min(INFINITE - 1);
-            }
             if numbers.proof > INFINITE
                 || numbers.disproof > INFINITE
                 || numbers.proof == numbers.disproof && numbers.proof == 0
@@ -361,6 +355,13 @@ impl ThreatProver<'_> {
                     "proof and disproof numbers {} and {} no search gives",
                     numbers.proof, numbers.disproof
                 )));
+            }
+            if !numbers.settled() {
+                // runs before the saturation mend (module docs of
+                // `super`, "Saturation") stored sums of INFINITE on
+                // unsettled positions: large, not infinite
+                numbers.proof = numbers.proof.min(INFINITE - 1);
+                numbers.disproof = numbers.disproof.min(INFINITE - 1);
             }
             if !self.table.store_fingerprint(fingerprint, numbers) {
                 return Err(Error::InvalidInput(format!(

@@ -95,7 +95,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
 use crate::solve::cells::Cells;
-use crate::solve::proof_numbers::{Numbers, INFINITE};
+use crate::solve::proof_numbers::{capped_sum, Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
 use table::Table;
@@ -525,10 +525,15 @@ impl<'g> ThreatProver<'g> {
             ));
             return true;
         }
-        if self.stats.visits >= self.max_visits {
+        self.stop_past_visits();
+        self.stopped.is_some()
+    }
+
+    /// Stops the search once it has searched its positions.
+    fn stop_past_visits(&mut self) {
+        if self.stopped.is_none() && self.stats.visits >= self.max_visits {
             self.stopped = Some(format!("{} positions visited", self.stats.visits));
         }
-        self.stopped.is_some()
     }
 
     /// Stops the search at the deadline or past its positions; called
@@ -540,9 +545,7 @@ impl<'g> ThreatProver<'g> {
         if self.stopped.is_none() && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = Some(TIME_LIMIT.into());
         }
-        if self.stopped.is_none() && self.stats.visits >= self.max_visits {
-            self.stopped = Some(format!("{} positions visited", self.stats.visits));
-        }
+        self.stop_past_visits();
     }
 
     /// Whether the last [`Self::prove`] stopped at its deadline (and for
@@ -655,12 +658,8 @@ impl<'g> ThreatProver<'g> {
                 sum = sum.saturating_add(add).min(INFINITE);
             }
             let best = best.min(INFINITE);
-            if best != 0 {
-                // unsettled (or settled by the sum being 0): a sum past
-                // the numbers' range is large, not infinite (module docs,
-                // "Saturation")
-                sum = sum.min(INFINITE - 1);
-            }
+            // (module docs, "Saturation")
+            let sum = capped_sum(sum, best);
             let mut numbers = if or {
                 Numbers {
                     proof: best,
