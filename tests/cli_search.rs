@@ -9,7 +9,7 @@
 mod cli_support;
 
 use cli_support::{json_of, refused, retrograde, run_within};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The table's answer for a 5 × 4 Connect Four position.
 fn table_answer(moves: &str) -> Value {
@@ -210,8 +210,17 @@ fn a_position_past_64_cells_is_answered_by_the_threat_prover() {
     );
     let best = best_moves(&four);
     assert!(best == ["g8"] || best == ["l8"], "{four}");
+    // the answer's fields are every position answer's
+    assert_eq!(four["status"], "in_progress", "{four}");
+    assert_eq!(four["reachable"], true, "{four}");
+    assert!(four.get("winner").is_none(), "{four}");
     let over = gomoku(&format!("h8,a1,i8,a2,j8,a3,k8,a15,{}", best[0]), "");
     assert_eq!(over["value"], "loss", "{over}");
+    assert_eq!(
+        (&over["status"], &over["winner"], &over["depth"]),
+        (&json!("won"), &json!("X"), &json!(0)),
+        "{over}"
+    );
     // O to move against it: every move loses
     let facing = gomoku("h8,a1,i8,a2,j8,a3,k8", "");
     assert_eq!(

@@ -159,16 +159,36 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
                 })
             })
             .collect();
-        emit_json(&json!({
+        // the fields and their order of every position answer
+        // (`retrograde::position::answer::PositionAnswer`); a game over has
+        // depth 0, a value proved by threats none (df-pn proves a win, not
+        // its length). Moves are replayed from the empty board, so the
+        // position is always reachable.
+        let (status, winner) = match (ended, value) {
+            (true, Some(Value::Loss)) => ("won", Some(["X", "O"][1 - mover])),
+            (true, _) => ("drawn", None),
+            (false, _) => ("in_progress", None),
+        };
+        let mut answer = json!({
             "position": board.diagram(),
             "to_move": side,
+            "status": status,
+            "winner": winner,
+            "reachable": true,
             "value": value.map(Value::word),
-            "depth": null,
+            "depth": ended.then_some(0),
             "method": "threats",
             "moves": listed,
             "positions_searched": visits,
             "seconds": seconds,
-        }))?;
+        });
+        if winner.is_none() {
+            // (as a position answer: no "winner" key while nobody has won)
+            if let Some(fields) = answer.as_object_mut() {
+                fields.shift_remove("winner");
+            }
+        }
+        emit_json(&answer)?;
         return Ok(code);
     }
     let mut text = render(&board);
