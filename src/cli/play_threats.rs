@@ -124,14 +124,10 @@ fn ask(
 ) -> anyhow::Result<Option<u32>> {
     ask_until(input, out, |line| {
         let shown: String = line.trim().chars().take(ECHO_CHARS).collect();
-        match geometry.parse_cell(&line.trim().to_ascii_lowercase()) {
+        match geometry.parse_cell(line) {
             Ok(cell) if board.is_empty(cell) => Ok(cell),
             Ok(_) => Err(format!("{shown} is taken")),
-            Err(_) => Err(format!(
-                "{shown:?} is not a move: give the column's letter and the row's number, e.g. h8 (columns a to {}, rows 1 to {})",
-                (b'a' + (geometry.cols - 1) as u8) as char,
-                geometry.rows
-            )),
+            Err(e) => Err(e.to_string()),
         }
     })
 }

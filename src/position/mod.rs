@@ -279,31 +279,7 @@ impl BoardGame {
         let bad = |why: String| Err(Error::InvalidInput(why));
         let text = text.trim();
         let cell = match self.family {
-            Family::Mnk => {
-                let mut chars = text.chars();
-                let letter = chars.next().map(|c| c.to_ascii_lowercase());
-                let row: Option<u32> = chars.as_str().parse().ok();
-                match (letter, row) {
-                    (Some(l @ 'a'..='z'), Some(row)) => {
-                        let col = l as u32 - 'a' as u32;
-                        if col >= self.cols || row == 0 || row > self.rows {
-                            return bad(format!(
-                                "{} is off the board (columns a to {}, rows 1 to {})",
-                                quoted(text),
-                                (b'a' + (self.cols - 1) as u8) as char,
-                                self.rows
-                            ));
-                        }
-                        (row - 1) * self.cols + col
-                    }
-                    _ => {
-                        return bad(format!(
-                        "{} is not a move: give the column's letter and the row's number, e.g. b2",
-                        quoted(text)
-                    ))
-                    }
-                }
-            }
+            Family::Mnk => parse_mnk_cell(self.cols, self.rows, text)?,
             Family::Gravity => {
                 let Ok(col) = text.parse::<u32>() else {
                     return bad(format!(
@@ -531,6 +507,33 @@ impl BoardGame {
 pub fn mnk_cell_name(cols: u32, cell: u32) -> String {
     let (row, col) = (cell / cols, cell % cols);
     format!("{}{}", (b'a' + col as u8) as char, row + 1)
+}
+
+/// The cell named `text` on an m,n,k board `cols` wide and `rows` high:
+/// its column letter (either case), then its row from 1 at the top
+/// (`b3`, `H8`); the inverse of [`mnk_cell_name`]. A malformed or
+/// off-board name is refused with a sentence saying why. Contract:
+/// `cols ≤ 26`.
+pub fn parse_mnk_cell(cols: u32, rows: u32, text: &str) -> Result<u32> {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let letter = chars.next().map(|c| c.to_ascii_lowercase());
+    let row: Option<u32> = chars.as_str().parse().ok();
+    let (Some(letter @ 'a'..='z'), Some(row)) = (letter, row) else {
+        return Err(Error::InvalidInput(format!(
+            "{} is not a move: give the column's letter and the row's number, e.g. b2",
+            quoted(text)
+        )));
+    };
+    let col = letter as u32 - 'a' as u32;
+    if col >= cols || row == 0 || row > rows {
+        return Err(Error::InvalidInput(format!(
+            "{} is off the board (columns a to {}, rows 1 to {rows})",
+            quoted(text),
+            mnk_cell_name(cols, cols - 1).trim_end_matches(char::is_numeric)
+        )));
+    }
+    Ok((row - 1) * cols + col)
 }
 
 /// A board drawn for a person from its `rows` (one character a cell, from

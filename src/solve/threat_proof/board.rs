@@ -163,26 +163,11 @@ impl Geometry {
         crate::position::mnk_cell_name(self.cols, cell)
     }
 
-    /// The cell named `name` (`h8`: column h, row 8 from the top), or a
+    /// The cell named `name` (`h8`: column h, row 8 from the top; the
+    /// position language's [`crate::position::parse_mnk_cell`]), or a
     /// one-line error.
     pub fn parse_cell(&self, name: &str) -> Result<u32> {
-        let bad = || {
-            Error::InvalidInput(format!(
-                "{name:?} is not a cell of a {} × {} board (a column letter from a, a row number from 1)",
-                self.cols, self.rows
-            ))
-        };
-        let mut chars = name.chars();
-        let col = chars.next().ok_or_else(bad)?;
-        if !col.is_ascii_lowercase() {
-            return Err(bad());
-        }
-        let col = u32::from(col as u8 - b'a');
-        let row: u32 = chars.as_str().parse().map_err(|_| bad())?;
-        if col >= self.cols || row == 0 || row > self.rows {
-            return Err(bad());
-        }
-        Ok((row - 1) * self.cols + col)
+        crate::position::parse_mnk_cell(self.cols, self.rows, name)
     }
 }
 
@@ -588,8 +573,11 @@ mod tests {
         assert!(Geometry::new(17, 16, 5).is_err());
         assert!(Geometry::new(5, 5, 6).is_err());
         let g = Geometry::new(15, 15, 5).unwrap();
-        for bad in ["", "p1", "a0", "a16", "H8", "h"] {
+        for bad in ["", "p1", "a0", "a16", "h", "8h", "h8x"] {
             assert!(g.parse_cell(bad).is_err(), "{bad}");
         }
+        // the position language's names: either case, spaces trimmed
+        assert_eq!(g.parse_cell(" H8 ").unwrap(), g.parse_cell("h8").unwrap());
+        assert_eq!(g.parse_cell("o15").unwrap(), 224);
     }
 }
