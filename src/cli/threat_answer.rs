@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use retrograde::position::{render_rows, MAX_CELLS};
+use retrograde::position::{mnk_column_letter, render_rows, MAX_CELLS};
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
 use serde_json::json;
@@ -279,7 +279,7 @@ pub(super) fn value_of(
 /// on the left.
 pub(super) fn render(board: &Board) -> String {
     let labels: Vec<String> = (0..board.geometry.cols)
-        .map(|c| ((b'a' + c as u8) as char).to_string())
+        .map(|c| mnk_column_letter(c).to_string())
         .collect();
     let rows: Vec<String> = board.diagram().split('/').map(str::to_string).collect();
     render_rows(&labels, true, &rows)

@@ -474,7 +474,7 @@ impl BoardGame {
     pub fn render(&self, p: &Position) -> String {
         let labels: Vec<String> = (0..self.cols)
             .map(|c| match self.family {
-                Family::Mnk => ((b'a' + c as u8) as char).to_string(),
+                Family::Mnk => mnk_column_letter(c).to_string(),
                 Family::Gravity => (c + 1).to_string(),
             })
             .collect();
@@ -506,7 +506,12 @@ impl BoardGame {
 /// top (`b3`). Contract: `cols ≤ 26`.
 pub fn mnk_cell_name(cols: u32, cell: u32) -> String {
     let (row, col) = (cell / cols, cell % cols);
-    format!("{}{}", (b'a' + col as u8) as char, row + 1)
+    format!("{}{}", mnk_column_letter(col), row + 1)
+}
+
+/// The letter of m,n,k column `col` (0 is `a`). Contract: `col < 26`.
+pub fn mnk_column_letter(col: u32) -> char {
+    char::from(b'a' + col as u8)
 }
 
 /// The cell named `text` on an m,n,k board `cols` wide and `rows` high:
@@ -530,7 +535,7 @@ pub fn parse_mnk_cell(cols: u32, rows: u32, text: &str) -> Result<u32> {
         return Err(Error::InvalidInput(format!(
             "{} is off the board (columns a to {}, rows 1 to {rows})",
             quoted(text),
-            mnk_cell_name(cols, cols - 1).trim_end_matches(char::is_numeric)
+            mnk_column_letter(cols - 1)
         )));
     }
     Ok((row - 1) * cols + col)
