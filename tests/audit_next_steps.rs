@@ -305,7 +305,8 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
 /// time limit leaves a checkpoint, and the next run resumes from it (its
 /// report counts the earlier run's positions) to a proof; a file that is
 /// not a checkpoint is left as it was, and another proof's checkpoint, a
-/// damaged one and `--checkpoint` without the threat prover are one-line
+/// damaged one, its own resumed with another `--covers`, and
+/// `--checkpoint` without the threat prover are one-line
 /// errors (exit 2).
 #[test]
 fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
@@ -374,13 +375,19 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
         all - earlier + earlier / 2 < scratch,
         "{out}: {scratch} from scratch"
     );
-    // another position's proof, the checkpoint damaged, no threat prover
-    let (code, _, err) = prove("h8,a1,i9,b2", &["--checkpoint", file_arg]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("another proof") && err.lines().count() == 1,
-        "{err}"
-    );
+    // another position's proof, or the same with other settings, the
+    // checkpoint damaged, no threat prover
+    for other in [
+        &["h8,a1,i9,b2", "--checkpoint", file_arg][..],
+        &[after, "--checkpoint", file_arg, "--covers", "2"],
+    ] {
+        let (code, _, err) = prove(other[0], &other[1..]);
+        assert_eq!(code, Some(2), "{other:?}: {err}");
+        assert!(
+            err.contains("another proof") && err.lines().count() == 1,
+            "{other:?}: {err}"
+        );
+    }
     let mut bytes = std::fs::read(&file).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;

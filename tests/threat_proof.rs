@@ -230,6 +230,27 @@ fn a_gomoku_certificate_is_accepted_and_a_damaged_one_refused() {
     assert!(check_certificate(&without(cover)).is_err());
 }
 
+/// The covers looked for at each defender turn (`--covers`) change the
+/// proof, never its soundness: with two and with four, a gomoku proof's
+/// certificate is accepted.
+#[test]
+fn gomoku_certificates_with_other_cover_counts_are_accepted() {
+    let geometry = Geometry::new(15, 15, 5).unwrap();
+    for max_covers in [2, 4] {
+        let mut board = Board::after(&geometry, "h8 a1 i9 a15").unwrap();
+        let settings = Settings {
+            max_covers,
+            zone_moves: None,
+            ..Settings::default()
+        };
+        let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 30, None);
+        prover.limit_visits(2_000_000);
+        assert_eq!(prover.prove(&mut board), Verdict::Proved, "{max_covers}");
+        let (text, _) = prover.certificate(&mut board).unwrap();
+        check_certificate(&text).unwrap_or_else(|why| panic!("{max_covers} covers: {why}"));
+    }
+}
+
 /// A gomoku proof through zones (Black's third move is quiet; White's
 /// replies outside the zone of the proof after White's pass are answered
 /// by it): accepted, and refused without its zone entries.

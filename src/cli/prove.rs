@@ -95,6 +95,13 @@ pub struct ProveMnkArgs {
     /// (default: the prover's own, 10).
     #[arg(long, value_name = "N|off", value_parser = parse_zone_moves)]
     zone_moves: Option<ZoneMoves>,
+    /// With --method threats: the most runs of fours a defender's turn
+    /// looks for, each answering the replies it still wins against, from
+    /// 1 to 8 (default: the prover's own, 3). Fewer make each node cheaper
+    /// and leave more replies to search; a checkpoint is resumed only with
+    /// the number it was written with.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
+    covers: Option<u8>,
     /// With --method threats: keep the proof's state in FILE, written
     /// every --checkpoint-every seconds and when the search stops
     /// unsettled, and resume from it when it is there (same arguments, and
@@ -129,6 +136,7 @@ impl ProveMnkArgs {
             method: Method::Auto,
             after: String::new(),
             zone_moves: None,
+            covers: None,
             checkpoint: None,
             checkpoint_every: None,
             run: run.clone(),
@@ -332,6 +340,7 @@ fn by_threats(
     let defaults = Settings::default();
     let settings = Settings {
         zone_moves: args.zone_moves.map_or(defaults.zone_moves, |z| z.0),
+        max_covers: args.covers.map_or(defaults.max_covers, usize::from),
         ..defaults
     };
     // never dropped: the process ends soon after, and freeing its
