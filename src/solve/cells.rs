@@ -51,20 +51,46 @@ impl Cells {
         !(*self & *other).is_empty()
     }
 
-    /// The cells in increasing order.
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let bit = w.trailing_zeros();
-                    w &= w - 1;
-                    i as u32 * 64 + bit
-                })
-            })
-        })
+    /// The cells in increasing order (an exact-size iterator, so that a
+    /// list collected from it is allocated once).
+    pub fn iter(&self) -> CellsIter {
+        CellsIter {
+            words: self.0,
+            word: 0,
+        }
     }
 }
+
+/// The cells of a [`Cells`] in increasing order: `words` holds those not
+/// yet given, all in `words[word..]`.
+#[derive(Clone, Debug)]
+pub struct CellsIter {
+    words: [u64; 4],
+    word: usize,
+}
+
+impl Iterator for CellsIter {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        while self.word < 4 {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(self.word as u32 * 64 + w.trailing_zeros());
+            }
+            self.word += 1;
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.words.iter().map(|w| w.count_ones() as usize).sum();
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for CellsIter {}
 
 impl std::ops::BitOr for Cells {
     type Output = Self;
@@ -77,5 +103,31 @@ impl std::ops::BitAnd for Cells {
     type Output = Self;
     fn bitand(self, o: Self) -> Self {
         Self(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iteration_gives_every_cell_in_order_with_its_length() {
+        let sets = [
+            vec![],
+            vec![0],
+            vec![63, 64],
+            vec![1, 2, 127, 128, 191, 192, 255],
+            (0..256).step_by(3).collect(),
+        ];
+        for cells in sets {
+            let set = cells.iter().fold(Cells::default(), |s, &c| s.with(c));
+            let mut it = set.iter();
+            assert_eq!(it.len(), cells.len());
+            assert_eq!(it.next(), cells.first().copied());
+            assert_eq!(it.len(), cells.len().saturating_sub(1));
+            let all: Vec<u32> = set.iter().collect();
+            assert_eq!(all, cells);
+            assert_eq!(set.len() as usize, cells.len());
+        }
     }
 }
