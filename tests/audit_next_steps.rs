@@ -277,7 +277,9 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
             vec!["--after", "h8,a1,i8,a2,j8,a3,k8,a4,l8"],
             "the game is over there",
         ),
-        (vec!["--after", "z99"], "is not a cell"),
+        (vec!["--after", "z99"], "is off the board"),
+        (vec!["--after", "h8,8h"], "is not a move"),
+        (vec!["--after", "h8,i+9"], "is not a move"),
     ] {
         let (code, _, err) = prove(&[&gomoku[..], &args].concat());
         assert_eq!(code, Some(2), "{args:?}: {err}");

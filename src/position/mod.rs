@@ -515,27 +515,32 @@ pub fn mnk_column_letter(col: u32) -> char {
 }
 
 /// The cell named `text` on an m,n,k board `cols` wide and `rows` high:
-/// its column letter (either case), then its row from 1 at the top
-/// (`b3`, `H8`); the inverse of [`mnk_cell_name`]. A malformed or
-/// off-board name is refused with a sentence saying why. Contract:
-/// `cols ≤ 26`.
+/// its column letter (either case), then its row from 1 at the top in
+/// decimal digits (`b3`, `H8`; spaces around it are ignored): the names
+/// [`mnk_cell_name`] gives, read back. A malformed or off-board name is
+/// refused with a sentence saying why. Contract: `1 ≤ cols ≤ 26`.
 pub fn parse_mnk_cell(cols: u32, rows: u32, text: &str) -> Result<u32> {
     let text = text.trim();
     let mut chars = text.chars();
     let letter = chars.next().map(|c| c.to_ascii_lowercase());
-    let row: Option<u32> = chars.as_str().parse().ok();
-    let (Some(letter @ 'a'..='z'), Some(row)) = (letter, row) else {
+    let digits = chars.as_str();
+    let (Some(letter @ 'a'..='z'), false) = (
+        letter,
+        digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()),
+    ) else {
         return Err(Error::InvalidInput(format!(
             "{} is not a move: give the column's letter and the row's number, e.g. b2",
             quoted(text)
         )));
     };
     let col = letter as u32 - 'a' as u32;
+    // (digits past u32 are a row past any board)
+    let row = digits.parse::<u32>().unwrap_or(u32::MAX);
     if col >= cols || row == 0 || row > rows {
         return Err(Error::InvalidInput(format!(
             "{} is off the board (columns a to {}, rows 1 to {rows})",
             quoted(text),
-            mnk_column_letter(cols - 1)
+            mnk_column_letter(cols.saturating_sub(1))
         )));
     }
     Ok((row - 1) * cols + col)

@@ -573,7 +573,19 @@ mod tests {
         assert!(Geometry::new(17, 16, 5).is_err());
         assert!(Geometry::new(5, 5, 6).is_err());
         let g = Geometry::new(15, 15, 5).unwrap();
-        for bad in ["", "p1", "a0", "a16", "h", "8h", "h8x"] {
+        for bad in [
+            "",
+            "p1",
+            "a0",
+            "a16",
+            "h",
+            "8h",
+            "h8x",
+            "h+8",
+            "h 8",
+            "é8",
+            "a99999999999",
+        ] {
             assert!(g.parse_cell(bad).is_err(), "{bad}");
         }
         // the position language's names: either case, spaces trimmed
