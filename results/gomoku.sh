@@ -20,7 +20,9 @@
 #
 # Settings: TIME_LIMIT seconds per class (default 1500), MEMORY for
 # --max-memory (default 4GiB), ZONES for --zone-moves (default off: the
-# prover that proved a1; a number turns relevance zones on).
+# prover that proved a1; a number turns relevance zones on), COVERS for
+# --covers (default 3, the prover's own; a checkpoint is resumed only
+# with the COVERS it was written with).
 #
 # Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
 #        from anywhere). The binaries are built once at the start and
@@ -32,6 +34,7 @@ certificates=${CERTIFICATES:-/tmp/retrograde-gomoku}
 limit=${TIME_LIMIT:-1500}
 memory=${MEMORY:-4GiB}
 zones=${ZONES:-off}
+covers=${COVERS:-3}
 checkpoints=${CHECKPOINTS:-/var/tmp/retrograde-gomoku}
 mkdir -p "$out" "$certificates" "$checkpoints"
 
@@ -62,7 +65,7 @@ for reply in ${*:-$order}; do
   file="$out/$reply.json"
   [ -e "$file" ] && continue
   certificate="$certificates/h8-$reply.txt"
-  args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,$reply --zone-moves $zones --time-limit $limit --max-memory $memory"
+  args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,$reply --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
   checkpoint="$checkpoints/h8-$reply.checkpoint"
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
