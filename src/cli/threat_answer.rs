@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use retrograde::position::{mnk_column_letter, render_rows, MAX_CELLS};
+use retrograde::position::{mnk_column_letter, render_rows, Side, Status, MAX_CELLS};
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
 use serde_json::json;
@@ -164,15 +164,20 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
         // depth 0, a value proved by threats none (df-pn proves a win, not
         // its length). Moves are replayed from the empty board, so the
         // position is always reachable.
-        let (status, winner) = match (ended, value) {
-            (true, Some(Value::Loss)) => ("won", Some(["X", "O"][1 - mover])),
-            (true, _) => ("drawn", None),
-            (false, _) => ("in_progress", None),
+        let status = match (ended, value) {
+            // the last mover made the line
+            (true, Some(Value::Loss)) => Status::Won([Side::X, Side::O][1 - mover]),
+            (true, _) => Status::Drawn,
+            (false, _) => Status::InProgress,
+        };
+        let winner = match status {
+            Status::Won(side) => Some(side.name()),
+            _ => None,
         };
         let mut answer = json!({
             "position": board.diagram(),
             "to_move": side,
-            "status": status,
+            "status": status.name(),
             "winner": winner,
             "reachable": true,
             "value": value.map(Value::word),
