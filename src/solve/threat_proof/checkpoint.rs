@@ -54,7 +54,7 @@ use super::board::Board;
 use super::table::{fingerprint, pack, unpack, Fingerprint};
 use super::zones::Cut;
 use super::ThreatProver;
-use crate::solve::proof_numbers::INFINITE;
+use crate::solve::proof_numbers::{capped_sum, Numbers, INFINITE};
 
 /// The first bytes of a checkpoint file.
 pub const MAGIC: &[u8; 8] = b"RGTHREAT";
@@ -356,13 +356,13 @@ impl ThreatProver<'_> {
                     numbers.proof, numbers.disproof
                 )));
             }
-            if !numbers.settled() {
-                // runs before the saturation mend (module docs of
-                // `super`, "Saturation") stored sums of INFINITE on
-                // unsettled positions: large, not infinite
-                numbers.proof = numbers.proof.min(INFINITE - 1);
-                numbers.disproof = numbers.disproof.min(INFINITE - 1);
-            }
+            // runs before the saturation mend (module docs of `super`,
+            // "Saturation") stored sums of INFINITE on unsettled
+            // positions: large, not infinite (each side is the sum of a
+            // node whose other side is its least)
+            let Numbers { proof, disproof } = numbers;
+            numbers.proof = capped_sum(proof, disproof);
+            numbers.disproof = capped_sum(disproof, proof);
             if !self.table.store_fingerprint(fingerprint, numbers) {
                 return Err(Error::InvalidInput(format!(
                     "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
