@@ -524,10 +524,8 @@ pub fn parse_mnk_cell(cols: u32, rows: u32, text: &str) -> Result<u32> {
     let mut chars = text.chars();
     let letter = chars.next().map(|c| c.to_ascii_lowercase());
     let digits = chars.as_str();
-    let (Some(letter @ 'a'..='z'), false) = (
-        letter,
-        digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()),
-    ) else {
+    let row_is_a_number = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let (Some(letter @ 'a'..='z'), true) = (letter, row_is_a_number) else {
         return Err(Error::InvalidInput(format!(
             "{} is not a move: give the column's letter and the row's number, e.g. b2",
             quoted(text)
