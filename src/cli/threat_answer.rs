@@ -170,10 +170,7 @@ pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
             (true, _) => Status::Drawn,
             (false, _) => Status::InProgress,
         };
-        let winner = match status {
-            Status::Won(side) => Some(side.name()),
-            _ => None,
-        };
+        let winner = status.winner_name();
         let mut answer = json!({
             "position": board.diagram(),
             "to_move": side,

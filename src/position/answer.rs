@@ -168,10 +168,7 @@ pub fn answer_with(
         position: game.diagram(p),
         to_move: p.to_move().name(),
         status: status.name(),
-        winner: match status {
-            Status::Won(side) => Some(side.name()),
-            _ => None,
-        },
+        winner: status.winner_name(),
         reachable: (!gravity).then_some(true),
         value: None,
         depth: None,

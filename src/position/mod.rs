@@ -92,6 +92,14 @@ impl Status {
             Status::Drawn => "drawn",
         }
     }
+
+    /// The winner's name (`"X"` or `"O"`) once a line is made, else `None`.
+    pub fn winner_name(self) -> Option<&'static str> {
+        match self {
+            Status::Won(side) => Some(side.name()),
+            _ => None,
+        }
+    }
 }
 
 /// A position: the cells of each player (layout in the module docs).
