@@ -167,9 +167,12 @@ impl Checker<'_> {
     }
 }
 
-/// Replays a zone proof certificate: `Ok` with its claims when both hold
-/// from the empty board.
-fn check_certificate(text: &str) -> Result<Vec<String>, String> {
+/// A parsed certificate: the board's columns and cells, its lines (cells
+/// by index), and each claim's defender with its entries.
+type Parsed = (usize, usize, Vec<Vec<usize>>, Vec<(String, Entries)>);
+
+/// Reads a zone proof certificate's header and entries.
+fn parse_certificate(text: &str) -> Result<Parsed, String> {
     let mut rows = text.lines();
     if rows.next() != Some("# retrograde zone proof certificate 1") {
         return Err("not a zone proof certificate".into());
@@ -234,6 +237,13 @@ fn check_certificate(text: &str) -> Result<Vec<String>, String> {
             return Err(format!("a position listed twice: {row}"));
         }
     }
+    Ok((cols, cols * rows_n, lines, claims))
+}
+
+/// Replays a zone proof certificate: `Ok` with its claims when both hold
+/// from the empty board.
+fn check_certificate(text: &str) -> Result<Vec<String>, String> {
+    let (cols, cells, lines, claims) = parse_certificate(text)?;
     let mut names: Vec<String> = claims.iter().map(|(w, _)| w.clone()).collect();
     names.sort();
     if names != ["O", "X"] {
@@ -242,15 +252,39 @@ fn check_certificate(text: &str) -> Result<Vec<String>, String> {
     for (who, listed) in &claims {
         let mut checker = Checker {
             cols,
-            cells: cols * rows_n,
+            cells,
             lines: &lines,
             defender: if who == "X" { 1 } else { 2 },
             listed,
             zones: HashMap::new(),
         };
-        checker.zone(&vec![0; cols * rows_n], 1)?;
+        checker.zone(&vec![0; cells], 1)?;
     }
     Ok(names)
+}
+
+/// Replays a certificate's claims (one or both) from `start` with `to_move`
+/// to move instead of the empty board: `Ok` with how many positions the
+/// replay visited.
+fn check_claims_from(text: &str, start: &Board, to_move: u8) -> Result<usize, String> {
+    let (cols, cells, lines, claims) = parse_certificate(text)?;
+    if start.len() != cells {
+        return Err("the start is not of the certificate's board".into());
+    }
+    let mut visited = 0;
+    for (who, listed) in &claims {
+        let mut checker = Checker {
+            cols,
+            cells,
+            lines: &lines,
+            defender: if who == "X" { 1 } else { 2 },
+            listed,
+            zones: HashMap::new(),
+        };
+        checker.zone(start, to_move)?;
+        visited += checker.zones.len();
+    }
+    Ok(visited)
 }
 
 fn draw_certificate(cols: u32, rows: u32, k: u32) -> String {
@@ -485,7 +519,10 @@ fn prove_mnk_proves_7x6_k5_by_zones() {
 /// positions (default no limit), printed as proved or open with its
 /// counts: `RG_BOARD=8,8,5 cargo test --release --test zone_proof
 /// first_move -- --ignored --nocapture`. `RG_FIRST=d4` tries only that
-/// first move; `RG_SEARCH=pn` searches by proof numbers.
+/// first move (`RG_FIRST=b1,d4` those); `RG_ENTRIES` bounds the table
+/// (default 2²⁶ positions); `RG_SEARCH=dd` searches by iterative deepening;
+/// `RG_CERTIFY=1` writes each proved defence's certificate and replays it
+/// from the first move with the checker above.
 #[test]
 #[ignore]
 fn the_defence_after_each_first_move() {
@@ -498,10 +535,14 @@ fn the_defence_after_each_first_move() {
         .unwrap();
     let seconds: u64 = std::env::var("RG_SECONDS").map_or(60, |s| s.parse().unwrap());
     let nodes: u64 = std::env::var("RG_NODES").map_or(u64::MAX, |s| s.parse().unwrap());
-    let only = std::env::var("RG_FIRST").ok();
+    let only: Option<Vec<String>> = std::env::var("RG_FIRST")
+        .ok()
+        .map(|v| v.split(',').map(String::from).collect());
+    let entries: usize = std::env::var("RG_ENTRIES").map_or(1 << 26, |s| s.parse().unwrap());
+    let certify = std::env::var("RG_CERTIFY").is_ok();
     let search = match std::env::var("RG_SEARCH").as_deref() {
-        Ok("pn") => Search::ProofNumbers,
-        _ => Search::Deepening,
+        Ok("dd") => Search::Deepening,
+        _ => Search::ProofNumbers,
     };
     let board = PairingBoard::new(cols, rows, k).unwrap();
     for r in 0..rows.div_ceil(2) {
@@ -511,13 +552,13 @@ fn the_defence_after_each_first_move() {
             }
             if only
                 .as_ref()
-                .is_some_and(|o| *o != board.cell_name(r * cols + c))
+                .is_some_and(|o| !o.contains(&board.cell_name(r * cols + c)))
             {
                 continue;
             }
             let started = std::time::Instant::now();
             let deadline = started + std::time::Duration::from_secs(seconds);
-            let mut prover = ZoneProver::new(board, 1 << 26, Some(deadline)).unwrap();
+            let mut prover = ZoneProver::new(board, entries, Some(deadline)).unwrap();
             prover.limit_nodes(nodes);
             prover.set_search(search);
             let node = Node {
@@ -541,6 +582,26 @@ fn the_defence_after_each_first_move() {
                 stats.pairing_steps,
                 started.elapsed().as_secs_f64()
             );
+            if certify && what == "proved" {
+                let started = std::time::Instant::now();
+                let mut text = format!(
+                    "# retrograde zone proof certificate 1\nmnk {cols} {rows} {k}\nclaim O draws\n"
+                );
+                let listed = prover.write_proof(node, true, &mut text).unwrap();
+                let mut start = vec![0u8; (cols * rows) as usize];
+                start[(r * cols + c) as usize] = 1;
+                let visited = check_claims_from(&text, &start, 2).unwrap_or_else(|why| {
+                    panic!(
+                        "the certificate after {}: {why}",
+                        board.cell_name(r * cols + c)
+                    )
+                });
+                println!(
+                    "  certificate: {listed} positions, {} bytes, accepted by the checker ({visited} positions replayed), {:.1} s",
+                    text.len(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
         }
     }
 }
