@@ -132,8 +132,6 @@ enum Entry {
     OpenTo(u32),
     /// Not settled by the proof-number search: its numbers.
     Numbers(proof_numbers::Numbers),
-    /// As `Numbers`, an attacker's turn whose pairing is not searched yet.
-    Unpaired(proof_numbers::Numbers),
 }
 
 /// How the prover searches (the leaves and zones are the same).
@@ -305,7 +303,7 @@ impl ZoneProver {
             Entry::Held(zone, _) => Some(Verdict::Holds(*zone)),
             Entry::Fell => Some(Verdict::Falls),
             Entry::OpenTo(d) if *d >= depth => Some(Verdict::Open),
-            Entry::OpenTo(_) | Entry::Numbers(_) | Entry::Unpaired(_) => None,
+            Entry::OpenTo(_) | Entry::Numbers(_) => None,
         }
     }
 

@@ -91,41 +91,35 @@ impl ZoneProver {
         }
     }
 
-    /// A position's numbers: from the table, or worked out and entered
-    /// there when it is new (a leaf is settled at once: a full board, a
-    /// line for either side, a pairing).
+    /// A position's numbers: from the table, or worked out when it has no
+    /// entry (a leaf is settled at once: a full board, a line for either
+    /// side; a pairing only once the search enters it, [`Self::try_pairing`]).
+    /// Only a completed defender line is entered here (its zone is needed
+    /// later): a position gets an entry when it is searched, so the table
+    /// holds the positions searched, not every one generated.
     fn numbers_of(&mut self, n: Node) -> Numbers {
         match self.table.get(&n) {
             Some(Entry::Held(..)) => return Numbers::HELD,
             Some(Entry::Fell) => return Numbers::FELL,
-            Some(Entry::Numbers(numbers) | Entry::Unpaired(numbers)) => return *numbers,
+            Some(Entry::Numbers(numbers)) => return *numbers,
             Some(Entry::OpenTo(_)) | None => {}
         }
         let (a, d) = (n.attacker, n.defender);
         if self.all.minus(a | d).is_empty() {
             return Numbers::HELD; // a full board: no entry (module docs)
         }
-        let fresh = self.fresh_numbers(d);
-        let entry = if n.attacker_to_move {
+        if n.attacker_to_move {
             if !self.completions(a, d).is_empty() {
-                Entry::Fell
-            } else {
-                Entry::Unpaired(fresh) // the pairing is searched when it is searched
+                return Numbers::FELL;
             }
         } else if let Some(line) = self.defender_line(a, d) {
             let cell = line.minus(d).iter().next().expect("a line one stone short");
-            Entry::Held(line, How::Move(cell))
+            self.store(n, Entry::Held(line, How::Move(cell)));
+            return Numbers::HELD;
         } else if self.completions(a, d).len() >= 2 {
-            Entry::Fell
-        } else {
-            Entry::Numbers(fresh)
-        };
-        self.store(n, entry);
-        match entry {
-            Entry::Held(..) => Numbers::HELD,
-            Entry::Fell => Numbers::FELL,
-            _ => fresh,
+            return Numbers::FELL;
         }
+        self.fresh_numbers(d)
     }
 
     /// The numbers a position not yet searched starts with: to prove, the
@@ -152,22 +146,24 @@ impl ZoneProver {
         room.len() as u64
     }
 
-    /// Searches for a pairing at an attacker's turn `n` whose pairing was
-    /// not searched yet: held if one is found; its numbers either way.
+    /// Searches for a pairing at an attacker's turn `n` the search has not
+    /// entered yet (no entry): held if one is found, else entered with its
+    /// numbers; its numbers either way.
     fn try_pairing(&mut self, n: Node) -> Numbers {
         let numbers = self.numbers_of(n);
-        if let Some(Entry::Unpaired(_)) = self.table.get(&n) {
-            let entry = match self.pairing(n.attacker, n.defender) {
-                Some(pairs) => Entry::Held(
-                    pairs
-                        .iter()
-                        .fold(Cells::default(), |s, &(x, y)| s.with(x).with(y)),
-                    How::Pairing,
-                ),
-                None => Entry::Numbers(numbers),
-            };
-            self.store(n, entry);
+        if numbers.proof == 0 || numbers.disproof == 0 || self.table.contains_key(&n) {
+            return numbers;
         }
+        let entry = match self.pairing(n.attacker, n.defender) {
+            Some(pairs) => Entry::Held(
+                pairs
+                    .iter()
+                    .fold(Cells::default(), |s, &(x, y)| s.with(x).with(y)),
+                How::Pairing,
+            ),
+            None => Entry::Numbers(numbers),
+        };
+        self.store(n, entry);
         self.numbers_of(n)
     }
 
@@ -215,6 +211,10 @@ impl ZoneProver {
                 return;
             }
         }
+        // the children's numbers, read again only for the child searched
+        // (a transposition may leave another's stale: that costs time, not
+        // soundness, since a settled child stays settled)
+        let mut kids: Vec<Numbers> = moves.iter().map(|&r| self.numbers_of(child(r))).collect();
         loop {
             if self.out_of_time() {
                 return;
@@ -222,7 +222,7 @@ impl ZoneProver {
             let (mut best, mut best_proof, mut second) = (0, INFINITE, INFINITE);
             let mut disproof = 0u64;
             for (i, &r) in moves.iter().enumerate() {
-                let c = self.numbers_of(child(r));
+                let c = kids[i];
                 if c.proof == 0 {
                     let zone = self.zone_of(&child(r)).with(r);
                     self.store(n, Entry::Held(zone, How::Move(r)));
@@ -248,12 +248,13 @@ impl ZoneProver {
                 return;
             }
             let best_child = child(moves[best]);
-            let theirs = self.numbers_of(best_child);
+            let theirs = kids[best];
             let limit = Numbers {
                 proof: threshold.proof.min(past(second)),
                 disproof: threshold.disproof - (numbers.disproof - theirs.disproof),
             };
             self.search_numbers(best_child, limit, &[]);
+            kids[best] = self.numbers_of(best_child);
         }
     }
 
@@ -301,14 +302,14 @@ impl ZoneProver {
             attacker_to_move: false,
             ..n
         };
+        let mut kids: Vec<Numbers> = moves.iter().map(|&m| self.numbers_of(child(m))).collect();
         loop {
             if self.out_of_time() {
                 return;
             }
             let (mut best, mut best_disproof, mut second) = (None, INFINITE, INFINITE);
             let mut proof = 0u64;
-            for &m in &moves {
-                let c = self.numbers_of(child(m));
+            for (i, &c) in kids.iter().enumerate() {
                 if c.disproof == 0 {
                     self.store(n, Entry::Fell);
                     return;
@@ -318,7 +319,7 @@ impl ZoneProver {
                 }
                 proof = proof.saturating_add(c.proof);
                 if c.disproof < best_disproof {
-                    (second, best_disproof, best) = (best_disproof, c.disproof, Some(m));
+                    (second, best_disproof, best) = (best_disproof, c.disproof, Some(i));
                 } else if c.disproof < second {
                     second = c.disproof;
                 }
@@ -339,18 +340,19 @@ impl ZoneProver {
                 self.store(n, Entry::Numbers(numbers));
                 return;
             }
-            let theirs = self.numbers_of(child(best));
+            let (theirs, m) = (kids[best], moves[best]);
             let limit = Numbers {
                 proof: threshold.proof - (numbers.proof - theirs.proof),
                 disproof: threshold.disproof.min(past(second)),
             };
             let mut hints = Vec::with_capacity(2);
-            for h in [partner[best as usize], null_move.unwrap_or(u32::MAX)] {
-                if h != best && h != u32::MAX && empty.has(h) && !hints.contains(&h) {
+            for h in [partner[m as usize], null_move.unwrap_or(u32::MAX)] {
+                if h != m && h != u32::MAX && empty.has(h) && !hints.contains(&h) {
                     hints.push(h);
                 }
             }
-            self.search_numbers(child(best), limit, &hints);
+            self.search_numbers(child(m), limit, &hints);
+            kids[best] = self.numbers_of(child(m));
         }
     }
 }
