@@ -23,10 +23,16 @@
 //! move's answer). Measured on 7,7,5 after X's first move (results/
 //! PROOFS.md): 8,058 positions after d4 against the deepening's 197,868.
 //!
-//! A position is entered in the table when first generated, as held with
-//! its zone, fallen, or open with its numbers; a held position's entry is
-//! the same as the iterative deepening's, so [`ZoneProver::write_proof`]
-//! writes either search's proof.
+//! A position is entered in the table when the search enters it (not when
+//! it is generated: a child's starting numbers are cheap to work out
+//! again, and on 8,8,5 storing every child took several times the memory
+//! and twice the time), as held with its zone, fallen, or open with its
+//! numbers; a completed defender line is entered when met, for its zone.
+//! A node keeps its children's numbers while it is searched and reads
+//! again only the child it searched (one made stale by a transposition
+//! costs time, not soundness: a settled child stays settled). A held
+//! position's entry is the same as the iterative deepening's, so
+//! [`ZoneProver::write_proof`] writes either search's proof.
 //!
 //! Numbers are `u64` and never saturate in practice (a sum past
 //! [`INFINITE`] would need more positions than the table holds), so the
