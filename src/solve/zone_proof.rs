@@ -56,7 +56,7 @@
 //! leaves, the zones and the table of positions (held with their zones,
 //! fallen, or open), and order moves by a threat count (lines through a
 //! cell, weighted by the stones on them): depth-first proof-number search
-//! ([`proof_numbers`], the default), and depth-first search with
+//! (`zone_proof/proof_numbers.rs`, the default), and depth-first search with
 //! iterative deepening on the number of defender moves. Each is
 //! exhaustive when not stopped, so on small boards its answer equals the
 //! complete tables (`tests/zone_proof.rs`, both searches).
@@ -139,7 +139,7 @@ enum Entry {
 pub enum Search {
     /// Depth-first with iterative deepening on the defender's moves.
     Deepening,
-    /// Depth-first proof-number search ([`proof_numbers`]): the default,
+    /// Depth-first proof-number search (`zone_proof/proof_numbers.rs`): the default,
     /// several times fewer positions on 7,7,5 and 6,4,4.
     #[default]
     ProofNumbers,
@@ -149,9 +149,9 @@ pub enum Search {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProverStats {
     pub nodes: u64,
-    /// Pairing searches started ([`ZoneProver::pairing`]).
+    /// Pairing searches started (`ZoneProver::pairing`).
     pub pairing_tries: u64,
-    /// Steps those searches took in all (each at most [`PAIRING_STEPS`]).
+    /// Steps those searches took in all (each at most `PAIRING_STEPS`).
     pub pairing_steps: u64,
     pub depth: u32,
 }
