@@ -512,7 +512,8 @@ fn prove_mnk_proves_7x6_k5_by_zones() {
 /// first move (`RG_FIRST=b1,d4` those); `RG_ENTRIES` bounds the table
 /// (default 2²⁶ positions); `RG_SEARCH=dd` searches by iterative deepening;
 /// `RG_CERTIFY=1` writes each proved defence's certificate and replays it
-/// from the first move with the checker above.
+/// from the first move with the checker above; `RG_X_CLAIM=1` first
+/// proves and replays the draw's other claim (X, moving first, stops O).
 #[test]
 #[ignore]
 fn the_defence_after_each_first_move() {
@@ -535,6 +536,32 @@ fn the_defence_after_each_first_move() {
         _ => Search::ProofNumbers,
     };
     let board = PairingBoard::new(cols, rows, k).unwrap();
+    if std::env::var("RG_X_CLAIM").is_ok() {
+        // the second claim of a draw: X, moving first, stops O
+        let started = std::time::Instant::now();
+        let mut prover = ZoneProver::new(board, entries, None).unwrap();
+        prover.set_search(search);
+        let root = Node {
+            attacker: Cells::default(),
+            defender: Cells::default(),
+            attacker_to_move: false,
+        };
+        let verdict = prover.prove(root, u32::MAX);
+        assert!(
+            matches!(verdict, Verdict::Holds(_)) && !prover.stopped(),
+            "{verdict:?}"
+        );
+        let mut text = format!(
+            "# retrograde zone proof certificate 1\nmnk {cols} {rows} {k}\nclaim X draws\n"
+        );
+        let listed = prover.write_proof(root, false, &mut text).unwrap();
+        let visited = check_claims_from(&text, &vec![0; (cols * rows) as usize], 1).unwrap();
+        println!(
+            "{spec}: X stops O: proved ({} positions, {:.1} s); certificate of {listed} positions accepted ({visited} replayed)",
+            prover.stats().nodes,
+            started.elapsed().as_secs_f64()
+        );
+    }
     for r in 0..rows.div_ceil(2) {
         for c in 0..cols.div_ceil(2) {
             if cols == rows && c < r {
