@@ -298,6 +298,32 @@ impl ZoneProver {
             .copied()
     }
 
+    /// At the defender's turn `node`: when the defender completes a line
+    /// with one move, enters the position as held by that move (its zone
+    /// the line) and returns the line.
+    fn held_by_defender_line(&mut self, node: Node) -> Option<Cells> {
+        let line = self.defender_line(node.attacker, node.defender)?;
+        let cell = line
+            .minus(node.defender)
+            .iter()
+            .next()
+            .expect("a line one stone short");
+        self.store(node, Entry::Held(line, How::Move(cell)));
+        Some(line)
+    }
+
+    /// At the attacker's turn `node`: when the defender owns a pairing,
+    /// enters the position as held by it (its zone the pairs' cells) and
+    /// returns the zone.
+    fn held_by_pairing(&mut self, node: Node) -> Option<Cells> {
+        let zone = self
+            .pairing(node.attacker, node.defender)?
+            .iter()
+            .fold(Cells::default(), |s, &(x, y)| s.with(x).with(y));
+        self.store(node, Entry::Held(zone, How::Pairing));
+        Some(zone)
+    }
+
     fn look_up(&self, n: &Node, depth: u32) -> Option<Verdict> {
         match self.table.get(n)? {
             Entry::Held(zone, _) => Some(Verdict::Holds(*zone)),
@@ -447,11 +473,7 @@ impl ZoneProver {
         if let Some(v) = self.look_up(&node, depth) {
             return v;
         }
-        if let Some(pairs) = self.pairing(a, d) {
-            let zone = pairs
-                .iter()
-                .fold(Cells::default(), |s, &(x, y)| s.with(x).with(y));
-            self.store(node, Entry::Held(zone, How::Pairing));
+        if let Some(zone) = self.held_by_pairing(node) {
             return Verdict::Holds(zone);
         }
         if depth == 0 || self.out_of_time() {
@@ -468,15 +490,11 @@ impl ZoneProver {
         let mut last_answer = None;
         // the attacker's most threatening moves first: a fall ends the search
         for m in self.ordered(zone & empty, d, a) {
-            let mut hints = Vec::with_capacity(3);
-            for h in [Some(partner[m as usize]), null_move, last_answer]
-                .into_iter()
-                .flatten()
-            {
-                if h != m && h != u32::MAX && empty.has(h) && !hints.contains(&h) {
-                    hints.push(h);
-                }
-            }
+            let hints = answer_hints(
+                m,
+                [Some(partner[m as usize]), null_move, last_answer],
+                empty,
+            );
             // each reply deepened on its own: an easy one is settled shallow
             let mut verdict = Verdict::Open;
             for dd in 1..=depth {
@@ -559,9 +577,7 @@ impl ZoneProver {
         if empty.is_empty() {
             return Verdict::Holds(Cells::default());
         }
-        if let Some(line) = self.defender_line(a, d) {
-            let cell = line.minus(d).iter().next().expect("a line one stone short");
-            self.store(node, Entry::Held(line, How::Move(cell)));
+        if let Some(line) = self.held_by_defender_line(node) {
             return Verdict::Holds(line);
         }
         let threats = self.completions(a, d);
@@ -720,6 +736,19 @@ impl ZoneProver {
             ))),
         }
     }
+}
+
+/// The defender's answers to try first after the attacker's move `m`:
+/// the candidates that are empty cells other than `m`, each once, in
+/// order (`None` and `u32::MAX`, a cell with no partner, are skipped).
+fn answer_hints(m: u32, candidates: [Option<u32>; 3], empty: Cells) -> Vec<u32> {
+    let mut hints = Vec::with_capacity(candidates.len());
+    for h in candidates.into_iter().flatten() {
+        if h != m && h != u32::MAX && empty.has(h) && !hints.contains(&h) {
+            hints.push(h);
+        }
+    }
+    hints
 }
 
 /// The most steps of the search for a pairing at one position (past them

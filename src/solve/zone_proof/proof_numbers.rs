@@ -39,7 +39,7 @@
 //! thresholds handed to a child never collapse onto its own numbers (the
 //! livelock the threat prover once had with `u32` sums).
 
-use super::{Cells, Entry, How, Node, Verdict, ZoneProver};
+use super::{answer_hints, Cells, Entry, How, Node, Verdict, ZoneProver};
 
 /// A settled number: proved (`disproof`) or disproved (`proof`).
 pub(super) const INFINITE: u64 = u64::MAX / 4;
@@ -118,9 +118,7 @@ impl ZoneProver {
             if !self.completions(a, d).is_empty() {
                 return Numbers::FELL;
             }
-        } else if let Some(line) = self.defender_line(a, d) {
-            let cell = line.minus(d).iter().next().expect("a line one stone short");
-            self.store(n, Entry::Held(line, How::Move(cell)));
+        } else if self.held_by_defender_line(n).is_some() {
             return Numbers::HELD;
         } else if self.completions(a, d).len() >= 2 {
             return Numbers::FELL;
@@ -160,16 +158,9 @@ impl ZoneProver {
         if numbers.proof == 0 || numbers.disproof == 0 || self.table.contains_key(&n) {
             return numbers;
         }
-        let entry = match self.pairing(n.attacker, n.defender) {
-            Some(pairs) => Entry::Held(
-                pairs
-                    .iter()
-                    .fold(Cells::default(), |s, &(x, y)| s.with(x).with(y)),
-                How::Pairing,
-            ),
-            None => Entry::Numbers(numbers),
-        };
-        self.store(n, entry);
+        if self.held_by_pairing(n).is_none() {
+            self.store(n, Entry::Numbers(numbers));
+        }
         self.numbers_of(n)
     }
 
@@ -351,12 +342,7 @@ impl ZoneProver {
                 proof: threshold.proof - (numbers.proof - theirs.proof),
                 disproof: threshold.disproof.min(past(second)),
             };
-            let mut hints = Vec::with_capacity(2);
-            for h in [partner[m as usize], null_move.unwrap_or(u32::MAX)] {
-                if h != m && h != u32::MAX && empty.has(h) && !hints.contains(&h) {
-                    hints.push(h);
-                }
-            }
+            let hints = answer_hints(m, [Some(partner[m as usize]), null_move, None], empty);
             self.search_numbers(child(m), limit, &hints);
             kids[best] = self.numbers_of(child(m));
         }
