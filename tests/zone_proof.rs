@@ -243,30 +243,36 @@ fn parse_certificate(text: &str) -> Result<Parsed, String> {
 /// Replays a zone proof certificate: `Ok` with its claims when both hold
 /// from the empty board.
 fn check_certificate(text: &str) -> Result<Vec<String>, String> {
-    let (_, cells, _, claims) = parse_certificate(text)?;
-    let mut names: Vec<String> = claims.iter().map(|(w, _)| w.clone()).collect();
+    let parsed = parse_certificate(text)?;
+    let mut names: Vec<String> = parsed.3.iter().map(|(w, _)| w.clone()).collect();
     names.sort();
     if names != ["O", "X"] {
         return Err("a draw needs the claims of both players".into());
     }
-    check_claims_from(text, &vec![0; cells], 1)?;
+    replay_claims(&parsed, &vec![0; parsed.1], 1)?;
     Ok(names)
 }
 
 /// Replays a certificate's claims (one or both) from `start` with `to_move`
-/// to move (the empty board with X to move for a whole game): `Ok` with
-/// how many positions the replay visited.
+/// to move instead of the empty board: `Ok` with how many positions the
+/// replay visited.
 fn check_claims_from(text: &str, start: &Board, to_move: u8) -> Result<usize, String> {
-    let (cols, cells, lines, claims) = parse_certificate(text)?;
-    if start.len() != cells {
+    replay_claims(&parse_certificate(text)?, start, to_move)
+}
+
+/// Replays parsed claims from `start` with `to_move` to move (the empty
+/// board with X to move for a whole game): how many positions it visited.
+fn replay_claims(parsed: &Parsed, start: &Board, to_move: u8) -> Result<usize, String> {
+    let (cols, cells, lines, claims) = parsed;
+    if start.len() != *cells {
         return Err("the start is not of the certificate's board".into());
     }
     let mut visited = 0;
-    for (who, listed) in &claims {
+    for (who, listed) in claims {
         let mut checker = Checker {
-            cols,
-            cells,
-            lines: &lines,
+            cols: *cols,
+            cells: *cells,
+            lines,
             defender: if who == "X" { 1 } else { 2 },
             listed,
             zones: HashMap::new(),
@@ -275,6 +281,27 @@ fn check_claims_from(text: &str, start: &Board, to_move: u8) -> Result<usize, St
         visited += checker.zones.len();
     }
     Ok(visited)
+}
+
+/// The certificate of `prover`'s proof of `root` on a `cols` × `rows`
+/// board with lines of `k`, under the claim that `defender` (its letter)
+/// draws, replayed from `start` with `to_move` to move: the positions
+/// listed, the text's bytes and the positions replayed.
+fn write_and_replay(
+    prover: &mut ZoneProver,
+    (cols, rows, k): (u32, u32, u32),
+    root: Node,
+    defender: char,
+    (start, to_move): (&Board, u8),
+) -> Result<(u64, usize, usize), String> {
+    let mut text = format!(
+        "# retrograde zone proof certificate 1\nmnk {cols} {rows} {k}\nclaim {defender} draws\n"
+    );
+    let listed = prover
+        .write_proof(root, defender == 'O', &mut text)
+        .map_err(|e| e.to_string())?;
+    let visited = check_claims_from(&text, start, to_move)?;
+    Ok((listed, text.len(), visited))
 }
 
 fn draw_certificate(cols: u32, rows: u32, k: u32) -> String {
@@ -551,11 +578,9 @@ fn the_defence_after_each_first_move() {
             matches!(verdict, Verdict::Holds(_)) && !prover.stopped(),
             "{verdict:?}"
         );
-        let mut text = format!(
-            "# retrograde zone proof certificate 1\nmnk {cols} {rows} {k}\nclaim X draws\n"
-        );
-        let listed = prover.write_proof(root, false, &mut text).unwrap();
-        let visited = check_claims_from(&text, &vec![0; (cols * rows) as usize], 1).unwrap();
+        let start = vec![0; (cols * rows) as usize];
+        let (listed, _, visited) =
+            write_and_replay(&mut prover, (cols, rows, k), root, 'X', (&start, 1)).unwrap();
         println!(
             "{spec}: X stops O: proved ({} positions, {:.1} s); certificate of {listed} positions accepted ({visited} replayed)",
             prover.stats().nodes,
@@ -601,21 +626,19 @@ fn the_defence_after_each_first_move() {
             );
             if certify && what == "proved" {
                 let started = std::time::Instant::now();
-                let mut text = format!(
-                    "# retrograde zone proof certificate 1\nmnk {cols} {rows} {k}\nclaim O draws\n"
-                );
-                let listed = prover.write_proof(node, true, &mut text).unwrap();
                 let mut start = vec![0u8; (cols * rows) as usize];
                 start[(r * cols + c) as usize] = 1;
-                let visited = check_claims_from(&text, &start, 2).unwrap_or_else(|why| {
-                    panic!(
-                        "the certificate after {}: {why}",
-                        board.cell_name(r * cols + c)
-                    )
-                });
+                let (listed, bytes, visited) =
+                    write_and_replay(&mut prover, (cols, rows, k), node, 'O', (&start, 2))
+                        .unwrap_or_else(|why| {
+                            panic!(
+                                "the certificate after {}: {why}",
+                                board.cell_name(r * cols + c)
+                            )
+                        });
                 println!(
                     "  certificate: {listed} positions, {} bytes, accepted by the checker ({visited} positions replayed), {:.1} s",
-                    text.len(),
+                    bytes,
                     started.elapsed().as_secs_f64()
                 );
             }
