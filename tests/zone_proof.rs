@@ -40,14 +40,22 @@ enum Listed {
     Expand,
 }
 
-/// One claim being replayed: the defender's colour, the entries, and the
-/// zone of every position already checked.
+/// The roots of a claim's parts already proved, by (side to move, board),
+/// with their zones.
+type Proved = HashMap<(u8, Board), Vec<bool>>;
+
+/// One claim's part (or main body) being replayed: the defender's colour,
+/// the entries, the roots of the parts proved before it with the board's
+/// symmetries (each cell's image), and the zone of every position already
+/// checked.
 struct Checker<'a> {
     cols: usize,
     cells: usize,
     lines: &'a [Vec<usize>],
     defender: u8,
     listed: &'a Entries,
+    proved: &'a Proved,
+    symmetries: &'a [Vec<usize>],
     zones: HashMap<(u8, Board), Vec<bool>>,
 }
 
@@ -67,11 +75,30 @@ impl Checker<'_> {
         self.lines.iter().find(|l| l.iter().all(|&c| b[c] == who))
     }
 
+    /// The zone of a proved part's root that `b` is an image of under a
+    /// symmetry `σ` (`σ(b)` the root): the cells `c` with `σ(c)` in the
+    /// root's zone.
+    fn proved_zone(&self, b: &Board, to_move: u8) -> Option<Vec<bool>> {
+        self.symmetries.iter().find_map(|image| {
+            let mut mapped = vec![0; self.cells];
+            for (c, &stone) in b.iter().enumerate() {
+                mapped[image[c]] = stone;
+            }
+            let zone = self.proved.get(&(to_move, mapped))?;
+            Some((0..self.cells).map(|c| zone[image[c]]).collect())
+        })
+    }
+
     /// The zone of the claim's proof from `b` with `to_move` to move (no
     /// line on `b`), or the fault.
     fn zone(&mut self, b: &Board, to_move: u8) -> Result<Vec<bool>, String> {
         if let Some(z) = self.zones.get(&(to_move, b.clone())) {
             return Ok(z.clone());
+        }
+        if !self.listed.contains_key(&(to_move, self.diagram(b))) {
+            if let Some(z) = self.proved_zone(b, to_move) {
+                return Ok(z);
+            }
         }
         let attacker = 3 - self.defender;
         let at = format!(
@@ -167,16 +194,58 @@ impl Checker<'_> {
     }
 }
 
-/// A parsed certificate: the board's columns and cells, its lines (cells
-/// by index), and each claim's defender with its entries.
-type Parsed = (usize, usize, Vec<Vec<usize>>, Vec<(String, Entries)>);
+/// A claim of a certificate: the defender's letter, its main entries
+/// (replayed from the start) and its parts, each a root (side to move,
+/// board) with its own entries, replayed in order before the main ones.
+struct Claim {
+    defender: String,
+    main: Entries,
+    parts: Vec<(u8, Board, Entries)>,
+}
 
-/// Reads a zone proof certificate's header and entries.
+/// A parsed certificate: the board's columns and cells, its lines (cells
+/// by index), its symmetries (each cell's image) and its claims.
+type Parsed = (usize, usize, Vec<Vec<usize>>, Vec<Vec<usize>>, Vec<Claim>);
+
+/// The board's symmetries, found apart from the library: the eight of the
+/// square, or the four of a rectangle (identity, mirrors, half turn), each
+/// as every cell's image.
+fn board_symmetries(cols: usize, rows: usize) -> Vec<Vec<usize>> {
+    let (w, h) = (cols as i64, rows as i64);
+    type Map = Box<dyn Fn(i64, i64) -> (i64, i64)>;
+    let mut maps: Vec<Map> = vec![
+        Box::new(|x, y| (x, y)),
+        Box::new(move |x, y| (w - 1 - x, y)),
+        Box::new(move |x, y| (x, h - 1 - y)),
+        Box::new(move |x, y| (w - 1 - x, h - 1 - y)),
+    ];
+    if cols == rows {
+        maps.push(Box::new(|x, y| (y, x)));
+        maps.push(Box::new(move |x, y| (w - 1 - y, h - 1 - x)));
+        maps.push(Box::new(move |x, y| (h - 1 - y, x)));
+        maps.push(Box::new(move |x, y| (y, w - 1 - x)));
+    }
+    maps.iter()
+        .map(|f| {
+            (0..cols * rows)
+                .map(|c| {
+                    let (x, y) = f((c % cols) as i64, (c / cols) as i64);
+                    (y * w + x) as usize
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Reads a zone proof certificate's header and entries (version 2 with
+/// `part` lines, or version 1 without).
 fn parse_certificate(text: &str) -> Result<Parsed, String> {
     let mut rows = text.lines();
-    if rows.next() != Some("# retrograde zone proof certificate 1") {
-        return Err("not a zone proof certificate".into());
-    }
+    let version = match rows.next() {
+        Some("# retrograde zone proof certificate 1") => 1,
+        Some("# retrograde zone proof certificate 2") => 2,
+        _ => return Err("not a zone proof certificate".into()),
+    };
     let mut rows = rows.filter(|l| !l.starts_with('#'));
     let dims: Vec<usize> = rows
         .next()
@@ -203,24 +272,50 @@ fn parse_certificate(text: &str) -> Result<Parsed, String> {
         }
         Ok(y as usize * cols + x as usize)
     };
-    let mut claims: Vec<(String, Entries)> = Vec::new();
+    let side_of = |word: &str, row: &str| match word {
+        "X" => Ok(1u8),
+        "O" => Ok(2u8),
+        _ => Err(format!("a bad side: {row}")),
+    };
+    let mut claims: Vec<Claim> = Vec::new();
     for row in rows {
         let words: Vec<&str> = row.split(' ').collect();
         if words[0] == "claim" {
             if words.len() != 3 || !["X", "O"].contains(&words[1]) || words[2] != "draws" {
                 return Err(format!("a bad claim: {row}"));
             }
-            claims.push((words[1].to_string(), HashMap::new()));
+            claims.push(Claim {
+                defender: words[1].to_string(),
+                main: HashMap::new(),
+                parts: Vec::new(),
+            });
             continue;
         }
-        let (_, listed) = claims.last_mut().ok_or("an entry before any claim")?;
+        let claim = claims.last_mut().ok_or("an entry before any claim")?;
         if words.len() < 3 {
             return Err(format!("a short entry: {row}"));
         }
-        let side = match words[1] {
-            "X" => 1,
-            "O" => 2,
-            _ => return Err(format!("a bad side: {row}")),
+        let side = side_of(words[1], row)?;
+        if words[0] == "part" && version == 2 && words.len() == 3 {
+            let board: Board = words[2]
+                .split('/')
+                .flat_map(|r| r.chars())
+                .map(|c| match c {
+                    '.' => Ok(0),
+                    'X' => Ok(1),
+                    'O' => Ok(2),
+                    _ => Err(format!("a bad diagram: {row}")),
+                })
+                .collect::<Result<_, _>>()?;
+            if board.len() != cols * rows_n || words[2].split('/').count() != rows_n {
+                return Err(format!("a diagram not of the board: {row}"));
+            }
+            claim.parts.push((side, board, HashMap::new()));
+            continue;
+        }
+        let listed = match claim.parts.last_mut() {
+            Some((_, _, entries)) => entries,
+            None => &mut claim.main,
         };
         let entry = match words[0] {
             "move" if words.len() == 4 => Listed::Move(cell(words[3])?),
@@ -237,14 +332,15 @@ fn parse_certificate(text: &str) -> Result<Parsed, String> {
             return Err(format!("a position listed twice: {row}"));
         }
     }
-    Ok((cols, cols * rows_n, lines, claims))
+    let symmetries = board_symmetries(cols, rows_n);
+    Ok((cols, cols * rows_n, lines, symmetries, claims))
 }
 
 /// Replays a zone proof certificate: `Ok` with its claims when both hold
 /// from the empty board.
 fn check_certificate(text: &str) -> Result<Vec<String>, String> {
     let parsed = parse_certificate(text)?;
-    let mut names: Vec<String> = parsed.3.iter().map(|(w, _)| w.clone()).collect();
+    let mut names: Vec<String> = parsed.4.iter().map(|c| c.defender.clone()).collect();
     names.sort();
     if names != ["O", "X"] {
         return Err("a draw needs the claims of both players".into());
@@ -262,23 +358,37 @@ fn check_claims_from(text: &str, start: &Board, to_move: u8) -> Result<usize, St
 
 /// Replays parsed claims from `start` with `to_move` to move (the empty
 /// board with X to move for a whole game): how many positions it visited.
+/// Each claim's parts are replayed first, in order, each from its root with
+/// its own entries and the roots proved before it; then its main entries
+/// from `start`. A position with no entry of its own is taken as proved
+/// when a symmetry maps it onto a proved part's root.
 fn replay_claims(parsed: &Parsed, start: &Board, to_move: u8) -> Result<usize, String> {
-    let (cols, cells, lines, claims) = parsed;
+    let (cols, cells, lines, symmetries, claims) = parsed;
     if start.len() != *cells {
         return Err("the start is not of the certificate's board".into());
     }
     let mut visited = 0;
-    for (who, listed) in claims {
-        let mut checker = Checker {
-            cols: *cols,
-            cells: *cells,
-            lines,
-            defender: if who == "X" { 1 } else { 2 },
-            listed,
-            zones: HashMap::new(),
-        };
-        checker.zone(start, to_move)?;
-        visited += checker.zones.len();
+    for claim in claims {
+        let mut proved = Proved::new();
+        let parts = claim
+            .parts
+            .iter()
+            .map(|(side, root, listed)| (*side, root, listed));
+        for (side, root, listed) in parts.chain([(to_move, start, &claim.main)]) {
+            let mut checker = Checker {
+                cols: *cols,
+                cells: *cells,
+                lines,
+                defender: if claim.defender == "X" { 1 } else { 2 },
+                listed,
+                proved: &proved,
+                symmetries,
+                zones: HashMap::new(),
+            };
+            let zone = checker.zone(root, side)?;
+            visited += checker.zones.len();
+            proved.insert((side, root.clone()), zone);
+        }
     }
     Ok(visited)
 }
@@ -295,7 +405,7 @@ fn write_and_replay(
     (start, to_move): (&Board, u8),
 ) -> Result<(u64, usize, usize), String> {
     let mut text = format!(
-        "# retrograde zone proof certificate 1\nmnk {cols} {rows} {k}\nclaim {defender} draws\n"
+        "# retrograde zone proof certificate 2\nmnk {cols} {rows} {k}\nclaim {defender} draws\n"
     );
     let listed = prover
         .write_proof(root, defender == 'O', &mut text)
@@ -369,6 +479,44 @@ fn damaged_certificates_are_refused() {
     // one claim alone is not a draw
     let second = rows.iter().position(|r| *r == "claim X draws").unwrap();
     assert!(check_certificate(&rows[..second].join("\n")).is_err());
+}
+
+/// The parts of a claim: a `part` line left out (its entries join the
+/// part before, so its root is proved nowhere) or naming another position
+/// is refused, and so is a version 1 certificate with parts.
+#[test]
+fn damaged_parts_are_refused() {
+    let text = draw_certificate(7, 7, 5);
+    let rows: Vec<&str> = text.lines().collect();
+    let parts: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].starts_with("part "))
+        .collect();
+    // the null move, then one first move of each class under the square's
+    // symmetries inside the null move's zone (7 × 7: 10 classes)
+    assert!(parts.len() >= 2, "{}", parts.len());
+    for &i in &parts {
+        let mut damaged = rows.clone();
+        damaged.remove(i);
+        // the first part's entries would join the main ones: still a proof
+        assert_eq!(
+            check_certificate(&damaged.join("\n")).is_err(),
+            i != parts[0],
+            "without {}",
+            rows[i]
+        );
+        // the part's root another position (an X stone on its first empty cell)
+        let (head, diagram) = rows[i].rsplit_once(' ').unwrap();
+        let moved = diagram.replacen('.', "X", 1);
+        let mut damaged = rows.clone();
+        let line = format!("{head} {moved}");
+        damaged[i] = &line;
+        assert!(
+            check_certificate(&damaged.join("\n")).is_err(),
+            "with {line}"
+        );
+    }
+    let old = text.replacen("certificate 2", "certificate 1", 1);
+    assert!(check_certificate(&old).is_err());
 }
 
 /// The prover's verdict on a position: Some(outcome for the player to

@@ -628,6 +628,36 @@ pub fn winning_lines(cols: u32, rows: u32, k: u32) -> Vec<Vec<u32>> {
     lines
 }
 
+/// The images of every cell under the board's symmetries (identity first): the dihedral
+/// group of the square (8) on a square board, else the identity, the two
+/// mirrors and the half turn. Each maps windows onto windows.
+pub fn cell_symmetries(cols: u32, rows: u32) -> Vec<Vec<u16>> {
+    let (c, r) = (cols as i64, rows as i64);
+    type Map = Box<dyn Fn(i64, i64) -> (i64, i64)>;
+    let mut maps: Vec<Map> = vec![
+        Box::new(|x, y| (x, y)),
+        Box::new(move |x, y| (c - 1 - x, y)),
+        Box::new(move |x, y| (x, r - 1 - y)),
+        Box::new(move |x, y| (c - 1 - x, r - 1 - y)),
+    ];
+    if cols == rows {
+        maps.push(Box::new(|x, y| (y, x)));
+        maps.push(Box::new(move |x, y| (c - 1 - y, x)));
+        maps.push(Box::new(move |x, y| (y, c - 1 - x)));
+        maps.push(Box::new(move |x, y| (c - 1 - y, c - 1 - x)));
+    }
+    maps.iter()
+        .map(|f| {
+            (0..r * c)
+                .map(|cell| {
+                    let (x, y) = f(cell % c, cell / c);
+                    (y * c + x) as u16
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// A diagram read without a board to check it against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagram {

@@ -63,11 +63,16 @@
 //!
 //! **Certificates** ([`prove_draw`], [`ZoneProver::write_proof`]): every position of the
 //! proof with its side to move, the defender's move at its turns, a
-//! pairing or the word `expand` at the attacker's. The checker
+//! pairing or the word `expand` at the attacker's. A claim may come in
+//! *parts*, each the proof of one position (its root) on its own: the
+//! checker takes a proved root for every position a symmetry of the board
+//! maps onto it, which is sound because the symmetries map lines onto
+//! lines. [`prove_draw`] so proves the second player's defence one class
+//! of first moves at a time, each on a fresh table. The checker
 //! (`tests/zone_proof.rs`, written apart) recomputes every zone from the
 //! certificate, checks each pairing against the rules, and follows the
 //! null move and every attacker move inside its zone; it trusts only the
-//! lemma above. Format in docs/FORMAT.md.
+//! lemma above and the board's symmetry. Format in docs/FORMAT.md.
 
 use std::fmt::Write as _;
 use std::rc::Rc;
@@ -87,7 +92,7 @@ mod proof_numbers;
 pub const MAX_CELLS: usize = 256;
 
 /// The first line of a zone proof certificate.
-pub const CERTIFICATE_MAGIC: &str = "# retrograde zone proof certificate 1";
+pub const CERTIFICATE_MAGIC: &str = "# retrograde zone proof certificate 2";
 
 /// Bytes a table entry takes (its key, its zone, the map's overhead), to
 /// size the table from a memory budget.
@@ -876,7 +881,8 @@ fn choose_coverings(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DrawProof {
     /// Neither player can win: the certificate of both claims ("O draws",
-    /// then "X draws"), the positions each lists, each search's counts.
+    /// then "X draws"), the positions each lists, each search's counts
+    /// (summed over its parts).
     Draw {
         certificate: String,
         entries: [u64; 2],
@@ -892,9 +898,16 @@ pub enum DrawProof {
 /// Proves the empty board of `board` a draw by two claims, each a search
 /// of this module: the second player stops the first (the first player
 /// attacks and moves first), then the first player stops the second (the
-/// defender moves first). The two searches' tables share `memory_bytes`
-/// ([`BYTES_PER_ENTRY`] a position); each stops after `max_nodes` or at
-/// `deadline`.
+/// defender moves first). Each search's table has `memory_bytes / 2`
+/// ([`BYTES_PER_ENTRY`] a position; the rest is the certificate's); each
+/// claim stops after `max_nodes` or at `deadline`.
+///
+/// The first claim is proved in *parts* ([`prove_split_claim`]), each on a
+/// fresh table: the null move, then one first move of each class under the
+/// board's symmetries. The certificate lists each part's proof under a
+/// `part` line, and the checker takes a part's root, once proved, for every
+/// position symmetric to it (docs/FORMAT.md): on 8,8,5 the ten classes of
+/// first moves stand for all 64, and the table only ever holds one part.
 pub fn prove_draw(
     board: PairingBoard,
     memory_bytes: u64,
@@ -905,27 +918,35 @@ pub fn prove_draw(
         "{CERTIFICATE_MAGIC}\n# a draw: each claim's player stops the other from completing a line of {}\nmnk {} {} {}\n",
         board.k, board.cols, board.rows, board.k
     );
+    let max_entries = (memory_bytes / BYTES_PER_ENTRY / 2).clamp(1, 1 << 32) as usize;
+    let limits = Limits {
+        max_entries,
+        deadline,
+        max_nodes,
+    };
     let mut entries = [0; 2];
     let mut stats = [ProverStats::default(); 2];
     for (i, attacker_is_x) in [true, false].into_iter().enumerate() {
-        let max_entries = (memory_bytes / BYTES_PER_ENTRY / 2).clamp(1, 1 << 32) as usize;
-        let mut prover = ZoneProver::new(board, max_entries, deadline)?;
-        prover.limit_nodes(max_nodes);
-        let root = Node {
-            attacker: Cells::default(),
-            defender: Cells::default(),
-            attacker_to_move: attacker_is_x,
+        let defender = if attacker_is_x { 'O' } else { 'X' };
+        let _ = writeln!(certificate, "claim {defender} draws");
+        let settled = if attacker_is_x {
+            prove_split_claim(board, limits, &mut certificate, &mut stats[i])?
+        } else {
+            let root = Node {
+                attacker: Cells::default(),
+                defender: Cells::default(),
+                attacker_to_move: false,
+            };
+            prove_part(board, root, false, limits, &mut certificate, &mut stats[i])?
         };
-        let verdict = prover.prove(root, u32::MAX);
-        stats[i] = prover.stats();
-        match verdict {
-            Verdict::Holds(_) if !prover.stopped() => {}
-            Verdict::Falls => {
+        match settled {
+            Settled::Holds { entries: n, .. } => entries[i] = n,
+            Settled::Falls => {
                 return Ok(DrawProof::Wins {
                     first_player: attacker_is_x,
                 })
             }
-            _ => {
+            Settled::Open => {
                 let who = if attacker_is_x { "second" } else { "first" };
                 return Ok(DrawProof::Open(format!(
                     "the {who} player's defence was not proved within the limits ({} positions searched)",
@@ -933,13 +954,135 @@ pub fn prove_draw(
                 )));
             }
         }
-        let defender = if attacker_is_x { 'O' } else { 'X' };
-        let _ = writeln!(certificate, "claim {defender} draws");
-        entries[i] = prover.write_proof(root, attacker_is_x, &mut certificate)?;
     }
     Ok(DrawProof::Draw {
         certificate,
         entries,
         stats,
+    })
+}
+
+/// The limits of one claim's search.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    /// Positions a part's table may hold.
+    max_entries: usize,
+    deadline: Option<Instant>,
+    /// Positions the claim may search, over all its parts.
+    max_nodes: u64,
+}
+
+/// How a claim or a part of one came out.
+enum Settled {
+    /// Proved: its root's zone and the positions its certificate lists.
+    Holds {
+        zone: Cells,
+        entries: u64,
+    },
+    Falls,
+    /// Stopped by a limit.
+    Open,
+}
+
+/// Proves `root` on a fresh table and appends its proof to `text` (its
+/// entries only: the caller writes any `part` line), adding the search's
+/// counts to `stats`.
+fn prove_part(
+    board: PairingBoard,
+    root: Node,
+    attacker_is_x: bool,
+    limits: Limits,
+    text: &mut String,
+    stats: &mut ProverStats,
+) -> Result<Settled> {
+    let mut prover = ZoneProver::new(board, limits.max_entries, limits.deadline)?;
+    prover.limit_nodes(limits.max_nodes.saturating_sub(stats.nodes));
+    let verdict = prover.prove(root, u32::MAX);
+    let counts = prover.stats();
+    stats.nodes += counts.nodes;
+    stats.pairing_tries += counts.pairing_tries;
+    stats.pairing_steps += counts.pairing_steps;
+    stats.depth = stats.depth.max(counts.depth);
+    Ok(match verdict {
+        Verdict::Holds(zone) if !prover.stopped() => Settled::Holds {
+            zone,
+            entries: prover.write_proof(root, attacker_is_x, text)?,
+        },
+        Verdict::Falls => Settled::Falls,
+        _ => Settled::Open,
+    })
+}
+
+/// The claim that the second player (O) stops the first, who moves first,
+/// proved in parts and appended to `text`. The root (the empty board, X to
+/// move) is an `expand` entry; its null move (O moving first) is the first
+/// part, and for every first move inside the null move's zone one part
+/// proves the defence after a move of its class under the board's
+/// symmetries (the first such cell in cell order). A root the defender
+/// holds by a pairing is that one entry.
+fn prove_split_claim(
+    board: PairingBoard,
+    limits: Limits,
+    text: &mut String,
+    stats: &mut ProverStats,
+) -> Result<Settled> {
+    let empty = Node {
+        attacker: Cells::default(),
+        defender: Cells::default(),
+        attacker_to_move: true,
+    };
+    let mut prover = ZoneProver::new(board, 1 << 16, limits.deadline)?;
+    if !prover
+        .completions(empty.attacker, empty.defender)
+        .is_empty()
+    {
+        return Ok(Settled::Falls);
+    }
+    if prover.held_by_pairing(empty).is_some() {
+        let entries = prover.write_proof(empty, true, text)?;
+        return Ok(Settled::Holds {
+            zone: prover.zone_of(&empty),
+            entries,
+        });
+    }
+    let _ = writeln!(text, "expand X {}", prover.diagram(&empty, true));
+    let mut listed = 1;
+    let mut parts = String::new();
+    let null = Node {
+        attacker_to_move: false,
+        ..empty
+    };
+    let _ = writeln!(parts, "part O {}", prover.diagram(&null, true));
+    let zone = match prove_part(board, null, true, limits, &mut parts, stats)? {
+        Settled::Holds { zone, entries } => {
+            listed += entries;
+            zone
+        }
+        other => return Ok(other),
+    };
+    let symmetries = crate::position::cell_symmetries(board.cols, board.rows);
+    let mut classes = Vec::new();
+    for m in (zone & prover.all).iter() {
+        let class = symmetries.iter().map(|image| image[m as usize]).min();
+        if classes.contains(&class) {
+            continue;
+        }
+        classes.push(class);
+        let first = Node {
+            attacker: Cells::one(m),
+            ..null
+        };
+        let _ = writeln!(parts, "part O {}", prover.diagram(&first, true));
+        match prove_part(board, first, true, limits, &mut parts, stats)? {
+            Settled::Holds { entries, .. } => listed += entries,
+            other => return Ok(other),
+        }
+    }
+    text.push_str(&parts);
+    // the whole board is a zone of any held position (its only extension
+    // is itself); the parts' zones are each in its own class's frame
+    Ok(Settled::Holds {
+        zone: prover.all,
+        entries: listed,
     })
 }

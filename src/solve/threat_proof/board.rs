@@ -105,7 +105,7 @@ impl Geometry {
             .collect();
         let window_cells = lines.iter().flatten().map(|&c| c as u16).collect();
         let all = (0..n as u32).fold(Cells::default(), |s, c| s.with(c));
-        let symmetries = symmetries(cols, rows);
+        let symmetries = crate::position::cell_symmetries(cols, rows);
         let inverses = symmetries
             .iter()
             .map(|image| {
@@ -169,36 +169,6 @@ impl Geometry {
     pub fn parse_cell(&self, name: &str) -> Result<u32> {
         crate::position::parse_mnk_cell(self.cols, self.rows, name)
     }
-}
-
-/// The images of every cell under the board's symmetries: the dihedral
-/// group of the square (8) on a square board, else the identity, the two
-/// mirrors and the half turn. Each maps windows onto windows.
-fn symmetries(cols: u32, rows: u32) -> Vec<Vec<u16>> {
-    let (c, r) = (cols as i64, rows as i64);
-    type Map = Box<dyn Fn(i64, i64) -> (i64, i64)>;
-    let mut maps: Vec<Map> = vec![
-        Box::new(|x, y| (x, y)),
-        Box::new(move |x, y| (c - 1 - x, y)),
-        Box::new(move |x, y| (x, r - 1 - y)),
-        Box::new(move |x, y| (c - 1 - x, r - 1 - y)),
-    ];
-    if cols == rows {
-        maps.push(Box::new(|x, y| (y, x)));
-        maps.push(Box::new(move |x, y| (c - 1 - y, x)));
-        maps.push(Box::new(move |x, y| (y, c - 1 - x)));
-        maps.push(Box::new(move |x, y| (c - 1 - y, c - 1 - x)));
-    }
-    maps.iter()
-        .map(|f| {
-            (0..r * c)
-                .map(|cell| {
-                    let (x, y) = f(cell % c, cell / c);
-                    (y * c + x) as u16
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// `n` pseudo-random 128-bit keys (splitmix64 from `seed`).

@@ -90,7 +90,7 @@ impl ZoneProver {
     }
 
     /// The zone of a held position (a full board's is empty).
-    fn zone_of(&self, n: &Node) -> Cells {
+    pub(super) fn zone_of(&self, n: &Node) -> Cells {
         match self.table.get(n) {
             Some(Entry::Held(zone, _)) => *zone,
             _ => Cells::default(),
