@@ -34,17 +34,23 @@
 //! * **Layout**: linear probing (wrapping at the end). A fingerprint's
 //!   *home* is its slot by the fingerprint's high bits (it is mixed by a
 //!   multiply); it lies after its home with no empty slot between.
-//! * **Never a hole**: entries are replaced in place and never removed,
-//!   so a probe that meets an empty slot may stop there.
+//! * **Never a hole**: no entry lies after an empty slot on the way from
+//!   its home, so a probe that meets an empty slot may stop there (an
+//!   entry removed has the later entries of its run moved back).
 //! * **Replacement** (the array at its largest): a new key whose first
 //!   [`PROBES`] slots are all taken (or the table 15/16 full) replaces
-//!   the unsettled entry among them, before the first empty slot, with
-//!   the least proof plus disproof number (the least search
-//!   stands behind it). Settled entries are never replaced: the
-//!   certificate is read from them. With only settled entries there, the
-//!   key takes the first empty slot further on, unless the table is
-//!   15/16 full: then [`Table::store`] says so and the prover stops ("the
-//!   table is full").
+//!   the unsettled entry among the [`PROBES`] slots from its home with
+//!   the least proof plus disproof number (the least search stands
+//!   behind it): in place when it lies before the first empty slot, else
+//!   the victim is removed and the key takes the empty slot. Settled
+//!   entries are never replaced: the certificate is read from them. With
+//!   only settled entries there, the key takes the first empty slot
+//!   further on, unless the table is 15/16 full: then [`Table::store`]
+//!   says so and the prover stops ("the table is full"). (Until
+//!   2026-11-27 a full table looked for a victim only before the first
+//!   empty slot, so a key whose home was empty stopped the prover: the
+//!   gomoku class l10 stopped so with 171 M of its 178 M entries
+//!   unsettled.)
 
 use crate::solve::proof_numbers::Numbers;
 
@@ -284,18 +290,32 @@ impl Table {
             self.grow();
             return self.store_fingerprint(fingerprint, numbers);
         }
-        // (least proof + disproof, its slot) among the unsettled before
-        // the empty slot (one past it would not be found from the home)
-        let victim = (0..PROBES.min(distance))
+        // (least proof + disproof, its slot) among the unsettled entries
+        // of the PROBES slots from the home
+        let victim = (0..PROBES)
             .map(|d| (home + d) % self.slots.len())
             .filter_map(|i| {
-                let held = slot_numbers(&self.slots[i]);
+                let slot = &self.slots[i];
+                let held = slot_numbers(slot);
                 let work = u64::from(held.proof) + u64::from(held.disproof);
-                (!held.settled()).then_some((work, i))
+                (slot_high(slot) != 0 && !held.settled()).then_some((work, i))
             })
             .min();
         match victim {
-            Some((_, i)) => self.slots[i] = entry,
+            // before the first empty slot: the key is found there
+            Some((_, i)) if (i + self.slots.len() - home) % self.slots.len() < distance => {
+                self.slots[i] = entry;
+            }
+            // past it (the table 15/16 full): the victim's slot is emptied
+            // and the key takes the first empty slot from its home
+            Some((_, i)) => {
+                self.remove_at(i);
+                let empty = self
+                    .find(fingerprint)
+                    .expect_err("the key is not in the table");
+                self.len += 1;
+                self.slots[empty] = entry;
+            }
             None if !full => {
                 self.len += 1;
                 self.slots[empty] = entry;
@@ -303,6 +323,29 @@ impl Table {
             None => return false,
         }
         true
+    }
+
+    /// Empties slot `i`, moving later entries of its run back so that each
+    /// stays after its home with no empty slot between (the deletion of
+    /// linear probing: an entry moves back to the hole when the hole lies
+    /// between its home and its slot).
+    fn remove_at(&mut self, mut hole: usize) {
+        let n = self.slots.len();
+        let mut j = hole;
+        loop {
+            j = (j + 1) % n;
+            let slot = self.slots[j];
+            if slot_high(&slot) == 0 {
+                break;
+            }
+            let home = self.home(slot_fingerprint(&slot));
+            if (j + n - home) % n >= (j + n - hole) % n {
+                self.slots[hole] = slot;
+                hole = j;
+            }
+        }
+        self.slots[hole] = [0; 5];
+        self.len -= 1;
     }
 }
 
@@ -433,6 +476,37 @@ mod tests {
                 if t.store(key, n) {
                     assert_eq!(t.get(key), Some(n), "seed {seed}, key {i}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_table_takes_every_key_while_unsettled_entries_are_near() {
+        for seed in 1..=20u128 {
+            let mut t = Table::of(1 << 12, 1 << 12);
+            let key = |i: u128| (i * 0x1234_5678_9abc_def1 * seed) ^ (seed << 70);
+            // a tenth settled, the rest open: far more keys than slots
+            let mut kept_settled = Vec::new();
+            for i in 1..=20_000u128 {
+                let n = if i % 10 == 0 {
+                    Numbers::PROVED
+                } else {
+                    open(i as u32)
+                };
+                assert!(t.store(key(i), n), "seed {seed}, key {i}");
+                assert_eq!(t.get(key(i)), Some(n), "seed {seed}, key {i}");
+                if n.settled() {
+                    kept_settled.push(key(i));
+                }
+                assert!(t.len() * 16 <= t.slots.len() * FULL + 16);
+            }
+            // every settled entry stays, every entry is reachable
+            assert!(kept_settled
+                .iter()
+                .all(|&k| t.get(k) == Some(Numbers::PROVED)));
+            assert_eq!(t.entries().count(), t.len());
+            for (f, n) in t.entries() {
+                assert_eq!(t.find(f).map(|i| slot_numbers(&t.slots[i])), Ok(n));
             }
         }
     }
