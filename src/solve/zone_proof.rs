@@ -902,7 +902,7 @@ pub enum DrawProof {
 /// ([`BYTES_PER_ENTRY`] a position; the rest is the certificate's); each
 /// claim stops after `max_nodes` or at `deadline`.
 ///
-/// The first claim is proved in *parts* ([`prove_split_claim`]), each on a
+/// The first claim is proved in *parts* (`prove_split_claim`), each on a
 /// fresh table: the null move, then one first move of each class under the
 /// board's symmetries. The certificate lists each part's proof under a
 /// `part` line, and the checker takes a part's root, once proved, for every
