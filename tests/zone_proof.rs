@@ -95,7 +95,9 @@ impl Checker<'_> {
         if let Some(z) = self.zones.get(&(to_move, b.clone())) {
             return Ok(z.clone());
         }
-        if !self.listed.contains_key(&(to_move, self.diagram(b))) {
+        let key = (to_move, self.diagram(b));
+        let entry = self.listed.get(&key);
+        if entry.is_none() {
             if let Some(z) = self.proved_zone(b, to_move) {
                 return Ok(z);
             }
@@ -103,14 +105,13 @@ impl Checker<'_> {
         let attacker = 3 - self.defender;
         let at = format!(
             "{} with {} to move",
-            self.diagram(b),
+            key.1,
             ['.', 'X', 'O'][to_move as usize]
         );
         let mut zone = vec![false; self.cells];
         if b.iter().all(|&c| c != 0) {
             // a full board without an attacker line: a draw
         } else {
-            let entry = self.listed.get(&(to_move, self.diagram(b)));
             match (to_move == self.defender, entry) {
                 (true, Some(Listed::Move(cell))) => {
                     let cell = *cell;
