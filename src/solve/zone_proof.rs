@@ -1061,13 +1061,17 @@ fn prove_split_claim(
         other => return Ok(other),
     };
     let symmetries = crate::position::cell_symmetries(board.cols, board.rows);
-    let mut classes = Vec::new();
+    // each class by its least cell (the identity keeps `m` among them)
+    let mut classes = Cells::default();
     for m in (zone & prover.all).iter() {
-        let class = symmetries.iter().map(|image| image[m as usize]).min();
-        if classes.contains(&class) {
+        let class = symmetries
+            .iter()
+            .map(|image| u32::from(image[m as usize]))
+            .fold(m, u32::min);
+        if classes.has(class) {
             continue;
         }
-        classes.push(class);
+        classes = classes.with(class);
         let first = Node {
             attacker: Cells::one(m),
             ..null
