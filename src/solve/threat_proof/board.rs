@@ -10,7 +10,10 @@
 //! (`j` = 0: *fours*, one cell short of a line; `j` = 1: *threes*);
 //! `hashes[t]` is the Zobrist hash of the position's image under symmetry
 //! `t`, with `SIDE_KEY` xored in when `passed`. [`Board::play`] and
-//! [`Board::undo`] keep all three; [`Board::pass`] flips `passed` (the
+//! [`Board::undo`] keep all three; [`Board::play_in_run`] and
+//! [`Board::undo_in_run`], for the runs of fours, keep `hashes[0]` alone
+//! (the exact key) and must be undone before any other key is read;
+//! [`Board::image_into`] maps all three onto an image. [`Board::pass`] flips `passed` (the
 //! parity of the passes), and the side to move follows from the parity of
 //! the stones and passes together.
 
@@ -50,6 +53,14 @@ pub struct Geometry {
     pub symmetries: Vec<Vec<u16>>,
     /// The inverse of each symmetry.
     pub inverses: Vec<Vec<u16>>,
+    /// The image of each window under each symmetry.
+    window_images: Vec<Vec<u16>>,
+    /// The number of windows through each cell (0 past the board).
+    pub windows_through: [u64; Cells::CAPACITY],
+    /// `compositions[s][t]`: the symmetry that is `t` then `s`, so that
+    /// the image under `s` of a position's image under `t` is its image
+    /// under `compositions[s][t]`.
+    compositions: Vec<Vec<u8>>,
     /// Hash keys by colour, a row of one a symmetry for each cell: entry
     /// `cell · S + t` (S symmetries) is the key of a stone on the image of
     /// `cell` under symmetry `t`, so that a move reads one row in a row.
@@ -93,7 +104,7 @@ impl Geometry {
         }
         let n = cells as usize;
         let mut windows_at = vec![Vec::new(); n];
-        let windows = lines
+        let windows: Vec<Cells> = lines
             .iter()
             .enumerate()
             .map(|(w, line)| {
@@ -114,6 +125,41 @@ impl Geometry {
                     inverse[to as usize] = cell as u16;
                 }
                 inverse
+            })
+            .collect();
+        let windows_through =
+            std::array::from_fn(|c| windows_at.get(c).map_or(0, |w: &Vec<u16>| w.len() as u64));
+        let window_images = symmetries
+            .iter()
+            .map(|image| {
+                (0..lines.len())
+                    .map(|w| {
+                        let to = windows[w].iter().fold(Cells::default(), |s, c| {
+                            s.with(u32::from(image[c as usize]))
+                        });
+                        let first = to.first().expect("a window has cells");
+                        windows_at[first as usize]
+                            .iter()
+                            .copied()
+                            .find(|&v| windows[usize::from(v)] == to)
+                            .expect("a symmetry maps windows onto windows")
+                    })
+                    .collect()
+            })
+            .collect();
+        let compositions = symmetries
+            .iter()
+            .map(|s| {
+                symmetries
+                    .iter()
+                    .map(|t| {
+                        let then: Vec<u16> = t.iter().map(|&c| s[c as usize]).collect();
+                        symmetries
+                            .iter()
+                            .position(|u| *u == then)
+                            .expect("the symmetries are a group") as u8
+                    })
+                    .collect()
             })
             .collect();
         let mut empty_levels = [[[0; WINDOW_WORDS]; 2]; 2];
@@ -141,6 +187,9 @@ impl Geometry {
             window_cells,
             symmetries,
             inverses,
+            window_images,
+            windows_through,
+            compositions,
             keys,
             empty_levels,
             level_bias: 128u16.saturating_sub(k.saturating_sub(2).min(128) as u16) * 0x0101,
@@ -270,6 +319,23 @@ impl<'g> Board<'g> {
         self.counts[w].to_le_bytes()
     }
 
+    /// Calls `f` with each window holding a stone and its counts (as
+    /// [`Self::count`]), in window order; most windows hold none, and are
+    /// skipped eight at a time.
+    pub fn for_each_window_with_stones(&self, mut f: impl FnMut(usize, [u8; 2])) {
+        for (i, chunk) in self.counts.chunks_exact(8).enumerate() {
+            // (an or of the eight: one vector test)
+            if chunk.iter().fold(0, |any, &c| any | c) == 0 {
+                continue;
+            }
+            for (j, &counts) in chunk.iter().enumerate() {
+                if counts != 0 {
+                    f(i * 8 + j, counts.to_le_bytes());
+                }
+            }
+        }
+    }
+
     /// The cells where `colour` completes a line with one move.
     pub fn completions(&self, colour: usize) -> Cells {
         self.empty_cells_of(self.fours(colour))
@@ -315,22 +381,38 @@ impl<'g> Board<'g> {
 
     /// Puts a stone of `colour` on the empty `cell`.
     pub fn play(&mut self, cell: u32, colour: usize) {
-        debug_assert!(self.is_empty(cell));
-        self.stones[colour] = self.stones[colour].with(cell);
-        self.count_stone(cell, colour, true);
+        self.rehash(cell, colour);
+        self.play_in_run(cell, colour);
     }
 
     /// Takes back the stone of `colour` on `cell`.
     pub fn undo(&mut self, cell: u32, colour: usize) {
+        self.rehash(cell, colour);
+        self.undo_in_run(cell, colour);
+    }
+
+    /// [`Self::play`] for a replay or search of runs of fours, which reads
+    /// no key but [`Self::exact_key`]: the images' hashes are left as they
+    /// are (a move's cost was a third theirs), so until the stone is taken
+    /// back with [`Self::undo_in_run`] every other key is wrong.
+    pub fn play_in_run(&mut self, cell: u32, colour: usize) {
+        debug_assert!(self.is_empty(cell));
+        self.stones[colour] = self.stones[colour].with(cell);
+        self.hashes[0] ^= self.geometry.keys_of(cell, colour)[0];
+        self.count_stone(cell, colour, true);
+    }
+
+    /// Takes back a stone of [`Self::play_in_run`].
+    pub fn undo_in_run(&mut self, cell: u32, colour: usize) {
         debug_assert!(self.stones[colour].has(cell));
         self.stones[colour] = self.stones[colour].minus(Cells::one(cell));
+        self.hashes[0] ^= self.geometry.keys_of(cell, colour)[0];
         self.count_stone(cell, colour, false);
     }
 
     /// Adds (`placed`) or removes a stone of `colour` on `cell` in the
-    /// hashes and the counts and levels of the windows through it.
+    /// counts and levels of the windows through it.
     fn count_stone(&mut self, cell: u32, colour: usize, placed: bool) {
-        self.rehash(cell, colour);
         let geometry = self.geometry;
         let delta = 1u16 << (8 * colour);
         let step = if placed { delta } else { delta.wrapping_neg() };
@@ -373,11 +455,12 @@ impl<'g> Board<'g> {
         }
     }
 
+    /// Xors a stone of `colour` on `cell` into the images' hashes (all but
+    /// the exact key, which the moves update themselves).
     fn rehash(&mut self, cell: u32, colour: usize) {
-        for (h, key) in self
-            .hashes
+        for (h, key) in self.hashes[1..]
             .iter_mut()
-            .zip(self.geometry.keys_of(cell, colour))
+            .zip(&self.geometry.keys_of(cell, colour)[1..])
         {
             *h ^= key;
         }
@@ -410,21 +493,43 @@ impl<'g> Board<'g> {
     /// The position's image under symmetry `t` (each stone on its cell's
     /// image).
     pub fn image(&self, t: usize) -> Self {
-        if t == 0 {
-            // the identity comes first (Geometry::symmetries)
-            return self.clone();
-        }
-        let map = &self.geometry.symmetries[t];
         let mut image = Self::empty(self.geometry);
+        self.image_into(t, &mut image);
+        image
+    }
+
+    /// Makes `target` (any position on the same board) this position's
+    /// image under symmetry `t`, moving counts, levels and hashes to their
+    /// images rather than playing each stone again (the prover takes an
+    /// image at every expansion).
+    pub fn image_into(&self, t: usize, target: &mut Board<'_>) {
+        let g = self.geometry;
+        debug_assert!(std::ptr::eq(g, target.geometry));
+        let cells = &g.symmetries[t];
         for colour in 0..2 {
-            for cell in self.stones[colour].iter() {
-                image.play(u32::from(map[cell as usize]), colour);
+            target.stones[colour] = self.stones[colour].iter().fold(Cells::default(), |s, c| {
+                s.with(u32::from(cells[c as usize]))
+            });
+        }
+        let windows = &g.window_images[t];
+        target.counts.fill(0);
+        self.for_each_window_with_stones(|w, counts| {
+            target.counts[usize::from(windows[w]) % MAX_WINDOWS] = u16::from_le_bytes(counts);
+        });
+        for (levels, to_levels) in self.level.iter().zip(&mut target.level) {
+            for (set, to_set) in levels.iter().zip(to_levels) {
+                *to_set = [0; WINDOW_WORDS];
+                for_each(set, |w| {
+                    let to = usize::from(windows[w]);
+                    to_set[to / 64] |= 1 << (to % 64);
+                });
             }
         }
-        if self.passed {
-            image.pass();
+        // the image under s of the image under t is the image under s∘t
+        for (s, hash) in target.hashes.iter_mut().enumerate() {
+            *hash = self.hashes[usize::from(g.compositions[s][t])];
         }
-        image
+        target.passed = self.passed;
     }
 
     /// The key of this exact position (not shared with its images).
@@ -536,6 +641,78 @@ mod tests {
         }
         assert_eq!(b.key(), start);
         assert!(b.level[0][1].iter().all(|&w| w == 0));
+    }
+
+    /// Everything a board keeps (stones, counts, levels, hashes, pass),
+    /// for comparing two.
+    type State = ([Cells; 2], Vec<u16>, [[Windows; 2]; 2], Vec<u128>, bool);
+
+    fn state(b: &Board) -> State {
+        (
+            b.stones,
+            b.counts.to_vec(),
+            b.level,
+            b.hashes.clone(),
+            b.passed,
+        )
+    }
+
+    /// The image moved over by `image_into` (counts, levels and hashes
+    /// mapped, into a board that held another position) is the board
+    /// made by playing each stone's image, on square and oblong boards,
+    /// with and without a pass; and a stone played and taken back "in a
+    /// run" leaves the board as it was, its exact key right meanwhile.
+    #[test]
+    fn images_moved_over_are_the_images_played() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (cols, rows, k) in [(15, 15, 5), (9, 6, 4), (4, 4, 2), (5, 5, 1)] {
+            let g = Geometry::new(cols, rows, k).unwrap();
+            let cells = g.cells() as u64;
+            let mut target = Board::empty(&g);
+            for trial in 0..60 {
+                let mut b = Board::empty(&g);
+                for _ in 0..next() % cells.min(40) {
+                    let cell = (next() % cells) as u32;
+                    if b.is_empty(cell) {
+                        b.play(cell, (next() % 2) as usize);
+                    }
+                }
+                if trial % 3 == 0 {
+                    b.pass();
+                }
+                for t in 0..g.symmetries.len() {
+                    let mut played = Board::empty(&g);
+                    for colour in 0..2 {
+                        for c in b.stones[colour].iter() {
+                            played.play(u32::from(g.symmetries[t][c as usize]), colour);
+                        }
+                    }
+                    if b.passed {
+                        played.pass();
+                    }
+                    b.image_into(t, &mut target);
+                    assert_eq!(state(&target), state(&played), "{cols}×{rows} symmetry {t}");
+                }
+                let before = state(&b);
+                if let Some(cell) = b.empties().first() {
+                    let exact_after = {
+                        let mut c = b.clone();
+                        c.play(cell, 1);
+                        c.exact_key()
+                    };
+                    b.play_in_run(cell, 1);
+                    assert_eq!(b.exact_key(), exact_after);
+                    b.undo_in_run(cell, 1);
+                    assert_eq!(state(&b), before);
+                }
+            }
+        }
     }
 
     #[test]

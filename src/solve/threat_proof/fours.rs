@@ -57,19 +57,18 @@ impl Default for VcfLimits {
 /// Whether `run` wins when replayed in `board` with `attacker` to move
 /// (module docs); `board` is left as it was.
 pub fn replay(board: &mut Board, attacker: usize, run: &[u16]) -> bool {
-    let mut played = Vec::with_capacity(2 * run.len());
-    let wins = replay_on(board, attacker, run, &mut played, |_| {});
-    undo_all(board, played);
+    let before = board.stones;
+    let wins = replay_on(board, attacker, run, |_| {});
+    take_back_since(board, before);
     wins
 }
 
-/// The replay of `run`, leaving its stones on the board and listed in
-/// `played`; `after_move` sees the board after each attacker move.
+/// The replay of `run`, leaving its stones on the board; `after_move`
+/// sees the board after each attacker move.
 fn replay_on(
     board: &mut Board,
     attacker: usize,
     run: &[u16],
-    played: &mut Vec<(u32, usize)>,
     mut after_move: impl FnMut(&Board),
 ) -> bool {
     let defender = 1 - attacker;
@@ -82,16 +81,14 @@ fn replay_on(
         if theirs.len() >= 2 || (theirs.len() == 1 && !theirs.has(m)) || !board.is_empty(m) {
             return false;
         }
-        board.play(m, attacker);
-        played.push((m, attacker));
+        board.play_in_run(m, attacker);
         after_move(board);
         let mine = board.completions(attacker);
         match mine.len() {
             0 => return false,
             1 => {
                 let block = mine.first().expect("one cell");
-                board.play(block, defender);
-                played.push((block, defender));
+                board.play_in_run(block, defender);
             }
             _ => return true,
         }
@@ -99,10 +96,14 @@ fn replay_on(
     false
 }
 
-/// Takes back the stones of `played`, last first.
-fn undo_all(board: &mut Board, played: Vec<(u32, usize)>) {
-    for (cell, colour) in played.into_iter().rev() {
-        board.undo(cell, colour);
+/// Takes back every stone played in a replay since the board held the
+/// stones `before` (a list of the moves would cost an allocation a replay,
+/// and the board ends the same in any order of taking back).
+fn take_back_since(board: &mut Board, before: [Cells; 2]) {
+    for (colour, before) in before.into_iter().enumerate() {
+        for cell in board.stones[colour].minus(before).iter() {
+            board.undo_in_run(cell, colour);
+        }
     }
 }
 
@@ -116,34 +117,54 @@ pub fn find_vcf(
     limits: VcfLimits,
     excluded: Cells,
 ) -> Option<Vec<u16>> {
-    let mut search = VcfSearch {
-        attacker,
-        limits,
-        tries: 0,
-        failed: FxHashSet::default(),
-        run: Vec::new(),
-    };
     if !board.completions(attacker).is_empty() {
         return Some(Vec::new());
     }
-    search.search(board, 0, excluded).then_some(search.run)
+    SCRATCH.with_borrow_mut(|scratch| {
+        scratch.failed.clear();
+        let mut search = VcfSearch {
+            attacker,
+            limits,
+            tries: 0,
+            scratch,
+            run: Vec::new(),
+        };
+        search.search(board, 0, excluded).then_some(search.run)
+    })
 }
 
-struct VcfSearch {
+/// What a search for a run keeps between its steps, kept between searches
+/// too so that a search allocates nothing once they have grown (a search
+/// runs at every expansion: their allocations were a tenth of the
+/// prover's time).
+#[derive(Default)]
+struct Scratch {
+    /// Positions (exact keys) from which no run was found, in this search.
+    failed: FxHashSet<u128>,
+    /// The candidate moves at each depth, in order.
+    orders: Vec<Vec<u32>>,
+}
+
+thread_local! {
+    /// The [`Scratch`] of this thread's searches ([`find_vcf`] does not
+    /// call itself, so one is enough).
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+struct VcfSearch<'s> {
     attacker: usize,
     limits: VcfLimits,
     tries: u32,
-    /// Positions (exact keys) from which no run was found.
-    failed: FxHashSet<u128>,
+    scratch: &'s mut Scratch,
     run: Vec<u16>,
 }
 
-impl VcfSearch {
+impl VcfSearch<'_> {
     /// Whether a run wins from `board` (attacker to move, no completion
     /// cell of its own); on success `self.run` ends with it.
     fn search(&mut self, board: &mut Board, depth: u32, excluded: Cells) -> bool {
         let (a, d) = (self.attacker, 1 - self.attacker);
-        if self.failed.contains(&board.exact_key()) {
+        if self.scratch.failed.contains(&board.exact_key()) {
             return false;
         }
         let theirs = board.completions(d);
@@ -153,35 +174,43 @@ impl VcfSearch {
             _ => return false,
         }
         .minus(excluded);
-        for m in ordered_by_fours(board, a, candidates) {
+        let level = depth as usize;
+        if self.scratch.orders.len() <= level {
+            self.scratch.orders.resize_with(level + 1, Vec::new);
+        }
+        let mut order = std::mem::take(&mut self.scratch.orders[level]);
+        ordered_by_fours(board, a, candidates, &mut order);
+        let mut wins = false;
+        for &m in &order {
             self.tries += 1;
             if self.tries > self.limits.tries {
-                return false;
+                break;
             }
-            board.play(m, a);
+            board.play_in_run(m, a);
             let mine = board.completions(a);
-            let mut wins = mine.len() >= 2;
+            wins = mine.len() >= 2;
             if mine.len() == 1 && depth + 1 < self.limits.depth {
                 let block = mine.first().expect("one cell");
-                board.play(block, d);
+                board.play_in_run(block, d);
                 self.run.push(m as u16);
                 wins = self.search(board, depth + 1, Cells::default());
                 if !wins {
                     self.run.pop();
                 }
-                board.undo(block, d);
+                board.undo_in_run(block, d);
             } else if wins {
                 self.run.push(m as u16);
             }
-            board.undo(m, a);
+            board.undo_in_run(m, a);
             if wins {
-                return true;
+                break;
             }
         }
-        if self.tries <= self.limits.tries {
-            self.failed.insert(board.exact_key());
+        self.scratch.orders[level] = order;
+        if !wins && self.tries <= self.limits.tries {
+            self.scratch.failed.insert(board.exact_key());
         }
-        false
+        wins
     }
 }
 
@@ -191,21 +220,22 @@ pub fn four_cells(board: &Board, colour: usize) -> Cells {
 }
 
 /// `cells` ordered by the fours a stone of `colour` makes there (most
-/// first; a double four first of all), then by cell.
-fn ordered_by_fours(board: &Board, colour: usize, cells: Cells) -> Vec<u32> {
+/// first; a double four first of all), then by cell, into `order`.
+fn ordered_by_fours(board: &Board, colour: usize, cells: Cells, order: &mut Vec<u32>) {
     let threes = board.threes(colour);
-    let mut scored: Vec<(u32, u32)> = cells
-        .iter()
-        .map(|c| {
-            let made = board.geometry.windows_at[c as usize]
-                .iter()
-                .filter(|&&w| threes[w as usize / 64] >> (w % 64) & 1 == 1)
-                .count() as u32;
-            (u32::MAX - made, c)
-        })
-        .collect();
-    scored.sort_unstable();
-    scored.into_iter().map(|(_, c)| c).collect()
+    // the fours made, reversed, above the cell: the order of the pairs
+    order.clear();
+    order.extend(cells.iter().map(|c| {
+        let made = board.geometry.windows_at[c as usize]
+            .iter()
+            .filter(|&&w| threes[w as usize / 64] >> (w % 64) & 1 == 1)
+            .count() as u32;
+        (u32::from(u16::MAX) - made) << 16 | c
+    }));
+    order.sort_unstable();
+    for entry in order.iter_mut() {
+        *entry &= 0xffff;
+    }
 }
 
 /// The defender's candidate moves at its turn (`board`, the defender
@@ -221,7 +251,7 @@ pub fn defence(
     max_covers: usize,
 ) -> Option<(Vec<Vec<u16>>, Vec<u32>)> {
     let defender = 1 - attacker;
-    let mut open: Vec<u32> = board.empties().iter().collect();
+    let mut open = board.empties();
     let mut covers: Vec<Vec<u16>> = Vec::new();
     let mut used = Cells::default();
     // further covers are a saving, not a need: a smaller search each
@@ -237,31 +267,28 @@ pub fn defence(
         used = used.with(u32::from(run[0]));
         let before = open.len();
         let touched = touched_by(board, attacker, &run, 1);
-        open.retain(|&x| !covered(board, attacker, defender, x, &run, touched));
+        // a move outside `touched` is covered without a replay (lemma)
+        let replayed = open & touched;
+        open = replayed;
+        for x in replayed.iter() {
+            if covered(board, attacker, defender, x, &run) {
+                open = open.minus(Cells::one(x));
+            }
+        }
         // the first run is kept whatever it covers: it makes a cover
         if covers.is_empty() || open.len() < before {
             covers.push(run);
         }
     }
-    (!covers.is_empty()).then_some((covers, open))
+    (!covers.is_empty()).then_some((covers, open.iter().collect()))
 }
 
 /// Whether the defender's move `x` is answered by `run`, a run that wins
-/// after a pass, where `touched` is [`touched_by`] of the run.
-fn covered(
-    board: &mut Board,
-    attacker: usize,
-    defender: usize,
-    x: u32,
-    run: &[u16],
-    touched: Cells,
-) -> bool {
-    if !touched.has(x) {
-        return true;
-    }
-    board.play(x, defender);
+/// after a pass: its replay with `x` on the board still wins.
+fn covered(board: &mut Board, attacker: usize, defender: usize, x: u32, run: &[u16]) -> bool {
+    board.play_in_run(x, defender);
     let wins = replay(board, attacker, run);
-    board.undo(x, defender);
+    board.undo_in_run(x, defender);
     wins
 }
 
@@ -290,20 +317,15 @@ pub fn touched_by(board: &mut Board, attacker: usize, run: &[u16], extras: u32) 
     let geometry = board.geometry;
     let k = geometry.k as usize;
     let mut fours = Cells::default();
-    let mut played = Vec::new();
-    replay_on(board, attacker, run, &mut played, |b| {
+    let before = board.stones;
+    replay_on(board, attacker, run, |b| {
         fours = fours | b.cells_of(b.fours(attacker));
     });
-    let blocks: Vec<u32> = played
-        .iter()
-        .filter(|&&(_, colour)| colour == defender)
-        .map(|&(cell, _)| cell)
-        .collect();
-    undo_all(board, played);
+    let block_set = board.stones[defender].minus(before[defender]);
+    take_back_since(board, before);
     let reach = (k - 1).saturating_sub(extras as usize);
     let mut near = board.open_window_cells(defender, reach as u32);
-    let block_set = blocks.iter().fold(Cells::default(), |s, &b| s.with(b));
-    for &b in &blocks {
+    for b in block_set.iter() {
         for &w in &geometry.windows_at[b as usize] {
             let [x, o] = board.count(w as usize);
             let (mine, theirs) = if attacker == 0 { (x, o) } else { (o, x) };

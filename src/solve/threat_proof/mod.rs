@@ -252,6 +252,9 @@ pub struct ThreatProver<'g> {
     cuts: FxHashMap<u128, Rc<Cut>>,
     /// Zones worked out, by key and extra stones (canonical orientation).
     zone_memo: FxHashMap<(u128, u32), Cells>,
+    /// The board an expansion is worked out on (the canonical image of
+    /// the position), kept to be overwritten by the next.
+    image: Option<Board<'g>>,
     /// Bytes the expansions cached may take, and take now (about: their
     /// lists and [`EXPANSION_OVERHEAD`] each); the cache is cleared when
     /// full.
@@ -302,6 +305,7 @@ impl<'g> ThreatProver<'g> {
             chosen: FxHashMap::default(),
             cuts: FxHashMap::default(),
             zone_memo: FxHashMap::default(),
+            image: None,
             expansion_budget,
             expansion_bytes: 0,
             text_bytes: 0,
@@ -385,8 +389,13 @@ impl<'g> ThreatProver<'g> {
         // worked out on the canonical image itself, so that every
         // orientation gets the same moves and covers, even after the
         // cache was cleared
-        let mut image = board.image(t);
+        let mut image = self
+            .image
+            .take()
+            .unwrap_or_else(|| Board::empty(self.geometry));
+        board.image_into(t, &mut image);
         let expansion = Rc::new(self.expand(&mut image));
+        self.image = Some(image);
         let bytes = expansion.heap_bytes() + EXPANSION_OVERHEAD;
         let map = (self.expansions.capacity() as u64 + 1) * EXPANSION_MAP_BYTES;
         if self.expansion_bytes + bytes + map + self.text_bytes > self.expansion_budget {
@@ -884,30 +893,32 @@ fn best_scored(board: &Board, colour: usize, n: usize) -> Vec<u32> {
     // stones' share less that 1 (found through the stones, each once);
     // wrapping sums are the exact ones on every board where they fit,
     // and a heuristic score anyway
-    let mut score = [0u64; Cells::CAPACITY];
-    for (cell, windows) in g.windows_at.iter().enumerate() {
-        score[cell] = windows.len() as u64;
+    let mut score = g.windows_through;
+    // 4ᵐ and 3ᵗ saturated, for the counts of a window of k cells below
+    // k + 1 (a line: the game is over) — beyond them, as many again
+    let power = |base: u64, e: u8| base.saturating_pow(u32::from(e));
+    let mut mine = [0u64; 8];
+    let mut theirs = [0u64; 8];
+    for e in 0..8 {
+        (mine[e], theirs[e]) = (power(4, e as u8), power(3, e as u8));
     }
-    let mut seen = [0u64; board::WINDOW_WORDS];
-    for stone in board.occupied().iter() {
-        for &w in &g.windows_at[stone as usize] {
-            let (word, bit) = (usize::from(w) / 64, 1u64 << (w % 64));
-            if seen[word] & bit != 0 {
-                continue;
-            }
-            seen[word] |= bit;
-            let counts = board.count(usize::from(w));
-            let share = match (counts[colour], counts[1 - colour]) {
-                (m, 0) => 4u64.saturating_pow(u32::from(m)),
-                (0, t) => 3u64.saturating_pow(u32::from(t)),
-                _ => 0,
-            };
-            let extra = share.wrapping_sub(1);
-            for &c in &g.window_cells[usize::from(w) * k..][..k] {
-                score[usize::from(c)] = score[usize::from(c)].wrapping_add(extra);
-            }
+    board.for_each_window_with_stones(|w, counts| {
+        let share = match (counts[colour], counts[1 - colour]) {
+            (m, 0) => mine
+                .get(usize::from(m))
+                .copied()
+                .unwrap_or_else(|| power(4, m)),
+            (0, t) => theirs
+                .get(usize::from(t))
+                .copied()
+                .unwrap_or_else(|| power(3, t)),
+            _ => 0,
+        };
+        let extra = share.wrapping_sub(1);
+        for &c in &g.window_cells[w * k..][..k] {
+            score[usize::from(c)] = score[usize::from(c)].wrapping_add(extra);
         }
-    }
+    });
     // the first n of the order (highest score, then lowest cell; pairs
     // are distinct: a total order), kept sorted in one pass
     if n == 0 {
