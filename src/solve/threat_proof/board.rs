@@ -11,8 +11,9 @@
 //! `hashes[t]` is the Zobrist hash of the position's image under symmetry
 //! `t`, with `SIDE_KEY` xored in when `passed`. [`Board::play`] and
 //! [`Board::undo`] keep all three; [`Board::play_in_run`] and
-//! [`Board::undo_in_run`], for the runs of fours, keep `hashes[0]` alone
-//! (the exact key) and must be undone before any other key is read;
+//! [`Board::undo_in_run`], for the runs of fours, keep the counts and
+//! levels but of the hashes only `hashes[0]` (the exact key), and must be
+//! undone before any other key is read;
 //! [`Board::image_into`] maps all three onto an image. [`Board::pass`] flips `passed` (the
 //! parity of the passes), and the side to move follows from the parity of
 //! the stones and passes together.

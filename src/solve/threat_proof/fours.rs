@@ -134,9 +134,9 @@ pub fn find_vcf(
 }
 
 /// What a search for a run keeps between its steps, kept between searches
-/// too so that a search allocates nothing once they have grown (a search
-/// runs at every expansion: their allocations were a tenth of the
-/// prover's time).
+/// too so that they are not allocated again at every search once they
+/// have grown (a search runs at every expansion: their allocations were a
+/// tenth of the prover's time; the run found is still a list of its own).
 #[derive(Default)]
 struct Scratch {
     /// Positions (exact keys) from which no run was found, in this search.

@@ -890,12 +890,12 @@ fn best_scored(board: &Board, colour: usize, n: usize) -> Vec<u32> {
     let k = g.k as usize;
     // a window without stones gives each of its cells 1 (4⁰): start from
     // the count of windows through each cell, then add each window with
-    // stones' share less that 1 (found through the stones, each once);
+    // stones' share less that 1 (read from the windows' counts, each once);
     // wrapping sums are the exact ones on every board where they fit,
     // and a heuristic score anyway
     let mut score = g.windows_through;
-    // 4ᵐ and 3ᵗ saturated, for the counts of a window of k cells below
-    // k + 1 (a line: the game is over) — beyond them, as many again
+    // 4ᵐ and 3ᵗ saturated, looked up for counts below 8 and worked out
+    // above
     let power = |base: u64, e: u8| base.saturating_pow(u32::from(e));
     let mut mine = [0u64; 8];
     let mut theirs = [0u64; 8];
