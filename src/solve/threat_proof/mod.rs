@@ -894,24 +894,10 @@ fn best_scored(board: &Board, colour: usize, n: usize) -> Vec<u32> {
     // wrapping sums are the exact ones on every board where they fit,
     // and a heuristic score anyway
     let mut score = g.windows_through;
-    // 4ᵐ and 3ᵗ saturated, looked up for counts below 8 and worked out
-    // above
-    let power = |base: u64, e: u8| base.saturating_pow(u32::from(e));
-    let mut mine = [0u64; 8];
-    let mut theirs = [0u64; 8];
-    for e in 0..8 {
-        (mine[e], theirs[e]) = (power(4, e as u8), power(3, e as u8));
-    }
     board.for_each_window_with_stones(|w, counts| {
         let share = match (counts[colour], counts[1 - colour]) {
-            (m, 0) => mine
-                .get(usize::from(m))
-                .copied()
-                .unwrap_or_else(|| power(4, m)),
-            (0, t) => theirs
-                .get(usize::from(t))
-                .copied()
-                .unwrap_or_else(|| power(3, t)),
+            (m, 0) => 4u64.saturating_pow(u32::from(m)),
+            (0, t) => 3u64.saturating_pow(u32::from(t)),
             _ => 0,
         };
         let extra = share.wrapping_sub(1);
