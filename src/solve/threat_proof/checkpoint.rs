@@ -27,14 +27,18 @@
 //! the identity's text (one `field value` line a field); `f64` seconds
 //! searched so far; `u64` visits, expansions, cuts, moves cut; `u64`
 //! entries, then each entry's key fingerprint ([`super::table`]: `u64`
-//! high, `u32` low) and `proof << 32 | disproof` (`u64`); `u64` chosen
+//! high, `u32` low), `proof << 32 | disproof` (`u64`) and work (`u32`);
+//! `u64` chosen
 //! moves, then each one's key and cell (`u64`);
 //! `u64` cuts, then each one's key and three cell lists (zone, moves,
 //! all), each a `u64` length and its cells as `u16`; last the `u64`
 //! checksum ([`StreamChecksum`]) of every byte before it. A key (of a
-//! chosen move or a cut) is two `u64`, low first. This is version 3.
-//! Version 1 held each entry's whole key in place of its fingerprint; it
-//! is still read (the fingerprints worked out from the keys). Version 2
+//! chosen move or a cut) is two `u64`, low first. This is version 4.
+//! Version 3 had no work; it is still read, each entry's work taken as
+//! its proof plus disproof number (the table's order of replacement
+//! then). Version 1 held each entry's whole key in place of its
+//! fingerprint (and no work); it is still read (the fingerprints worked
+//! out from the keys). Version 2
 //! (64-bit fingerprints, development builds of one day) is refused: its
 //! fingerprints are too short to fill this table. Written
 //! atomically (temporary file, sync, rename), so a run killed while
@@ -60,9 +64,12 @@ use crate::solve::proof_numbers::{capped_sum, Numbers, INFINITE};
 pub const MAGIC: &[u8; 8] = b"RGTHREAT";
 
 /// The format version written.
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 
-/// The older version read: whole keys in place of fingerprints.
+/// An older version read: fingerprints without the entries' work.
+const NO_WORK_VERSION: u32 = 3;
+
+/// The oldest version read: whole keys in place of fingerprints.
 const KEYS_VERSION: u32 = 1;
 
 /// The longest identity text read (a 16 × 16 diagram and the settings
@@ -219,10 +226,11 @@ impl ThreatProver<'_> {
                 out.u64(n)?;
             }
             out.u64(self.table.len() as u64)?;
-            for (fingerprint, numbers) in self.table.entries() {
+            for (fingerprint, numbers, work) in self.table.entries() {
                 out.u64(fingerprint.high)?;
                 out.u32(fingerprint.low)?;
                 out.u64(pack(numbers))?;
+                out.u32(work)?;
             }
             out.u64(self.chosen.len() as u64)?;
             for (&key, &cell) in &self.chosen {
@@ -279,9 +287,9 @@ impl ThreatProver<'_> {
             ));
         }
         let version = input.u32()?;
-        if version != VERSION && version != KEYS_VERSION {
+        if ![VERSION, NO_WORK_VERSION, KEYS_VERSION].contains(&version) {
             return Err(input.bad(format!(
-                "a checkpoint of format version {version}; this retrograde reads versions {KEYS_VERSION} and {VERSION} (delete it to start the proof over)"
+                "a checkpoint of format version {version}; this retrograde reads versions {KEYS_VERSION}, {NO_WORK_VERSION} and {VERSION} (delete it to start the proof over)"
             )));
         }
         input.version = version;
@@ -363,7 +371,12 @@ impl ThreatProver<'_> {
             let Numbers { proof, disproof } = numbers;
             numbers.proof = capped_sum(proof, disproof);
             numbers.disproof = capped_sum(disproof, proof);
-            if !self.table.store_fingerprint(fingerprint, numbers) {
+            let work = match input.version {
+                VERSION => input.u32()?,
+                // (no work written: the replacement's order before it)
+                _ => numbers.proof.saturating_add(numbers.disproof),
+            };
+            if !self.table.store_fingerprint(fingerprint, numbers, work) {
                 return Err(Error::InvalidInput(format!(
                     "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
                     input.path

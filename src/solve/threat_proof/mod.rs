@@ -52,16 +52,22 @@
 //!   covers, also when an expansion is worked out again after the cache
 //!   was cleared (otherwise the certificate's walk, which follows one
 //!   orientation, could meet a reply proved only in another).
-//! * **Table** ([`table`]): numbers by key in a flat array that grows up
-//!   to its share of the memory; at its largest, a new key with no empty
-//!   slot near its home replaces an entry not yet settled there; settled
-//!   ones stay, since the certificate is read from them. A key with only
-//!   settled entries near it in a table 15/16 full stops the search ("the
-//!   table is full").
+//! * **Table** ([`table`]): numbers and work (positions searched below)
+//!   by key of the positions searched and settled, in a flat array that
+//!   grows up to its share of the memory; at its largest, a new key with
+//!   no empty slot near its home replaces the entry of least work not yet
+//!   settled there (works are halved as the table turns over, so that
+//!   entries the search has left make room); settled ones stay, since the
+//!   certificate is read from them. A key with only settled entries near
+//!   it in a table 15/16 full stops the search ("the table is full").
+//!   The numbers of children looked at but not searched (most of those
+//!   read) are kept apart, unsettled only, in a cache that forgets
+//!   ([`leaves`]); a child in neither is worked out from its expansion.
 //! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
 //!   of the process; with zones, an eighth each for the zone memo and the
-//!   kept cuts and moves; of what is left, half for the table and half
-//!   for the cache of expansions, counted in bytes (their lists, the
+//!   kept cuts and moves; of what is left, half for the table (three
+//!   quarters of it) and the leaves (a quarter) and half for the cache of
+//!   expansions, counted in bytes (their lists, the
 //!   allocator's headers, the map) and cleared when full. An evicted
 //!   expansion is computed again the same way. The certificate's text
 //!   counts against the expansions' half (the cache clears to make room)
@@ -84,6 +90,7 @@
 pub mod board;
 pub mod checkpoint;
 pub mod fours;
+pub mod leaves;
 pub mod table;
 pub mod zones;
 
@@ -98,7 +105,8 @@ use crate::solve::cells::Cells;
 use crate::solve::proof_numbers::{capped_sum, Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
-use table::Table;
+use leaves::Leaves;
+use table::{fingerprint, Table};
 use zones::Cut;
 
 /// The first line of a threat proof certificate.
@@ -244,6 +252,8 @@ pub struct ThreatProver<'g> {
     attacker: usize,
     settings: Settings,
     table: Table,
+    /// The numbers of children looked at but not searched ([`leaves`]).
+    leaves: Leaves,
     expansions: FxHashMap<u128, Rc<Expansion>>,
     /// The attacker's move at proved OR nodes, by key, in the canonical
     /// image's orientation; fixed once asked ([`zones`]).
@@ -294,13 +304,17 @@ impl<'g> ThreatProver<'g> {
         let share = |per: u64| (memory / 8 / per).clamp(1 << 10, 1 << 32) as usize;
         let (max_zones, max_kept) = (share(BYTES_PER_ZONE), share(BYTES_PER_KEPT));
         let main = memory - zones - PROCESS_BYTES.min(memory / 4);
-        let table = Table::within(main / 2);
+        // the table's half: three quarters for the positions searched and
+        // settled, a quarter for the leaves' numbers
+        let table = Table::within(main / 2 / 4 * 3);
+        let leaves = Leaves::within(main / 2 / 4);
         let expansion_budget = main - main / 2;
         Self {
             geometry,
             attacker,
             settings,
             table,
+            leaves,
             expansions: FxHashMap::default(),
             chosen: FxHashMap::default(),
             cuts: FxHashMap::default(),
@@ -489,8 +503,9 @@ impl<'g> ThreatProver<'g> {
     }
 
     /// The numbers a position starts with, before any search below it.
+    /// Settled ones go to the table, the others to the leaves' cache.
     fn numbers_of(&mut self, board: &mut Board) -> Numbers {
-        if let Some(n) = self.table.get(board.key()) {
+        if let Some(n) = self.known(board.key()) {
             return n;
         }
         let (expansion, _) = self.expansion(board);
@@ -508,12 +523,24 @@ impl<'g> ThreatProver<'g> {
                 Numbers::mobility(self.attacker_to_move(board), moves.len() as u32)
             }
         };
-        self.store(board.key(), n);
+        if n.settled() {
+            // (settled entries are never replaced: no work needed)
+            self.store(board.key(), n, 0);
+        } else {
+            self.leaves.keep(fingerprint(board.key()), n);
+        }
         n
     }
 
-    fn store(&mut self, key: u128, numbers: Numbers) {
-        if !self.table.store(key, numbers) && self.stopped.is_none() {
+    /// The numbers the table holds for `key`, else those the leaves'
+    /// cache keeps (never settled ones: [`leaves`]).
+    fn known(&self, key: u128) -> Option<Numbers> {
+        let f = fingerprint(key);
+        self.table.get_fingerprint(f).or_else(|| self.leaves.get(f))
+    }
+
+    fn store(&mut self, key: u128, numbers: Numbers, work: u32) {
+        if !self.table.store(key, numbers, work) && self.stopped.is_none() {
             self.stopped = Some(format!(
                 "the table is full ({} positions)",
                 self.table.len()
@@ -602,6 +629,14 @@ impl<'g> ThreatProver<'g> {
         }
         let (expansion, t) = self.expansion(board);
         let key = board.key();
+        // the entry's work ([`table`]): its searches before this one, and
+        // the positions this one searches (this one counted)
+        let start = self.stats.visits - 1;
+        let before = self.table.entry(fingerprint(key)).map_or(0, |(_, w)| w);
+        let work = |s: &Self| {
+            let now = u32::try_from(s.stats.visits - start).unwrap_or(u32::MAX);
+            before.saturating_add(now)
+        };
         if !matches!(&*expansion, Expansion::Moves { moves, .. } if !moves.is_empty()) {
             // settled by the rules
             return self.numbers_of(board);
@@ -637,13 +672,13 @@ impl<'g> ThreatProver<'g> {
             }
             if moves.is_empty() {
                 // a cut AND node whose every move the pass answers
-                self.store(key, Numbers::PROVED);
+                self.store(key, Numbers::PROVED, work(self));
                 return Numbers::PROVED;
             }
             // (least number, its child, second least, sum of all)
             let (mut best, mut best_at, mut second, mut sum) = (INFINITE + 1, 0, INFINITE, 0u32);
             for (i, &cell) in moves.iter().enumerate() {
-                let n = match self.table.get(keys[i]) {
+                let n = match self.known(keys[i]) {
                     Some(n) => n,
                     None => {
                         step(board, cell, mover);
@@ -691,7 +726,7 @@ impl<'g> ThreatProver<'g> {
                 // does not make the node look cheap
                 numbers.proof = numbers.proof.saturating_add(pass_penalty).min(INFINITE - 1);
             }
-            self.store(key, numbers);
+            self.store(key, numbers, work(self));
             if numbers.proof >= proof_limit
                 || numbers.disproof >= disproof_limit
                 || numbers.settled()
@@ -702,7 +737,7 @@ impl<'g> ThreatProver<'g> {
             let cut = second
                 .saturating_add(1)
                 .max(second.saturating_add(second / 4));
-            let child = self.table.get(keys[best_at]).unwrap_or(Numbers {
+            let child = self.known(keys[best_at]).unwrap_or(Numbers {
                 proof: 1,
                 disproof: 1,
             });
@@ -950,6 +985,30 @@ mod tests {
     /// on unsettled positions once made a node return at once from every
     /// threshold, and the root be searched again forever.)
     #[test]
+    fn a_proof_goes_through_in_a_table_far_smaller_than_its_search() {
+        // with room, h8 a1 i9 a2 is proved in 163,058 positions and its
+        // table ends at 92,237 entries; 4 MiB hold about 41,000. Before
+        // the table kept leaves apart and replaced by work with ageing,
+        // the search went round its full table: 3 M positions searched
+        // and no proof
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
+        let settings = Settings {
+            zone_moves: None,
+            ..Settings::default()
+        };
+        let mut prover = ThreatProver::new(&geometry, 0, settings, 4 << 20, None);
+        prover.limit_visits(600_000);
+        assert_eq!(
+            prover.prove(&mut board),
+            Verdict::Proved,
+            "{:?}",
+            prover.stopped()
+        );
+        assert!(prover.stats().entries < 45_000, "{:?}", prover.stats());
+    }
+
+    #[test]
     fn saturated_numbers_do_not_stall_the_search() {
         let geometry = Geometry::new(15, 15, 5).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2,h9").unwrap();
@@ -964,6 +1023,7 @@ mod tests {
                     proof: 1,
                     disproof: INFINITE - 1,
                 },
+                1,
             );
         }
         prover.limit_visits(3_000_000);

@@ -7,10 +7,8 @@
 //! peaked at 9.6 GB with `--max-memory 8GiB`.
 //!
 //! * **Fingerprints**: a slot holds a 96-bit *fingerprint* of the
-//!   position's 128-bit key (a mix of both halves) and the numbers: 20
-//!   bytes a slot rather than 24, so a fifth more entries fit a budget
-//!   (the gomoku classes fill their table: measured at 7 GiB, about 2.3
-//!   entries a position searched). Two keys with one fingerprint would
+//!   position's 128-bit key (a mix of both halves), the numbers and the
+//!   entry's *work*: 24 bytes a slot rather than 28 with the whole key. Two keys with one fingerprint would
 //!   share an entry: with `N` entries a lookup of a key not held meets a
 //!   false one with chance about `N / 2⁹⁶`, under 10⁻¹⁷ at 3 × 10⁸ entries,
 //!   so under 10⁻⁸ in a run of 10⁹ lookups (64 bits, 16-byte slots, would
@@ -37,11 +35,19 @@
 //! * **Never a hole**: no entry lies after an empty slot on the way from
 //!   its home, so a probe that meets an empty slot may stop there (an
 //!   entry removed has the later entries of its run moved back).
+//! * **Work**: the positions searched at and below the entry's position
+//!   while its entry was written (summed over its searches, saturating
+//!   at `u32::MAX`), as the prover tells [`Table::store`]: what losing
+//!   the entry would cost to search again.
+//! * **Ageing**: each time the table has taken as many writes as it has
+//!   slots, every entry's work is halved, so that an entry the search
+//!   has left (under an OR node proved by another move, say) wears down
+//!   and makes room, while one it still works under is written again
+//!   with its work grown.
 //! * **Replacement** (the array at its largest): a new key whose first
 //!   [`PROBES`] slots are all taken (or the table 15/16 full) replaces
 //!   the unsettled entry among the [`PROBES`] slots from its home with
-//!   the least proof plus disproof number (the least search stands
-//!   behind it): in place when it lies before the first empty slot, else
+//!   the least work (then the least proof plus disproof number): in place when it lies before the first empty slot, else
 //!   the victim is removed and the key takes the empty slot. Settled
 //!   entries are never replaced: the certificate is read from them. With
 //!   only settled entries there, the key takes the first empty slot
@@ -50,13 +56,23 @@
 //!   2026-11-27 a full table looked for a victim only before the first
 //!   empty slot, so a key whose home was empty stopped the prover: the
 //!   gomoku class l10 stopped so with 171 M of its 178 M entries
-//!   unsettled.)
+//!   unsettled. Until 2026-11-27 the victim was the least proof plus
+//!   disproof number: a forced line holds small numbers over a large
+//!   search, and a full table replaced such entries again and again
+//!   while the search went round them: h8 a1 i9 a4 o15 a3, proved in
+//!   2.0 M positions with room, searched 30 M positions without a proof
+//!   with `--max-memory 56MiB`; by work alone, without ageing, too: the
+//!   table filled with entries the search had left. With work and
+//!   ageing, and the leaves kept apart ([`super::leaves`]), it is proved
+//!   in 3.3 M positions with 56 MiB and in 3.2 M with 24 MiB; h8 a1 i9 a2
+//!   (163,058 positions with room) in 182,169 with 4 MiB, where the old
+//!   table went round 3 M positions without a proof.)
 
 use crate::solve::proof_numbers::Numbers;
 
-/// Bytes a slot takes: the fingerprint (three 32-bit words) and the two
-/// numbers (one each).
-pub const BYTES_PER_SLOT: u64 = 20;
+/// Bytes a slot takes: the fingerprint (three 32-bit words), the two
+/// numbers and the work (one each).
+pub const BYTES_PER_SLOT: u64 = 24;
 
 /// The slots from its home in which a new key looks for an entry to
 /// replace.
@@ -100,10 +116,10 @@ pub fn fingerprint(key: u128) -> Fingerprint {
     }
 }
 
-/// A slot: `[high's low half, high's high half, low, proof, disproof]`;
-/// high 0: empty. (Words of 32 bits: 20 bytes, and a zeroed array comes
-/// untouched from the allocator.)
-type Slot = [u32; 5];
+/// A slot: `[high's low half, high's high half, low, proof, disproof,
+/// work]`; high 0: empty. (Words of 32 bits: 24 bytes, and a zeroed array
+/// comes untouched from the allocator.)
+type Slot = [u32; 6];
 
 fn slot_high(slot: &Slot) -> u64 {
     u64::from(slot[0]) | u64::from(slot[1]) << 32
@@ -123,13 +139,14 @@ fn slot_numbers(slot: &Slot) -> Numbers {
     }
 }
 
-fn slot_of(f: Fingerprint, n: Numbers) -> Slot {
+fn slot_of(f: Fingerprint, n: Numbers, work: u32) -> Slot {
     [
         f.high as u32,
         (f.high >> 32) as u32,
         f.low,
         n.proof,
         n.disproof,
+        work,
     ]
 }
 
@@ -139,6 +156,9 @@ pub struct Table {
     slots: Vec<Slot>,
     /// Slots taken.
     len: usize,
+    /// Entries written since the works were last halved (module docs,
+    /// "Ageing").
+    since_ageing: usize,
     /// The most slots the array may have: its first size times a power
     /// of [`GROWTH`].
     max_slots: usize,
@@ -165,11 +185,12 @@ impl Table {
     fn of(slots: usize, max_slots: usize) -> Self {
         // zeroed pages come untouched from the kernel: advised before the
         // first write, they are backed by huge pages (module docs)
-        let slots = vec![[0u32; 5]; slots];
+        let slots = vec![[0u32; 6]; slots];
         crate::memory::advise_huge_pages(&slots);
         Self {
             slots,
             len: 0,
+            since_ageing: 0,
             max_slots,
         }
     }
@@ -210,12 +231,12 @@ impl Table {
         self.len == 0
     }
 
-    /// Every entry held, as (fingerprint, numbers), in slot order.
-    pub fn entries(&self) -> impl Iterator<Item = (Fingerprint, Numbers)> + '_ {
+    /// Every entry held, as (fingerprint, numbers, work), in slot order.
+    pub fn entries(&self) -> impl Iterator<Item = (Fingerprint, Numbers, u32)> + '_ {
         self.slots
             .iter()
             .filter(|slot| slot_high(slot) != 0)
-            .map(|slot| (slot_fingerprint(slot), slot_numbers(slot)))
+            .map(|slot| (slot_fingerprint(slot), slot_numbers(slot), slot[5]))
     }
 
     /// The home slot of a fingerprint: its high word onto the slots by a
@@ -247,21 +268,40 @@ impl Table {
 
     /// The numbers stored for `key`.
     pub fn get(&self, key: u128) -> Option<Numbers> {
-        let fingerprint = fingerprint(key);
-        self.find(fingerprint)
-            .ok()
-            .map(|i| slot_numbers(&self.slots[i]))
+        self.get_fingerprint(fingerprint(key))
     }
 
-    /// Stores `numbers` for `key` (module docs, "Replacement"); false when
-    /// the table is full and every slot near its home holds a settled
-    /// entry of another key.
-    pub fn store(&mut self, key: u128, numbers: Numbers) -> bool {
-        self.store_fingerprint(fingerprint(key), numbers)
+    /// [`Self::get`] by the key's fingerprint.
+    pub fn get_fingerprint(&self, fingerprint: Fingerprint) -> Option<Numbers> {
+        self.entry(fingerprint).map(|(n, _)| n)
+    }
+
+    /// The numbers and work stored for a fingerprint.
+    pub fn entry(&self, fingerprint: Fingerprint) -> Option<(Numbers, u32)> {
+        let fingerprint = Fingerprint {
+            high: fingerprint.high.max(1),
+            ..fingerprint
+        };
+        self.find(fingerprint).ok().map(|i| {
+            let slot = &self.slots[i];
+            (slot_numbers(slot), slot[5])
+        })
+    }
+
+    /// Stores `numbers` and `work` for `key` (module docs, "Work",
+    /// "Replacement"); false when the table is full and every slot near
+    /// its home holds a settled entry of another key.
+    pub fn store(&mut self, key: u128, numbers: Numbers, work: u32) -> bool {
+        self.store_fingerprint(fingerprint(key), numbers, work)
     }
 
     /// [`Self::store`] by the key's fingerprint (a checkpoint's entries).
-    pub fn store_fingerprint(&mut self, fingerprint: Fingerprint, numbers: Numbers) -> bool {
+    pub fn store_fingerprint(
+        &mut self,
+        fingerprint: Fingerprint,
+        numbers: Numbers,
+        work: u32,
+    ) -> bool {
         if self.len * 4 >= self.slots.len() * 3 && self.can_grow() {
             self.grow();
         }
@@ -270,7 +310,7 @@ impl Table {
             ..fingerprint
         };
         let home = self.home(fingerprint);
-        let entry = slot_of(fingerprint, numbers);
+        let entry = slot_of(fingerprint, numbers, work);
         let empty = match self.find(fingerprint) {
             Ok(i) => {
                 self.slots[i] = entry;
@@ -285,30 +325,34 @@ impl Table {
             self.slots[empty] = entry;
             return true;
         }
+        self.since_ageing += 1;
+        if self.since_ageing >= self.slots.len() {
+            self.age();
+        }
         if self.can_grow() {
             // room to grow: grow rather than replace
             self.grow();
-            return self.store_fingerprint(fingerprint, numbers);
+            return self.store_fingerprint(fingerprint, numbers, work);
         }
-        // (least proof + disproof, its slot) among the unsettled entries
-        // of the PROBES slots from the home
+        // (least work, least proof + disproof, its slot) among the
+        // unsettled entries of the PROBES slots from the home
         let victim = (0..PROBES)
             .map(|d| (home + d) % self.slots.len())
             .filter_map(|i| {
                 let slot = &self.slots[i];
                 let held = slot_numbers(slot);
-                let work = u64::from(held.proof) + u64::from(held.disproof);
-                (slot_high(slot) != 0 && !held.settled()).then_some((work, i))
+                let numbers = u64::from(held.proof) + u64::from(held.disproof);
+                (slot_high(slot) != 0 && !held.settled()).then_some((slot[5], numbers, i))
             })
             .min();
         match victim {
             // before the first empty slot: the key is found there
-            Some((_, i)) if (i + self.slots.len() - home) % self.slots.len() < distance => {
+            Some((_, _, i)) if (i + self.slots.len() - home) % self.slots.len() < distance => {
                 self.slots[i] = entry;
             }
             // past it (the table 15/16 full): the victim's slot is emptied
             // and the key takes the first empty slot from its home
-            Some((_, i)) => {
+            Some((_, _, i)) => {
                 self.remove_at(i);
                 let empty = self
                     .find(fingerprint)
@@ -323,6 +367,14 @@ impl Table {
             None => return false,
         }
         true
+    }
+
+    /// Halves every entry's work (module docs, "Ageing").
+    fn age(&mut self) {
+        for slot in &mut self.slots {
+            slot[5] /= 2;
+        }
+        self.since_ageing = 0;
     }
 
     /// Empties slot `i`, moving later entries of its run back so that each
@@ -344,7 +396,7 @@ impl Table {
                 hole = j;
             }
         }
-        self.slots[hole] = [0; 5];
+        self.slots[hole] = [0; 6];
         self.len -= 1;
     }
 }
@@ -375,9 +427,9 @@ mod tests {
     fn keys_come_back_and_the_empty_board_key_is_a_key() {
         let mut t = Table::within(1 << 16);
         assert_eq!(t.get(0), None);
-        assert!(t.store(0, Numbers::PROVED));
-        assert!(t.store(12345, open(3)));
-        assert!(t.store(12345, open(4)));
+        assert!(t.store(0, Numbers::PROVED, 1));
+        assert!(t.store(12345, open(3), 1));
+        assert!(t.store(12345, open(4), 1));
         assert_eq!(t.get(0), Some(Numbers::PROVED));
         assert_eq!(t.get(12345), Some(open(4)));
         assert_eq!(t.len(), 2);
@@ -411,11 +463,11 @@ mod tests {
             .map(|i| (i * 0x1234_5678_9abc_def1) << 3)
             .collect();
         for (i, &k) in keys.iter().enumerate() {
-            assert!(t.store(k, open(i as u32 + 1)));
+            assert!(t.store(k, open(i as u32 + 1), 1));
         }
         let mut copy = Table::within(1 << 22);
-        for (f, n) in t.entries() {
-            assert!(copy.store_fingerprint(f, n));
+        for (f, n, w) in t.entries() {
+            assert!(copy.store_fingerprint(f, n, w));
         }
         assert_eq!(copy.len(), keys.len());
         for (i, &k) in keys.iter().enumerate() {
@@ -444,7 +496,7 @@ mod tests {
             })
             .collect();
         for (i, &k) in keys.iter().enumerate() {
-            assert!(t.store(k, open(i as u32 + 1)));
+            assert!(t.store(k, open(i as u32 + 1), 1));
         }
         // at a third full, no key finds all its slots taken
         let found = keys
@@ -473,7 +525,7 @@ mod tests {
                 } else {
                     open(i as u32)
                 };
-                if t.store(key, n) {
+                if t.store(key, n, 1) {
                     assert_eq!(t.get(key), Some(n), "seed {seed}, key {i}");
                 }
             }
@@ -493,7 +545,7 @@ mod tests {
                 } else {
                     open(i as u32)
                 };
-                assert!(t.store(key(i), n), "seed {seed}, key {i}");
+                assert!(t.store(key(i), n, 1), "seed {seed}, key {i}");
                 assert_eq!(t.get(key(i)), Some(n), "seed {seed}, key {i}");
                 if n.settled() {
                     kept_settled.push(key(i));
@@ -505,7 +557,7 @@ mod tests {
                 .iter()
                 .all(|&k| t.get(k) == Some(Numbers::PROVED)));
             assert_eq!(t.entries().count(), t.len());
-            for (f, n) in t.entries() {
+            for (f, n, _) in t.entries() {
                 assert_eq!(t.find(f).map(|i| slot_numbers(&t.slots[i])), Ok(n));
             }
         }
@@ -522,7 +574,7 @@ mod tests {
             } else {
                 open(i as u32 + 1)
             };
-            if !t.store(k, n) {
+            if !t.store(k, n, 1) {
                 break;
             }
         }
@@ -538,12 +590,33 @@ mod tests {
         let mut t = Table::of(2 * PROBES, 2 * PROBES);
         let stored: Vec<u128> = settled
             .into_iter()
-            .filter(|&k| t.store(k, Numbers::PROVED))
+            .filter(|&k| t.store(k, Numbers::PROVED, 1))
             .collect();
         for (i, &k) in keys.iter().enumerate().filter(|(i, _)| i % 3 != 0) {
-            t.store(k, open(i as u32 + 1));
+            t.store(k, open(i as u32 + 1), 1);
         }
         assert!(stored.iter().all(|&k| t.get(k) == Some(Numbers::PROVED)));
         assert!(t.len() * 16 <= 2 * PROBES * FULL);
+    }
+
+    #[test]
+    fn a_full_table_keeps_the_most_worked_until_ageing_wears_it_down() {
+        let mut t = Table::of(2 * PROBES, 2 * PROBES);
+        let keys: Vec<u128> = (1..=100_000u128)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835))
+            .collect();
+        // one entry of much work among many of little: it outlives
+        // every store of the next slots' worth (no ageing yet)
+        assert!(t.store(keys[0], open(5), 1_000));
+        for &k in &keys[1..2 * PROBES - 10] {
+            assert!(t.store(k, open(5), 1));
+        }
+        assert_eq!(t.get(keys[0]), Some(open(5)));
+        // each slots' worth of stores halves the works: 1,000 wears down
+        // to the others' 1 in ten, and the entry is then replaced
+        for &k in &keys[2 * PROBES..] {
+            assert!(t.store(k, open(5), 1));
+        }
+        assert_eq!(t.get(keys[0]), None);
     }
 }
