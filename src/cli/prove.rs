@@ -388,12 +388,17 @@ fn by_threats(
             "file": path.display().to_string(),
             "earlier_seconds": earlier.seconds,
             "earlier_visits": earlier.visits,
+            "entries_dropped": earlier.dropped,
             "written": saves,
         })
     });
     let earlier_text = if earlier.visits > 0 {
+        let dropped = match earlier.dropped {
+            0 => String::new(),
+            n => format!(" (the {n} open positions of least work left out of the table)"),
+        };
         format!(
-            ", {} of them and {:.0} s in earlier runs",
+            ", {} of them and {:.0} s in earlier runs{dropped}",
             earlier.visits, earlier.seconds
         )
     } else {

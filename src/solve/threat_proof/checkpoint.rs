@@ -12,6 +12,19 @@
 //! so that they cover every run. The expansion cache and the zone memo are
 //! worked out again as needed, the same way as before.
 //!
+//! **A checkpoint larger than the table** (one of a larger budget, or of
+//! version 3, whose table also held the leaves' numbers): its settled
+//! entries are all kept, and of its open ones those of most work (by
+//! powers of two, counted in a first pass over the file), so that the
+//! table holds at most [`super::table::Table::room`], three quarters of
+//! its slots, leaving the rest for the search. The open entries left out
+//! (the report counts them) are searched again as needed: a settled
+//! entry is the only kind whose loss costs a proof, and those stay.
+//! (Loaded whole in slot order, which is the order of the keys' homes,
+//! a version-3 checkpoint of 178 M entries into a table of 134 M slots
+//! was refused as "not fitting": once 15/16 full, keys whose homes lay
+//! in the still empty end found no open entry near to replace.)
+//!
 //! **Identity.** A checkpoint belongs to one proof: the board, the
 //! attacker, the position proved (its diagram, and its key, so that a
 //! change of the keys' hashing is caught) and the prover's settings.
@@ -83,6 +96,9 @@ pub struct Earlier {
     pub seconds: f64,
     /// Positions they searched.
     pub visits: u64,
+    /// Open entries of the checkpoint left out: more than the table
+    /// takes with room to search (those of least work).
+    pub dropped: u64,
 }
 
 /// Bytes written with their checksum.
@@ -340,42 +356,23 @@ impl ThreatProver<'_> {
         let (expansions, cuts, moves_cut) = (input.u64()?, input.u64()?, input.u64()?);
         let cells = self.geometry.cells();
         let entries = input.u64()?;
+        // more entries than the table takes with room to search (a
+        // checkpoint of an older, larger layout, or of a larger budget):
+        // the settled ones and the open ones of most work are kept, by a
+        // first pass that counts the works
+        let room = self.table.room() as u64;
+        let least_work = if entries > room {
+            self.least_work_kept(path, root, room)?
+        } else {
+            0
+        };
+        let mut dropped = 0;
         for _ in 0..entries {
-            let fingerprint = match input.version {
-                KEYS_VERSION => fingerprint(input.key()?),
-                _ => {
-                    let high = input.u64()?;
-                    if high == 0 {
-                        return Err(input.bad("an entry of fingerprint 0, which no table holds"));
-                    }
-                    Fingerprint {
-                        high,
-                        low: input.u32()?,
-                    }
-                }
-            };
-            let mut numbers = unpack(input.u64()?);
-            if numbers.proof > INFINITE
-                || numbers.disproof > INFINITE
-                || numbers.proof == numbers.disproof && numbers.proof == 0
-            {
-                return Err(input.bad(format!(
-                    "proof and disproof numbers {} and {} no search gives",
-                    numbers.proof, numbers.disproof
-                )));
+            let (fingerprint, numbers, work) = input.entry()?;
+            if !numbers.settled() && work < least_work {
+                dropped += 1;
+                continue;
             }
-            // runs before the saturation mend (module docs of `super`,
-            // "Saturation") stored sums of INFINITE on unsettled
-            // positions: large, not infinite (each side is the sum of a
-            // node whose other side is its least)
-            let Numbers { proof, disproof } = numbers;
-            numbers.proof = capped_sum(proof, disproof);
-            numbers.disproof = capped_sum(disproof, proof);
-            let work = match input.version {
-                VERSION => input.u32()?,
-                // (no work written: the replacement's order before it)
-                _ => numbers.proof.saturating_add(numbers.disproof),
-            };
             if !self.table.store_fingerprint(fingerprint, numbers, work) {
                 return Err(Error::InvalidInput(format!(
                     "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
@@ -420,6 +417,147 @@ impl ThreatProver<'_> {
         self.stats.expansions += expansions;
         self.stats.cuts += cuts;
         self.stats.moves_cut += moves_cut;
-        Ok(Some(Earlier { seconds, visits }))
+        Ok(Some(Earlier {
+            seconds,
+            visits,
+            dropped,
+        }))
+    }
+
+    /// The least work of the open entries kept from the checkpoint at
+    /// `path` so that they and the settled ones are at most `room`
+    /// (works counted by powers of two: a first pass over its entries).
+    fn least_work_kept(&self, path: &Path, root: &Board, room: u64) -> Result<u32> {
+        let Some(mut input) = self.open_checked(path, root)? else {
+            return Err(Error::InvalidInput(format!(
+                "{}: the checkpoint went away while read",
+                path.display()
+            )));
+        };
+        for _ in 0..5 {
+            input.u64()?;
+        }
+        // open entries by bit length of their work (0: work 0)
+        let (mut settled, mut open) = (0u64, [0u64; 33]);
+        for _ in 0..input.u64()? {
+            let (_, numbers, work) = input.entry()?;
+            if numbers.settled() {
+                settled += 1;
+            } else {
+                open[(32 - work.leading_zeros()) as usize] += 1;
+            }
+        }
+        // the most bit lengths from the top that fit
+        let mut kept = settled;
+        let mut least = 33;
+        while least > 0 && kept + open[least - 1] <= room {
+            least -= 1;
+            kept += open[least];
+        }
+        Ok(match least {
+            0 => 0,
+            33 => u32::MAX,
+            n => 1 << (n - 1),
+        })
+    }
+}
+impl<R: Read> In<R> {
+    /// One table entry (fingerprint, numbers, work), checked.
+    fn entry(&mut self) -> Result<(Fingerprint, Numbers, u32)> {
+        let fingerprint = match self.version {
+            KEYS_VERSION => fingerprint(self.key()?),
+            _ => {
+                let high = self.u64()?;
+                if high == 0 {
+                    return Err(self.bad("an entry of fingerprint 0, which no table holds"));
+                }
+                Fingerprint {
+                    high,
+                    low: self.u32()?,
+                }
+            }
+        };
+        let mut numbers = unpack(self.u64()?);
+        if numbers.proof > INFINITE
+            || numbers.disproof > INFINITE
+            || numbers.proof == numbers.disproof && numbers.proof == 0
+        {
+            return Err(self.bad(format!(
+                "proof and disproof numbers {} and {} no search gives",
+                numbers.proof, numbers.disproof
+            )));
+        }
+        // runs before the saturation mend (module docs of `super`,
+        // "Saturation") stored sums of INFINITE on unsettled
+        // positions: large, not infinite (each side is the sum of a
+        // node whose other side is its least)
+        let Numbers { proof, disproof } = numbers;
+        numbers.proof = capped_sum(proof, disproof);
+        numbers.disproof = capped_sum(disproof, proof);
+        let work = match self.version {
+            VERSION => self.u32()?,
+            // (no work written: the replacement's order before it)
+            _ => numbers.proof.saturating_add(numbers.disproof),
+        };
+        Ok((fingerprint, numbers, work))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Geometry;
+    use super::super::{Settings, Verdict};
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_larger_than_the_table_keeps_the_settled_and_the_most_worked() {
+        let dir = std::env::temp_dir().join(format!("retrograde-ck-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("h8-a1-i9-a2.checkpoint");
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
+        let settings = Settings {
+            zone_moves: None,
+            ..Settings::default()
+        };
+        let mut large = ThreatProver::new(&geometry, 0, settings, 256 << 20, None);
+        large.limit_visits(60_000);
+        assert_eq!(large.prove(&mut board), Verdict::Open);
+        large.save_checkpoint(&path, &board, 1.0).unwrap();
+        // 2 MiB: a table of about 21,800 slots, room for 16,350
+        let mut small = ThreatProver::new(&geometry, 0, settings, 2 << 20, None);
+        let room = small.table.room();
+        assert!(large.table.len() > room, "{} entries", large.table.len());
+        let earlier = small.load_checkpoint(&path, &board).unwrap().unwrap();
+        assert_eq!(earlier.visits, 60_000);
+        assert!(small.table.len() <= room);
+        assert_eq!(
+            earlier.dropped as usize,
+            large.table.len() - small.table.len()
+        );
+        // every settled entry is kept, and an open one only if no open
+        // one dropped has more work than it (by powers of two)
+        let mut least_kept = u32::MAX;
+        let mut most_dropped = 0;
+        for (f, n, work) in large.table.entries() {
+            match small.table.entry(f) {
+                Some((kept, w)) => {
+                    assert_eq!((kept, w), (n, work));
+                    if !n.settled() {
+                        least_kept = least_kept.min(work);
+                    }
+                }
+                None => {
+                    assert!(!n.settled());
+                    most_dropped = most_dropped.max(work);
+                }
+            }
+        }
+        assert!(most_dropped < least_kept, "{most_dropped} {least_kept}");
+        assert!(32 - most_dropped.leading_zeros() < 32 - least_kept.leading_zeros());
+        // and the proof goes on from there
+        small.limit_visits(60_000 + 600_000);
+        assert_eq!(small.prove(&mut board), Verdict::Proved);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -221,6 +221,12 @@ impl Table {
         *self = larger;
     }
 
+    /// The entries the table takes at its largest with a quarter of its
+    /// slots left for a search to write (a checkpoint's share).
+    pub fn room(&self) -> usize {
+        self.max_slots / 4 * 3
+    }
+
     /// Entries held.
     pub fn len(&self) -> usize {
         self.len
