@@ -41,8 +41,7 @@
 //! searched so far; `u64` visits, expansions, cuts, moves cut; `u64`
 //! entries, then each entry's key fingerprint ([`super::table`]: `u64`
 //! high, `u32` low), `proof << 32 | disproof` (`u64`) and work (`u32`);
-//! `u64` chosen
-//! moves, then each one's key and cell (`u64`);
+//! `u64` chosen moves, then each one's key and cell (`u64`);
 //! `u64` cuts, then each one's key and three cell lists (zone, moves,
 //! all), each a `u64` length and its cells as `u16`; last the `u64`
 //! checksum ([`StreamChecksum`]) of every byte before it. A key (of a
@@ -53,11 +52,11 @@
 //! first as its proof plus disproof, the order of replacement then, the
 //! gomoku class l10's starting numbers of defender-to-move leaves,
 //! `(moves, 1)` with up to 200 moves, outranked the new search's entries
-//! and held most of its table: 67.5 M of 105.4 M entries after 30 min.) Version 1 held each entry's whole key in place of its
-//! fingerprint (and no work); it is still read (the fingerprints worked
-//! out from the keys). Version 2
-//! (64-bit fingerprints, development builds of one day) is refused: its
-//! fingerprints are too short to fill this table. Written
+//! and held most of its table: 67.5 M of 105.4 M entries after 30 min.)
+//! Version 1 held each entry's whole key in place of its fingerprint (and
+//! no work); it is still read (the fingerprints worked out from the
+//! keys). Version 2 (64-bit fingerprints, development builds of one day)
+//! is refused: its fingerprints are too short to fill this table. Written
 //! atomically (temporary file, sync, rename), so a run killed while
 //! writing leaves the previous checkpoint whole.
 
@@ -203,6 +202,56 @@ impl<R: Read> In<R> {
             list.push(c);
         }
         Ok(list)
+    }
+
+    /// The counts after the identity: seconds searched so far, and
+    /// visits, expansions, cuts and moves cut.
+    fn counts(&mut self) -> Result<(f64, [u64; 4])> {
+        let seconds = f64::from_bits(self.u64()?);
+        Ok((
+            seconds,
+            [self.u64()?, self.u64()?, self.u64()?, self.u64()?],
+        ))
+    }
+
+    /// One table entry (fingerprint, numbers, work), checked.
+    fn entry(&mut self) -> Result<(Fingerprint, Numbers, u32)> {
+        let fingerprint = match self.version {
+            KEYS_VERSION => fingerprint(self.key()?),
+            _ => {
+                let high = self.u64()?;
+                if high == 0 {
+                    return Err(self.bad("an entry of fingerprint 0, which no table holds"));
+                }
+                Fingerprint {
+                    high,
+                    low: self.u32()?,
+                }
+            }
+        };
+        let mut numbers = unpack(self.u64()?);
+        if numbers.proof > INFINITE
+            || numbers.disproof > INFINITE
+            || numbers.proof == numbers.disproof && numbers.proof == 0
+        {
+            return Err(self.bad(format!(
+                "proof and disproof numbers {} and {} no search gives",
+                numbers.proof, numbers.disproof
+            )));
+        }
+        // runs before the saturation mend (module docs of `super`,
+        // "Saturation") stored sums of INFINITE on unsettled
+        // positions: large, not infinite (each side is the sum of a
+        // node whose other side is its least)
+        let Numbers { proof, disproof } = numbers;
+        numbers.proof = capped_sum(proof, disproof);
+        numbers.disproof = capped_sum(disproof, proof);
+        let work = match self.version {
+            VERSION => self.u32()?,
+            // no work written: unknown, so none (module docs)
+            _ => 0,
+        };
+        Ok((fingerprint, numbers, work))
     }
 }
 
@@ -355,9 +404,7 @@ impl ThreatProver<'_> {
         let Some(mut input) = self.open_checked(path, root)? else {
             return Ok(None);
         };
-        let seconds = f64::from_bits(input.u64()?);
-        let visits = input.u64()?;
-        let (expansions, cuts, moves_cut) = (input.u64()?, input.u64()?, input.u64()?);
+        let (seconds, [visits, expansions, cuts, moves_cut]) = input.counts()?;
         let cells = self.geometry.cells();
         let entries = input.u64()?;
         // more entries than the table takes with room to search (a
@@ -438,9 +485,7 @@ impl ThreatProver<'_> {
                 path.display()
             )));
         };
-        for _ in 0..5 {
-            input.u64()?;
-        }
+        input.counts()?;
         // open entries by bit length of their work (0: work 0)
         let (mut settled, mut open) = (0u64, [0u64; 33]);
         for _ in 0..input.u64()? {
@@ -463,47 +508,6 @@ impl ThreatProver<'_> {
             33 => u32::MAX,
             n => 1 << (n - 1),
         })
-    }
-}
-impl<R: Read> In<R> {
-    /// One table entry (fingerprint, numbers, work), checked.
-    fn entry(&mut self) -> Result<(Fingerprint, Numbers, u32)> {
-        let fingerprint = match self.version {
-            KEYS_VERSION => fingerprint(self.key()?),
-            _ => {
-                let high = self.u64()?;
-                if high == 0 {
-                    return Err(self.bad("an entry of fingerprint 0, which no table holds"));
-                }
-                Fingerprint {
-                    high,
-                    low: self.u32()?,
-                }
-            }
-        };
-        let mut numbers = unpack(self.u64()?);
-        if numbers.proof > INFINITE
-            || numbers.disproof > INFINITE
-            || numbers.proof == numbers.disproof && numbers.proof == 0
-        {
-            return Err(self.bad(format!(
-                "proof and disproof numbers {} and {} no search gives",
-                numbers.proof, numbers.disproof
-            )));
-        }
-        // runs before the saturation mend (module docs of `super`,
-        // "Saturation") stored sums of INFINITE on unsettled
-        // positions: large, not infinite (each side is the sum of a
-        // node whose other side is its least)
-        let Numbers { proof, disproof } = numbers;
-        numbers.proof = capped_sum(proof, disproof);
-        numbers.disproof = capped_sum(disproof, proof);
-        let work = match self.version {
-            VERSION => self.u32()?,
-            // no work written: unknown, so none (module docs)
-            _ => 0,
-        };
-        Ok((fingerprint, numbers, work))
     }
 }
 

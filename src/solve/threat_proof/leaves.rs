@@ -29,9 +29,8 @@
 //!   (the check is never 0). Numbers past 16 bits are not kept.
 //! * **Growth**: like the table's, the array starts small (at least
 //!   [`FIRST_SLOTS`]) and grows eightfold, up to its bytes, when half its
-//!   slots are taken; the slots
-//!   hold no whole key to move them by, so growing starts empty (the
-//!   leaves forgotten are worked out again).
+//!   slots are taken; the slots hold no whole key to move them by, so
+//!   growing starts empty (the leaves forgotten are worked out again).
 
 use super::table::Fingerprint;
 use crate::solve::proof_numbers::Numbers;

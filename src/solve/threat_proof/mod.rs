@@ -56,7 +56,7 @@
 //!   by key of the positions searched and settled, in a flat array that
 //!   grows up to its share of the memory; at its largest, a new key with
 //!   no empty slot near its home replaces the entry of least work not yet
-//!   settled there (works are halved as the table turns over, so that
+//!   settled there (works are halved as new keys crowd it, so that
 //!   entries the search has left make room); settled ones stay, since the
 //!   certificate is read from them. A key with only settled entries near
 //!   it in a table 15/16 full stops the search ("the table is full").

@@ -39,8 +39,10 @@
 //!   while its entry was written (summed over its searches, saturating
 //!   at `u32::MAX`), as the prover tells [`Table::store`]: what losing
 //!   the entry would cost to search again.
-//! * **Ageing**: each time the table has taken as many writes as it has
-//!   slots, every entry's work is halved, so that an entry the search
+//! * **Ageing**: each time as many new keys as the table has slots have
+//!   found it crowded (no empty slot in [`PROBES`] from their home) or
+//!   15/16 full, every entry's work is halved (a table with room never
+//!   ages), so that an entry the search
 //!   has left (under an OR node proved by another move, say) wears down
 //!   and makes room, while one it still works under is written again
 //!   with its work grown.
@@ -156,8 +158,8 @@ pub struct Table {
     slots: Vec<Slot>,
     /// Slots taken.
     len: usize,
-    /// Entries written since the works were last halved (module docs,
-    /// "Ageing").
+    /// New keys that found the table crowded or full since the works
+    /// were last halved (module docs, "Ageing").
     since_ageing: usize,
     /// The most slots the array may have: its first size times a power
     /// of [`GROWTH`].
