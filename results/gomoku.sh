@@ -22,7 +22,8 @@
 # --max-memory (default 4GiB), ZONES for --zone-moves (default off: the
 # prover that proved a1; a number turns relevance zones on), COVERS for
 # --covers (default 3, the prover's own; a checkpoint is resumed only
-# with the COVERS it was written with).
+# with the COVERS it was written with), REPORT_EVERY seconds between the
+# prover's lines of counts on stderr (default 600).
 #
 # Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
 #        from anywhere). The binaries are built once at the start and
@@ -36,6 +37,7 @@ memory=${MEMORY:-4GiB}
 zones=${ZONES:-off}
 covers=${COVERS:-3}
 checkpoints=${CHECKPOINTS:-/var/tmp/retrograde-gomoku}
+report=${REPORT_EVERY:-600}
 mkdir -p "$out" "$certificates" "$checkpoints"
 
 cargo build --release --quiet
@@ -70,7 +72,8 @@ for reply in ${*:-$order}; do
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
   /usr/bin/time -f '%e %M' -o "$out/$reply.time" \
-    "$bin/retrograde" $args --json --proof "$certificate" --checkpoint "$checkpoint" > "$file.tmp" || status=$?
+    "$bin/retrograde" $args --json --proof "$certificate" --checkpoint "$checkpoint" \
+    --report-every "$report" > "$file.tmp" || status=$?
   # (time writes "Command exited with non-zero status" first on a failure)
   read -r seconds kib < <(tail -n 1 "$out/$reply.time")
   rm "$out/$reply.time"

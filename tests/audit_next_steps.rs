@@ -337,8 +337,14 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
         "{out}"
     );
     assert!(file.exists());
-    let (code, out, err) = prove(after, &["--checkpoint", file_arg]);
+    // (and follows the run by lines of counts on stderr)
+    let (code, out, err) = prove(after, &["--checkpoint", file_arg, "--report-every", "0.1"]);
     assert_eq!(code, Some(0), "{out}{err}");
+    let reports: Vec<&str> = err.lines().filter(|l| l.starts_with("progress ")).collect();
+    assert!(
+        !reports.is_empty() && reports.iter().all(|l| l.contains(" settled ")),
+        "{err}"
+    );
     let resumed: serde_json::Value = serde_json::from_str(&out).unwrap();
     let earlier = resumed["checkpoint"]["earlier_visits"].as_u64().unwrap();
     assert!(earlier > 0, "{out}");
@@ -433,5 +439,16 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     let (code, _, err) = run_within(&all, 60, None);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("only --method threats"), "{err}");
+    let (code, _, err) = run_within(&[&all[..8], &["--report-every", "60"]].concat(), 60, None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("only --method threats"), "{err}");
+    for every in ["0", "-1", "nan"] {
+        let (code, _, err) = prove(after, &[&format!("--report-every={every}")]);
+        assert_eq!(code, Some(2), "{every}: {err}");
+        assert!(
+            err.contains("--report-every") && err.lines().count() == 1,
+            "{every}: {err}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

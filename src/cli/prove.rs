@@ -112,6 +112,11 @@ pub struct ProveMnkArgs {
     /// Seconds between checkpoints (default 1800).
     #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
     checkpoint_every: Option<f64>,
+    /// With --method threats: a line of counts on stderr every SECONDS
+    /// (positions, expansions, the table's entries and settled ones, the
+    /// root's numbers), to follow a long run.
+    #[arg(long, value_name = "SECONDS")]
+    report_every: Option<f64>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -139,6 +144,7 @@ impl ProveMnkArgs {
             covers: None,
             checkpoint: None,
             checkpoint_every: None,
+            report_every: None,
             run: run.clone(),
         }
     }
@@ -358,6 +364,9 @@ fn by_threats(
         Some(path) => prover.load_checkpoint(path, &board)?.unwrap_or_default(),
         None => Default::default(),
     };
+    if let Some(every) = args.report_every {
+        prover.report_every(std::time::Duration::from_secs_f64(every));
+    }
     let every = std::time::Duration::from_secs_f64(args.checkpoint_every.unwrap_or(1800.0));
     let verdict = loop {
         // with a checkpoint, the search stops at each save and goes on
@@ -576,6 +585,16 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         args.checkpoint.is_none() || args.method == Method::Threats,
         "--checkpoint keeps the state of a threat proof, which only --method threats makes"
     );
+    anyhow::ensure!(
+        args.report_every.is_none() || args.method == Method::Threats,
+        "--report-every follows a threat proof, which only --method threats makes"
+    );
+    if let Some(every) = args.report_every {
+        anyhow::ensure!(
+            every.is_finite() && every > 0.0 && every <= MAX_TIME_LIMIT,
+            "--report-every {every} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0}"
+        );
+    }
     if let Some(every) = args.checkpoint_every {
         anyhow::ensure!(
             every.is_finite() && every > 0.0 && every <= MAX_TIME_LIMIT,

@@ -91,6 +91,7 @@ pub mod board;
 pub mod checkpoint;
 pub mod fours;
 pub mod leaves;
+pub mod progress;
 pub mod table;
 pub mod zones;
 
@@ -106,6 +107,7 @@ use crate::solve::proof_numbers::{capped_sum, Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
 use leaves::Leaves;
+use progress::{Progress, Snapshot};
 use table::{fingerprint, Table};
 use zones::Cut;
 
@@ -281,6 +283,8 @@ pub struct ThreatProver<'g> {
     max_visits: u64,
     stopped: Option<String>,
     stats: ThreatStats,
+    /// Counts for the progress report ([`progress`]).
+    progress: Progress,
 }
 
 impl<'g> ThreatProver<'g> {
@@ -329,6 +333,7 @@ impl<'g> ThreatProver<'g> {
             max_visits: u64::MAX,
             stopped: None,
             stats: ThreatStats::default(),
+            progress: Progress::default(),
         }
     }
 
@@ -336,6 +341,25 @@ impl<'g> ThreatProver<'g> {
     /// so a proof stopped by the clock resumes where it stopped).
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+    }
+
+    /// Writes a line of counts to stderr every `every` while it searches
+    /// ([`progress`]).
+    pub fn report_every(&mut self, every: std::time::Duration) {
+        let now = self.snapshot();
+        self.progress.report_every(every, now);
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            visits: self.stats.visits,
+            expansions: self.stats.expansions,
+            entries: self.table.len(),
+            slots: self.table.slots(),
+            table: self.table.counts(),
+            at_once: self.progress.at_once,
+            root: self.table.get(self.progress.root),
+        }
     }
 
     /// Stops the search after `visits` positions.
@@ -358,6 +382,7 @@ impl<'g> ThreatProver<'g> {
     /// Whether the attacker wins from `board` (left as it was).
     pub fn prove(&mut self, board: &mut Board) -> Verdict {
         self.stopped = None;
+        self.progress.root = board.key();
         let mut numbers = self.numbers_of(board);
         while !numbers.settled() && self.stopped.is_none() {
             numbers = self.search(board, INFINITE, INFINITE);
@@ -582,6 +607,11 @@ impl<'g> ThreatProver<'g> {
             self.stopped = Some(TIME_LIMIT.into());
         }
         self.stop_past_visits();
+        let now = Instant::now();
+        if self.progress.due(now) {
+            let line = self.progress.line(self.snapshot());
+            eprintln!("{line}");
+        }
     }
 
     /// Whether the last [`Self::prove`] stopped at its deadline (and for
@@ -623,6 +653,21 @@ impl<'g> ThreatProver<'g> {
     /// One df-pn step at `board` within the thresholds; returns its
     /// numbers (stored in the table).
     fn search(&mut self, board: &mut Board, proof_limit: u32, disproof_limit: u32) -> Numbers {
+        self.progress.depth += 1;
+        self.progress.depth_sum += u64::from(self.progress.depth);
+        self.progress.max_depth = self.progress.max_depth.max(self.progress.depth);
+        let numbers = self.search_below(board, proof_limit, disproof_limit);
+        self.progress.depth -= 1;
+        numbers
+    }
+
+    /// [`Self::search`] but for the depth it counts.
+    fn search_below(
+        &mut self,
+        board: &mut Board,
+        proof_limit: u32,
+        disproof_limit: u32,
+    ) -> Numbers {
         self.stats.visits += 1;
         if self.stats.visits.is_multiple_of(256) {
             self.check_clock();
@@ -664,6 +709,7 @@ impl<'g> ThreatProver<'g> {
             Expansion::Moves { moves, .. } => moves.len().div_ceil(4) as u32,
             _ => 0,
         };
+        let mut descended = false;
         loop {
             if moves == [PASS] && self.table.get(keys[0]).is_some_and(|n| n.proof == 0) {
                 // the pass is proved: on to the moves inside its zone
@@ -732,6 +778,9 @@ impl<'g> ThreatProver<'g> {
                 || numbers.settled()
                 || self.over_limits()
             {
+                if !descended && !numbers.settled() {
+                    self.progress.at_once += 1;
+                }
                 return numbers;
             }
             let cut = second
@@ -760,6 +809,7 @@ impl<'g> ThreatProver<'g> {
             step(board, cell, mover);
             self.search(board, child_proof, child_disproof);
             step_back(board, cell, mover);
+            descended = true;
         }
     }
 

@@ -164,6 +164,22 @@ pub struct Table {
     /// The most slots the array may have: its first size times a power
     /// of [`GROWTH`].
     max_slots: usize,
+    /// What the table did, for progress reports.
+    counts: TableCounts,
+}
+
+/// What a table did since it was made (for progress reports; growth and
+/// checkpoint loads counted too).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableCounts {
+    /// Settled entries held.
+    pub settled: usize,
+    /// New keys that found the table crowded or 15/16 full.
+    pub crowded: u64,
+    /// Entries replaced or removed to make room.
+    pub replaced: u64,
+    /// Times every work was halved.
+    pub ageings: u64,
 }
 
 impl Table {
@@ -194,7 +210,18 @@ impl Table {
             len: 0,
             since_ageing: 0,
             max_slots,
+            counts: TableCounts::default(),
         }
+    }
+
+    /// Slots the array has now.
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// What the table did (with the settled entries it holds).
+    pub fn counts(&self) -> TableCounts {
+        self.counts
     }
 
     /// Bytes the table takes now.
@@ -220,6 +247,7 @@ impl Table {
                 larger.len += 1;
             }
         }
+        larger.counts = self.counts;
         *self = larger;
     }
 
@@ -321,18 +349,25 @@ impl Table {
         let entry = slot_of(fingerprint, numbers, work);
         let empty = match self.find(fingerprint) {
             Ok(i) => {
+                let was = usize::from(slot_numbers(&self.slots[i]).settled());
+                self.counts.settled = self.counts.settled - was + usize::from(numbers.settled());
                 self.slots[i] = entry;
                 return true;
             }
             Err(empty) => empty,
         };
+        // (every way on stores the new key: an unsettled entry replaced
+        // or the key refused, never a settled entry lost)
+        let settled = usize::from(numbers.settled());
         let distance = (empty + self.slots.len() - home) % self.slots.len();
         let full = self.len * 16 >= self.slots.len() * FULL;
         if distance < PROBES && !full {
             self.len += 1;
+            self.counts.settled += settled;
             self.slots[empty] = entry;
             return true;
         }
+        self.counts.crowded += 1;
         self.since_ageing += 1;
         if self.since_ageing >= self.slots.len() {
             self.age();
@@ -356,11 +391,13 @@ impl Table {
         match victim {
             // before the first empty slot: the key is found there
             Some((_, _, i)) if (i + self.slots.len() - home) % self.slots.len() < distance => {
+                self.counts.replaced += 1;
                 self.slots[i] = entry;
             }
             // past it (the table 15/16 full): the victim's slot is emptied
             // and the key takes the first empty slot from its home
             Some((_, _, i)) => {
+                self.counts.replaced += 1;
                 self.remove_at(i);
                 let empty = self
                     .find(fingerprint)
@@ -374,6 +411,7 @@ impl Table {
             }
             None => return false,
         }
+        self.counts.settled += settled;
         true
     }
 
@@ -383,6 +421,7 @@ impl Table {
             slot[5] /= 2;
         }
         self.since_ageing = 0;
+        self.counts.ageings += 1;
     }
 
     /// Empties slot `i`, moving later entries of its run back so that each
@@ -568,7 +607,32 @@ mod tests {
             for (f, n, _) in t.entries() {
                 assert_eq!(t.find(f).map(|i| slot_numbers(&t.slots[i])), Ok(n));
             }
+            assert_eq!(t.counts().settled, settled_held(&t), "seed {seed}");
+            assert!(t.counts().replaced > 0 && t.counts().crowded >= t.counts().replaced);
         }
+    }
+
+    fn settled_held(t: &Table) -> usize {
+        t.entries().filter(|(_, n, _)| n.settled()).count()
+    }
+
+    #[test]
+    fn the_settled_count_follows_stores_and_growth() {
+        let mut t = Table::of(FIRST_SLOTS, FIRST_SLOTS * GROWTH);
+        let key = |i: u128| i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        for i in 1..=100_000u128 {
+            // open first, settled when stored again, settled kept
+            assert!(t.store(key(i), open(3), 1));
+            if i % 3 == 0 {
+                assert!(t.store(key(i / 3), Numbers::DISPROVED, 0));
+            }
+            if i % 5 == 0 {
+                assert!(t.store(key(i / 5), Numbers::PROVED, 0));
+            }
+        }
+        assert_eq!(t.slots.len(), FIRST_SLOTS * GROWTH, "it grew");
+        assert_eq!(t.counts().settled, settled_held(&t));
+        assert!(t.counts().settled > 30_000);
     }
 
     #[test]
