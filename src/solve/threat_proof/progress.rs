@@ -97,7 +97,7 @@ impl Progress {
         };
         let line = format!(
             "progress {:.0} s: {} positions (+{}), {} expansions (+{}), table {} entries \
-             (+{}) in {} slots, settled {} (+{}), crowded +{}, replaced +{}, ageings {}, \
+             ({:+}) in {} slots, settled {} ({:+}), crowded +{}, replaced +{}, ageings {}, \
              returned at once +{}, depth mean {:.1} max {}, root {}",
             at.duration_since(self.started).as_secs_f64(),
             now.visits,
@@ -123,5 +123,66 @@ impl Progress {
         self.depth_sum = 0;
         self.max_depth = 0;
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_gives_the_totals_and_the_changes_since_the_last() {
+        let mut progress = Progress::default();
+        assert!(!progress.due(Instant::now()), "never due unless asked");
+        let first = Snapshot {
+            visits: 1_000,
+            expansions: 2_000,
+            entries: 500,
+            slots: 4_096,
+            ..Snapshot::default()
+        };
+        progress.report_every(Duration::from_secs(3_600), first);
+        assert!(!progress.due(Instant::now()));
+        assert!(progress.due(Instant::now() + Duration::from_secs(3_601)));
+        progress.depth_sum = 3 * 500;
+        progress.max_depth = 7;
+        let mut table = TableCounts::default();
+        table.settled = 40;
+        table.crowded = 9;
+        table.replaced = 8;
+        let line = progress.line(Snapshot {
+            visits: 1_500,
+            expansions: 2_100,
+            entries: 450,
+            slots: 4_096,
+            table,
+            at_once: 12,
+            root: Some(Numbers {
+                proof: 5,
+                disproof: 6,
+            }),
+        });
+        for part in [
+            "1500 positions (+500)",
+            "2100 expansions (+100)",
+            "table 450 entries (-50) in 4096 slots",
+            "settled 40 (+40)",
+            "crowded +9, replaced +8",
+            "returned at once +12",
+            "depth mean 3.0 max 7",
+            "root (5, 6)",
+        ] {
+            assert!(line.contains(part), "{part}: {line}");
+        }
+        // the next line counts from this one's totals, depths anew
+        let again = progress.line(Snapshot {
+            visits: 1_500,
+            ..Snapshot::default()
+        });
+        assert!(
+            again.contains("(+0)") && again.contains("depth mean 0.0 max 0"),
+            "{again}"
+        );
+        assert!(again.contains("root not stored"), "{again}");
     }
 }
