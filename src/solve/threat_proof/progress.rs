@@ -146,10 +146,12 @@ mod tests {
         assert!(progress.due(Instant::now() + Duration::from_secs(3_601)));
         progress.depth_sum = 3 * 500;
         progress.max_depth = 7;
-        let mut table = TableCounts::default();
-        table.settled = 40;
-        table.crowded = 9;
-        table.replaced = 8;
+        let table = TableCounts {
+            settled: 40,
+            crowded: 9,
+            replaced: 8,
+            ..TableCounts::default()
+        };
         let line = progress.line(Snapshot {
             visits: 1_500,
             expansions: 2_100,
