@@ -43,8 +43,8 @@ fn threat_prover(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(60));
     // (moves, positions searched, positions listed)
     let cases = [
-        ("h8,a1,i9,a2", 163_058, Some(9_564)),
-        ("h8,m12,i9,l11", 281_144, Some(18_595)),
+        ("h8,a1,i9,a2", 104_792, Some(8_738)),
+        ("h8,m12,i9,l11", 273_802, Some(17_655)),
         ("h8,m12", 200_000, None),
     ];
     for (moves, searched, listed) in cases {

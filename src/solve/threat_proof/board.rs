@@ -54,6 +54,8 @@ pub struct Geometry {
     pub symmetries: Vec<Vec<u16>>,
     /// The inverse of each symmetry.
     pub inverses: Vec<Vec<u16>>,
+    /// The cells sharing a window with each cell (itself among them).
+    near: Vec<Cells>,
     /// The image of each window under each symmetry.
     window_images: Vec<Vec<u16>>,
     /// The number of windows through each cell (0 past the board).
@@ -178,6 +180,15 @@ impl Geometry {
                 .map(|to| of_cell[to as usize])
                 .collect()
         });
+        let near = windows_at
+            .iter()
+            .enumerate()
+            .map(|(cell, ws)| {
+                ws.iter().fold(Cells::one(cell as u32), |near, &w| {
+                    near | windows[w as usize]
+                })
+            })
+            .collect();
         Ok(Self {
             cols,
             rows,
@@ -185,6 +196,7 @@ impl Geometry {
             all,
             windows,
             windows_at,
+            near,
             window_cells,
             symmetries,
             inverses,
@@ -195,6 +207,11 @@ impl Geometry {
             empty_levels,
             level_bias: 128u16.saturating_sub(k.saturating_sub(2).min(128) as u16) * 0x0101,
         })
+    }
+
+    /// The cells sharing a window with `cell` (itself among them).
+    pub fn cells_near(&self, cell: u32) -> Cells {
+        self.near[cell as usize]
     }
 
     /// The hash keys of a stone of `colour` on `cell`'s image under each
