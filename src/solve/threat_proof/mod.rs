@@ -63,6 +63,13 @@
 //!   The numbers of children looked at but not searched (most of those
 //!   read) are kept apart, unsettled only, in a cache that forgets
 //!   ([`leaves`]); a child in neither is worked out from its expansion.
+//!   A position's search keeps the unsettled numbers its children's
+//!   searches returned, and reads them for a child whose entry the table
+//!   gave to another key meanwhile: re-reading the child's starting
+//!   numbers instead made the search choose it again with the same
+//!   thresholds, forever (l10's run of 2026-11-27 searched 13.4 M
+//!   positions in 300 s at one depth, each returning at once and each
+//!   store replacing an entry, with no new position or settled one).
 //! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
 //!   of the process; with zones, an eighth each for the zone memo and the
 //!   kept cuts and moves; of what is left, half for the table (three
@@ -564,6 +571,18 @@ impl<'g> ThreatProver<'g> {
         self.table.get_fingerprint(f).or_else(|| self.leaves.get(f))
     }
 
+    /// The numbers of the child `i` of the position searched, at `key`:
+    /// the table's, else those its search from here `returned` (the
+    /// table may have given its slot to another key since), else the
+    /// leaves' cache's.
+    fn known_child(&self, key: u128, i: usize, returned: &[(usize, Numbers)]) -> Option<Numbers> {
+        let f = fingerprint(key);
+        self.table
+            .get_fingerprint(f)
+            .or_else(|| returned.iter().find(|&&(j, _)| j == i).map(|&(_, n)| n))
+            .or_else(|| self.leaves.get(f))
+    }
+
     fn store(&mut self, key: u128, numbers: Numbers, work: u32) {
         if !self.table.store(key, numbers, work) && self.stopped.is_none() {
             self.stopped = Some(format!(
@@ -710,6 +729,10 @@ impl<'g> ThreatProver<'g> {
             _ => 0,
         };
         let mut descended = false;
+        // the unsettled numbers each child searched from here returned
+        // (by index in `moves`): read where the table lost the child's
+        // entry (module docs, "Table")
+        let mut returned: Vec<(usize, Numbers)> = Vec::new();
         loop {
             if moves == [PASS] && self.table.get(keys[0]).is_some_and(|n| n.proof == 0) {
                 // the pass is proved: on to the moves inside its zone
@@ -724,7 +747,7 @@ impl<'g> ThreatProver<'g> {
             // (least number, its child, second least, sum of all)
             let (mut best, mut best_at, mut second, mut sum) = (INFINITE + 1, 0, INFINITE, 0u32);
             for (i, &cell) in moves.iter().enumerate() {
-                let n = match self.known(keys[i]) {
+                let n = match self.known_child(keys[i], i, &returned) {
                     Some(n) => n,
                     None => {
                         step(board, cell, mover);
@@ -786,10 +809,12 @@ impl<'g> ThreatProver<'g> {
             let cut = second
                 .saturating_add(1)
                 .max(second.saturating_add(second / 4));
-            let child = self.known(keys[best_at]).unwrap_or(Numbers {
-                proof: 1,
-                disproof: 1,
-            });
+            let child = self
+                .known_child(keys[best_at], best_at, &returned)
+                .unwrap_or(Numbers {
+                    proof: 1,
+                    disproof: 1,
+                });
             let (child_proof, child_disproof) = if or {
                 (
                     proof_limit.min(cut),
@@ -807,9 +832,15 @@ impl<'g> ThreatProver<'g> {
             };
             let cell = moves[best_at];
             step(board, cell, mover);
-            self.search(board, child_proof, child_disproof);
+            let got = self.search(board, child_proof, child_disproof);
             step_back(board, cell, mover);
             descended = true;
+            returned.retain(|&(i, _)| i != best_at);
+            if !got.settled() {
+                // (settled numbers are read from the table alone: they
+                // stay there, and a store refused stops the search)
+                returned.push((best_at, got));
+            }
         }
     }
 
