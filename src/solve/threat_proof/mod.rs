@@ -66,10 +66,11 @@
 //!   A position's search keeps the unsettled numbers its children's
 //!   searches returned, and reads them for a child whose entry the table
 //!   gave to another key meanwhile: re-reading the child's starting
-//!   numbers instead made the search choose it again with the same
-//!   thresholds, forever (l10's run of 2026-11-27 searched 13.4 M
-//!   positions in 300 s at one depth, each returning at once and each
-//!   store replacing an entry, with no new position or settled one).
+//!   numbers instead can make the search choose it again with the same
+//!   thresholds, forever. (The likely cause of l10's stall of
+//!   2026-11-27: 13.4 M positions searched in 300 s, every one at the
+//!   same depth, returning at once, its store replacing an entry, with
+//!   no new position or settled one.)
 //! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
 //!   of the process; with zones, an eighth each for the zone memo and the
 //!   kept cuts and moves; of what is left, half for the table (three
