@@ -589,17 +589,16 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         args.report_every.is_none() || args.method == Method::Threats,
         "--report-every follows a threat proof, which only --method threats makes"
     );
-    if let Some(every) = args.report_every {
-        anyhow::ensure!(
-            every.is_finite() && every > 0.0 && every <= MAX_TIME_LIMIT,
-            "--report-every {every} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0}"
-        );
-    }
-    if let Some(every) = args.checkpoint_every {
-        anyhow::ensure!(
-            every.is_finite() && every > 0.0 && every <= MAX_TIME_LIMIT,
-            "--checkpoint-every {every} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0}"
-        );
+    for (flag, every) in [
+        ("--report-every", args.report_every),
+        ("--checkpoint-every", args.checkpoint_every),
+    ] {
+        if let Some(every) = every {
+            anyhow::ensure!(
+                every.is_finite() && every > 0.0 && every <= MAX_TIME_LIMIT,
+                "{flag} {every} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0}"
+            );
+        }
     }
     if let Some(path) = &args.checkpoint {
         retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--checkpoint {e}"))?;

@@ -629,13 +629,13 @@ impl<'g> ThreatProver<'g> {
     /// the saturation livelock (module docs) the search ran past its time
     /// limit, and past its positions without a deadline).
     fn check_clock(&mut self) {
-        if self.stopped.is_none() && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        let now = Instant::now();
+        if self.stopped.is_none() && self.deadline.is_some_and(|d| now >= d) {
             self.stopped = Some(TIME_LIMIT.into());
         }
         self.stop_past_visits();
-        let now = Instant::now();
         if self.progress.due(now) {
-            let line = self.progress.line(self.snapshot());
+            let line = self.progress.line(now, self.snapshot());
             eprintln!("{line}");
         }
     }
@@ -703,7 +703,8 @@ impl<'g> ThreatProver<'g> {
         // the entry's work ([`table`]): its searches before this one, and
         // the positions this one searches (this one counted)
         let start = self.stats.visits - 1;
-        let before = self.table.entry(fingerprint(key)).map_or(0, |(_, w)| w);
+        let held = self.table.entry(fingerprint(key));
+        let before = held.map_or(0, |(_, w)| w);
         let work = |s: &Self| {
             let now = u32::try_from(s.stats.visits - start).unwrap_or(u32::MAX);
             before.saturating_add(now)
@@ -716,7 +717,7 @@ impl<'g> ThreatProver<'g> {
             // again (l10 resumed under the dependent fours: 982 M
             // positions in 300 s, all at one depth, nothing new)
             let n = self.starting_numbers(board, &expansion);
-            if self.table.get(key) != Some(n) {
+            if held.map(|(held, _)| held) != Some(n) {
                 self.store(key, n, 0);
             }
             return n;

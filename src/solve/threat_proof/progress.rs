@@ -81,10 +81,9 @@ impl Progress {
         self.every.is_some() && now >= self.next
     }
 
-    /// The report's line for the totals `now`; the next is due a period
-    /// later, and its changes are counted from these totals.
-    pub fn line(&mut self, now: Snapshot) -> String {
-        let at = Instant::now();
+    /// The report's line at time `at` for the totals `now`; the next is
+    /// due a period later, and its changes are counted from these totals.
+    pub fn line(&mut self, at: Instant, now: Snapshot) -> String {
         if let Some(every) = self.every {
             self.next = at + every;
         }
@@ -152,18 +151,21 @@ mod tests {
             replaced: 8,
             ..TableCounts::default()
         };
-        let line = progress.line(Snapshot {
-            visits: 1_500,
-            expansions: 2_100,
-            entries: 450,
-            slots: 4_096,
-            table,
-            at_once: 12,
-            root: Some(Numbers {
-                proof: 5,
-                disproof: 6,
-            }),
-        });
+        let line = progress.line(
+            Instant::now(),
+            Snapshot {
+                visits: 1_500,
+                expansions: 2_100,
+                entries: 450,
+                slots: 4_096,
+                table,
+                at_once: 12,
+                root: Some(Numbers {
+                    proof: 5,
+                    disproof: 6,
+                }),
+            },
+        );
         for part in [
             "1500 positions (+500)",
             "2100 expansions (+100)",
@@ -177,10 +179,13 @@ mod tests {
             assert!(line.contains(part), "{part}: {line}");
         }
         // the next line counts from this one's totals, depths anew
-        let again = progress.line(Snapshot {
-            visits: 1_500,
-            ..Snapshot::default()
-        });
+        let again = progress.line(
+            Instant::now(),
+            Snapshot {
+                visits: 1_500,
+                ..Snapshot::default()
+            },
+        );
         assert!(
             again.contains("(+0)") && again.contains("depth mean 0.0 max 0"),
             "{again}"
