@@ -342,9 +342,20 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     assert_eq!(code, Some(0), "{out}{err}");
     let reports: Vec<&str> = err.lines().filter(|l| l.starts_with("progress ")).collect();
     assert!(
-        !reports.is_empty() && reports.iter().all(|l| l.contains(" settled ")),
+        !reports.is_empty()
+            && reports
+                .iter()
+                .all(|l| l.contains(" settled ") && l.contains(", path")),
         "{err}"
     );
+    // (the path names the moves from the root: X's third move is a cell)
+    let named = |l: &&str| {
+        let path = l.split(", path ").nth(1).unwrap_or("");
+        path.split(' ')
+            .next()
+            .is_some_and(|c| c.len() >= 2 && c.as_bytes()[0].is_ascii_lowercase())
+    };
+    assert!(reports.iter().any(named), "{err}");
     let resumed: serde_json::Value = serde_json::from_str(&out).unwrap();
     let earlier = resumed["checkpoint"]["earlier_visits"].as_u64().unwrap();
     assert!(earlier > 0, "{out}");

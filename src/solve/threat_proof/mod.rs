@@ -636,8 +636,23 @@ impl<'g> ThreatProver<'g> {
         self.stop_past_visits();
         if self.progress.due(now) {
             let line = self.progress.line(now, self.snapshot());
-            eprintln!("{line}");
+            eprintln!("{line}, path {}", self.path_names());
         }
+    }
+
+    /// The moves from the root to the position being searched, named
+    /// (`pass` for a defender pass), for the progress line.
+    fn path_names(&self) -> String {
+        let names: Vec<String> = self
+            .progress
+            .path
+            .iter()
+            .map(|&cell| match cell {
+                PASS => "pass".into(),
+                cell => self.geometry.cell_name(cell),
+            })
+            .collect();
+        names.join(" ")
     }
 
     /// Whether the last [`Self::prove`] stopped at its deadline (and for
@@ -849,7 +864,9 @@ impl<'g> ThreatProver<'g> {
             };
             let cell = moves[best_at];
             step(board, cell, mover);
+            self.progress.path.push(cell);
             let got = self.search(board, child_proof, child_disproof);
+            self.progress.path.pop();
             step_back(board, cell, mover);
             descended = true;
             returned.retain(|&(i, _)| i != best_at);

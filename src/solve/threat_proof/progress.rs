@@ -9,7 +9,8 @@
 //! crowded and the entries replaced for them, the searches that returned
 //! at once (their numbers past the thresholds they were given: each such
 //! return is a descent that found nothing to do), the mean and deepest
-//! depth of the positions searched, and the root's numbers.
+//! depth of the positions searched, and the root's numbers; then the
+//! moves from the root to the position being searched at that moment.
 
 use std::time::{Duration, Instant};
 
@@ -31,6 +32,9 @@ pub struct Progress {
     pub max_depth: u32,
     /// Searches that returned without searching a child, unsettled.
     pub at_once: u64,
+    /// The moves from the root to the position being searched (cells;
+    /// `u32::MAX` a pass), one per depth below the root.
+    pub path: Vec<u32>,
     /// The key of the position [`super::ThreatProver::prove`] searches.
     pub root: u128,
     last: Snapshot,
@@ -60,6 +64,7 @@ impl Default for Progress {
             depth_sum: 0,
             max_depth: 0,
             at_once: 0,
+            path: Vec::new(),
             root: 0,
             last: Snapshot::default(),
         }
