@@ -460,6 +460,7 @@ fn threat_outcome(
             "expansions": stats.expansions,
             "zone_cuts": stats.cuts,
             "replies_answered_by_zones": stats.moves_cut,
+            "proved_afresh_for_the_certificate": stats.proved_afresh,
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
     })

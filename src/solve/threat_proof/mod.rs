@@ -93,7 +93,12 @@
 //! entries below every defender move no cover or zone answers. A checker
 //! that knows only the rules and the replay of [`fours`] checks it
 //! (`tests/threat_proof.rs`), playing the proof after a pass with each
-//! move outside the zone on the board.
+//! move outside the zone on the board. An attacker turn the table holds
+//! as proved by no move its expansion offers (an entry a checkpoint
+//! settled under other rules: a run of fours found then and not now) is
+//! proved again from open numbers ([`ThreatStats::proved_afresh`]).
+//! (l10's first proof, 2026-11-27, ended "its certificate could not be
+//! read back" without it.)
 
 pub mod board;
 pub mod checkpoint;
@@ -254,6 +259,10 @@ pub struct ThreatStats {
     /// moves those cuts answered by it.
     pub cuts: u64,
     pub moves_cut: u64,
+    /// Attacker turns the certificate found proved in the table by no
+    /// move their expansion offers (entries settled under other rules),
+    /// and proved again.
+    pub proved_afresh: u64,
 }
 
 /// The prover for one board and one attacker (module docs).
@@ -887,6 +896,19 @@ impl<'g> ThreatProver<'g> {
         self.prove(board) == Verdict::Proved
     }
 
+    /// Proves `board` again from open numbers, whatever the table held
+    /// (the certificate's way past an entry its expansion cannot read
+    /// back); false when it is not proved so.
+    fn prove_afresh(&mut self, board: &mut Board) -> bool {
+        self.stats.proved_afresh += 1;
+        let open = Numbers {
+            proof: 1,
+            disproof: 1,
+        };
+        self.store(board.key(), open, 0);
+        self.prove(board) == Verdict::Proved
+    }
+
     /// The certificate of a proved `board` (docs/FORMAT.md): the header
     /// and one entry a position of the proof, each once; with the number
     /// of entries. An error if the proof cannot be read back (a limit hit
@@ -955,7 +977,19 @@ impl<'g> ThreatProver<'g> {
                 all, covers, pass, ..
             } => {
                 if self.attacker_to_move(board) {
-                    let chosen = self.chosen_move(board).ok_or_else(lost)?;
+                    let chosen = match self.chosen_move(board) {
+                        Some(chosen) => chosen,
+                        None => {
+                            // proved, but by no move the expansion now
+                            // offers: an entry settled under other rules
+                            // (a checkpoint's: a run of fours found then
+                            // and not now); proved again under these
+                            if !self.prove_afresh(board) {
+                                return Err(lost());
+                            }
+                            self.chosen_move(board).ok_or_else(lost)?
+                        }
+                    };
                     writeln!(text, "move {}{}", board.diagram(), names(&[chosen]))
                         .expect("a string");
                     *entries += 1;
@@ -1140,6 +1174,24 @@ mod tests {
         assert_eq!(prover.prove(&mut board), Verdict::Proved);
         assert!(prover.stats().visits <= 1, "{:?}", prover.stats());
         assert_eq!(prover.table.get(board.key()), Some(Numbers::PROVED));
+    }
+
+    #[test]
+    fn a_proved_entry_no_move_reads_back_is_proved_afresh_for_the_certificate() {
+        // the table says X wins after h8 a1 i9 a2 with nothing below (as
+        // an entry settled under other rules may): the certificate proves
+        // the position again rather than giving up (l10 of 2026-11-27:
+        // "its certificate could not be read back" after 5,479 s)
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        assert!(prover.table.store(board.key(), Numbers::PROVED, 0));
+        prover.limit_visits(200_000);
+        assert_eq!(prover.prove(&mut board), Verdict::Proved);
+        assert_eq!(prover.stats().visits, 0);
+        let (text, entries) = prover.certificate(&mut board).unwrap();
+        assert!(entries > 100 && text.contains("\nmove "), "{entries}");
+        assert_eq!(prover.stats().proved_afresh, 1);
     }
 
     #[test]
