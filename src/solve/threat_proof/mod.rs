@@ -703,12 +703,11 @@ impl<'g> ThreatProver<'g> {
     /// One df-pn step at `board` within the thresholds; returns its
     /// numbers (stored in the table).
     fn search(&mut self, board: &mut Board, proof_limit: u32, disproof_limit: u32) -> Numbers {
-        self.progress.depth += 1;
-        self.progress.depth_sum += u64::from(self.progress.depth);
-        self.progress.max_depth = self.progress.max_depth.max(self.progress.depth);
-        let numbers = self.search_below(board, proof_limit, disproof_limit);
-        self.progress.depth -= 1;
-        numbers
+        // (the root's search is at depth 1: its path is empty)
+        let depth = self.progress.path.len() as u32 + 1;
+        self.progress.depth_sum += u64::from(depth);
+        self.progress.max_depth = self.progress.max_depth.max(depth);
+        self.search_below(board, proof_limit, disproof_limit)
     }
 
     /// [`Self::search`] but for the depth it counts.

@@ -24,8 +24,6 @@ pub struct Progress {
     every: Option<Duration>,
     started: Instant,
     next: Instant,
-    /// Depth of the position being searched (the root's search is 1).
-    pub depth: u32,
     /// Depths summed over the positions searched since the last report,
     /// and the deepest.
     pub depth_sum: u64,
@@ -33,7 +31,8 @@ pub struct Progress {
     /// Searches that returned without searching a child, unsettled.
     pub at_once: u64,
     /// The moves from the root to the position being searched (cells;
-    /// `u32::MAX` a pass), one per depth below the root.
+    /// `u32::MAX` a pass), one per depth below the root: its length plus
+    /// one is that position's depth.
     pub path: Vec<u32>,
     /// The key of the position [`super::ThreatProver::prove`] searches.
     pub root: u128,
@@ -60,7 +59,6 @@ impl Default for Progress {
             every: None,
             started: now,
             next: now,
-            depth: 0,
             depth_sum: 0,
             max_depth: 0,
             at_once: 0,
