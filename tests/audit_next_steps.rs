@@ -311,6 +311,52 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
 /// `--checkpoint` without the threat prover are one-line
 /// errors (exit 2).
 #[test]
+fn a_proof_whose_certificate_fails_is_kept_in_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("retrograde-kept-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (file, proof) = (dir.join("proof.checkpoint"), dir.join("proof.txt"));
+    let prove = |memory: &str| {
+        let fixed = "prove mnk --cols 15 --rows 15 --k 5 --method threats --json \
+                     --after h8,a1,i9,a4,o15,a3 --max-memory";
+        let all: Vec<&str> = fixed
+            .split_whitespace()
+            .chain([memory, "--checkpoint", file.to_str().unwrap()])
+            .chain(["--proof", proof.to_str().unwrap()])
+            .collect();
+        let (code, out, err) = run_within(&all, 120, None);
+        let out = String::from_utf8(out).unwrap();
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (code, report, format!("{out}{err}"))
+    };
+    // proved within 16 MiB, but its certificate (about 4 MB) is past the
+    // share of so little memory: the proved table is saved all the same
+    let (code, report, text) = prove("16MiB");
+    assert_eq!(code, Some(3), "{text}");
+    let why = report["why_not"].as_str().unwrap();
+    assert!(
+        why.contains("found a win but") && why.contains("saved in the checkpoint"),
+        "{text}"
+    );
+    assert_eq!(report["checkpoint"]["written"], 1, "{text}");
+    assert!(file.exists() && !proof.exists());
+    // with more memory the next run reads the proof back and writes its
+    // certificate without a position searched anew
+    let (code, report, text) = prove("256MiB");
+    assert_eq!(code, Some(0), "{text}");
+    let earlier = report["checkpoint"]["earlier_visits"].as_u64().unwrap();
+    assert!(earlier > 0, "{text}");
+    assert_eq!(
+        report["proof"]["visits"].as_u64().unwrap(),
+        earlier,
+        "{text}"
+    );
+    assert!(std::fs::read_to_string(&proof)
+        .unwrap()
+        .starts_with("# retrograde threat proof certificate"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     let dir = std::env::temp_dir().join(format!("retrograde-checkpoint-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -450,9 +496,18 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     let (code, _, err) = run_within(&all, 60, None);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("only --method threats"), "{err}");
-    let (code, _, err) = run_within(&[&all[..8], &["--report-every", "60"]].concat(), 60, None);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("only --method threats"), "{err}");
+    for flag in [
+        ["--report-every", "60"],
+        ["--zone-moves", "10"],
+        ["--covers", "2"],
+    ] {
+        let (code, _, err) = run_within(&[&all[..8], &flag].concat(), 60, None);
+        assert_eq!(code, Some(2), "{flag:?}: {err}");
+        assert!(
+            err.contains("only --method threats") && err.contains(flag[0]),
+            "{flag:?}: {err}"
+        );
+    }
     for every in ["0", "-1", "nan"] {
         let (code, _, err) = prove(after, &[&format!("--report-every={every}")]);
         assert_eq!(code, Some(2), "{every}: {err}");

@@ -103,8 +103,9 @@ pub struct ProveMnkArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
     covers: Option<u8>,
     /// With --method threats: keep the proof's state in FILE, written
-    /// every --checkpoint-every seconds and when the search stops
-    /// unsettled, and resume from it when it is there (same arguments, and
+    /// every --checkpoint-every seconds, when the search stops unsettled
+    /// and when a proof's certificate fails (so a later run writes it from
+    /// the proof), and resume from it when it is there (same arguments, and
     /// the same --max-memory or more); a proof can so run across several
     /// processes. A file there that is not a checkpoint is never replaced.
     #[arg(long, value_name = "FILE")]
@@ -392,15 +393,6 @@ fn by_threats(
         break verdict;
     };
     prover.set_deadline(deadline);
-    let checkpoint = args.checkpoint.as_ref().map(|path| {
-        serde_json::json!({
-            "file": path.display().to_string(),
-            "earlier_seconds": earlier.seconds,
-            "earlier_visits": earlier.visits,
-            "entries_dropped": earlier.dropped,
-            "written": saves,
-        })
-    });
     let earlier_text = if earlier.visits > 0 {
         let dropped = match earlier.dropped {
             0 => String::new(),
@@ -413,7 +405,24 @@ fn by_threats(
     } else {
         String::new()
     };
-    let outcome = threat_outcome(&mut prover, &mut board, verdict, &earlier_text);
+    let mut outcome = threat_outcome(&mut prover, &mut board, verdict, &earlier_text);
+    if let (Verdict::Proved, Err(why), Some(path)) = (verdict, &mut outcome, &args.checkpoint) {
+        // a proof whose certificate failed is kept, so that the next run
+        // (after a mend) starts at the proof, not at the last save
+        let seconds = earlier.seconds + started.elapsed().as_secs_f64();
+        prover.save_checkpoint(path, &board, seconds)?;
+        saves += 1;
+        why.push_str(" (the proved table is saved in the checkpoint)");
+    }
+    let checkpoint = args.checkpoint.as_ref().map(|path| {
+        serde_json::json!({
+            "file": path.display().to_string(),
+            "earlier_seconds": earlier.seconds,
+            "earlier_visits": earlier.visits,
+            "entries_dropped": earlier.dropped,
+            "written": saves,
+        })
+    });
     Ok((outcome, checkpoint))
 }
 
@@ -589,6 +598,14 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(
         args.report_every.is_none() || args.method == Method::Threats,
         "--report-every follows a threat proof, which only --method threats makes"
+    );
+    anyhow::ensure!(
+        args.zone_moves.is_none() || args.method == Method::Threats,
+        "--zone-moves sets the threat prover's zones, which only --method threats uses"
+    );
+    anyhow::ensure!(
+        args.covers.is_none() || args.method == Method::Threats,
+        "--covers sets the threat prover's runs of fours, which only --method threats uses"
     );
     for (flag, every) in [
         ("--report-every", args.report_every),
