@@ -587,26 +587,31 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     } else {
         u64::MAX
     };
-    anyhow::ensure!(
-        args.after.trim().is_empty() || args.method == Method::Threats,
-        "--after proves a position, which only --method threats does"
-    );
-    anyhow::ensure!(
-        args.checkpoint.is_none() || args.method == Method::Threats,
-        "--checkpoint keeps the state of a threat proof, which only --method threats makes"
-    );
-    anyhow::ensure!(
-        args.report_every.is_none() || args.method == Method::Threats,
-        "--report-every follows a threat proof, which only --method threats makes"
-    );
-    anyhow::ensure!(
-        args.zone_moves.is_none() || args.method == Method::Threats,
-        "--zone-moves sets the threat prover's zones, which only --method threats uses"
-    );
-    anyhow::ensure!(
-        args.covers.is_none() || args.method == Method::Threats,
-        "--covers sets the threat prover's runs of fours, which only --method threats uses"
-    );
+    // the threat prover's own flags
+    for (given, refusal) in [
+        (
+            !args.after.trim().is_empty(),
+            "--after proves a position, which only --method threats does",
+        ),
+        (
+            args.checkpoint.is_some(),
+            "--checkpoint keeps the state of a threat proof, which only --method threats makes",
+        ),
+        (
+            args.report_every.is_some(),
+            "--report-every follows a threat proof, which only --method threats makes",
+        ),
+        (
+            args.zone_moves.is_some(),
+            "--zone-moves sets the threat prover's zones, which only --method threats uses",
+        ),
+        (
+            args.covers.is_some(),
+            "--covers sets the threat prover's runs of fours, which only --method threats uses",
+        ),
+    ] {
+        anyhow::ensure!(!given || args.method == Method::Threats, "{refusal}");
+    }
     for (flag, every) in [
         ("--report-every", args.report_every),
         ("--checkpoint-every", args.checkpoint_every),
