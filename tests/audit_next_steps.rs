@@ -303,13 +303,9 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `prove mnk --method threats --checkpoint FILE`: a proof stopped by its
-/// time limit leaves a checkpoint, and the next run resumes from it (its
-/// report counts the earlier run's positions) to a proof; a file that is
-/// not a checkpoint is left as it was, and another proof's checkpoint, a
-/// damaged one, its own resumed with another `--covers`, and
-/// `--checkpoint` without the threat prover are one-line
-/// errors (exit 2).
+/// A proof whose certificate fails (here: past the share of a small
+/// --max-memory) leaves its table in the checkpoint, and the next run
+/// writes the certificate from it without searching again.
 #[test]
 fn a_proof_whose_certificate_fails_is_kept_in_its_checkpoint() {
     let dir = std::env::temp_dir().join(format!("retrograde-kept-proof-{}", std::process::id()));
@@ -356,6 +352,13 @@ fn a_proof_whose_certificate_fails_is_kept_in_its_checkpoint() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `prove mnk --method threats --checkpoint FILE`: a proof stopped by its
+/// time limit leaves a checkpoint, and the next run resumes from it (its
+/// report counts the earlier run's positions) to a proof; a file that is
+/// not a checkpoint is left as it was, and another proof's checkpoint, a
+/// damaged one, its own resumed with another `--covers`, and
+/// `--checkpoint`, `--report-every`, `--zone-moves` or `--covers` without
+/// the threat prover are one-line errors (exit 2).
 #[test]
 fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     let dir = std::env::temp_dir().join(format!("retrograde-checkpoint-{}", std::process::id()));

@@ -369,6 +369,8 @@ fn by_threats(
         prover.report_every(std::time::Duration::from_secs_f64(every));
     }
     let every = std::time::Duration::from_secs_f64(args.checkpoint_every.unwrap_or(1800.0));
+    // the time a checkpoint records: this run's and the earlier ones'
+    let seconds_searched = || earlier.seconds + started.elapsed().as_secs_f64();
     let verdict = loop {
         // with a checkpoint, the search stops at each save and goes on
         // from the table (df-pn's whole state) after it
@@ -383,8 +385,7 @@ fn by_threats(
             // deadline, a full table or the zones' memory)
             let now = Instant::now();
             let for_the_save = prover.stopped_by_clock() && deadline.is_none_or(|d| now < d);
-            let seconds = earlier.seconds + started.elapsed().as_secs_f64();
-            prover.save_checkpoint(path, &board, seconds)?;
+            prover.save_checkpoint(path, &board, seconds_searched())?;
             saves += 1;
             if for_the_save {
                 continue;
@@ -409,8 +410,7 @@ fn by_threats(
     if let (Verdict::Proved, Err(why), Some(path)) = (verdict, &mut outcome, &args.checkpoint) {
         // a proof whose certificate failed is kept, so that the next run
         // (after a mend) starts at the proof, not at the last save
-        let seconds = earlier.seconds + started.elapsed().as_secs_f64();
-        prover.save_checkpoint(path, &board, seconds)?;
+        prover.save_checkpoint(path, &board, seconds_searched())?;
         saves += 1;
         why.push_str(" (the proved table is saved in the checkpoint)");
     }
