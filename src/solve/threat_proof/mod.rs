@@ -58,8 +58,8 @@
 //!   no empty slot near its home replaces the entry of least work not yet
 //!   settled there (works are halved as new keys crowd it, so that
 //!   entries the search has left make room); settled ones stay, since the
-//!   certificate is read from them. A key with only settled entries near
-//!   it in a table 15/16 full stops the search ("the table is full").
+//!   certificate is read from them. A table 15/16 full whose every entry
+//!   is settled stops the search ("the table is full").
 //!   The numbers of children looked at but not searched (most of those
 //!   read) are kept apart, unsettled only, in a cache that forgets
 //!   ([`leaves`]); a child in neither is worked out from its expansion.
