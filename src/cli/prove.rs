@@ -102,6 +102,12 @@ pub struct ProveMnkArgs {
     /// the number it was written with.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
     covers: Option<u8>,
+    /// With --method threats: look for a winning run of fours of the
+    /// defender's own at each of its turns, refuting the turn at once
+    /// when there is one (fewer positions searched without zones, often
+    /// more with them; results/gomoku.sh turns it on).
+    #[arg(long)]
+    defender_runs: bool,
     /// With --method threats: keep the proof's state in FILE, written
     /// every --checkpoint-every seconds, when the search stops unsettled
     /// and when a proof's certificate fails (so a later run writes it from
@@ -143,6 +149,7 @@ impl ProveMnkArgs {
             after: String::new(),
             zone_moves: None,
             covers: None,
+            defender_runs: false,
             checkpoint: None,
             checkpoint_every: None,
             report_every: None,
@@ -348,6 +355,7 @@ fn by_threats(
     let settings = Settings {
         zone_moves: args.zone_moves.map_or(defaults.zone_moves, |z| z.0),
         max_covers: args.covers.map_or(defaults.max_covers, usize::from),
+        defender_runs: args.defender_runs || defaults.defender_runs,
         ..defaults
     };
     // never dropped: the process ends soon after, and freeing its

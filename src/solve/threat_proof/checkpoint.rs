@@ -73,7 +73,7 @@ use crate::solve::cells::Cells;
 use super::board::Board;
 use super::table::{fingerprint, pack, unpack, Fingerprint};
 use super::zones::Cut;
-use super::ThreatProver;
+use super::{Settings, ThreatProver};
 use crate::solve::proof_numbers::{capped_sum, Numbers, INFINITE};
 
 /// The first bytes of a checkpoint file.
@@ -255,6 +255,25 @@ impl<R: Read> In<R> {
     }
 }
 
+/// The settings as a checkpoint's identity names them: those that change
+/// what the table's entries mean. [`Settings::defender_runs`] is left out:
+/// it refutes only positions that are not wins either way, so a
+/// checkpoint is resumed with it on or off. (The text is the one the
+/// settings' `Debug` gave before that field, so older checkpoints match.)
+fn settings_identity(settings: &Settings) -> String {
+    let Settings {
+        vcf,
+        max_covers,
+        attacker_moves,
+        zone_moves,
+        defender_runs: _,
+    } = settings;
+    format!(
+        "Settings {{ vcf: {vcf:?}, max_covers: {max_covers:?}, \
+         attacker_moves: {attacker_moves:?}, zone_moves: {zone_moves:?} }}"
+    )
+}
+
 impl ThreatProver<'_> {
     /// The fields a checkpoint must agree on with the proof of `root`.
     fn identity(&self, root: &Board) -> Vec<(&'static str, String)> {
@@ -264,7 +283,7 @@ impl ThreatProver<'_> {
             ("attacker", ["X", "O"][self.attacker].to_string()),
             ("position", root.diagram()),
             ("key", format!("{:032x}", root.key())),
-            ("settings", format!("{:?}", self.settings)),
+            ("settings", settings_identity(&self.settings)),
         ]
     }
 
@@ -514,8 +533,25 @@ impl ThreatProver<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::board::Geometry;
-    use super::super::{Settings, Verdict};
+    use super::super::Verdict;
     use super::*;
+
+    #[test]
+    fn the_settings_identity_is_the_text_older_checkpoints_hold() {
+        // (the gomoku classes' checkpoints of 2026-11-27 hold this line)
+        for defender_runs in [false, true] {
+            let settings = Settings {
+                zone_moves: None,
+                defender_runs,
+                ..Settings::default()
+            };
+            assert_eq!(
+                settings_identity(&settings),
+                "Settings { vcf: VcfLimits { depth: 24, tries: 1000 }, max_covers: 3, \
+                 attacker_moves: Some(6), zone_moves: None }"
+            );
+        }
+    }
 
     #[test]
     fn a_checkpoint_larger_than_the_table_keeps_the_settled_and_the_most_worked() {
