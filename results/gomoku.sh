@@ -23,7 +23,10 @@
 # prover that proved a1; a number turns relevance zones on), COVERS for
 # --covers (default 3, the prover's own; a checkpoint is resumed only
 # with the COVERS it was written with), REPORT_EVERY seconds between the
-# prover's lines of counts on stderr (default 600).
+# prover's lines of counts on stderr (default 600), DEFENDER_RUNS on or off
+# for --defender-runs (default on without zones, where it searches fewer
+# positions, and off with them, where it searched more; a checkpoint
+# resumes either way).
 #
 # Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
 #        from anywhere). The binaries are built once at the start and
@@ -36,6 +39,7 @@ limit=${TIME_LIMIT:-1500}
 memory=${MEMORY:-4GiB}
 zones=${ZONES:-off}
 covers=${COVERS:-3}
+runs=${DEFENDER_RUNS:-$([ "$zones" = off ] && echo on || echo off)}
 checkpoints=${CHECKPOINTS:-/var/tmp/retrograde-gomoku}
 report=${REPORT_EVERY:-600}
 mkdir -p "$out" "$certificates" "$checkpoints"
@@ -68,6 +72,7 @@ for reply in ${*:-$order}; do
   [ -e "$file" ] && continue
   certificate="$certificates/h8-$reply.txt"
   args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,$reply --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
+  if [ "$runs" = on ]; then args+=" --defender-runs"; fi
   checkpoint="$checkpoints/h8-$reply.checkpoint"
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
