@@ -23,9 +23,10 @@
 //! * **AND expansion** (defender to move): a defender completion cell, or
 //!   a full board, is not a win; two attacker completion cells win; one
 //!   must be taken; with [`Settings::defender_runs`], a winning run of
-//!   fours of the defender's own is not a win either. Otherwise the runs found after a null move
-//!   ([`fours::defence`]) cover every defender move whose replay still
-//!   wins, and only the moves left are searched; with no run found, every
+//!   fours of the defender's own is not a win either. Otherwise the runs
+//!   found after a null move ([`fours::defence`]) cover every defender
+//!   move whose replay still wins, and only the moves left are searched;
+//!   with no run found, every
 //!   empty cell is. With [`Settings::zone_moves`] or more moves left, the
 //!   position after a defender pass is proved first (not a win even then:
 //!   not a win at all, since an extra stone never hurts its owner) and
