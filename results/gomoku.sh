@@ -26,7 +26,8 @@
 # prover's lines of counts on stderr (default 600), DEFENDER_RUNS on or off
 # for --defender-runs (default on without zones, where it searches fewer
 # positions, and off with them, where it searched more; a checkpoint
-# resumes either way).
+# resumes either way), MAX_STONES for --max-stones (default none: no
+# horizon; a checkpoint resumes with any).
 #
 # Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
 #        from anywhere). The binaries are built once at the start and
@@ -42,6 +43,7 @@ covers=${COVERS:-3}
 runs=${DEFENDER_RUNS:-$([ "$zones" = off ] && echo on || echo off)}
 checkpoints=${CHECKPOINTS:-/var/tmp/retrograde-gomoku}
 report=${REPORT_EVERY:-600}
+horizon=${MAX_STONES:-}
 mkdir -p "$out" "$certificates" "$checkpoints"
 
 cargo build --release --quiet
@@ -73,6 +75,7 @@ for reply in ${*:-$order}; do
   certificate="$certificates/h8-$reply.txt"
   args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,$reply --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
   if [ "$runs" = on ]; then args+=" --defender-runs"; fi
+  if [ -n "$horizon" ]; then args+=" --max-stones $horizon"; fi
   checkpoint="$checkpoints/h8-$reply.checkpoint"
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0

@@ -500,11 +500,13 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("only --method threats"), "{err}");
     for flag in [
-        ["--report-every", "60"],
-        ["--zone-moves", "10"],
-        ["--covers", "2"],
+        &["--report-every", "60"][..],
+        &["--zone-moves", "10"],
+        &["--covers", "2"],
+        &["--defender-runs"],
+        &["--max-stones", "30"],
     ] {
-        let (code, _, err) = run_within(&[&all[..8], &flag].concat(), 60, None);
+        let (code, _, err) = run_within(&[&all[..8], flag].concat(), 60, None);
         assert_eq!(code, Some(2), "{flag:?}: {err}");
         assert!(
             err.contains("only --method threats") && err.contains(flag[0]),

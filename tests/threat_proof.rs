@@ -273,16 +273,32 @@ fn a_gomoku_certificate_with_zones_is_accepted_and_refused_without_them() {
 /// Every position of 4 × 4 with k = 3 (and every 23rd with k = 4) that
 /// the restricted prover proves for the player to move is a win by the
 /// table, and every certificate with a zone entry and every 16th other
-/// one is accepted.
+/// one is accepted; also with a horizon of six stones on 4 × 4 with
+/// k = 3 (which proves fewer).
 #[test]
 fn restricted_proofs_are_wins_with_accepted_certificates() {
+    let horizon = Settings {
+        max_stones: Some(6),
+        ..restricted()
+    };
+    let unlimited = restricted_proofs_checked(restricted(), &BOARDS);
+    let limited = restricted_proofs_checked(horizon, &BOARDS[..1]);
+    assert!(limited < unlimited, "{limited} against {unlimited}");
+}
+
+/// The boards (columns, rows, k) of the test above, and the stride of the
+/// positions taken.
+const BOARDS: [(u32, u32, u32, u64); 2] = [(4, 4, 3, 1), (4, 4, 4, 23)];
+
+/// The proofs of [`restricted_proofs_are_wins_with_accepted_certificates`]
+/// under `settings`, checked; returns how many.
+fn restricted_proofs_checked(settings: Settings, boards: &[(u32, u32, u32, u64)]) -> u64 {
     let (mut proofs, mut with_zones) = (0u64, 0);
-    for (cols, rows, k, stride) in [(4, 4, 3, 1), (4, 4, 4, 23)] {
+    for &(cols, rows, k, stride) in boards {
         let game = Mnk::new(rows, cols, k).unwrap();
         let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
         let geometry = Geometry::new(cols, rows, k).unwrap();
-        let mut provers =
-            [0, 1].map(|a| ThreatProver::new(&geometry, a, restricted(), 1 << 28, None));
+        let mut provers = [0, 1].map(|a| ThreatProver::new(&geometry, a, settings, 1 << 28, None));
         let mut seen = 0u64;
         common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
             seen += 1;
@@ -318,6 +334,7 @@ fn restricted_proofs_are_wins_with_accepted_certificates() {
         with_zones > 10,
         "{with_zones} certificates with zone entries"
     );
+    proofs
 }
 
 /// A proof stopped twice, each time saved to a checkpoint and restored into

@@ -108,6 +108,12 @@ pub struct ProveMnkArgs {
     /// more with them; results/gomoku.sh turns it on).
     #[arg(long)]
     defender_runs: bool,
+    /// With --method threats: a horizon; an attacker turn with N stones
+    /// or more on the board wins only by a completion cell or a run of
+    /// fours (no quiet move is tried there). Sound; too small a horizon
+    /// only fails to prove. A checkpoint resumes with any horizon.
+    #[arg(long, value_name = "N")]
+    max_stones: Option<u32>,
     /// With --method threats: keep the proof's state in FILE, written
     /// every --checkpoint-every seconds, when the search stops unsettled
     /// and when a proof's certificate fails (so a later run writes it from
@@ -150,6 +156,7 @@ impl ProveMnkArgs {
             zone_moves: None,
             covers: None,
             defender_runs: false,
+            max_stones: None,
             checkpoint: None,
             checkpoint_every: None,
             report_every: None,
@@ -356,6 +363,7 @@ fn by_threats(
         zone_moves: args.zone_moves.map_or(defaults.zone_moves, |z| z.0),
         max_covers: args.covers.map_or(defaults.max_covers, usize::from),
         defender_runs: args.defender_runs || defaults.defender_runs,
+        max_stones: args.max_stones.or(defaults.max_stones),
         ..defaults
     };
     // never dropped: the process ends soon after, and freeing its
@@ -616,6 +624,14 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         (
             args.covers.is_some(),
             "--covers sets the threat prover's runs of fours, which only --method threats uses",
+        ),
+        (
+            args.defender_runs,
+            "--defender-runs sets the threat prover's defence, which only --method threats uses",
+        ),
+        (
+            args.max_stones.is_some(),
+            "--max-stones sets the threat prover's horizon, which only --method threats uses",
         ),
     ] {
         anyhow::ensure!(!given || args.method == Method::Threats, "{refusal}");

@@ -267,6 +267,7 @@ fn settings_identity(settings: &Settings) -> String {
         attacker_moves,
         zone_moves,
         defender_runs: _,
+        max_stones: _,
     } = settings;
     format!(
         "Settings {{ vcf: {vcf:?}, max_covers: {max_covers:?}, \

@@ -175,6 +175,12 @@ pub struct Settings {
     /// 556 k on those two (the search goes elsewhere), so it is off by
     /// default and the gomoku classes, run without zones, turn it on.
     pub defender_runs: bool,
+    /// A horizon: an attacker turn with at least this many stones on the
+    /// board and no win by a completion cell or a run of fours is not
+    /// searched further (not a win among the moves tried, as with
+    /// [`Settings::attacker_moves`]; `None`: no horizon). Sound, since the
+    /// stone count is the position's own, not its path's.
+    pub max_stones: Option<u32>,
 }
 
 impl Default for Settings {
@@ -189,6 +195,7 @@ impl Default for Settings {
             attacker_moves: Some(6),
             zone_moves: Some(10),
             defender_runs: false,
+            max_stones: None,
         }
     }
 }
@@ -520,6 +527,13 @@ impl<'g> ThreatProver<'g> {
             }
             if let Some(run) = fours::find_vcf(board, a, self.settings.vcf, Cells::default()) {
                 return Expansion::Won(run);
+            }
+            if self
+                .settings
+                .max_stones
+                .is_some_and(|cap| board.occupied().len() >= cap)
+            {
+                return Expansion::Lost;
             }
             let candidates = match self.settings.attacker_moves {
                 None => empties.iter().collect(),
@@ -1231,6 +1245,34 @@ mod tests {
                 "{expansion:?}"
             );
         }
+    }
+
+    #[test]
+    fn at_the_horizon_the_attacker_wins_only_by_runs_of_fours() {
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        // X to move, six stones, an open three (h8 i8 j8): a run of fours
+        let mut three = Board::after(&geometry, "h8,a1,i8,a2,j8,a4").unwrap();
+        // X to move, two stones: quiet moves only
+        let mut quiet = Board::after(&geometry, "h8,a1").unwrap();
+        for (cap, three_won, quiet_lost) in [(None, true, false), (Some(2), true, true)] {
+            let settings = Settings {
+                max_stones: cap,
+                ..Settings::default()
+            };
+            let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 24, None);
+            let won = prover.expand(&mut three);
+            assert_eq!(matches!(won, Expansion::Won(_)), three_won, "{won:?}");
+            let lost = prover.expand(&mut quiet);
+            assert_eq!(matches!(lost, Expansion::Lost), quiet_lost, "{lost:?}");
+        }
+        // below the horizon the quiet moves are offered
+        let settings = Settings {
+            max_stones: Some(3),
+            ..Settings::default()
+        };
+        let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 24, None);
+        let moves = prover.expand(&mut quiet);
+        assert!(matches!(moves, Expansion::Moves { .. }), "{moves:?}");
     }
 
     #[test]
