@@ -57,11 +57,11 @@
 //! * **Table** ([`table`]): numbers and work (positions searched below)
 //!   by key of the positions searched and settled, in a flat array that
 //!   grows up to its share of the memory; at its largest, a new key with
-//!   no empty slot near its home replaces the entry of least work not yet
-//!   settled there (works are halved as new keys crowd it, so that
-//!   entries the search has left make room); settled ones stay, since the
+//!   no empty slot near its home replaces the entry of least work not
+//!   proved there (works are halved as new keys crowd it, so that
+//!   entries the search has left make room); proved ones stay, since the
 //!   certificate is read from them. A table 15/16 full whose every entry
-//!   is settled stops the search ("the table is full").
+//!   is proved stops the search ("the table is full").
 //!   The numbers of children looked at but not searched (most of those
 //!   read) are kept apart, unsettled only, in a cache that forgets
 //!   ([`leaves`]); a child in neither is worked out from its expansion.
@@ -585,7 +585,8 @@ impl<'g> ThreatProver<'g> {
         let (expansion, _) = self.expansion(board);
         let n = self.starting_numbers(board, &expansion);
         if n.settled() {
-            // (settled entries are never replaced: no work needed)
+            // (settled by the rules alone: no work below it, so a
+            // disproved one is the first a full table replaces)
             self.store(board.key(), n, 0);
         } else {
             self.leaves.keep(fingerprint(board.key()), n);

@@ -48,15 +48,17 @@
 //!   with its work grown.
 //! * **Replacement** (the array at its largest): a new key whose first
 //!   [`PROBES`] slots are all taken (or the table 15/16 full) replaces
-//!   the unsettled entry among the [`PROBES`] slots from its home with
+//!   the entry not proved among the [`PROBES`] slots from its home with
 //!   the least work (then the least proof plus disproof number): in place when it lies before the first empty slot, else
-//!   the victim is removed and the key takes the empty slot. Settled
-//!   entries are never replaced: the certificate is read from them. With
-//!   only settled entries there, the key takes the first empty slot
-//!   further on, unless the table is 15/16 full: then the victim is
-//!   looked for in the next [`PROBES`] slots, and the next, until some
-//!   hold an unsettled entry; only a table with none left makes
-//!   [`Table::store`] say so, and the prover stops ("the table is
+//!   the victim is removed and the key takes the empty slot. Proved
+//!   entries are never replaced: the certificate is read from them.
+//!   Disproved ones are (since 2026-11-28: with a horizon, k8's table
+//!   filled with entries disproved there, worked out again from one
+//!   expansion). With only proved entries there, the key takes the first
+//!   empty slot further on, unless the table is 15/16 full: then the
+//!   victim is looked for in the next [`PROBES`] slots, and the next,
+//!   until some hold an entry not proved; only a table with none left
+//!   makes [`Table::store`] say so, and the prover stops ("the table is
 //!   full"). (Until 2026-11-28 the search stopped at the first
 //!   [`PROBES`] slots: settled entries gather in runs, since only the
 //!   unsettled ones near a home are replaced, and the gomoku class j8
@@ -331,8 +333,8 @@ impl Table {
     }
 
     /// Stores `numbers` and `work` for `key` (module docs, "Work",
-    /// "Replacement"); false when the table is full and every slot near
-    /// its home holds a settled entry of another key.
+    /// "Replacement"); false when the table is full and holds only
+    /// proved entries of other keys.
     pub fn store(&mut self, key: u128, numbers: Numbers, work: u32) -> bool {
         self.store_fingerprint(fingerprint(key), numbers, work)
     }
@@ -392,12 +394,14 @@ impl Table {
             // before the first empty slot: the key is found there
             Some((_, _, i)) if (i + self.slots.len() - home) % self.slots.len() < distance => {
                 self.counts.replaced += 1;
+                self.forget_settled(i);
                 self.slots[i] = entry;
             }
             // past it (the table 15/16 full): the victim's slot is emptied
             // and the key takes the first empty slot from its home
             Some((_, _, i)) => {
                 self.counts.replaced += 1;
+                self.forget_settled(i);
                 self.remove_at(i);
                 let empty = self
                     .find(fingerprint)
@@ -417,9 +421,9 @@ impl Table {
 
     /// The entry to replace for a key whose home is `home` (module docs,
     /// "Replacement"): (least work, least proof + disproof, its slot)
-    /// among the unsettled entries of the first [`PROBES`] slots from the
+    /// among the entries not proved of the first [`PROBES`] slots from the
     /// home that hold one, looking no further than `reach` slots; `None`
-    /// when those slots hold only settled entries or none.
+    /// when those slots hold only proved entries or none.
     fn victim_from(&self, home: usize, reach: usize) -> Option<(u32, u64, usize)> {
         let n = self.slots.len();
         (0..reach.min(n)).step_by(PROBES).find_map(|start| {
@@ -429,10 +433,16 @@ impl Table {
                     let slot = &self.slots[i];
                     let held = slot_numbers(slot);
                     let numbers = u64::from(held.proof) + u64::from(held.disproof);
-                    (slot_high(slot) != 0 && !held.settled()).then_some((slot[5], numbers, i))
+                    (slot_high(slot) != 0 && held.proof != 0).then_some((slot[5], numbers, i))
                 })
                 .min()
         })
+    }
+
+    /// Takes slot `i`'s entry, about to be replaced, out of the settled
+    /// count if it is settled (a disproved one).
+    fn forget_settled(&mut self, i: usize) {
+        self.counts.settled -= usize::from(slot_numbers(&self.slots[i]).settled());
     }
 
     /// Halves every entry's work (module docs, "Ageing").
@@ -677,7 +687,7 @@ mod tests {
                 assert_eq!(n.settled(), i % 3 == 0);
             }
         }
-        // settled entries are never replaced: every one stored is found
+        // proved entries are never replaced: every one stored is found
         let settled: Vec<u128> = keys.iter().step_by(3).copied().collect();
         let mut t = Table::of(2 * PROBES, 2 * PROBES);
         let stored: Vec<u128> = settled
@@ -717,15 +727,49 @@ mod tests {
                 assert!(t.store(key(2_000 + i), open(9), 1), "seed {seed}, key {i}");
                 assert_eq!(t.get(key(2_000 + i)), Some(open(9)));
             }
-            // four settled keys more take them; then none is left
+            // four proved keys more take them; then none is left
             for i in 0..4u128 {
-                assert!(t.store(key(3_000 + i), Numbers::DISPROVED, 0));
+                assert!(t.store(key(3_000 + i), Numbers::PROVED, 0));
             }
             assert!(!t.store(key(4_000), open(1), 1), "seed {seed}");
             assert!((0..full as u128 - 4).all(|i| t.get(key(i)) == Some(Numbers::PROVED)));
-            assert!((0..4).all(|i| t.get(key(3_000 + i)) == Some(Numbers::DISPROVED)));
+            assert!((0..4).all(|i| t.get(key(3_000 + i)) == Some(Numbers::PROVED)));
             assert_eq!(t.counts().settled, full);
             assert_eq!(settled_held(&t), full);
+        }
+    }
+
+    #[test]
+    fn a_full_table_of_settled_entries_replaces_the_disproved_ones() {
+        // (with a horizon, the gomoku class k8 filled its table with
+        // settled entries, most of them disproved at the horizon: cheap
+        // to work out again, and not part of any certificate)
+        for seed in 1..=20u128 {
+            let slots = 4 * PROBES;
+            let mut t = Table::of(slots, slots);
+            let key = |i: u128| (i * 0x1234_5678_9abc_def1 * seed) ^ (seed << 70);
+            let full = slots * FULL / 16;
+            // settled only: every other one proved, the rest disproved
+            let settled = |i: u128| {
+                if i.is_multiple_of(2) {
+                    Numbers::PROVED
+                } else {
+                    Numbers::DISPROVED
+                }
+            };
+            for i in 0..full as u128 {
+                assert!(t.store(key(i), settled(i), 0));
+            }
+            // open keys take the disproved entries' places; the proved stay
+            for i in 0..full as u128 / 4 {
+                assert!(t.store(key(10_000 + i), open(3), 1), "seed {seed}, key {i}");
+                assert_eq!(t.get(key(10_000 + i)), Some(open(3)));
+            }
+            assert!((0..full as u128)
+                .step_by(2)
+                .all(|i| t.get(key(i)) == Some(Numbers::PROVED)));
+            assert_eq!(t.counts().settled, settled_held(&t), "seed {seed}");
+            assert!(settled_held(&t) < full);
         }
     }
 
