@@ -65,7 +65,7 @@
 //!   The numbers of children looked at but not searched (most of those
 //!   read) are kept apart, unsettled only, in a cache that forgets
 //!   ([`leaves`]); a child in neither is worked out from its expansion.
-//!   A position's search keeps the unsettled numbers its children's
+//!   A position's search keeps the numbers not proved its children's
 //!   searches returned, and reads them for a child whose entry the table
 //!   gave to another key meanwhile: re-reading the child's starting
 //!   numbers instead can make the search choose it again with the same
@@ -802,7 +802,7 @@ impl<'g> ThreatProver<'g> {
             _ => 0,
         };
         let mut descended = false;
-        // the unsettled numbers each child searched from here returned
+        // the numbers not proved each child searched from here returned
         // (by index in `moves`): read where the table lost the child's
         // entry (module docs, "Table")
         let mut returned: Vec<(usize, Numbers)> = Vec::new();
@@ -911,9 +911,10 @@ impl<'g> ThreatProver<'g> {
             step_back(board, cell, mover);
             descended = true;
             returned.retain(|&(i, _)| i != best_at);
-            if !got.settled() {
-                // (settled numbers are read from the table alone: they
-                // stay there, and a store refused stops the search)
+            if got.proof != 0 {
+                // (proved numbers are read from the table alone: they
+                // stay there, and a store refused stops the search; a
+                // full table may replace disproved ones)
                 returned.push((best_at, got));
             }
         }
