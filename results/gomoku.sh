@@ -27,7 +27,9 @@
 # for --defender-runs (default on without zones, where it searches fewer
 # positions, and off with them, where it searched more; a checkpoint
 # resumes either way), MAX_STONES for --max-stones (default none: no
-# horizon; a checkpoint resumes with any).
+# horizon; several rising, as 30,36, are tried in turn; a checkpoint
+# resumes at its own horizon, or under a wider one without its
+# disproofs).
 #
 # Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
 #        from anywhere). The binaries are built once at the start and

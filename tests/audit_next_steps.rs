@@ -300,6 +300,33 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
     let (code, out, _) = prove(&[&gomoku[..], &["--after", "h8,a1", "--time-limit", "1"]].concat());
     assert_eq!(code, Some(3), "{out}");
     assert!(out.contains("not proved"), "{out}");
+    // h8 a1 i9 a2: no win found within 14 stones, one within 16; tried in
+    // turn, the horizons prove it; falling or bad ones are refused
+    let horizon = |stones: &str| {
+        let after = ["--after", "h8,a1,i9,a2", "--json", "--max-stones", stones];
+        let (code, out, err) = prove(&[&gomoku[..], &after].concat());
+        (code, serde_json::from_str(&out).unwrap_or_default(), err)
+    };
+    let (code, report, err): (_, serde_json::Value, _) = horizon("14");
+    assert_eq!(code, Some(3), "{report}{err}");
+    assert!(
+        report["why_not"]
+            .as_str()
+            .unwrap()
+            .contains("within a horizon of 14 stones"),
+        "{report}"
+    );
+    let (code, report, err) = horizon("10,14,16");
+    assert_eq!(code, Some(0), "{report}{err}");
+    assert_eq!(report["proof"]["horizon"], 16, "{report}");
+    for bad in ["16,14", "14,14", "0,16", "14,x", ""] {
+        let (code, _, err) = horizon(bad);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("--max-stones") && err.lines().count() == 1,
+            "{bad}: {err}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

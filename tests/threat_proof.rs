@@ -210,6 +210,27 @@ fn proved(cols: u32, rows: u32, k: u32, moves: &str, visits: u64) -> Option<Stri
     (prover.prove(&mut board) == Verdict::Proved).then(|| prover.certificate(&mut board).unwrap().0)
 }
 
+/// An iterative horizon: h8 a1 i9 a2 is no win by the prover's moves
+/// within 14 stones and is one within 16; raised from 14 to 16, the
+/// prover forgets the disproofs, proves it, and the certificate is
+/// accepted.
+#[test]
+fn a_wider_horizon_proves_what_a_narrower_one_disproved() {
+    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let mut board = Board::after(&geometry, "h8 a1 i9 a2").unwrap();
+    let narrow = Settings {
+        max_stones: Some(14),
+        ..Settings::default()
+    };
+    let mut prover = ThreatProver::new(&geometry, 0, narrow, 1 << 30, None);
+    prover.limit_visits(2_000_000);
+    assert_eq!(prover.prove(&mut board), Verdict::Disproved);
+    assert!(prover.set_horizon(Some(16)) > 0);
+    assert_eq!(prover.prove(&mut board), Verdict::Proved);
+    let text = prover.certificate(&mut board).unwrap().0;
+    check_certificate(&text).expect("accepted");
+}
+
 #[test]
 fn a_gomoku_certificate_is_accepted_and_a_damaged_one_refused() {
     // X (Black) h8 i9 with White far away: a win by threats

@@ -25,7 +25,7 @@ use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
-use retrograde::solve::threat_proof::{self, Settings, ThreatProver, Verdict};
+use retrograde::solve::threat_proof::{self, wider, Settings, ThreatProver, Verdict};
 use retrograde::solve::win_proof;
 use retrograde::solve::zone_proof::{self, DrawProof};
 use retrograde::tablefile::replace::check_replaceable;
@@ -111,9 +111,12 @@ pub struct ProveMnkArgs {
     /// With --method threats: a horizon; an attacker turn with N stones
     /// or more on the board wins only by a completion cell or a run of
     /// fours (no quiet move is tried there). Sound; too small a horizon
-    /// only fails to prove. A checkpoint resumes with any horizon.
-    #[arg(long, value_name = "N")]
-    max_stones: Option<u32>,
+    /// only fails to prove. Several, rising (`30,36`): an iterative
+    /// horizon, each tried when the one before disproves the position,
+    /// its proofs kept. A checkpoint resumes at the horizon it was
+    /// written with (or the next wider one given), with any horizon.
+    #[arg(long, value_name = "N[,N...]", value_parser = parse_horizons)]
+    max_stones: Option<Horizons>,
     /// With --method threats: keep the proof's state in FILE, written
     /// every --checkpoint-every seconds, when the search stops unsettled
     /// and when a proof's certificate fails (so a later run writes it from
@@ -179,6 +182,24 @@ fn parse_zone_moves(text: &str) -> Result<ZoneMoves, String> {
             )),
         },
     }
+}
+
+/// `--max-stones`: horizons, strictly rising.
+#[derive(Clone, Debug)]
+pub struct Horizons(Vec<u32>);
+
+fn parse_horizons(text: &str) -> Result<Horizons, String> {
+    let stones = text
+        .split(',')
+        .map(|n| match n.trim().parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("{n:?} is not a count of stones (1 or more)")),
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    if stones.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(format!("{text:?}: the horizons must rise, as in 30,36"));
+    }
+    Ok(Horizons(stones))
 }
 
 /// The provers `prove mnk` tries.
@@ -359,11 +380,16 @@ fn by_threats(
         args.k
     );
     let defaults = Settings::default();
+    // the horizons tried in turn (one: `--max-stones`' or the default)
+    let horizons: Vec<Option<u32>> = match &args.max_stones {
+        Some(Horizons(stones)) => stones.iter().map(|&n| Some(n)).collect(),
+        None => vec![defaults.max_stones],
+    };
     let settings = Settings {
         zone_moves: args.zone_moves.map_or(defaults.zone_moves, |z| z.0),
         max_covers: args.covers.map_or(defaults.max_covers, usize::from),
         defender_runs: args.defender_runs || defaults.defender_runs,
-        max_stones: args.max_stones.or(defaults.max_stones),
+        max_stones: horizons[0],
         ..defaults
     };
     // never dropped: the process ends soon after, and freeing its
@@ -377,6 +403,20 @@ fn by_threats(
         deadline,
     ));
     let mut saves = 0u64;
+    // a checkpoint resumes at its horizon, or the first wider one given
+    // (a narrower one than every horizon given: at the last, its
+    // disproofs still holding there)
+    let mut stage = 0;
+    if let Some(theirs) = match &args.checkpoint {
+        Some(path) => prover.checkpoint_horizon(path, &board)?,
+        None => None,
+    } {
+        stage = horizons
+            .iter()
+            .position(|&h| !wider(theirs, h))
+            .unwrap_or(horizons.len() - 1);
+        prover.set_horizon(horizons[stage]);
+    }
     let earlier = match &args.checkpoint {
         Some(path) => prover.load_checkpoint(path, &board)?.unwrap_or_default(),
         None => Default::default(),
@@ -396,6 +436,18 @@ fn by_threats(
             (d, s) => d.or(s),
         });
         let verdict = prover.prove(&mut board);
+        if verdict == Verdict::Disproved && stage + 1 < horizons.len() {
+            // not a win within this horizon: the next, wider one
+            stage += 1;
+            let removed = prover.set_horizon(horizons[stage]);
+            if args.report_every.is_some() {
+                eprintln!(
+                    "horizon {}: {removed} disproved positions forgotten",
+                    horizon_name(horizons[stage])
+                );
+            }
+            continue;
+        }
         if let (Verdict::Open, Some(path)) = (verdict, &args.checkpoint) {
             // on only when the clock stopped it for the save (not for the
             // deadline, a full table or the zones' memory)
@@ -436,10 +488,17 @@ fn by_threats(
             "earlier_seconds": earlier.seconds,
             "earlier_visits": earlier.visits,
             "entries_dropped": earlier.dropped,
+            "disproofs_dropped": earlier.disproofs_dropped,
+            "horizon": earlier.horizon.map(horizon_name),
             "written": saves,
         })
     });
     Ok((outcome, checkpoint))
+}
+
+/// A horizon in words: its stones, or `none`.
+fn horizon_name(horizon: Option<u32>) -> String {
+    horizon.map_or_else(|| "none".into(), |n| n.to_string())
 }
 
 /// The report of the threat prover's search of `board` that ended in
@@ -453,11 +512,14 @@ fn threat_outcome(
     match verdict {
         Verdict::Proved => {}
         Verdict::Disproved => {
-            return Err(
+            let within = match prover.horizon() {
+                Some(n) => format!(", within a horizon of {n} stones"),
+                None => String::new(),
+            };
+            return Err(format!(
                 "the threat prover finds no first-player win among the moves it \
-                 tries (the best-scored few: this does not make it a draw)"
-                    .into(),
-            )
+                 tries (the best-scored few{within}: this does not make it a draw)"
+            ));
         }
         Verdict::Open => {
             return Err(format!(
@@ -486,6 +548,7 @@ fn threat_outcome(
             "zone_cuts": stats.cuts,
             "replies_answered_by_zones": stats.moves_cut,
             "proved_afresh_for_the_certificate": stats.proved_afresh,
+            "horizon": prover.horizon(),
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
     })

@@ -28,6 +28,13 @@
 //! **Identity.** A checkpoint belongs to one proof: the board, the
 //! attacker, the position proved (its diagram, and its key, so that a
 //! change of the keys' hashing is caught) and the prover's settings.
+//! The horizon ([`Settings::max_stones`]) is not part of it: a checkpoint
+//! resumes under any, but its identity text records its own (a line
+//! `horizon N` or `horizon none`, read back and not compared), and one
+//! resumed under a wider horizon leaves its disproved entries out (a
+//! position no win was found in within fewer stones may be one within
+//! more; its proofs hold under any horizon). A checkpoint written before
+//! the line existed (2026-11-28) keeps its disproofs.
 //! Another proof's checkpoint is refused, as is a file that fails its
 //! checks (magic, version, sizes, checksum, numbers no search gives); a
 //! save replaces nothing but this proof's checkpoint (a file put at the
@@ -37,7 +44,8 @@
 //! break the board; every proof is checked again by its certificate.
 //!
 //! **Format** (little-endian): `RGTHREAT`, `u32` version; `u32` length and
-//! the identity's text (one `field value` line a field); `f64` seconds
+//! the identity's text (one `field value` line a field, the horizon's
+//! last); `f64` seconds
 //! searched so far; `u64` visits, expansions, cuts, moves cut; `u64`
 //! entries, then each entry's key fingerprint ([`super::table`]: `u64`
 //! high, `u32` low), `proof << 32 | disproof` (`u64`) and work (`u32`);
@@ -102,6 +110,12 @@ pub struct Earlier {
     /// Open entries of the checkpoint left out: more than the table
     /// takes with room to search (those of least work).
     pub dropped: u64,
+    /// Disproved entries left out: the checkpoint's horizon was narrower
+    /// than this run's.
+    pub disproofs_dropped: u64,
+    /// The checkpoint's horizon (`Some(None)`: none), `None` when it does
+    /// not say (written before 2026-11-28's horizons were recorded).
+    pub horizon: Option<Option<u32>>,
 }
 
 /// Bytes written with their checksum.
@@ -142,6 +156,9 @@ struct In<R: Read> {
     path: String,
     /// The file's format version (0 before the header is read).
     version: u32,
+    /// The horizon its search had (`Some(None)`: none), `None` when the
+    /// file does not say (written before horizons were recorded).
+    horizon: Option<Option<u32>>,
 }
 
 impl<R: Read> In<R> {
@@ -255,6 +272,11 @@ impl<R: Read> In<R> {
     }
 }
 
+/// A horizon as a checkpoint writes it: the stones, or `none`.
+fn horizon_text(horizon: Option<u32>) -> String {
+    horizon.map_or_else(|| "none".into(), |n| n.to_string())
+}
+
 /// The settings as a checkpoint's identity names them: those that change
 /// what the table's entries mean. [`Settings::defender_runs`] is left out:
 /// it refutes only positions that are not wins either way, so a
@@ -295,11 +317,13 @@ impl ThreatProver<'_> {
         // only this proof's checkpoint is replaced (a file put there, or
         // another run's checkpoint, since the run began is refused)
         self.open_checked(path, root)?;
-        let identity: String = self
+        let mut identity: String = self
             .identity(root)
             .iter()
             .map(|(field, value)| format!("{field} {value}\n"))
             .collect();
+        // (not part of the identity: read back to keep or drop disproofs)
+        identity += &format!("horizon {}\n", horizon_text(self.settings.max_stones));
         write_atomically_with(path, |file| {
             let mut out = Out {
                 w: BufWriter::with_capacity(1 << 20, file),
@@ -358,6 +382,7 @@ impl ThreatProver<'_> {
             sum: StreamChecksum::default(),
             path: shown,
             version: 0,
+            horizon: None,
         };
         let mut magic = [0; 8];
         match input.r.read_exact(&mut magic) {
@@ -412,7 +437,26 @@ impl ThreatProver<'_> {
                 )));
             }
         }
+        if let Some((_, value)) = theirs.iter().find(|(f, _)| *f == "horizon") {
+            let horizon = match *value {
+                "none" => None,
+                n => Some(
+                    n.parse()
+                        .map_err(|_| input.bad(format!("a horizon of {}", quoted(n))))?,
+                ),
+            };
+            input.horizon = Some(horizon);
+        }
         Ok(Some(input))
+    }
+
+    /// The horizon the checkpoint at `path` of the proof of `root` was
+    /// written with (`Some(None)`: none); `None` when there is no file or
+    /// it does not say. Reads its header only.
+    pub fn checkpoint_horizon(&self, path: &Path, root: &Board) -> Result<Option<Option<u32>>> {
+        Ok(self
+            .open_checked(path, root)?
+            .and_then(|input| input.horizon))
     }
 
     /// Restores the checkpoint at `path` of the proof of `root` into this
@@ -426,6 +470,11 @@ impl ThreatProver<'_> {
         };
         let (seconds, [visits, expansions, cuts, moves_cut]) = input.counts()?;
         let cells = self.geometry.cells();
+        // disproofs of a narrower horizon than this run's may not hold
+        // under it (proofs hold under any)
+        let stale = input
+            .horizon
+            .is_some_and(|theirs| super::wider(self.settings.max_stones, theirs));
         let entries = input.u64()?;
         // more entries than the table takes with room to search (a
         // checkpoint of an older, larger layout, or of a larger budget):
@@ -433,13 +482,17 @@ impl ThreatProver<'_> {
         // first pass that counts the works
         let room = self.table.room() as u64;
         let least_work = if entries > room {
-            self.least_work_kept(path, root, room)?
+            self.least_work_kept(path, root, room, stale)?
         } else {
             0
         };
-        let mut dropped = 0;
+        let (mut dropped, mut disproofs_dropped) = (0, 0);
         for _ in 0..entries {
             let (fingerprint, numbers, work) = input.entry()?;
+            if stale && numbers.disproof == 0 {
+                disproofs_dropped += 1;
+                continue;
+            }
             if !numbers.settled() && work < least_work {
                 dropped += 1;
                 continue;
@@ -492,13 +545,16 @@ impl ThreatProver<'_> {
             seconds,
             visits,
             dropped,
+            disproofs_dropped,
+            horizon: input.horizon,
         }))
     }
 
     /// The least work of the open entries kept from the checkpoint at
     /// `path` so that they and the settled ones are at most `room`
-    /// (works counted by powers of two: a first pass over its entries).
-    fn least_work_kept(&self, path: &Path, root: &Board, room: u64) -> Result<u32> {
+    /// (works counted by powers of two: a first pass over its entries;
+    /// with `stale`, its disproved entries are left out and not counted).
+    fn least_work_kept(&self, path: &Path, root: &Board, room: u64, stale: bool) -> Result<u32> {
         let Some(mut input) = self.open_checked(path, root)? else {
             return Err(Error::InvalidInput(format!(
                 "{}: the checkpoint went away while read",
@@ -510,6 +566,9 @@ impl ThreatProver<'_> {
         let (mut settled, mut open) = (0u64, [0u64; 33]);
         for _ in 0..input.u64()? {
             let (_, numbers, work) = input.entry()?;
+            if stale && numbers.disproof == 0 {
+                continue;
+            }
             if numbers.settled() {
                 settled += 1;
             } else {
@@ -552,6 +611,53 @@ mod tests {
                  attacker_moves: Some(6), zone_moves: None }"
             );
         }
+    }
+
+    #[test]
+    fn a_checkpoint_of_a_narrower_horizon_is_resumed_without_its_disproofs() {
+        let dir = std::env::temp_dir().join(format!("retrograde-hz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("h8-a1-i9-a2.checkpoint");
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
+        let prover = |max_stones| {
+            let settings = Settings {
+                max_stones,
+                ..Settings::default()
+            };
+            ThreatProver::new(&geometry, 0, settings, 1 << 28, None)
+        };
+        let mut narrow = prover(Some(14));
+        assert_eq!(narrow.prove(&mut board), Verdict::Disproved);
+        narrow.save_checkpoint(&path, &board, 1.0).unwrap();
+        let disproved = narrow
+            .table
+            .entries()
+            .filter(|(_, n, _)| n.disproof == 0)
+            .count() as u64;
+        assert!(disproved > 0);
+        for (horizon, dropped, verdict) in [
+            (Some(12), 0, Verdict::Disproved),
+            (Some(14), 0, Verdict::Disproved),
+            (Some(16), disproved, Verdict::Proved),
+            (None, disproved, Verdict::Proved),
+        ] {
+            let mut resumed = prover(horizon);
+            assert_eq!(
+                resumed.checkpoint_horizon(&path, &board).unwrap(),
+                Some(Some(14))
+            );
+            let earlier = resumed.load_checkpoint(&path, &board).unwrap().unwrap();
+            assert_eq!(earlier.horizon, Some(Some(14)));
+            assert_eq!(earlier.disproofs_dropped, dropped, "{horizon:?}");
+            assert_eq!(
+                resumed.table.len() as u64,
+                narrow.table.len() as u64 - dropped
+            );
+            resumed.limit_visits(2_000_000);
+            assert_eq!(resumed.prove(&mut board), verdict, "{horizon:?}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

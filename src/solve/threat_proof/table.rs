@@ -445,6 +445,29 @@ impl Table {
         self.counts.settled -= usize::from(slot_numbers(&self.slots[i]).settled());
     }
 
+    /// Removes every disproved entry, returning how many: a wider
+    /// horizon may prove what a narrower one disproved
+    /// ([`super::ThreatProver::set_horizon`]). Proved and open entries
+    /// stay where they are or move back in their runs.
+    pub fn forget_disproved(&mut self) -> usize {
+        let mut removed = 0;
+        let mut i = 0;
+        while i < self.slots.len() {
+            let slot = &self.slots[i];
+            if slot_high(slot) != 0 && slot_numbers(slot).disproof == 0 {
+                self.forget_settled(i);
+                self.remove_at(i);
+                removed += 1;
+                // slot i again: a later entry of its run may have moved
+                // there (entries move back only into holes from i on, so
+                // none not yet looked at moves before i)
+            } else {
+                i += 1;
+            }
+        }
+        removed
+    }
+
     /// Halves every entry's work (module docs, "Ageing").
     fn age(&mut self) {
         for slot in &mut self.slots {
@@ -497,6 +520,29 @@ mod tests {
         Numbers {
             proof: n,
             disproof: n,
+        }
+    }
+
+    #[test]
+    fn forgetting_disproved_entries_keeps_every_other_findable() {
+        // a small table crowded into long runs, wrapping at the end
+        let mut t = Table::of(1 << 10, 1 << 10);
+        let numbers = |k: u128| match k % 3 {
+            0 => Numbers::DISPROVED,
+            1 => Numbers::PROVED,
+            _ => open(k as u32 % 50 + 1),
+        };
+        for k in 0..720u128 {
+            assert!(t.store(k * 7919, numbers(k), k as u32));
+        }
+        assert_eq!((t.len(), t.counts().replaced), (720, 0));
+        let settled = t.counts().settled;
+        assert_eq!(t.forget_disproved(), 240);
+        assert_eq!(t.len(), 480);
+        assert_eq!(t.counts().settled, settled - 240);
+        for k in 0..720u128 {
+            let kept = (k % 3 != 0).then(|| numbers(k));
+            assert_eq!(t.get(k * 7919), kept, "key {k}");
         }
     }
 
