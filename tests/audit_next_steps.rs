@@ -332,28 +332,32 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
 
 /// A proof whose certificate fails (here: past the share of a small
 /// --max-memory) leaves its table in the checkpoint, and the next run
-/// writes the certificate from it without searching again.
+/// writes the certificate from it without searching again; found within
+/// a horizon of 36 stones, it is not resumed under a narrower one only
+/// (its certificate could not be read back there: the search's moves
+/// past 30 stones are "not a win" under 30).
 #[test]
 fn a_proof_whose_certificate_fails_is_kept_in_its_checkpoint() {
     let dir = std::env::temp_dir().join(format!("retrograde-kept-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (file, proof) = (dir.join("proof.checkpoint"), dir.join("proof.txt"));
-    let prove = |memory: &str| {
+    let prove = |memory: &str, horizons: &str| {
         let fixed = "prove mnk --cols 15 --rows 15 --k 5 --method threats --json \
                      --after h8,a1,i9,a4,o15,a3 --max-memory";
         let all: Vec<&str> = fixed
             .split_whitespace()
-            .chain([memory, "--checkpoint", file.to_str().unwrap()])
+            .chain([memory, "--max-stones", horizons])
+            .chain(["--checkpoint", file.to_str().unwrap()])
             .chain(["--proof", proof.to_str().unwrap()])
             .collect();
         let (code, out, err) = run_within(&all, 120, None);
         let out = String::from_utf8(out).unwrap();
-        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let report = serde_json::from_str(&out).unwrap_or_default();
         (code, report, format!("{out}{err}"))
     };
     // proved within 16 MiB, but its certificate (about 4 MB) is past the
     // share of so little memory: the proved table is saved all the same
-    let (code, report, text) = prove("16MiB");
+    let (code, report, text): (_, serde_json::Value, _) = prove("16MiB", "36");
     assert_eq!(code, Some(3), "{text}");
     let why = report["why_not"].as_str().unwrap();
     assert!(
@@ -362,10 +366,22 @@ fn a_proof_whose_certificate_fails_is_kept_in_its_checkpoint() {
     );
     assert_eq!(report["checkpoint"]["written"], 1, "{text}");
     assert!(file.exists() && !proof.exists());
+    let saved = std::fs::read(&file).unwrap();
+    let (code, _, text) = prove("256MiB", "30");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("a horizon of 36 stones, wider than every --max-stones")
+            && text.lines().count() == 1,
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), saved);
     // with more memory the next run reads the proof back and writes its
-    // certificate without a position searched anew
-    let (code, report, text) = prove("256MiB");
+    // certificate without a position searched anew, at the checkpoint's
+    // horizon among those given
+    let (code, report, text) = prove("256MiB", "30,36");
     assert_eq!(code, Some(0), "{text}");
+    assert_eq!(report["checkpoint"]["horizon"], "36", "{text}");
+    assert_eq!(report["proof"]["horizon"], 36, "{text}");
     let earlier = report["checkpoint"]["earlier_visits"].as_u64().unwrap();
     assert!(earlier > 0, "{text}");
     assert_eq!(

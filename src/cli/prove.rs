@@ -114,7 +114,8 @@ pub struct ProveMnkArgs {
     /// only fails to prove. Several, rising (`30,36`): an iterative
     /// horizon, each tried when the one before disproves the position,
     /// its proofs kept. A checkpoint resumes at the horizon it was
-    /// written with (or the next wider one given), with any horizon.
+    /// written with (or the next wider one given), never under a
+    /// narrower one.
     #[arg(long, value_name = "N[,N...]", value_parser = parse_horizons)]
     max_stones: Option<Horizons>,
     /// With --method threats: keep the proof's state in FILE, written
@@ -403,9 +404,9 @@ fn by_threats(
         deadline,
     ));
     let mut saves = 0u64;
-    // a checkpoint resumes at its horizon, or the first wider one given
-    // (a narrower one than every horizon given: at the last, its
-    // disproofs still holding there)
+    // a checkpoint resumes at its horizon, or the first wider one given;
+    // never under a narrower one, where its proofs by quiet moves past
+    // the horizon could not be read back into a certificate
     let mut stage = 0;
     if let Some(theirs) = match &args.checkpoint {
         Some(path) => prover.checkpoint_horizon(path, &board)?,
@@ -414,7 +415,12 @@ fn by_threats(
         stage = horizons
             .iter()
             .position(|&h| !wider(theirs, h))
-            .unwrap_or(horizons.len() - 1);
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--checkpoint: it was written with a horizon of {} stones, wider than every --max-stones given; give that horizon or a wider one",
+                    horizon_name(theirs)
+                )
+            })?;
         prover.set_horizon(horizons[stage]);
     }
     let earlier = match &args.checkpoint {

@@ -33,8 +33,11 @@
 //! `horizon N` or `horizon none`, read back and not compared), and one
 //! resumed under a wider horizon leaves its disproved entries out (a
 //! position no win was found in within fewer stones may be one within
-//! more; its proofs hold under any horizon). A checkpoint written before
-//! the line existed (2026-11-28) keeps its disproofs.
+//! more; its proofs hold under any horizon). Resumed under a narrower
+//! horizon, a proof by quiet moves past it could not be read back into
+//! the certificate (its expansion there is "not a win"), so `prove mnk`
+//! refuses that. A checkpoint written before the line existed
+//! (2026-11-28) says nothing and is resumed as it is.
 //! Another proof's checkpoint is refused, as is a file that fails its
 //! checks (magic, version, sizes, checksum, numbers no search gives); a
 //! save replaces nothing but this proof's checkpoint (a file put at the

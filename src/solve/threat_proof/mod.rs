@@ -399,6 +399,9 @@ impl<'g> ThreatProver<'g> {
     /// Under a wider horizon the disproved entries go: a position
     /// disproved at the old horizon may be a win with more stones. The
     /// expansions cached go too (the horizon settles positions there).
+    /// A narrower horizon keeps proofs by quiet moves past it that a
+    /// certificate cannot read back: narrow only a table without them
+    /// (a fresh one).
     /// Returns the disproved entries removed.
     pub fn set_horizon(&mut self, max_stones: Option<u32>) -> usize {
         let removed = if wider(max_stones, self.settings.max_stones) {
