@@ -25,7 +25,7 @@ use retrograde::solve::progress::Silent;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
-use retrograde::solve::threat_proof::{self, wider, Settings, ThreatProver, Verdict};
+use retrograde::solve::threat_proof::{self, horizon_name, wider, Settings, ThreatProver, Verdict};
 use retrograde::solve::win_proof;
 use retrograde::solve::zone_proof::{self, DrawProof};
 use retrograde::tablefile::replace::check_replaceable;
@@ -500,11 +500,6 @@ fn by_threats(
         })
     });
     Ok((outcome, checkpoint))
-}
-
-/// A horizon in words: its stones, or `none`.
-fn horizon_name(horizon: Option<u32>) -> String {
-    horizon.map_or_else(|| "none".into(), |n| n.to_string())
 }
 
 /// The report of the threat prover's search of `board` that ended in

@@ -275,11 +275,6 @@ impl<R: Read> In<R> {
     }
 }
 
-/// A horizon as a checkpoint writes it: the stones, or `none`.
-fn horizon_text(horizon: Option<u32>) -> String {
-    horizon.map_or_else(|| "none".into(), |n| n.to_string())
-}
-
 /// The settings as a checkpoint's identity names them: those that change
 /// what the table's entries mean. [`Settings::defender_runs`] is left out:
 /// it refutes only positions that are not wins either way, so a
@@ -326,7 +321,10 @@ impl ThreatProver<'_> {
             .map(|(field, value)| format!("{field} {value}\n"))
             .collect();
         // (not part of the identity: read back to keep or drop disproofs)
-        identity += &format!("horizon {}\n", horizon_text(self.settings.max_stones));
+        identity += &format!(
+            "horizon {}\n",
+            super::horizon_name(self.settings.max_stones)
+        );
         write_atomically_with(path, |file| {
             let mut out = Out {
                 w: BufWriter::with_capacity(1 << 20, file),

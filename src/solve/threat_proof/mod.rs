@@ -204,6 +204,12 @@ impl Default for Settings {
     }
 }
 
+/// A horizon in words, as reports and checkpoints write it: its stones,
+/// or `none`.
+pub fn horizon_name(horizon: Option<u32>) -> String {
+    horizon.map_or_else(|| "none".into(), |n| n.to_string())
+}
+
 /// Whether the horizon `new` searches more positions than `old` (`None`:
 /// no horizon, the widest).
 pub fn wider(new: Option<u32>, old: Option<u32>) -> bool {
