@@ -29,7 +29,7 @@
 # resumes either way), MAX_STONES for --max-stones (default none: no
 # horizon; several rising, as 30,36, are tried in turn; a checkpoint
 # resumes at its own horizon, or under a wider one without its
-# disproofs).
+# disproofs, never under a narrower one).
 #
 # Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
 #        from anywhere). The binaries are built once at the start and
