@@ -522,11 +522,14 @@ impl ThreatProver<'_> {
             let (moves, all) = (input.cells(cells)?, input.cells(cells)?);
             self.cuts.insert(key, Rc::new(Cut { zone, moves, all }));
         }
-        if self.chosen.len() + self.cuts.len() > self.max_kept {
+        if self.kept_bytes() > self.max_kept_bytes {
             return Err(Error::InvalidInput(format!(
-                "{}: the checkpoint's {} cuts and chosen moves are more than this --max-memory keeps; give the budget of the run that wrote it",
+                "{}: the checkpoint's {} cuts and {} chosen moves (about {} bytes) are more than this --max-memory keeps ({} bytes); give at least the budget of the run that wrote it",
                 input.path,
-                self.chosen.len() + self.cuts.len()
+                self.cuts.len(),
+                self.chosen.len(),
+                self.kept_bytes(),
+                self.max_kept_bytes
             )));
         }
         let sum = input.sum.value();
@@ -612,6 +615,47 @@ mod tests {
                  attacker_moves: Some(6), zone_moves: None }"
             );
         }
+    }
+
+    #[test]
+    fn chosen_moves_count_at_their_own_size_in_the_zones_memory() {
+        // 64 MiB keep 8 MiB of cuts and moves: 100,000 chosen moves take
+        // about 16 MB at a cut's old size (160 bytes) and 5.6 MB at their
+        // own
+        // (j8 of 2026-11-28 could not be resumed at the budget that wrote
+        // it while both were counted at a cut's size)
+        let dir = std::env::temp_dir().join(format!("retrograde-kept-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("h8-a1.checkpoint");
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let board = Board::after(&geometry, "h8,a1").unwrap();
+        let prover = || ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        let mut full = prover();
+        for key in 0..100_000u128 {
+            full.chosen
+                .insert(key * 0x9e37_79b9_7f4a_7c15, (key % 225) as u16);
+        }
+        assert!(100_000 * 160 > full.max_kept_bytes);
+        assert!(!full.over_limits(), "{:?}", full.stopped());
+        full.save_checkpoint(&path, &board, 1.0).unwrap();
+        let mut resumed = prover();
+        resumed.load_checkpoint(&path, &board).unwrap().unwrap();
+        assert_eq!(resumed.chosen.len(), 100_000);
+        // and cuts past what is left stop the search
+        for key in 0..(full.max_kept_bytes / super::super::BYTES_PER_CUT) as u128 {
+            let cut = Cut {
+                zone: Cells::default(),
+                moves: vec![1, 2],
+                all: vec![1, 2, 3],
+            };
+            full.cuts.insert(key, Rc::new(cut));
+        }
+        assert!(full.over_limits());
+        assert!(full
+            .stopped()
+            .unwrap()
+            .starts_with("the zones' memory is full"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -75,7 +75,8 @@
 //!   no new position or settled one.)
 //! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
 //!   of the process; with zones, an eighth each for the zone memo and the
-//!   kept cuts and moves; of what is left, half for the table (three
+//!   kept cuts and moves (each counted at its own size: a cut with its
+//!   lists about four times a chosen move); of what is left, half for the table (three
 //!   quarters of it) and the leaves (a quarter) and half for the cache of
 //!   expansions, counted in bytes (their lists, the
 //!   allocator's headers, the map) and cleared when full. An evicted
@@ -147,9 +148,19 @@ const EXPANSION_MAP_BYTES: u64 = (16 + 8 + 1) * 8 / 7 * 3 / 2;
 /// Bytes a zone worked out takes in its memo (key, cells, overhead).
 pub const BYTES_PER_ZONE: u64 = 96;
 
-/// Bytes a kept cut or chosen move takes, about (a cut's move lists
-/// included), to bound what the zones keep.
-pub const BYTES_PER_KEPT: u64 = 160;
+/// Bytes a kept cut takes, about: its shared box, its two move lists
+/// (about 16 cells in all) with the allocator's headers, and its map
+/// slot (measured 2026-11-28 with a counting allocator: 170–185 bytes
+/// before the headers).
+pub const BYTES_PER_CUT: u64 = 216;
+
+/// Bytes a chosen move takes, about: its map slot (a `u128` key and a
+/// `u16`, 32 bytes, and a control byte) at the map's load (measured
+/// 2026-11-28: 40–55 bytes by how full the map is). Counted apart from
+/// the cuts: once both were counted at a cut's size, and j8's checkpoint
+/// of 2.5 M cuts and 5.0 M moves, taking about 830 MB, could not be
+/// resumed within the 1.2 GB an eighth of 9 GiB gives.
+pub const BYTES_PER_CHOSEN: u64 = 56;
 
 /// How wide the prover searches.
 #[derive(Clone, Copy, Debug)]
@@ -332,9 +343,10 @@ pub struct ThreatProver<'g> {
     /// the expansions' budget), 0 outside [`Self::certificate`].
     text_bytes: u64,
     max_zones: usize,
-    /// The most cuts and chosen moves kept (they cannot be dropped: the
-    /// zones and the certificate read them).
-    max_kept: usize,
+    /// The most bytes the cuts and chosen moves kept may take
+    /// ([`Self::kept_bytes`]; they cannot be dropped: the zones and the
+    /// certificate read them).
+    max_kept_bytes: u64,
     deadline: Option<Instant>,
     max_visits: u64,
     stopped: Option<String>,
@@ -361,8 +373,8 @@ impl<'g> ThreatProver<'g> {
         } else {
             0
         };
-        let share = |per: u64| (memory / 8 / per).clamp(1 << 10, 1 << 32) as usize;
-        let (max_zones, max_kept) = (share(BYTES_PER_ZONE), share(BYTES_PER_KEPT));
+        let max_zones = (memory / 8 / BYTES_PER_ZONE).clamp(1 << 10, 1 << 32) as usize;
+        let max_kept_bytes = (memory / 8).max(BYTES_PER_CUT << 10);
         let main = memory - zones - PROCESS_BYTES.min(memory / 4);
         // the table's half: three quarters for the positions searched and
         // settled, a quarter for the leaves' numbers
@@ -384,7 +396,7 @@ impl<'g> ThreatProver<'g> {
             expansion_bytes: 0,
             text_bytes: 0,
             max_zones,
-            max_kept,
+            max_kept_bytes,
             deadline,
             max_visits: u64::MAX,
             stopped: None,
@@ -693,7 +705,7 @@ impl<'g> ThreatProver<'g> {
         if self.stopped.is_some() {
             return true;
         }
-        if self.cuts.len() + self.chosen.len() > self.max_kept {
+        if self.kept_bytes() > self.max_kept_bytes {
             self.stopped = Some(format!(
                 "the zones' memory is full ({} cuts and {} moves kept)",
                 self.cuts.len(),
@@ -703,6 +715,11 @@ impl<'g> ThreatProver<'g> {
         }
         self.stop_past_visits();
         self.stopped.is_some()
+    }
+
+    /// Bytes the cuts and chosen moves kept take, about.
+    fn kept_bytes(&self) -> u64 {
+        self.cuts.len() as u64 * BYTES_PER_CUT + self.chosen.len() as u64 * BYTES_PER_CHOSEN
     }
 
     /// Stops the search once it has searched its positions.
