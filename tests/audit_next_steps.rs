@@ -566,3 +566,84 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `prove mnk --method threats --proof FILE` writes the certificate as it
+/// is read from the prover: a write that fails (here past a file-size
+/// limit, as on a full disk) leaves no file, whole or partial, is a
+/// one-line error (exit 2) and keeps the proved table in the checkpoint,
+/// from which the next run writes the certificate without searching.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_certificate_that_cannot_be_written_leaves_no_file_and_keeps_the_proof() {
+    use std::os::unix::process::CommandExt;
+    let dir = std::env::temp_dir().join(format!("retrograde-full-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (proof, checkpoint) = (dir.join("proof.txt"), dir.join("h8.checkpoint"));
+    let args = [
+        "prove",
+        "mnk",
+        "--cols",
+        "15",
+        "--rows",
+        "15",
+        "--k",
+        "5",
+        "--method",
+        "threats",
+        "--after",
+        "h8,a1,i9,a15",
+        "--json",
+        "--proof",
+        proof.to_str().unwrap(),
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ];
+    // 512,000 bytes a file: the checkpoint (about 320 KB) fits, the
+    // certificate (about 670 KB) does not
+    let mut limited = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"));
+    limited.args(args);
+    // SAFETY: between fork and exec, only async-signal-safe calls
+    unsafe {
+        limited.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 512_000,
+                rlim_max: 512_000,
+            };
+            // a write past the limit then fails with EFBIG rather than
+            // the signal killing the process
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = limited.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.lines().count() == 1
+            && err.contains("--proof")
+            && err.contains("the proved table is saved in the checkpoint"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["h8.checkpoint"], "{err}");
+    let (code, out, err) = run_within(&args, 120, None);
+    assert_eq!(code, Some(0), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        report["proof"]["visits"], report["checkpoint"]["earlier_visits"],
+        "{report}"
+    );
+    let text = std::fs::read_to_string(&proof).unwrap();
+    assert!(
+        text.starts_with("# retrograde threat proof certificate 2\n") && text.len() > 512_000,
+        "{} bytes",
+        text.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

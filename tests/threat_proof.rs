@@ -60,7 +60,12 @@ fn prover_value(provers: &mut [ThreatProver; 2], board: &mut Board) -> Outcome {
         (Verdict::Proved, Verdict::Disproved) => Outcome::Win,
         (Verdict::Disproved, Verdict::Proved) => Outcome::Loss,
         (Verdict::Disproved, Verdict::Disproved) => Outcome::Draw,
-        v => panic!("unsettled or contradictory: {v:?}"),
+        v => panic!(
+            "unsettled or contradictory: {v:?} ({:?}, {:?}, {:?})",
+            provers[0].stopped(),
+            provers[1].stopped(),
+            provers.each_ref().map(|p| p.stats().cuts)
+        ),
     }
 }
 
@@ -70,7 +75,10 @@ fn positions_agree(cols: u32, rows: u32, k: u32, stride: u64) -> u64 {
     let game = Mnk::new(rows, cols, k).unwrap();
     let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
     let geometry = Geometry::new(cols, rows, k).unwrap();
-    let mut provers = [0, 1].map(|a| ThreatProver::new(&geometry, a, complete(), 1 << 28, None));
+    // (one prover a side for every position of the board: 4 × 4's keep
+    // more than 155,000 cuts, 34 MB at a cut's size, past the eighth of
+    // 256 MiB)
+    let mut provers = [0, 1].map(|a| ThreatProver::new(&geometry, a, complete(), 1 << 29, None));
     let (mut seen, mut checked) = (0u64, 0u64);
     common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
         seen += 1;

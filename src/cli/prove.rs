@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
+use retrograde::error::os_text;
 use retrograde::position::searching::{board_table_entries, time_limit, MAX_TIME_LIMIT};
 use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
@@ -239,15 +240,24 @@ fn check_proof_output(path: &Path, force: bool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("--proof {e}"))
 }
 
-/// A proof found: the first player's value, how, the certificate's text
-/// and what to say of it.
+/// A proof found: the first player's value, how, the certificate and
+/// what to say of it.
 struct Proof {
     value: &'static str,
     method: &'static str,
-    certificate: String,
+    certificate: Certificate,
     /// One line a claim (or the pairing), for the report.
     details: Vec<String>,
     json: serde_json::Value,
+}
+
+/// A proof's certificate: its text, written to `--proof` once the proof
+/// is found, or already written there (or, without `--proof`, read to
+/// its end and dropped) as it was read from the prover: the threat
+/// prover's can be past what memory holds.
+enum Certificate {
+    Text(String),
+    Streamed,
 }
 
 /// A draw by a pairing strategy on the empty board, checked.
@@ -261,7 +271,7 @@ fn by_pairing(board: PairingBoard, lines: usize) -> anyhow::Result<Option<Proof>
     Ok(Some(Proof {
         value: "draw",
         method: "pairing",
-        certificate: p.to_certificate(),
+        certificate: Certificate::Text(p.to_certificate()),
         details: vec![format!(
             "proved by a pairing strategy: {} disjoint pairs of cells, each of the {lines} lines holds both cells of one (checked); whoever answers each cell with its partner stops every line, so neither player can win",
             p.pairs.len()
@@ -311,7 +321,7 @@ fn by_zones(
             Ok(Ok(Proof {
                 value: "draw",
                 method: "zones",
-                certificate,
+                certificate: Certificate::Text(certificate),
                 details,
                 json: serde_json::json!({
                     "nodes": stats[0].nodes + stats[1].nodes,
@@ -346,7 +356,7 @@ fn by_win_proof(
     Ok(Some(Proof {
         value: "first",
         method: "proof-number search",
-        certificate,
+        certificate: Certificate::Text(certificate),
         details: vec![format!(
             "claim X wins: {} positions replayed, {} moves listed ({} positions visited by the search)",
             size.positions, size.moves, stats.visits
@@ -480,7 +490,26 @@ fn by_threats(
     } else {
         String::new()
     };
-    let mut outcome = threat_outcome(&mut prover, &mut board, verdict, &earlier_text);
+    let outcome = threat_outcome(
+        &mut prover,
+        &mut board,
+        verdict,
+        &earlier_text,
+        args.proof.as_deref(),
+    );
+    let mut outcome = match (outcome, &args.checkpoint) {
+        (Ok(outcome), _) => outcome,
+        (Err(e), None) => return Err(e),
+        // the certificate's file failed (a full disk): the proof is kept
+        (Err(e), Some(path)) => {
+            return Err(
+                match prover.save_checkpoint(path, &board, seconds_searched()) {
+                    Ok(()) => anyhow::anyhow!("{e} (the proved table is saved in the checkpoint)"),
+                    Err(save) => anyhow::anyhow!("{e} (and the checkpoint: {save})"),
+                },
+            )
+        }
+    };
     if let (Verdict::Proved, Err(why), Some(path)) = (verdict, &mut outcome, &args.checkpoint) {
         // a proof whose certificate failed is kept, so that the next run
         // (after a mend) starts at the proof, not at the last save
@@ -503,13 +532,16 @@ fn by_threats(
 }
 
 /// The report of the threat prover's search of `board` that ended in
-/// `verdict`: the proof with its certificate, or why there is none.
+/// `verdict`: the proof with its certificate (written to `proof_path`
+/// as it is read, atomically), or why there is none; an error if the
+/// file cannot be written.
 fn threat_outcome(
     prover: &mut ThreatProver,
     board: &mut Board,
     verdict: Verdict,
     earlier_text: &str,
-) -> Result<Proof, String> {
+    proof_path: Option<&Path>,
+) -> anyhow::Result<Result<Proof, String>> {
     match verdict {
         Verdict::Proved => {}
         Verdict::Disproved => {
@@ -517,28 +549,29 @@ fn threat_outcome(
                 Some(n) => format!(", within a horizon of {n} stones"),
                 None => String::new(),
             };
-            return Err(format!(
+            return Ok(Err(format!(
                 "the threat prover finds no first-player win among the moves it \
                  tries (the best-scored few{within}: this does not make it a draw)"
-            ));
+            )));
         }
         Verdict::Open => {
-            return Err(format!(
+            return Ok(Err(format!(
                 "the threat prover stopped on {} ({} positions searched{earlier_text})",
                 prover.stopped().unwrap_or("a limit"),
                 prover.stats().visits
-            ))
+            )))
         }
     }
     // never a claimed result without its certificate
-    let (certificate, entries) = prover
-        .certificate(board)
-        .map_err(|e| format!("the threat prover found a win but {e}"))?;
+    let entries = match write_threat_certificate(prover, board, proof_path)? {
+        Ok(entries) => entries,
+        Err(e) => return Ok(Err(format!("the threat prover found a win but {e}"))),
+    };
     let stats = prover.stats();
-    Ok(Proof {
+    Ok(Ok(Proof {
         value: "first",
         method: "threats",
-        certificate,
+        certificate: Certificate::Streamed,
         details: vec![format!(
             "claim X wins: {entries} positions listed ({} searched{earlier_text}, {} expanded: runs of fours and covers; {} zones answered {} replies)",
             stats.visits, stats.expansions, stats.cuts, stats.moves_cut
@@ -552,7 +585,42 @@ fn threat_outcome(
             "horizon": prover.horizon(),
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
-    })
+    }))
+}
+
+/// Writes the certificate of `board`'s proof to `path` (atomically: the
+/// file appears only whole) or, without one, reads it to its end to be
+/// sure it can be; its number of entries, `Ok(Err(why))` if the proof
+/// cannot be read back, an error if the file cannot be written.
+fn write_threat_certificate(
+    prover: &mut ThreatProver,
+    board: &mut Board,
+    path: Option<&Path>,
+) -> anyhow::Result<Result<usize, retrograde::Error>> {
+    let Some(path) = path else {
+        return Ok(prover.write_certificate(board, &mut std::io::sink()));
+    };
+    let (mut entries, mut unread) = (0, None);
+    let written = retrograde::atomic_file::write_atomically_with(path, |file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        match prover.write_certificate(board, &mut out) {
+            Ok(n) => {
+                entries = n;
+                Ok(())
+            }
+            Err(retrograde::Error::Io { cause, .. }) => Err(cause),
+            Err(why) => {
+                // no file is left: the temporary one is removed
+                unread = Some(why);
+                Err(std::io::Error::other("the proof could not be read back"))
+            }
+        }
+    });
+    if let Some(why) = unread {
+        return Ok(Err(why));
+    }
+    written.map_err(|e| anyhow::anyhow!("--proof {}: {}", path.display(), os_text(&e)))?;
+    Ok(Ok(entries))
 }
 
 /// The value by the bitboard search on `bitboard`, written as a proof tree
@@ -615,7 +683,7 @@ fn by_search(
     Ok(Ok(Proof {
         value: first_player_result(value),
         method: "search",
-        certificate,
+        certificate: Certificate::Text(certificate),
         details,
         json: serde_json::json!({ "nodes": searcher.nodes(), "claims": json_claims }),
     }))
@@ -759,8 +827,15 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             },
         }
     };
-    if let (Some(p), Some(path)) = (&proof, &args.proof) {
-        retrograde::atomic_file::write_atomically(path, p.certificate.as_bytes())
+    if let (
+        Some(Proof {
+            certificate: Certificate::Text(text),
+            ..
+        }),
+        Some(path),
+    ) = (&proof, &args.proof)
+    {
+        retrograde::atomic_file::write_atomically(path, text.as_bytes())
             .map_err(|e| anyhow::anyhow!("--proof {}: {e}", path.display()))?;
     }
     let seconds = started.elapsed().as_secs_f64();

@@ -80,10 +80,11 @@
 //!   quarters of it) and the leaves (a quarter) and half for the cache of
 //!   expansions, counted in bytes (their lists, the
 //!   allocator's headers, the map) and cleared when full. An evicted
-//!   expansion is computed again the same way. The certificate's text
-//!   counts against the expansions' half (the cache clears to make room)
-//!   and may take three quarters of it, or the certificate is refused as
-//!   too large.
+//!   expansion is computed again the same way. A certificate is written
+//!   out as it is read from the table, never held: only the set of the
+//!   positions it has listed counts, against the expansions' half (the
+//!   cache clears to make room), and may take three quarters of it, or
+//!   the certificate is refused as too large.
 //!
 //! **Checkpoints** ([`checkpoint`]): the table, the zones' fixed choices
 //! and the counts written to a file and read back into a fresh prover,
@@ -111,7 +112,7 @@ pub mod progress;
 pub mod table;
 pub mod zones;
 
-use std::fmt::Write as _;
+use std::io::Write;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -144,6 +145,11 @@ const PROCESS_BYTES: u64 = 24 << 20;
 /// (key and pointer) and control byte, 8/7 for the slots kept empty,
 /// times 3/2 for the old array held while it grows.
 const EXPANSION_MAP_BYTES: u64 = (16 + 8 + 1) * 8 / 7 * 3 / 2;
+
+/// Bytes a position listed in a certificate being written takes, about
+/// (its key in the set of those listed, 17 bytes a slot, at the set's
+/// load and while it grows).
+const BYTES_PER_LISTED: u64 = 40;
 
 /// Bytes a zone worked out takes in its memo (key, cells, overhead).
 pub const BYTES_PER_ZONE: u64 = 96;
@@ -339,9 +345,10 @@ pub struct ThreatProver<'g> {
     /// full.
     expansion_budget: u64,
     expansion_bytes: u64,
-    /// Bytes of the certificate's text being written (they count against
-    /// the expansions' budget), 0 outside [`Self::certificate`].
-    text_bytes: u64,
+    /// Bytes the positions a certificate being written has listed take
+    /// (its set of keys; they count against the expansions' budget), 0
+    /// outside [`Self::write_certificate`].
+    walk_bytes: u64,
     max_zones: usize,
     /// The most bytes the cuts and chosen moves kept may take
     /// ([`Self::kept_bytes`]; they cannot be dropped: the zones and the
@@ -394,7 +401,7 @@ impl<'g> ThreatProver<'g> {
             image: None,
             expansion_budget,
             expansion_bytes: 0,
-            text_bytes: 0,
+            walk_bytes: 0,
             max_zones,
             max_kept_bytes,
             deadline,
@@ -532,7 +539,7 @@ impl<'g> ThreatProver<'g> {
         self.image = Some(image);
         let bytes = expansion.heap_bytes() + EXPANSION_OVERHEAD;
         let map = (self.expansions.capacity() as u64 + 1) * EXPANSION_MAP_BYTES;
-        if self.expansion_bytes + bytes + map + self.text_bytes > self.expansion_budget {
+        if self.expansion_bytes + bytes + map + self.walk_bytes > self.expansion_budget {
             self.clear_expansions();
         }
         self.expansion_bytes += bytes;
@@ -545,8 +552,8 @@ impl<'g> ThreatProver<'g> {
         self.expansions.clear();
         self.expansions.shrink_to_fit();
         self.expansion_bytes = 0;
-        if self.text_bytes > 0 {
-            // a certificate's text needs the memory now
+        if self.walk_bytes > 0 {
+            // a certificate's walk needs the memory now
             give_back_freed_memory();
         }
     }
@@ -1006,34 +1013,50 @@ impl<'g> ThreatProver<'g> {
         self.prove(board) == Verdict::Proved
     }
 
-    /// The certificate of a proved `board` (docs/FORMAT.md): the header
-    /// and one entry a position of the proof, each once; with the number
-    /// of entries. An error if the proof cannot be read back (a limit hit
-    /// while a piece evicted was proved again).
+    /// The certificate of a proved `board` as text, with its number of
+    /// entries ([`Self::write_certificate`] into memory: for tests and
+    /// small proofs).
     pub fn certificate(&mut self, board: &mut Board) -> Result<(String, usize)> {
+        let mut text = Vec::new();
+        let entries = self.write_certificate(board, &mut text)?;
+        let text = String::from_utf8(text).expect("a certificate is ASCII");
+        Ok((text, entries))
+    }
+
+    /// Writes the certificate of a proved `board` (docs/FORMAT.md) to
+    /// `out` as it is read from the table: the header and one entry a
+    /// position of the proof, each once; returns the number of entries.
+    /// An error if the proof cannot be read back (a limit hit while a
+    /// piece evicted was proved again), or if `out` fails
+    /// ([`Error::Io`]). Only the set of positions listed is held in
+    /// memory (module docs, "Memory"), never the text.
+    pub fn write_certificate(&mut self, board: &mut Board, out: &mut dyn Write) -> Result<usize> {
         let g = self.geometry;
-        let mut text = format!(
+        write!(
+            out,
             "{CERTIFICATE_MAGIC}\nmnk {} {} {}\nclaim {} wins\nroot {}\n",
             g.cols,
             g.rows,
             g.k,
             ["X", "O"][self.attacker],
             board.diagram()
-        );
+        )
+        .map_err(written)?;
         let mut seen = FxHashSet::default();
         let mut entries = 0;
-        let written = self.write_entries(board, &mut text, &mut seen, &mut entries);
-        self.text_bytes = 0;
-        written?;
-        Ok((text, entries))
+        let result = self.write_entries(board, out, &mut seen, &mut entries);
+        self.walk_bytes = 0;
+        result?;
+        out.flush().map_err(written)?;
+        Ok(entries)
     }
 
-    /// Appends the entries of the proof below `board`, each position once
+    /// Writes the entries of the proof below `board`, each position once
     /// (by `seen`); recursive, one level a ply (at most 256).
     fn write_entries(
         &mut self,
         board: &mut Board,
-        text: &mut String,
+        out: &mut dyn Write,
         seen: &mut FxHashSet<u128>,
         entries: &mut usize,
     ) -> Result<()> {
@@ -1041,13 +1064,14 @@ impl<'g> ThreatProver<'g> {
         if !seen.insert(board.exact_key()) {
             return Ok(());
         }
-        // the text takes its bytes from the expansions' share (module
-        // docs, "Memory")
-        self.text_bytes = text.len() as u64;
+        // the positions listed take their bytes from the expansions'
+        // share (module docs, "Memory")
+        self.walk_bytes = seen.len() as u64 * BYTES_PER_LISTED;
         let most = self.expansion_budget / 4 * 3;
-        if self.text_bytes > most {
+        if self.walk_bytes > most {
             return Err(Error::InvalidInput(format!(
-                "its certificate is past its share of --max-memory ({most} bytes)"
+                "its certificate lists more positions than its share of --max-memory keeps ({} at {most} bytes)",
+                seen.len()
             )));
         }
         if !self.ensure_proved(board) {
@@ -1067,7 +1091,7 @@ impl<'g> ThreatProver<'g> {
             Expansion::Won(run) if run.is_empty() => {}
             Expansion::Won(run) => {
                 let run = self.oriented(run, t);
-                writeln!(text, "vcf {}{}", board.diagram(), names(&run)).expect("a string");
+                writeln!(out, "vcf {}{}", board.diagram(), names(&run)).map_err(written)?;
                 *entries += 1;
             }
             Expansion::Moves {
@@ -1087,11 +1111,11 @@ impl<'g> ThreatProver<'g> {
                             self.chosen_move(board).ok_or_else(lost)?
                         }
                     };
-                    writeln!(text, "move {}{}", board.diagram(), names(&[chosen]))
-                        .expect("a string");
+                    writeln!(out, "move {}{}", board.diagram(), names(&[chosen]))
+                        .map_err(written)?;
                     *entries += 1;
                     board.play(chosen, mover);
-                    let written = self.write_entries(board, text, seen, entries);
+                    let written = self.write_entries(board, out, seen, entries);
                     board.undo(chosen, mover);
                     written?;
                 } else {
@@ -1099,26 +1123,26 @@ impl<'g> ThreatProver<'g> {
                     if *pass {
                         let cut = self.cut(board, &expansion);
                         let zone: Vec<u32> = self.canonical_to_board(cut.zone, t).iter().collect();
-                        writeln!(text, "zone {}{}", board.diagram(), names(&zone))
-                            .expect("a string");
+                        writeln!(out, "zone {}{}", board.diagram(), names(&zone))
+                            .map_err(written)?;
                         *entries += 1;
                         replies = self.oriented(&cut.all, t);
                     }
                     for cover in covers {
                         let cover = self.oriented(cover, t);
-                        writeln!(text, "cover {}{}", board.diagram(), names(&cover))
-                            .expect("a string");
+                        writeln!(out, "cover {}{}", board.diagram(), names(&cover))
+                            .map_err(written)?;
                         *entries += 1;
                     }
                     if *pass {
                         board.pass();
-                        let written = self.write_entries(board, text, seen, entries);
+                        let written = self.write_entries(board, out, seen, entries);
                         board.pass();
                         written?;
                     }
                     for reply in replies {
                         board.play(reply, mover);
-                        let written = self.write_entries(board, text, seen, entries);
+                        let written = self.write_entries(board, out, seen, entries);
                         board.undo(reply, mover);
                         written?;
                     }
@@ -1126,6 +1150,15 @@ impl<'g> ThreatProver<'g> {
             }
         }
         Ok(())
+    }
+}
+
+/// A certificate's write that failed, as this crate's error (the caller
+/// knows the file).
+fn written(cause: std::io::Error) -> Error {
+    Error::Io {
+        path: "the certificate".into(),
+        cause,
     }
 }
 
