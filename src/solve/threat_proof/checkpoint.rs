@@ -720,7 +720,7 @@ mod tests {
         large.limit_visits(60_000);
         assert_eq!(large.prove(&mut board), Verdict::Open);
         large.save_checkpoint(&path, &board, 1.0).unwrap();
-        // 2 MiB: a table of about 21,800 slots, room for 16,350
+        // 2 MiB: a table of 43,690 slots, room for about 32,800
         let mut small = ThreatProver::new(&geometry, 0, settings, 2 << 20, None);
         let room = small.table.room();
         assert!(large.table.len() > room, "{} entries", large.table.len());

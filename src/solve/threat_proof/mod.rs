@@ -76,15 +76,22 @@
 //! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
 //!   of the process; with zones, an eighth each for the zone memo and the
 //!   kept cuts and moves (each counted at its own size: a cut with its
-//!   lists about four times a chosen move); of what is left, half for the table (three
-//!   quarters of it) and the leaves (a quarter) and half for the cache of
-//!   expansions, counted in bytes (their lists, the
-//!   allocator's headers, the map) and cleared when full. An evicted
-//!   expansion is computed again the same way. A certificate is written
-//!   out as it is read from the table, never held: only the set of the
-//!   positions it has listed counts, against the expansions' half (the
-//!   cache clears to make room), and may take three quarters of it, or
-//!   the certificate is refused as too large.
+//!   lists about four times a chosen move); of what is left, six eighths
+//!   for the table, an eighth for the leaves and an eighth for the cache
+//!   of expansions, counted in bytes (their lists, the allocator's
+//!   headers, the map) and cleared when full. An evicted expansion is
+//!   computed again the same way. The cache matters little and the table
+//!   much once the table is full, as in every hard gomoku class: on j10
+//!   (measured 2026-11-28) a cache of 93 MB worked out 1.71 expansions a
+//!   position searched against 1.69 with 3.4 GB; with 512 MiB, whose
+//!   table fills, j10 was proved in 18.9 M positions with this split
+//!   against 22.6 M with the earlier one (a table of three eighths and
+//!   expansions of four), and its process peaked at 430 MB against
+//!   556 MB.
+//!   A certificate is written out as it is read from the table, never
+//!   held: only the set of the positions it has listed counts, against
+//!   the expansions' share (the cache clears to make room), and may take
+//!   three quarters of it, or the certificate is refused as too large.
 //!
 //! **Checkpoints** ([`checkpoint`]): the table, the zones' fixed choices
 //! and the counts written to a file and read back into a fresh prover,
@@ -383,11 +390,12 @@ impl<'g> ThreatProver<'g> {
         let max_zones = (memory / 8 / BYTES_PER_ZONE).clamp(1 << 10, 1 << 32) as usize;
         let max_kept_bytes = (memory / 8).max(BYTES_PER_CUT << 10);
         let main = memory - zones - PROCESS_BYTES.min(memory / 4);
-        // the table's half: three quarters for the positions searched and
-        // settled, a quarter for the leaves' numbers
-        let table = Table::within(main / 2 / 4 * 3);
-        let leaves = Leaves::within(main / 2 / 4);
-        let expansion_budget = main - main / 2;
+        // six eighths for the positions searched and settled, an eighth
+        // for the leaves' numbers, an eighth for the expansions (module
+        // docs, "Memory")
+        let table = Table::within(main / 8 * 6);
+        let leaves = Leaves::within(main / 8);
+        let expansion_budget = main - main / 8 * 7;
         Self {
             geometry,
             attacker,
@@ -1266,7 +1274,7 @@ mod tests {
     #[test]
     fn a_proof_goes_through_in_a_table_far_smaller_than_its_search() {
         // with room, h8 a1 i9 a2 is proved in 163,058 positions and its
-        // table ends at 92,237 entries; 4 MiB hold about 41,000. Before
+        // table ends at 92,237 entries; 2 MiB hold about 41,000. Before
         // the table kept leaves apart and replaced by work with ageing,
         // the search went round its full table: 3 M positions searched
         // and no proof
@@ -1276,7 +1284,7 @@ mod tests {
             zone_moves: None,
             ..Settings::default()
         };
-        let mut prover = ThreatProver::new(&geometry, 0, settings, 4 << 20, None);
+        let mut prover = ThreatProver::new(&geometry, 0, settings, 2 << 20, None);
         prover.limit_visits(600_000);
         assert_eq!(
             prover.prove(&mut board),
