@@ -581,29 +581,16 @@ fn a_certificate_that_cannot_be_written_leaves_no_file_and_keeps_the_proof() {
     let dir = std::env::temp_dir().join(format!("retrograde-full-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (proof, checkpoint) = (dir.join("proof.txt"), dir.join("h8.checkpoint"));
-    let args = [
-        "prove",
-        "mnk",
-        "--cols",
-        "15",
-        "--rows",
-        "15",
-        "--k",
-        "5",
-        "--method",
-        "threats",
-        "--after",
-        "h8,a1,i9,a15",
-        "--json",
-        "--proof",
-        proof.to_str().unwrap(),
-        "--checkpoint",
-        checkpoint.to_str().unwrap(),
-    ];
+    let fixed = "prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,a1,i9,a15 --json";
+    let paths = [proof.to_str().unwrap(), checkpoint.to_str().unwrap()];
+    let args: Vec<&str> = fixed
+        .split(' ')
+        .chain(["--proof", paths[0], "--checkpoint", paths[1]])
+        .collect();
     // 512,000 bytes a file: the checkpoint (about 320 KB) fits, the
     // certificate (about 670 KB) does not
     let mut limited = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"));
-    limited.args(args);
+    limited.args(&args);
     // SAFETY: between fork and exec, only async-signal-safe calls
     unsafe {
         limited.pre_exec(|| {
