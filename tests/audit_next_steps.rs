@@ -331,11 +331,11 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
 }
 
 /// A proof whose certificate fails (here: listing more positions than a
-/// small --max-memory keeps) leaves its table in the checkpoint, and the next run
-/// writes the certificate from it without searching again; found within
-/// a horizon of 36 stones, it is not resumed under a narrower one only
-/// (its certificate could not be read back there: the search's moves
-/// past 30 stones are "not a win" under 30).
+/// small --max-memory keeps) leaves its table in the checkpoint, and the
+/// next run writes the certificate from it without searching again;
+/// found within a horizon of 36 stones, it is not resumed under a
+/// narrower one only (its certificate could not be read back there: the
+/// search's moves past 30 stones are "not a win" under 30).
 #[test]
 fn a_proof_whose_certificate_fails_is_kept_in_its_checkpoint() {
     let dir = std::env::temp_dir().join(format!("retrograde-kept-proof-{}", std::process::id()));

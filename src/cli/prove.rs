@@ -490,33 +490,36 @@ fn by_threats(
     } else {
         String::new()
     };
-    let outcome = threat_outcome(
+    let mut outcome = threat_outcome(
         &mut prover,
         &mut board,
         verdict,
         &earlier_text,
         args.proof.as_deref(),
     );
-    let mut outcome = match (outcome, &args.checkpoint) {
-        (Ok(outcome), _) => outcome,
-        (Err(e), None) => return Err(e),
-        // the certificate's file failed (a full disk): the proof is kept
-        (Err(e), Some(path)) => {
-            return Err(
-                match prover.save_checkpoint(path, &board, seconds_searched()) {
-                    Ok(()) => anyhow::anyhow!("{e} (the proved table is saved in the checkpoint)"),
-                    Err(save) => anyhow::anyhow!("{e} (and the checkpoint: {save})"),
-                },
-            )
+    if let (Verdict::Proved, Some(path)) = (verdict, &args.checkpoint) {
+        // a proof whose certificate failed (not read back, or its file not
+        // written: a full disk) is kept, so that the next run (after a
+        // mend) starts at the proof, not at the last save
+        const KEPT: &str = " (the proved table is saved in the checkpoint)";
+        match &mut outcome {
+            Ok(Ok(_)) => {}
+            Ok(Err(why)) => {
+                prover.save_checkpoint(path, &board, seconds_searched())?;
+                saves += 1;
+                why.push_str(KEPT);
+            }
+            Err(e) => {
+                return Err(
+                    match prover.save_checkpoint(path, &board, seconds_searched()) {
+                        Ok(()) => anyhow::anyhow!("{e}{KEPT}"),
+                        Err(save) => anyhow::anyhow!("{e} (and the checkpoint: {save})"),
+                    },
+                )
+            }
         }
-    };
-    if let (Verdict::Proved, Err(why), Some(path)) = (verdict, &mut outcome, &args.checkpoint) {
-        // a proof whose certificate failed is kept, so that the next run
-        // (after a mend) starts at the proof, not at the last save
-        prover.save_checkpoint(path, &board, seconds_searched())?;
-        saves += 1;
-        why.push_str(" (the proved table is saved in the checkpoint)");
     }
+    let outcome = outcome?;
     let checkpoint = args.checkpoint.as_ref().map(|path| {
         serde_json::json!({
             "file": path.display().to_string(),
@@ -619,8 +622,13 @@ fn write_threat_certificate(
     if let Some(why) = unread {
         return Ok(Err(why));
     }
-    written.map_err(|e| anyhow::anyhow!("--proof {}: {}", path.display(), os_text(&e)))?;
+    written.map_err(|e| proof_unwritten(path, &e))?;
     Ok(Ok(entries))
+}
+
+/// The error of a certificate that could not be written to `--proof`.
+fn proof_unwritten(path: &Path, cause: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("--proof {}: {}", path.display(), os_text(cause))
 }
 
 /// The value by the bitboard search on `bitboard`, written as a proof tree
@@ -836,7 +844,7 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     ) = (&proof, &args.proof)
     {
         retrograde::atomic_file::write_atomically(path, text.as_bytes())
-            .map_err(|e| anyhow::anyhow!("--proof {}: {e}", path.display()))?;
+            .map_err(|e| proof_unwritten(path, &e))?;
     }
     let seconds = started.elapsed().as_secs_f64();
     let code = if args.run.json {
