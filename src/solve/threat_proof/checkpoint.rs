@@ -498,7 +498,9 @@ impl ThreatProver<'_> {
                 dropped += 1;
                 continue;
             }
-            if !self.table.store_fingerprint(fingerprint, numbers, work) {
+            let given_up = self.table.counts().proofs_given_up;
+            self.table.store_fingerprint(fingerprint, numbers, work);
+            if self.table.counts().proofs_given_up > given_up {
                 return Err(Error::InvalidInput(format!(
                     "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
                     input.path

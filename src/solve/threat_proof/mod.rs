@@ -59,9 +59,12 @@
 //!   grows up to its share of the memory; at its largest, a new key with
 //!   no empty slot near its home replaces the entry of least work not
 //!   proved there (works are halved as new keys crowd it, so that
-//!   entries the search has left make room); proved ones stay, since the
-//!   certificate is read from them. A table 15/16 full whose every entry
-//!   is proved stops the search ("the table is full").
+//!   entries the search has left make room), or one proved by the rules
+//!   alone; a table 15/16 full with neither near the home gives up the
+//!   proved entry of least work there, which the search proves again if
+//!   it meets it, and the certificate's walk where it needs it (a cut
+//!   whose pass proof lost a piece before the cut was made searches every
+//!   reply: its zone cannot be read).
 //!   The numbers of children looked at but not searched (most of those
 //!   read) are kept apart, unsettled only, in a cache that forgets
 //!   ([`leaves`]); a child in neither is worked out from its expansion.
@@ -381,7 +384,7 @@ impl<'g> ThreatProver<'g> {
         deadline: Option<Instant>,
     ) -> Self {
         // with zones, the zone memo and the kept cuts and moves an eighth
-        // each; of the rest, the table half and the expansions half
+        // each; the rest split below
         let zones = if settings.zone_moves.is_some() {
             memory / 4
         } else {
@@ -510,8 +513,7 @@ impl<'g> ThreatProver<'g> {
     /// move the proof chose. `None` where `board` is not a proved
     /// position with the attacker to move.
     pub fn winning_move(&mut self, board: &Board) -> Option<u32> {
-        if !self.attacker_to_move(board) || self.table.get(board.key()).is_none_or(|n| n.proof != 0)
-        {
+        if !self.attacker_to_move(board) || !self.is_proved(board) {
             return None;
         }
         let (expansion, t) = self.expansion(board);
@@ -520,6 +522,19 @@ impl<'g> ThreatProver<'g> {
             Expansion::Won(run) => Some(u32::from(self.geometry.inverses[t][run[0] as usize])),
             Expansion::Moves { .. } => self.chosen_move(board),
             Expansion::Lost => None,
+        }
+    }
+
+    /// Whether `board` is proved: so in the table, or missing there and
+    /// proved by the rules at its expansion (a full table replaces such
+    /// entries: [`table`], "Replacement").
+    fn is_proved(&mut self, board: &Board) -> bool {
+        match self.table.get(board.key()) {
+            Some(n) => n.proof == 0,
+            None => {
+                let (expansion, _) = self.expansion(board);
+                self.starting_numbers(board, &expansion) == Numbers::PROVED
+            }
         }
     }
 
@@ -707,12 +722,7 @@ impl<'g> ThreatProver<'g> {
     }
 
     fn store(&mut self, key: u128, numbers: Numbers, work: u32) {
-        if !self.table.store(key, numbers, work) && self.stopped.is_none() {
-            self.stopped = Some(format!(
-                "the table is full ({} positions)",
-                self.table.len()
-            ));
-        }
+        self.table.store(key, numbers, work);
     }
 
     /// Whether the search must stop now (time, visits); says why once.
@@ -793,8 +803,15 @@ impl<'g> ThreatProver<'g> {
         if !*pass {
             return self.oriented(moves, t);
         }
-        let passed = self.table.get(board.key_after_pass());
-        if passed.is_none_or(|n| n.proof != 0) {
+        let passed = match self.table.get(board.key_after_pass()) {
+            Some(n) => n.proof == 0,
+            None => {
+                let mut passed = board.clone();
+                passed.pass();
+                self.is_proved(&passed)
+            }
+        };
+        if !passed {
             return vec![PASS];
         }
         let cut = self.cut(board, expansion);
@@ -990,19 +1007,16 @@ impl<'g> ThreatProver<'g> {
             step_back(board, cell, mover);
             descended = true;
             returned.retain(|&(i, _)| i != best_at);
-            if got.proof != 0 {
-                // (proved numbers are read from the table alone: they
-                // stay there, and a store refused stops the search; a
-                // full table may replace disproved ones)
-                returned.push((best_at, got));
-            }
+            // (every number a child returned is kept: a full table may
+            // give up any entry, proved ones too)
+            returned.push((best_at, got));
         }
     }
 
     /// Whether the table holds `board` as proved; if not, proves it again
     /// (after an eviction). False when it is not a win after all.
     fn ensure_proved(&mut self, board: &mut Board) -> bool {
-        if self.table.get(board.key()).is_some_and(|n| n.proof == 0) {
+        if self.is_proved(board) {
             return true;
         }
         self.prove(board) == Verdict::Proved
@@ -1307,7 +1321,7 @@ mod tests {
             proof: 3,
             disproof: 4,
         };
-        assert!(prover.table.store(board.key(), open, 9));
+        prover.table.store(board.key(), open, 9);
         prover.limit_visits(10_000);
         assert_eq!(prover.prove(&mut board), Verdict::Proved);
         assert!(prover.stats().visits <= 1, "{:?}", prover.stats());
@@ -1323,7 +1337,7 @@ mod tests {
         let geometry = Geometry::new(15, 15, 5).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
-        assert!(prover.table.store(board.key(), Numbers::PROVED, 0));
+        prover.table.store(board.key(), Numbers::PROVED, 0);
         prover.limit_visits(200_000);
         assert_eq!(prover.prove(&mut board), Verdict::Proved);
         assert_eq!(prover.stats().visits, 0);

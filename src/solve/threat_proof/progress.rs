@@ -6,7 +6,8 @@
 //! Each line gives the totals and, in brackets, what changed since the
 //! line before: positions searched, expansions worked out, the table's
 //! entries and slots, its settled entries, the new keys that found it
-//! crowded and the entries replaced for them, the searches that returned
+//! crowded and the entries replaced for them (and of those, the proofs
+//! given up: [`super::table`], "Replacement"), the searches that returned
 //! at once (their numbers past the thresholds they were given: each such
 //! return is a descent that found nothing to do), the mean and deepest
 //! depth of the positions searched, and the root's numbers; then the
@@ -99,7 +100,8 @@ impl Progress {
         };
         let line = format!(
             "progress {:.0} s: {} positions (+{}), {} expansions (+{}), table {} entries \
-             ({:+}) in {} slots, settled {} ({:+}), crowded +{}, replaced +{}, ageings {}, \
+             ({:+}) in {} slots, settled {} ({:+}), crowded +{}, replaced +{} \
+             (proofs given up +{}), ageings {}, \
              returned at once +{}, depth mean {:.1} max {}, root {}",
             at.duration_since(self.started).as_secs_f64(),
             now.visits,
@@ -113,6 +115,9 @@ impl Progress {
             now.table.settled as i64 - last.table.settled as i64,
             now.table.crowded.saturating_sub(last.table.crowded),
             now.table.replaced.saturating_sub(last.table.replaced),
+            now.table
+                .proofs_given_up
+                .saturating_sub(last.table.proofs_given_up),
             now.table.ageings,
             now.at_once.saturating_sub(last.at_once),
             mean_depth,
@@ -152,6 +157,7 @@ mod tests {
             settled: 40,
             crowded: 9,
             replaced: 8,
+            proofs_given_up: 3,
             ..TableCounts::default()
         };
         let line = progress.line(
@@ -174,7 +180,7 @@ mod tests {
             "2100 expansions (+100)",
             "table 450 entries (-50) in 4096 slots",
             "settled 40 (+40)",
-            "crowded +9, replaced +8",
+            "crowded +9, replaced +8 (proofs given up +3)",
             "returned at once +12",
             "depth mean 3.0 max 7",
             "root (5, 6)",

@@ -126,10 +126,22 @@ impl ThreatProver<'_> {
             return None;
         };
         let mover = board.to_move();
-        let cell = self.oriented(all, t).into_iter().find(|&c| {
+        let moves = self.oriented(all, t);
+        let in_table = moves.iter().copied().find(|&c| {
             self.table
                 .get(board.key_after(c, mover))
                 .is_some_and(|n| n.proof == 0)
+        });
+        // else a move to a position the rules prove, whose entry a full
+        // table may have replaced (table.rs, "Replacement")
+        let cell = in_table.or_else(|| {
+            let mut after = board.clone();
+            moves.into_iter().find(|&c| {
+                after.play(c, mover);
+                let proved = self.is_proved(&after);
+                after.undo(c, mover);
+                proved
+            })
         })?;
         self.chosen
             .insert(key, self.geometry.symmetries[t][cell as usize]);
@@ -183,7 +195,7 @@ impl ThreatProver<'_> {
         if let Some(&zone) = self.zone_memo.get(&(key, extras)) {
             return Some(self.canonical_to_board(zone, t));
         }
-        if self.table.get(key).is_none_or(|n| n.proof != 0) {
+        if !self.is_proved(board) {
             return None;
         }
         let (a, d) = (self.attacker, 1 - self.attacker);
