@@ -31,8 +31,17 @@
 # resumes at its own horizon, or under a wider one without its
 # disproofs, never under a narrower one).
 #
-# Usage: results/gomoku.sh [REPLY ...]   (default: every class, in order;
-#        from anywhere). The binaries are built once at the start and
+# A class may be given as REPLY:MOVE (say i8:i9): the prover then proves
+# the position after h8 REPLY MOVE, Black's third move chosen by hand as in
+# Allis's proof (the prover's own search of the class spreads its work
+# over every third move), and the class's certificate is that proof with
+# the root moved up to h8 REPLY and a `move` entry for MOVE put first: the
+# checker replays it from the class's position. Its checkpoint is
+# h8-REPLY-MOVE.checkpoint, its JSON the prover's with "class" and
+# "third_move" added.
+#
+# Usage: results/gomoku.sh [REPLY[:MOVE] ...]   (default: every class, in
+#        order; from anywhere). The binaries are built once at the start and
 #        copied aside, so editing the sources during a run changes nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,14 +80,17 @@ for dx in 7 6 5 4 3 2 1; do
   [ "$dx" = 7 ] && order+="o15 "
 done
 
-for reply in ${*:-$order}; do
+for class in ${*:-$order}; do
+  reply=${class%%:*}
+  third=$([ "$reply" = "$class" ] || echo "${class#*:}")
   file="$out/$reply.json"
   [ -e "$file" ] && continue
   certificate="$certificates/h8-$reply.txt"
-  args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after h8,$reply --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
+  after="h8,$reply${third:+,$third}"
+  args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after $after --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
   if [ "$runs" = on ]; then args+=" --defender-runs"; fi
   if [ -n "$horizon" ]; then args+=" --max-stones $horizon"; fi
-  checkpoint="$checkpoints/h8-$reply.checkpoint"
+  checkpoint="$checkpoints/${after//,/-}.checkpoint"
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
   /usr/bin/time -f '%e %M' -o "$out/$reply.time" \
@@ -89,6 +101,24 @@ for reply in ${*:-$order}; do
   rm "$out/$reply.time"
   verdict=null
   if [ "$status" = 0 ]; then
+    if [ -n "$third" ]; then
+      # the class's certificate: the root moved up one ply, the chosen
+      # third move its first entry (docs/FORMAT.md, threat certificates)
+      python3 - "$certificate" "$third" <<'EOF'
+import os, sys
+path, move = sys.argv[1], sys.argv[2]
+col, row = ord(move[0]) - ord("a"), int(move[1:]) - 1
+lines = open(path).read().split("\n")
+at = next(i for i, line in enumerate(lines) if line.startswith("root "))
+rows = [list(r) for r in lines[at][len("root "):].split("/")]
+assert rows[row][col] == "X", "the third move is Black's stone at the root"
+rows[row][col] = "."
+parent = "/".join("".join(r) for r in rows)
+lines[at : at + 1] = ["root " + parent, "move %s %s" % (parent, move)]
+open(path + ".tmp", "w").write("\n".join(lines))
+os.replace(path + ".tmp", path)
+EOF
+    fi
     verdict=refused
     # accepted only on the checker's own word (a renamed test would run
     # nothing and exit 0)
@@ -101,11 +131,13 @@ for reply in ${*:-$order}; do
     echo "gomoku.sh: h8 $reply: retrograde exited with $status" >&2
     exit "$status"
   fi
-  python3 - "$file.tmp" "$verdict" <<'EOF'
+  python3 - "$file.tmp" "$verdict" "$reply" "$third" <<'EOF'
 import json, sys
-path, verdict = sys.argv[1], sys.argv[2]
+path, verdict, reply, third = sys.argv[1:5]
 report = json.load(open(path))
 report["checker"] = None if verdict == "null" else verdict
+if third:
+    report["class"], report["third_move"] = "h8," + reply, third
 json.dump(report, open(path, "w"))
 EOF
   mv "$file.tmp" "$file"
@@ -113,5 +145,5 @@ EOF
   # the checker's output is kept where it did not accept
   [ "$verdict" = refused ] || rm -f "$out/$reply.check"
   result=$([ "$status" = 0 ] && echo "X wins; certificate ${replayed:-$verdict}" || echo "not proved")
-  echo "$(date -u +%F) h8 $reply: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
+  echo "$(date -u +%F) h8 $reply${third:+ (by 3.$third)}: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
 done
