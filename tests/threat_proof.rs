@@ -447,6 +447,7 @@ fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through()
         small.stopped()
     );
     assert!(small.stats().entries <= 8_192, "{:?}", small.stats());
+    println!("proved in {} positions", small.stats().visits);
     small.save_checkpoint(&path, &board, 1.0).unwrap();
     let mut roomy = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
     roomy.load_checkpoint(&path, &board).unwrap();

@@ -59,12 +59,12 @@
 //!   grows up to its share of the memory; at its largest, a new key with
 //!   no empty slot near its home replaces the entry of least work not
 //!   proved there (works are halved as new keys crowd it, so that
-//!   entries the search has left make room), or one proved by the rules
-//!   alone; a table 15/16 full with neither near the home gives up the
-//!   proved entry of least work there, which the search proves again if
-//!   it meets it, and the certificate's walk where it needs it (a cut
-//!   whose pass proof lost a piece before the cut was made searches every
-//!   reply: its zone cannot be read).
+//!   entries the search has left make room); a table 15/16 full with
+//!   none near the home gives up the proved entry of least work there,
+//!   which the search proves again if it meets it, and the certificate's
+//!   walk where it needs it (a position the rules prove is read from its
+//!   expansion; a cut whose pass proof lost a searched piece before the
+//!   cut was made searches every reply: its zone cannot be read).
 //!   The numbers of children looked at but not searched (most of those
 //!   read) are kept apart, unsettled only, in a cache that forgets
 //!   ([`leaves`]); a child in neither is worked out from its expansion.
@@ -526,8 +526,8 @@ impl<'g> ThreatProver<'g> {
     }
 
     /// Whether `board` is proved: so in the table, or missing there and
-    /// proved by the rules at its expansion (a full table replaces such
-    /// entries: [`table`], "Replacement").
+    /// proved by the rules at its expansion (a full table may give up
+    /// proofs: [`table`], "Replacement").
     fn is_proved(&mut self, board: &Board) -> bool {
         match self.table.get(board.key()) {
             Some(n) => n.proof == 0,
@@ -1007,9 +1007,13 @@ impl<'g> ThreatProver<'g> {
             step_back(board, cell, mover);
             descended = true;
             returned.retain(|&(i, _)| i != best_at);
-            // (every number a child returned is kept: a full table may
-            // give up any entry, proved ones too)
-            returned.push((best_at, got));
+            if got.proof != 0 {
+                // (a proof is read from the table: one given up meanwhile
+                // is searched again, which stores it; kept here instead,
+                // a pass proved would be taken as proved while the cut,
+                // read from the table, waits for it: a loop)
+                returned.push((best_at, got));
+            }
         }
     }
 
