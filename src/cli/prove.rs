@@ -466,7 +466,7 @@ fn by_threats(
         }
         if let (Verdict::Open, Some(path)) = (verdict, &args.checkpoint) {
             // on only when the clock stopped it for the save (not for the
-            // deadline, a full table or the zones' memory)
+            // deadline or the zones' memory)
             let now = Instant::now();
             let for_the_save = prover.stopped_by_clock() && deadline.is_none_or(|d| now < d);
             prover.save_checkpoint(path, &board, seconds_searched())?;
