@@ -36,9 +36,11 @@
 # Allis's proof (the prover's own search of the class spreads its work
 # over every third move), and the class's certificate is that proof with
 # the root moved up to h8 REPLY and a `move` entry for MOVE put first: the
-# checker replays it from the class's position. Its checkpoint is
-# h8-REPLY-MOVE.checkpoint, its JSON the prover's with "class" and
-# "third_move" added.
+# checker replays it from the class's position. Its files are named
+# REPLY-MOVE (results/gomoku/REPLY-MOVE.json, the prover's with "class" and
+# "third_move" added; h8-REPLY-MOVE.checkpoint), so that one third move
+# not proved never stops another from running; a class with a third move's
+# JSON the checker accepted is proved, and skipped when given as REPLY.
 #
 # Usage: results/gomoku.sh [REPLY[:MOVE] ...]   (default: every class, in
 #        order; from anywhere). The binaries are built once at the start and
@@ -81,11 +83,21 @@ for dx in 7 6 5 4 3 2 1; do
 done
 
 for class in ${*:-$order}; do
+  class=${class,,}
+  if ! [[ "$class" =~ ^[a-o]([1-9]|1[0-5])(:[a-o]([1-9]|1[0-5]))?$ ]]; then
+    echo "gomoku.sh: $class: not a cell of the board (REPLY or REPLY:MOVE, as i8:h9)" >&2
+    exit 2
+  fi
   reply=${class%%:*}
   third=$([ "$reply" = "$class" ] || echo "${class#*:}")
-  file="$out/$reply.json"
+  # the files' name: REPLY, or REPLY-MOVE for a third move chosen by hand
+  name=$reply${third:+-$third}
+  file="$out/$name.json"
   [ -e "$file" ] && continue
-  certificate="$certificates/h8-$reply.txt"
+  if [ -z "$third" ] && grep -qs '"checker": "accepted"' "$out/$reply"-*.json; then
+    continue # proved through a third move
+  fi
+  certificate="$certificates/h8-$name.txt"
   after="h8,$reply${third:+,$third}"
   args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after $after --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
   if [ "$runs" = on ]; then args+=" --defender-runs"; fi
@@ -93,12 +105,12 @@ for class in ${*:-$order}; do
   checkpoint="$checkpoints/${after//,/-}.checkpoint"
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
-  /usr/bin/time -f '%e %M' -o "$out/$reply.time" \
+  /usr/bin/time -f '%e %M' -o "$out/$name.time" \
     "$bin/retrograde" $args --json --proof "$certificate" --checkpoint "$checkpoint" \
     --report-every "$report" > "$file.tmp" || status=$?
   # (time writes "Command exited with non-zero status" first on a failure)
-  read -r seconds kib < <(tail -n 1 "$out/$reply.time")
-  rm "$out/$reply.time"
+  read -r seconds kib < <(tail -n 1 "$out/$name.time")
+  rm "$out/$name.time"
   verdict=null
   if [ "$status" = 0 ]; then
     if [ -n "$third" ]; then
@@ -108,14 +120,16 @@ for class in ${*:-$order}; do
 import os, sys
 path, move = sys.argv[1], sys.argv[2]
 col, row = ord(move[0]) - ord("a"), int(move[1:]) - 1
-lines = open(path).read().split("\n")
-at = next(i for i, line in enumerate(lines) if line.startswith("root "))
-rows = [list(r) for r in lines[at][len("root "):].split("/")]
-assert rows[row][col] == "X", "the third move is Black's stone at the root"
-rows[row][col] = "."
-parent = "/".join("".join(r) for r in rows)
-lines[at : at + 1] = ["root " + parent, "move %s %s" % (parent, move)]
-open(path + ".tmp", "w").write("\n".join(lines))
+# streamed line by line (a certificate may be hundreds of MB)
+with open(path) as lines, open(path + ".tmp", "w") as out:
+    for line in lines:
+        if line.startswith("root "):
+            rows = [list(r) for r in line[len("root "):].rstrip("\n").split("/")]
+            assert rows[row][col] == "X", "the third move is Black's stone at the root"
+            rows[row][col] = "."
+            parent = "/".join("".join(r) for r in rows)
+            line = "root %s\nmove %s %s\n" % (parent, parent, move)
+        out.write(line)
 os.replace(path + ".tmp", path)
 EOF
     fi
@@ -123,8 +137,8 @@ EOF
     # accepted only on the checker's own word (a renamed test would run
     # nothing and exit 0)
     RG_THREAT_PROOF="$certificate" "$bin/checker" a_certificate_from_the_environment \
-      --exact --ignored --nocapture > "$out/$reply.check" 2>&1 &&
-      grep -q ': accepted, ' "$out/$reply.check" && verdict=accepted
+      --exact --ignored --nocapture > "$out/$name.check" 2>&1 &&
+      grep -q ': accepted, ' "$out/$name.check" && verdict=accepted
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
     [ "$verdict" = accepted ] && rm -f "$checkpoint"
   elif [ "$status" != 3 ]; then
@@ -141,9 +155,9 @@ if third:
 json.dump(report, open(path, "w"))
 EOF
   mv "$file.tmp" "$file"
-  replayed=$(grep -o 'accepted.*' "$out/$reply.check" 2>/dev/null | head -1 || true)
+  replayed=$(grep -o 'accepted.*' "$out/$name.check" 2>/dev/null | head -1 || true)
   # the checker's output is kept where it did not accept
-  [ "$verdict" = refused ] || rm -f "$out/$reply.check"
+  [ "$verdict" = refused ] || rm -f "$out/$name.check"
   result=$([ "$status" = 0 ] && echo "X wins; certificate ${replayed:-$verdict}" || echo "not proved")
   echo "$(date -u +%F) h8 $reply${third:+ (by 3.$third)}: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
 done

@@ -449,12 +449,21 @@ fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through()
     assert!(small.stats().entries <= 8_192, "{:?}", small.stats());
     println!("proved in {} positions", small.stats().visits);
     small.save_checkpoint(&path, &board, 1.0).unwrap();
+    // a walk on the clock stops where it would prove a piece again, and
+    // says so (not "could not be read back": the proof is not lost)
+    small.set_deadline(Some(std::time::Instant::now()));
+    let stopped = small.certificate(&mut board).unwrap_err().to_string();
+    assert!(
+        stopped.contains("walk stopped on the time limit while proving again"),
+        "{stopped}"
+    );
     let mut roomy = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
     roomy.load_checkpoint(&path, &board).unwrap();
     assert_eq!(roomy.prove(&mut board), Verdict::Proved);
     let (text, _) = roomy.certificate(&mut board).unwrap();
     check_certificate(&text).expect("accepted");
     // (the pieces given up were proved again by the walk)
+    assert!(roomy.stats().proved_again > 0, "{:?}", roomy.stats());
     assert!(roomy.stats().visits > small.stats().visits);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -585,6 +585,7 @@ fn threat_outcome(
             "zone_cuts": stats.cuts,
             "replies_answered_by_zones": stats.moves_cut,
             "proved_afresh_for_the_certificate": stats.proved_afresh,
+            "given_up_proved_again_for_the_certificate": stats.proved_again,
             "horizon": prover.horizon(),
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),

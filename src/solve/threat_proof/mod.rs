@@ -68,9 +68,12 @@
 //!   The numbers of children looked at but not searched (most of those
 //!   read) are kept apart, unsettled only, in a cache that forgets
 //!   ([`leaves`]); a child in neither is worked out from its expansion.
-//!   A position's search keeps the numbers not proved its children's
-//!   searches returned, and reads them for a child whose entry the table
-//!   gave to another key meanwhile: re-reading the child's starting
+//!   A position's search keeps the numbers its children's searches
+//!   returned (a pass's only when not proved: its cut is read from the
+//!   table), and reads them for a child whose entry the table gave to
+//!   another key meanwhile (two proofs near one home, each searched
+//!   again with little work, could otherwise give each other up
+//!   forever): re-reading the child's starting
 //!   numbers instead can make the search choose it again with the same
 //!   thresholds, forever. (The likely cause of l10's stall of
 //!   2026-11-27: 13.4 M positions searched in 300 s, every one at the
@@ -329,6 +332,9 @@ pub struct ThreatStats {
     /// move their expansion offers (entries settled under other rules),
     /// and proved again.
     pub proved_afresh: u64,
+    /// Positions of the proof the certificate's walk found missing from
+    /// the table (proofs a full table gave up), and proved again.
+    pub proved_again: u64,
 }
 
 /// The prover for one board and one attacker (module docs).
@@ -898,9 +904,9 @@ impl<'g> ThreatProver<'g> {
             _ => 0,
         };
         let mut descended = false;
-        // the numbers not proved each child searched from here returned
-        // (by index in `moves`): read where the table lost the child's
-        // entry (module docs, "Table")
+        // the numbers each child searched from here returned, by index in
+        // `moves` (a pass's only when not proved): read where the table
+        // lost the child's entry (module docs, "Table")
         let mut returned: Vec<(usize, Numbers)> = Vec::new();
         loop {
             if moves == [PASS] && self.table.get(keys[0]).is_some_and(|n| n.proof == 0) {
@@ -1007,22 +1013,27 @@ impl<'g> ThreatProver<'g> {
             step_back(board, cell, mover);
             descended = true;
             returned.retain(|&(i, _)| i != best_at);
-            if got.proof != 0 {
-                // (a proof is read from the table: one given up meanwhile
-                // is searched again, which stores it; kept here instead,
-                // a pass proved would be taken as proved while the cut,
-                // read from the table, waits for it: a loop)
+            if got.proof != 0 || cell != PASS {
+                // a move's proof is kept too: read from the table alone, a
+                // proof given up while a sibling's search stored its own
+                // (work about 1 when searched again) could give up that
+                // sibling's in turn, and so on forever. The pass's is not:
+                // the cut is read from the table, and a pass taken as
+                // proved while the cut waits for its entry would loop
                 returned.push((best_at, got));
             }
         }
     }
 
-    /// Whether the table holds `board` as proved; if not, proves it again
-    /// (after an eviction). False when it is not a win after all.
+    /// Whether `board` is proved ([`Self::is_proved`]: the table, or the
+    /// rules at its expansion); if not, proves it again (a proof a full
+    /// table gave up). False when that search does not prove it (not a
+    /// win after all, or a limit: [`Self::stopped`]).
     fn ensure_proved(&mut self, board: &mut Board) -> bool {
         if self.is_proved(board) {
             return true;
         }
+        self.stats.proved_again += 1;
         self.prove(board) == Verdict::Proved
     }
 
@@ -1101,7 +1112,13 @@ impl<'g> ThreatProver<'g> {
             )));
         }
         if !self.ensure_proved(board) {
-            return Err(lost());
+            return Err(match self.stopped() {
+                // a piece the full table gave up, proved again on the clock
+                Some(why) => Error::InvalidInput(format!(
+                    "its certificate's walk stopped on {why} while proving again a position the full table gave up"
+                )),
+                None => lost(),
+            });
         }
         let (expansion, t) = self.expansion(board);
         let mover = board.to_move();
