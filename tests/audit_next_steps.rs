@@ -300,6 +300,11 @@ fn prove_mnk_by_threats_proves_positions_and_refuses_bad_ones() {
     let (code, out, _) = prove(&[&gomoku[..], &["--after", "h8,a1", "--time-limit", "1"]].concat());
     assert_eq!(code, Some(3), "{out}");
     assert!(out.contains("not proved"), "{out}");
+    // and how far it got, move by move (Black's moves after h8 a1)
+    assert!(
+        out.contains("of the ") && out.contains(" moves searched there, "),
+        "{out}"
+    );
     // h8 a1 i9 a2: no win found within 14 stones, one within 16; tried in
     // turn, the horizons prove it; falling or bad ones are refused
     let horizon = |stones: &str| {

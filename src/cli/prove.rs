@@ -23,6 +23,7 @@ use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use retrograde::solve::in_pool;
 use retrograde::solve::pairing::{self, PairingBoard};
 use retrograde::solve::progress::Silent;
+use retrograde::solve::proof_numbers::Numbers;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
@@ -375,12 +376,17 @@ fn by_win_proof(
 
 /// The first player's win from the position `--after` reaches, by the
 /// threat prover ([`retrograde::solve::threat_proof`]); `Err` with why
-/// not; with `--checkpoint`, what the checkpoint did (for the report).
+/// not; with `--checkpoint`, what the checkpoint did (for the report);
+/// stopped on a limit, how far it got ([`moves_searched`]'s JSON).
 fn by_threats(
     args: &ProveMnkArgs,
     started: Instant,
     deadline: Option<Instant>,
-) -> anyhow::Result<(Result<Proof, String>, Option<serde_json::Value>)> {
+) -> anyhow::Result<(
+    Result<Proof, String>,
+    Option<serde_json::Value>,
+    Option<serde_json::Value>,
+)> {
     let geometry = Geometry::new(args.cols, args.rows, args.k)?;
     let mut board =
         Board::after(&geometry, &args.after).map_err(|e| anyhow::anyhow!("--after: {e}"))?;
@@ -497,6 +503,10 @@ fn by_threats(
         &earlier_text,
         args.proof.as_deref(),
     );
+    let moves = (verdict == Verdict::Open).then(|| moves_searched(&mut prover, &board, &geometry));
+    if let (Ok(Err(why)), Some((_, text))) = (&mut outcome, &moves) {
+        why.push_str(text);
+    }
     if let (Verdict::Proved, Some(path)) = (verdict, &args.checkpoint) {
         // a proof whose certificate failed (not read back, or its file not
         // written: a full disk) is kept, so that the next run (after a
@@ -531,7 +541,68 @@ fn by_threats(
             "written": saves,
         })
     });
-    Ok((outcome, checkpoint))
+    Ok((outcome, checkpoint, moves.map(|(json, _)| json)))
+}
+
+/// How far a search stopped on a limit got at `board`, move by move
+/// ([`ThreatProver::moves_searched`]): as JSON (each move with its proof
+/// and disproof numbers, null where none is held) and as a sentence that
+/// names the open moves with their numbers.
+fn moves_searched(
+    prover: &mut ThreatProver,
+    board: &Board,
+    geometry: &Geometry,
+) -> (serde_json::Value, String) {
+    let moves = prover.moves_searched(board);
+    let name = |cell: Option<u32>| cell.map_or("pass".to_string(), |c| geometry.cell_name(c));
+    let json = moves
+        .iter()
+        .map(|&(cell, numbers)| {
+            serde_json::json!({
+                "move": name(cell),
+                "proof": numbers.map(|n| n.proof),
+                "disproof": numbers.map(|n| n.disproof),
+            })
+        })
+        .collect();
+    let count = |f: fn(&Numbers) -> bool| {
+        moves
+            .iter()
+            .filter(|(_, n)| n.as_ref().is_some_and(f))
+            .count()
+    };
+    // the open moves, least proof number first (not held: last)
+    let mut open: Vec<_> = moves
+        .iter()
+        .filter(|(_, n)| !n.is_some_and(|n| n.settled()))
+        .collect();
+    open.sort_by_key(|(_, n)| n.map_or(u32::MAX, |n| n.proof));
+    const NAMED: usize = 10;
+    let mut named: Vec<String> = open
+        .iter()
+        .take(NAMED)
+        .map(|&&(cell, n)| match n {
+            Some(n) => format!("{} ({}, {})", name(cell), n.proof, n.disproof),
+            None => format!("{} (not held)", name(cell)),
+        })
+        .collect();
+    if open.len() > NAMED {
+        named.push(format!("and {} more", open.len() - NAMED));
+    }
+    let text = format!(
+        "; of the {} moves searched there, {} proved, {} disproved, {} open{}{}",
+        moves.len(),
+        count(|n| n.proof == 0),
+        count(|n| n.disproof == 0),
+        open.len(),
+        if open.is_empty() {
+            ""
+        } else {
+            " (least proof number first, with their proof and disproof numbers): "
+        },
+        named.join(", ")
+    );
+    (json, text)
 }
 
 /// The report of the threat prover's search of `board` that ended in
@@ -797,9 +868,11 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let mut checkpoint = None;
+    let mut moves_searched = None;
     let (proof, why_not) = if args.method == Method::Threats {
-        let (result, report) = by_threats(args, started, deadline)?;
+        let (result, report, moves) = by_threats(args, started, deadline)?;
         checkpoint = report;
+        moves_searched = moves;
         match result {
             Ok(p) => (Some(p), None),
             Err(why) => (None, Some(why)),
@@ -862,6 +935,7 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             "why_not": why_not,
             "certificate": proof.as_ref().and(args.proof.as_ref()).map(|p| p.display().to_string()),
             "checkpoint": checkpoint,
+            "moves_searched": moves_searched,
             "seconds": seconds,
         }))?
     } else if let Some(p) = &proof {

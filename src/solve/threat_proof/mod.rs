@@ -513,6 +513,25 @@ impl<'g> ThreatProver<'g> {
         }
     }
 
+    /// The moves the search tries at `board` now, each with the numbers
+    /// held for the position after it (`None`: not searched, or its
+    /// entry given to another key): at an AND node that passes first, the
+    /// pass (`None` as the move), then, once it is proved, the moves of
+    /// its cut. How far a proof stopped on a limit got, move by move.
+    pub fn moves_searched(&mut self, board: &Board) -> Vec<(Option<u32>, Option<Numbers>)> {
+        let (expansion, t) = self.expansion(board);
+        let mut moves = self.children(board, &expansion, t);
+        if matches!(&*expansion, Expansion::Moves { pass: true, .. }) && moves != [PASS] {
+            moves.insert(0, PASS);
+        }
+        let keys = Self::keys_after(board, &moves, board.to_move());
+        moves
+            .iter()
+            .zip(keys)
+            .map(|(&cell, key)| ((cell != PASS).then_some(cell), self.known(key)))
+            .collect()
+    }
+
     /// The attacker's winning move at `board` (left as it was), the
     /// attacker to move there, once [`Self::prove`] proved it: the cell
     /// completing a line, the first of a winning run of fours, or the
@@ -1328,6 +1347,30 @@ mod tests {
             prover.stopped()
         );
         assert!(prover.stats().entries < 45_000, "{:?}", prover.stats());
+    }
+
+    #[test]
+    fn the_moves_searched_at_a_cut_node_stopped_on_a_limit_are_the_pass_then_its_cut() {
+        // h8 a1 i9, O to move: the pass is proved first, then the moves
+        // inside its zone are searched (one of each pair the a1–o15
+        // diagonal mirrors)
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        assert_eq!(prover.moves_searched(&board), [(None, None)]);
+        prover.limit_visits(30_000);
+        assert_eq!(prover.prove(&mut board), Verdict::Open);
+        let moves = prover.moves_searched(&board);
+        assert_eq!(moves[0], (None, Some(Numbers::PROVED)), "{moves:?}");
+        let expansion = prover.expansion(&board).0;
+        let cut = prover.cut(&board, &expansion);
+        assert_eq!(moves.len(), 1 + cut.moves.len(), "{moves:?}");
+        let names: Vec<String> = moves[1..]
+            .iter()
+            .map(|&(cell, _)| geometry.cell_name(cell.unwrap()))
+            .collect();
+        assert!(names.contains(&"h9".to_string()), "{names:?}");
+        assert!(moves[1..].iter().any(|(_, n)| n.is_some()), "{moves:?}");
     }
 
     #[test]
