@@ -375,18 +375,13 @@ fn by_win_proof(
 }
 
 /// The first player's win from the position `--after` reaches, by the
-/// threat prover ([`retrograde::solve::threat_proof`]); `Err` with why
-/// not; with `--checkpoint`, what the checkpoint did (for the report);
-/// stopped on a limit, how far it got ([`moves_searched`]'s JSON).
+/// threat prover ([`retrograde::solve::threat_proof`]), or why not
+/// ([`ThreatRun`]).
 fn by_threats(
     args: &ProveMnkArgs,
     started: Instant,
     deadline: Option<Instant>,
-) -> anyhow::Result<(
-    Result<Proof, String>,
-    Option<serde_json::Value>,
-    Option<serde_json::Value>,
-)> {
+) -> anyhow::Result<ThreatRun> {
     let geometry = Geometry::new(args.cols, args.rows, args.k)?;
     let mut board =
         Board::after(&geometry, &args.after).map_err(|e| anyhow::anyhow!("--after: {e}"))?;
@@ -541,7 +536,19 @@ fn by_threats(
             "written": saves,
         })
     });
-    Ok((outcome, checkpoint, moves.map(|(json, _)| json)))
+    Ok(ThreatRun {
+        outcome,
+        checkpoint,
+        moves_searched: moves.map(|(json, _)| json),
+    })
+}
+
+/// What [`by_threats`] reports: the proof or why not, what the
+/// checkpoint did, and (stopped on a limit) the root's moves searched.
+struct ThreatRun {
+    outcome: Result<Proof, String>,
+    checkpoint: Option<serde_json::Value>,
+    moves_searched: Option<serde_json::Value>,
 }
 
 /// How far a search stopped on a limit got at `board`, move by move
@@ -870,10 +877,10 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     let mut checkpoint = None;
     let mut moves_searched = None;
     let (proof, why_not) = if args.method == Method::Threats {
-        let (result, report, moves) = by_threats(args, started, deadline)?;
-        checkpoint = report;
-        moves_searched = moves;
-        match result {
+        let run = by_threats(args, started, deadline)?;
+        checkpoint = run.checkpoint;
+        moves_searched = run.moves_searched;
+        match run.outcome {
             Ok(p) => (Some(p), None),
             Err(why) => (None, Some(why)),
         }
