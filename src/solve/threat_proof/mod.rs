@@ -929,9 +929,12 @@ impl<'g> ThreatProver<'g> {
         let mut returned: Vec<(usize, Numbers)> = Vec::new();
         loop {
             if moves == [PASS] && self.table.get(keys[0]).is_some_and(|n| n.proof == 0) {
-                // the pass is proved: on to the moves inside its zone
+                // the pass is proved: on to the moves inside its zone (the
+                // pass's returned numbers, at index 0, are not the first
+                // move's)
                 moves = self.children(board, &expansion, t);
                 keys = std::borrow::Cow::Owned(Self::keys_after(board, &moves, mover));
+                returned.clear();
             }
             if moves.is_empty() {
                 // a cut AND node whose every move the pass answers
