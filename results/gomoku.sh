@@ -142,7 +142,7 @@ EOF
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
     [ "$verdict" = accepted ] && rm -f "$checkpoint"
   elif [ "$status" != 3 ]; then
-    echo "gomoku.sh: h8 $reply: retrograde exited with $status" >&2
+    echo "gomoku.sh: ${after//,/ }: retrograde exited with $status" >&2
     exit "$status"
   fi
   python3 - "$file.tmp" "$verdict" "$reply" "$third" <<'EOF'
