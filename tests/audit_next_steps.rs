@@ -641,3 +641,77 @@ fn a_certificate_that_cannot_be_written_leaves_no_file_and_keeps_the_proof() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `prove mnk --method threats --merge-checkpoint FILE`: the proof of a
+/// position below, by a run of its own, is added before the search (its
+/// proved positions counted in the report's `merged`), and the proof of
+/// the position above goes through to a certificate; a file not there,
+/// a checkpoint of other settings, the --checkpoint file itself and the
+/// flag without the threat prover are one-line errors (exit 2).
+#[test]
+fn prove_mnk_by_threats_merges_the_proofs_of_other_checkpoints() {
+    let dir = std::env::temp_dir().join(format!("retrograde-merge-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let below = dir.join("below.checkpoint");
+    let below_arg = below.to_str().unwrap();
+    let prove = |after: &str, more: &[&str]| {
+        let fixed = "prove mnk --cols 15 --rows 15 --k 5 --method threats \
+                     --max-memory 256MiB --json --after";
+        let all: Vec<&str> = fixed
+            .split(' ')
+            .chain([after])
+            .chain(more.iter().copied())
+            .collect();
+        let (code, out, err) = run_within(&all, 120, None);
+        (code, String::from_utf8(out).unwrap(), err)
+    };
+    // a proof's checkpoint is saved with the proof
+    let (code, out, err) = prove("h8,a1,i9,a2,h9", &["--checkpoint", below_arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["checkpoint"]["written"], 1, "{out}");
+    assert!(below.exists());
+    let (code, out, err) = prove("h8,a1,i9,a2", &["--merge-checkpoint", below_arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["proved"], true, "{out}");
+    assert_eq!(report["merged"][0]["file"], below_arg, "{out}");
+    assert!(report["merged"][0]["proved"].as_u64().unwrap() > 0, "{out}");
+    let own = dir.join("own.checkpoint");
+    for (more, says) in [
+        (
+            &["--merge-checkpoint", "/nonexistent/x.checkpoint"][..],
+            "no checkpoint there",
+        ),
+        (
+            &["--merge-checkpoint", below_arg, "--covers", "2"],
+            "another proof",
+        ),
+        (
+            &["--merge-checkpoint", below_arg, "--checkpoint", below_arg],
+            "names the --checkpoint file",
+        ),
+    ] {
+        let (code, _, err) = prove("h8,a1,i9,a2", more);
+        assert_eq!(code, Some(2), "{more:?}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{more:?}: {err}"
+        );
+    }
+    assert!(!own.exists());
+    let err = refused(&[
+        "prove",
+        "mnk",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--k",
+        "3",
+        "--merge-checkpoint",
+        below_arg,
+    ]);
+    assert!(err.contains("--merge-checkpoint"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ use retrograde::position::Family;
 use retrograde::solve::board_search::{Bitboard, BoardSearcher};
 use retrograde::solve::layered::solve_mnk;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
-use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
+use retrograde::solve::threat_proof::{self, Settings, ThreatProver, Verdict};
 
 mod common;
 mod threat_checker;
@@ -465,5 +465,95 @@ fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through()
     // (the pieces given up were proved again by the walk)
     assert!(roomy.stats().proved_again > 0, "{:?}", roomy.stats());
     assert!(roomy.stats().visits > small.stats().visits);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A proof put together from other runs' proofs
+/// (`ThreatProver::merge_checkpoint`), as the gomoku classes' open moves
+/// are: h8 a1 i9 a2 h9 (O to move, a cut node) searched part way and
+/// saved; two moves of its cut still open proved each by a prover of its
+/// own, from scratch, and saved; a fourth prover resumes the first
+/// checkpoint and merges the two: those moves are proved at once, the
+/// root is proved, and the certificate (walked again while its walk makes
+/// merged cuts again, as `prove mnk` does) is accepted. A checkpoint of
+/// other settings is refused.
+#[test]
+fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
+    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let dir = std::env::temp_dir().join(format!("retrograde-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut root = Board::after(&geometry, "h8 a1 i9 a2 h9").unwrap();
+    let settings = Settings::default();
+    let prover = || ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
+    let mut whole = prover();
+    assert_eq!(whole.prove(&mut root), Verdict::Proved);
+    let all = whole.stats().visits;
+    let mut part = prover();
+    part.limit_visits(all / 3);
+    assert_eq!(part.prove(&mut root), Verdict::Open);
+    let first = dir.join("root.checkpoint");
+    part.save_checkpoint(&first, &root, 1.0).unwrap();
+    // the pass proved, then the moves of its cut: two of the open ones
+    let open: Vec<u32> = part
+        .moves_searched(&root)
+        .iter()
+        .filter_map(|&(cell, n)| cell.filter(|_| n.is_none_or(|n| n.proof != 0)))
+        .collect();
+    assert!(open.len() >= 2, "{open:?}");
+    let mut merged_files = Vec::new();
+    for (i, &cell) in open.iter().take(2).enumerate() {
+        let mut below = root.clone();
+        below.play(cell, 1);
+        let mut own = prover();
+        assert_eq!(own.prove(&mut below), Verdict::Proved);
+        let path = dir.join(format!("move{i}.checkpoint"));
+        own.save_checkpoint(&path, &below, 1.0).unwrap();
+        merged_files.push((cell, path, own.stats().visits));
+    }
+    let mut put_together = prover();
+    put_together
+        .load_checkpoint(&first, &root)
+        .unwrap()
+        .unwrap();
+    for (_, path, visits) in &merged_files {
+        let merged = put_together.merge_checkpoint(path).unwrap();
+        assert!(merged.proved > 0 && merged.visits == *visits, "{merged:?}");
+    }
+    let proved: Vec<u32> = put_together
+        .moves_searched(&root)
+        .iter()
+        .filter_map(|&(cell, n)| cell.filter(|_| n.is_some_and(|n| n.proof == 0)))
+        .collect();
+    for (cell, ..) in &merged_files {
+        assert!(proved.contains(cell), "{cell} not proved after the merge");
+    }
+    assert_eq!(put_together.prove(&mut root), Verdict::Proved);
+    let mut walks = 0;
+    let text = loop {
+        walks += 1;
+        match put_together.certificate(&mut root) {
+            Ok((text, _)) => break text,
+            Err(e) if walks < 8 && e.to_string().starts_with(threat_proof::CUTS_REMADE) => {}
+            Err(e) => panic!("walk {walks}: {e}"),
+        }
+    };
+    check_certificate(&text).expect("accepted");
+    println!(
+        "{walks} walks, {} cuts made again",
+        put_together.stats().cuts_remade
+    );
+    // another game's settings: refused, the prover unchanged
+    let other = Settings {
+        max_covers: 2,
+        ..settings
+    };
+    let mut refusing = ThreatProver::new(&geometry, 0, other, 1 << 28, None);
+    let refused = refusing.merge_checkpoint(&first).unwrap_err().to_string();
+    assert!(refused.contains("another proof"), "{refused}");
+    let missing = refusing
+        .merge_checkpoint(&dir.join("none.checkpoint"))
+        .unwrap_err()
+        .to_string();
+    assert!(missing.contains("no checkpoint there"), "{missing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

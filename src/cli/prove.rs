@@ -27,6 +27,7 @@ use retrograde::solve::proof_numbers::Numbers;
 use retrograde::solve::proof_tree;
 use retrograde::solve::search::Precision;
 use retrograde::solve::threat_proof::board::{Board, Geometry};
+use retrograde::solve::threat_proof::checkpoint::Merged;
 use retrograde::solve::threat_proof::{self, horizon_name, wider, Settings, ThreatProver, Verdict};
 use retrograde::solve::win_proof;
 use retrograde::solve::zone_proof::{self, DrawProof};
@@ -122,12 +123,21 @@ pub struct ProveMnkArgs {
     max_stones: Option<Horizons>,
     /// With --method threats: keep the proof's state in FILE, written
     /// every --checkpoint-every seconds, when the search stops unsettled
-    /// and when a proof's certificate fails (so a later run writes it from
-    /// the proof), and resume from it when it is there (same arguments, and
+    /// and when it ends in a proof (a proof above can then merge it:
+    /// --merge-checkpoint; and a later run writes the certificate again
+    /// from it, should it have failed), and resume from it when it is there (same arguments, and
     /// the same --max-memory or more); a proof can so run across several
     /// processes. A file there that is not a checkpoint is never replaced.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
+    /// With --method threats: add the proofs of another run's checkpoint
+    /// (same board and settings, any position: in practice one below
+    /// this one, proved by a run of its own) before searching: its proved
+    /// positions, chosen moves and cuts. So a proof's open moves can each
+    /// be proved with the whole table, then put together in one
+    /// certificate. May be given several times.
+    #[arg(long, value_name = "FILE")]
+    merge_checkpoint: Vec<PathBuf>,
     /// Seconds between checkpoints (default 1800).
     #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
     checkpoint_every: Option<f64>,
@@ -164,6 +174,7 @@ impl ProveMnkArgs {
             defender_runs: false,
             max_stones: None,
             checkpoint: None,
+            merge_checkpoint: Vec::new(),
             checkpoint_every: None,
             report_every: None,
             run: run.clone(),
@@ -438,6 +449,10 @@ fn by_threats(
         Some(path) => prover.load_checkpoint(path, &board)?.unwrap_or_default(),
         None => Default::default(),
     };
+    let mut merged = Vec::new();
+    for path in &args.merge_checkpoint {
+        merged.push((path, prover.merge_checkpoint(path)?));
+    }
     if let Some(every) = args.report_every {
         prover.report_every(std::time::Duration::from_secs_f64(every));
     }
@@ -479,7 +494,7 @@ fn by_threats(
         break verdict;
     };
     prover.set_deadline(deadline);
-    let earlier_text = if earlier.visits > 0 {
+    let mut earlier_text = if earlier.visits > 0 {
         let dropped = match earlier.dropped {
             0 => String::new(),
             n => format!(" (the {n} open positions of least work left out of the table)"),
@@ -491,6 +506,17 @@ fn by_threats(
     } else {
         String::new()
     };
+    if !merged.is_empty() {
+        let sum = |f: fn(&Merged) -> u64| merged.iter().map(|(_, m)| f(m)).sum::<u64>();
+        earlier_text += &format!(
+            ", with {} positions proved merged from {} other checkpoint{} (their runs searched {} positions in {:.0} s)",
+            sum(|m| m.proved),
+            merged.len(),
+            if merged.len() == 1 { "" } else { "s" },
+            sum(|m| m.visits),
+            merged.iter().map(|(_, m)| m.seconds).sum::<f64>()
+        );
+    }
     let mut outcome = threat_outcome(
         &mut prover,
         &mut board,
@@ -508,7 +534,12 @@ fn by_threats(
         // mend) starts at the proof, not at the last save
         const KEPT: &str = " (the proved table is saved in the checkpoint)";
         match &mut outcome {
-            Ok(Ok(_)) => {}
+            // and a proof with its certificate is kept too, for a proof
+            // above to merge (--merge-checkpoint)
+            Ok(Ok(_)) => {
+                prover.save_checkpoint(path, &board, seconds_searched())?;
+                saves += 1;
+            }
             Ok(Err(why)) => {
                 prover.save_checkpoint(path, &board, seconds_searched())?;
                 saves += 1;
@@ -536,9 +567,23 @@ fn by_threats(
             "written": saves,
         })
     });
+    let merged = merged
+        .iter()
+        .map(|(path, m)| {
+            serde_json::json!({
+                "file": path.display().to_string(),
+                "proved": m.proved,
+                "chosen_moves": m.chosen,
+                "cuts": m.cuts,
+                "seconds": m.seconds,
+                "visits": m.visits,
+            })
+        })
+        .collect();
     Ok(ThreatRun {
         outcome,
         checkpoint,
+        merged,
         moves_searched: moves.map(|(json, _)| json),
     })
 }
@@ -548,6 +593,8 @@ fn by_threats(
 struct ThreatRun {
     outcome: Result<Proof, String>,
     checkpoint: Option<serde_json::Value>,
+    /// What each --merge-checkpoint brought.
+    merged: Vec<serde_json::Value>,
     moves_searched: Option<serde_json::Value>,
 }
 
@@ -675,6 +722,26 @@ fn threat_outcome(
 /// sure it can be; its number of entries, `Ok(Err(why))` if the proof
 /// cannot be read back, an error if the file cannot be written.
 fn write_threat_certificate(
+    prover: &mut ThreatProver,
+    board: &mut Board,
+    path: Option<&Path>,
+) -> anyhow::Result<Result<usize, retrograde::Error>> {
+    // a walk that made cuts again (merged from another proof) is walked
+    // again: each settles one level more (module docs of the prover's
+    // `zones`)
+    const WALKS: usize = 8;
+    for _ in 1..WALKS {
+        let remade = prover.stats().cuts_remade;
+        let written = write_threat_certificate_once(prover, board, path)?;
+        if prover.stats().cuts_remade == remade {
+            return Ok(written);
+        }
+    }
+    write_threat_certificate_once(prover, board, path)
+}
+
+/// One walk of [`write_threat_certificate`].
+fn write_threat_certificate_once(
     prover: &mut ThreatProver,
     board: &mut Board,
     path: Option<&Path>,
@@ -833,6 +900,10 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             "--checkpoint keeps the state of a threat proof, which only --method threats makes",
         ),
         (
+            !args.merge_checkpoint.is_empty(),
+            "--merge-checkpoint adds a threat proof's state, which only --method threats makes",
+        ),
+        (
             args.report_every.is_some(),
             "--report-every follows a threat proof, which only --method threats makes",
         ),
@@ -867,6 +938,11 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &args.checkpoint {
+        anyhow::ensure!(
+            !args.merge_checkpoint.contains(path),
+            "--merge-checkpoint names the --checkpoint file, {}, which is resumed anyway",
+            path.display()
+        );
         retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--checkpoint {e}"))?;
         anyhow::ensure!(
             args.proof.as_ref() != Some(path),
@@ -875,10 +951,12 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let mut checkpoint = None;
+    let mut merged = None;
     let mut moves_searched = None;
     let (proof, why_not) = if args.method == Method::Threats {
         let run = by_threats(args, started, deadline)?;
         checkpoint = run.checkpoint;
+        merged = (!run.merged.is_empty()).then_some(run.merged);
         moves_searched = run.moves_searched;
         match run.outcome {
             Ok(p) => (Some(p), None),
@@ -942,6 +1020,7 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
             "why_not": why_not,
             "certificate": proof.as_ref().and(args.proof.as_ref()).map(|p| p.display().to_string()),
             "checkpoint": checkpoint,
+            "merged": merged,
             "moves_searched": moves_searched,
             "seconds": seconds,
         }))?

@@ -588,6 +588,28 @@ impl<'g> Board<'g> {
         Ok(board)
     }
 
+    /// The position a [`Self::diagram`] shows (rows from the top
+    /// separated by `/`, `X`, `O` or `.` a cell), or `None` for text of
+    /// another shape or with other characters.
+    pub fn from_diagram(geometry: &'g Geometry, diagram: &str) -> Option<Self> {
+        let rows: Vec<&str> = diagram.split('/').collect();
+        if rows.len() != geometry.rows as usize
+            || rows.iter().any(|r| r.len() != geometry.cols as usize)
+        {
+            return None;
+        }
+        let mut board = Self::empty(geometry);
+        for (cell, stone) in rows.concat().bytes().enumerate() {
+            match stone {
+                b'X' => board.play(cell as u32, 0),
+                b'O' => board.play(cell as u32, 1),
+                b'.' => {}
+                _ => return None,
+            }
+        }
+        Some(board)
+    }
+
     /// Whether either colour has a complete line.
     pub fn has_line(&self) -> bool {
         let k = self.geometry.k as u8;
@@ -659,6 +681,27 @@ mod tests {
         }
         assert_eq!(b.key(), start);
         assert!(b.level[0][1].iter().all(|&w| w == 0));
+    }
+
+    #[test]
+    fn a_diagram_gives_back_its_position_and_other_text_none() {
+        let g = Geometry::new(15, 15, 5).unwrap();
+        let b = Board::after(&g, "h8,a1,i9,o15,c3").unwrap();
+        let back = Board::from_diagram(&g, &b.diagram()).unwrap();
+        assert_eq!((back.key(), back.exact_key()), (b.key(), b.exact_key()));
+        assert_eq!(back.stones, b.stones);
+        let small = Geometry::new(4, 3, 3).unwrap();
+        let empty = Board::empty(&small).diagram();
+        assert_eq!(empty, "..../..../....");
+        for bad in [
+            "..../..../...",
+            "..../..../.....",
+            "..../..../...x",
+            "",
+            "..../....",
+        ] {
+            assert!(Board::from_diagram(&small, bad).is_none(), "{bad}");
+        }
     }
 
     /// Everything a board keeps (stones, counts, levels, hashes, pass),

@@ -46,6 +46,19 @@
 //! cells among its moves), so a damaged file can waste a search but not
 //! break the board; every proof is checked again by its certificate.
 //!
+//! **Merging** ([`ThreatProver::merge_checkpoint`], `prove mnk
+//! --merge-checkpoint`): another proof's checkpoint, of the same board,
+//! attacker and settings but any position, adds its proved entries to
+//! this prover's table, and its chosen moves and cuts where this prover
+//! holds none. So the open moves of a proof too large for one table can
+//! each be proved by a run of its own, with the whole table, and the
+//! proof above resumed with their proofs merged and its certificate
+//! written. Its position's key is worked out again from its diagram and
+//! must be the one it holds (a checkpoint of a build that hashed
+//! otherwise would add entries under others' keys). Where both held a
+//! chosen move, the two proofs may differ below a cut, so the walk checks
+//! the cuts ([`super::zones`]); the checker checks the whole either way.
+//!
 //! **Format** (little-endian): `RGTHREAT`, `u32` version; `u32` length and
 //! the identity's text (one `field value` line a field, the horizon's
 //! last); `f64` seconds
@@ -71,6 +84,7 @@
 //! atomically (temporary file, sync, rename), so a run killed while
 //! writing leaves the previous checkpoint whole.
 
+use std::collections::hash_map::Entry;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, ErrorKind, Read, Write};
 use std::path::Path;
@@ -119,6 +133,21 @@ pub struct Earlier {
     /// The checkpoint's horizon (`Some(None)`: none), `None` when it does
     /// not say (written before 2026-11-28's horizons were recorded).
     pub horizon: Option<Option<u32>>,
+}
+
+/// What [`ThreatProver::merge_checkpoint`] took from another proof's
+/// checkpoint, and what its runs had done.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Merged {
+    /// Proved entries stored.
+    pub proved: u64,
+    /// Chosen moves and cuts kept (those of positions this prover had
+    /// none for).
+    pub chosen: u64,
+    pub cuts: u64,
+    /// Seconds and positions its runs searched.
+    pub seconds: f64,
+    pub visits: u64,
 }
 
 /// Bytes written with their checksum.
@@ -224,6 +253,21 @@ impl<R: Read> In<R> {
         Ok(list)
     }
 
+    /// Reads the checksum, last, and refuses a file whose bytes do not
+    /// give it or that goes on past it.
+    fn end(&mut self) -> Result<()> {
+        let sum = self.sum.value();
+        let mut stored = [0; 8];
+        self.fill(&mut stored)?;
+        let mut rest = [0; 1];
+        if u64::from_le_bytes(stored) != sum || !matches!(self.r.read(&mut rest), Ok(0)) {
+            return Err(self.bad(
+                "the checkpoint fails its checksum (damaged); delete it to start the proof over",
+            ));
+        }
+        Ok(())
+    }
+
     /// The counts after the identity: seconds searched so far, and
     /// visits, expansions, cuts and moves cut.
     fn counts(&mut self) -> Result<(f64, [u64; 4])> {
@@ -296,16 +340,21 @@ fn settings_identity(settings: &Settings) -> String {
 }
 
 impl ThreatProver<'_> {
-    /// The fields a checkpoint must agree on with the proof of `root`.
-    fn identity(&self, root: &Board) -> Vec<(&'static str, String)> {
+    /// The fields a checkpoint must agree on with the proof of `root`;
+    /// without one, those a checkpoint merged must (the game and the
+    /// settings: what its entries mean), not its position.
+    fn identity(&self, root: Option<&Board>) -> Vec<(&'static str, String)> {
         let g = self.geometry;
-        vec![
+        let mut fields = vec![
             ("board", format!("{} {} {}", g.cols, g.rows, g.k)),
             ("attacker", ["X", "O"][self.attacker].to_string()),
-            ("position", root.diagram()),
-            ("key", format!("{:032x}", root.key())),
-            ("settings", settings_identity(&self.settings)),
-        ]
+        ];
+        if let Some(root) = root {
+            fields.push(("position", root.diagram()));
+            fields.push(("key", format!("{:032x}", root.key())));
+        }
+        fields.push(("settings", settings_identity(&self.settings)));
+        fields
     }
 
     /// Writes the prover's state, as it is after a search of `root`
@@ -314,9 +363,9 @@ impl ThreatProver<'_> {
     pub fn save_checkpoint(&self, path: &Path, root: &Board, seconds: f64) -> Result<()> {
         // only this proof's checkpoint is replaced (a file put there, or
         // another run's checkpoint, since the run began is refused)
-        self.open_checked(path, root)?;
+        self.open_checked(path, Some(root))?;
         let mut identity: String = self
-            .identity(root)
+            .identity(Some(root))
             .iter()
             .map(|(field, value)| format!("{field} {value}\n"))
             .collect();
@@ -370,8 +419,14 @@ impl ThreatProver<'_> {
     }
 
     /// Opens `path` and reads its header, refusing anything but a
-    /// checkpoint of the proof of `root`; `None` when there is no file.
-    fn open_checked(&self, path: &Path, root: &Board) -> Result<Option<In<BufReader<File>>>> {
+    /// checkpoint of the proof of `root` (without one: of any position of
+    /// this game and these settings, whose key its position gives);
+    /// `None` when there is no file.
+    fn open_checked(
+        &self,
+        path: &Path,
+        root: Option<&Board>,
+    ) -> Result<Option<In<BufReader<File>>>> {
         let shown = path.display().to_string();
         let file = match File::open(path) {
             Ok(file) => file,
@@ -438,6 +493,18 @@ impl ThreatProver<'_> {
                 )));
             }
         }
+        if root.is_none() {
+            // its keys are this build's only if its position's is: a
+            // change of the keys' hashing would make its entries others'
+            let field = |name: &str| theirs.iter().find(|(f, _)| *f == name).map(|(_, v)| *v);
+            let position = field("position").and_then(|d| Board::from_diagram(self.geometry, d));
+            let key = position.map(|p| format!("{:032x}", p.key()));
+            if key.is_none() || key.as_deref() != field("key") {
+                return Err(input.bad(
+                    "its position's key is not the one this retrograde works out (a checkpoint of another build's hashing), so its entries cannot be merged",
+                ));
+            }
+        }
         if let Some((_, value)) = theirs.iter().find(|(f, _)| *f == "horizon") {
             let horizon = match *value {
                 "none" => None,
@@ -456,7 +523,7 @@ impl ThreatProver<'_> {
     /// it does not say. Reads its header only.
     pub fn checkpoint_horizon(&self, path: &Path, root: &Board) -> Result<Option<Option<u32>>> {
         Ok(self
-            .open_checked(path, root)?
+            .open_checked(path, Some(root))?
             .and_then(|input| input.horizon))
     }
 
@@ -466,11 +533,10 @@ impl ThreatProver<'_> {
     /// or damaged, is an error (the prover is then to be dropped: it may
     /// hold part of the file).
     pub fn load_checkpoint(&mut self, path: &Path, root: &Board) -> Result<Option<Earlier>> {
-        let Some(mut input) = self.open_checked(path, root)? else {
+        let Some(mut input) = self.open_checked(path, Some(root))? else {
             return Ok(None);
         };
         let (seconds, [visits, expansions, cuts, moves_cut]) = input.counts()?;
-        let cells = self.geometry.cells();
         // disproofs of a narrower horizon than this run's may not hold
         // under it (proofs hold under any)
         let stale = input
@@ -507,42 +573,8 @@ impl ThreatProver<'_> {
                 )));
             }
         }
-        for _ in 0..input.u64()? {
-            let key = input.key()?;
-            let cell = input.u64()?;
-            if cell >= u64::from(cells) {
-                return Err(input.bad(format!("a chosen move at cell {cell} of {cells}")));
-            }
-            self.chosen.insert(key, cell as u16);
-        }
-        for _ in 0..input.u64()? {
-            let key = input.key()?;
-            let zone = input
-                .cells(cells)?
-                .into_iter()
-                .fold(Cells::default(), |z, c| z.with(u32::from(c)));
-            let (moves, all) = (input.cells(cells)?, input.cells(cells)?);
-            self.cuts.insert(key, Rc::new(Cut { zone, moves, all }));
-        }
-        if self.kept_bytes() > self.max_kept_bytes {
-            return Err(Error::InvalidInput(format!(
-                "{}: the checkpoint's {} cuts and {} chosen moves (about {} bytes) are more than this --max-memory keeps ({} bytes); give at least the budget of the run that wrote it",
-                input.path,
-                self.cuts.len(),
-                self.chosen.len(),
-                self.kept_bytes(),
-                self.max_kept_bytes
-            )));
-        }
-        let sum = input.sum.value();
-        let mut stored = [0; 8];
-        input.fill(&mut stored)?;
-        let mut rest = [0; 1];
-        if u64::from_le_bytes(stored) != sum || !matches!(input.r.read(&mut rest), Ok(0)) {
-            return Err(input.bad(
-                "the checkpoint fails its checksum (damaged); delete it to start the proof over",
-            ));
-        }
+        self.read_moves_and_cuts(&mut input)?;
+        input.end()?;
         self.stats.visits += visits;
         self.stats.expansions += expansions;
         self.stats.cuts += cuts;
@@ -556,12 +588,106 @@ impl ThreatProver<'_> {
         }))
     }
 
+    /// Reads the chosen moves and the cuts of a checkpoint, after its
+    /// entries, and keeps each one whose position has none yet (every one,
+    /// into a fresh prover); the counts kept. An error if they are more
+    /// than the zones' memory keeps.
+    fn read_moves_and_cuts<R: Read>(&mut self, input: &mut In<R>) -> Result<(u64, u64)> {
+        let cells = self.geometry.cells();
+        let (mut chosen, mut cut) = (0, 0);
+        for _ in 0..input.u64()? {
+            let key = input.key()?;
+            let cell = input.u64()?;
+            if cell >= u64::from(cells) {
+                return Err(input.bad(format!("a chosen move at cell {cell} of {cells}")));
+            }
+            if let Entry::Vacant(place) = self.chosen.entry(key) {
+                place.insert(cell as u16);
+                chosen += 1;
+            }
+        }
+        for _ in 0..input.u64()? {
+            let key = input.key()?;
+            let zone = input
+                .cells(cells)?
+                .into_iter()
+                .fold(Cells::default(), |z, c| z.with(u32::from(c)));
+            let (moves, all) = (input.cells(cells)?, input.cells(cells)?);
+            if let Entry::Vacant(place) = self.cuts.entry(key) {
+                place.insert(Rc::new(Cut { zone, moves, all }));
+                cut += 1;
+            }
+        }
+        if self.kept_bytes() > self.max_kept_bytes {
+            return Err(Error::InvalidInput(format!(
+                "{}: the checkpoint's cuts and chosen moves, with those held, {} and {} (about {} bytes), are more than this --max-memory keeps ({} bytes); give at least the budget of the run that wrote it",
+                input.path,
+                self.cuts.len(),
+                self.chosen.len(),
+                self.kept_bytes(),
+                self.max_kept_bytes
+            )));
+        }
+        Ok((chosen, cut))
+    }
+
+    /// Adds the proofs of another checkpoint at `path` to this prover's:
+    /// one of the same game and settings, of any position (in practice
+    /// one below the root, proved by a run of its own, so that its root's
+    /// proof has the whole table). Its **proved** entries are stored
+    /// (proofs hold under any horizon; its open and disproved ones are
+    /// the other search's business), and its chosen moves and cuts where
+    /// this prover has none (where both have one, this prover's proofs
+    /// were made with its own; a cut of the other's whose pass proof now
+    /// runs through a move of this one's is made again by the
+    /// certificate's walk: [`super::zones`]). Its counts are not added
+    /// (the report gives them apart). An error if the file is not there,
+    /// is not such a checkpoint, is damaged, or its proofs or cuts do not
+    /// fit this prover's memory (the prover is then to be dropped).
+    pub fn merge_checkpoint(&mut self, path: &Path) -> Result<Merged> {
+        let Some(mut input) = self.open_checked(path, None)? else {
+            return Err(Error::InvalidInput(format!(
+                "{}: there is no checkpoint there to merge",
+                path.display()
+            )));
+        };
+        let (seconds, [visits, ..]) = input.counts()?;
+        let mut proved = 0;
+        for _ in 0..input.u64()? {
+            let (fingerprint, numbers, work) = input.entry()?;
+            if numbers.proof != 0 {
+                continue;
+            }
+            let given_up = self.table.counts().proofs_given_up;
+            self.table.store_fingerprint(fingerprint, numbers, work);
+            if self.table.counts().proofs_given_up > given_up {
+                return Err(Error::InvalidInput(format!(
+                    "{}: its proofs, with those held, do not fit the table this --max-memory gives ({} stored when one was given up); give a larger budget",
+                    input.path, proved
+                )));
+            }
+            proved += 1;
+        }
+        let (chosen, cuts) = self.read_moves_and_cuts(&mut input)?;
+        input.end()?;
+        // (the zones worked out so far may have read cuts or moves this
+        // merge now answers otherwise: none kept)
+        self.zone_memo.clear();
+        Ok(Merged {
+            proved,
+            chosen,
+            cuts,
+            seconds,
+            visits,
+        })
+    }
+
     /// The least work of the open entries kept from the checkpoint at
     /// `path` so that they and the settled ones are at most `room`
     /// (works counted by powers of two: a first pass over its entries;
     /// with `stale`, its disproved entries are left out and not counted).
     fn least_work_kept(&self, path: &Path, root: &Board, room: u64, stale: bool) -> Result<u32> {
-        let Some(mut input) = self.open_checked(path, root)? else {
+        let Some(mut input) = self.open_checked(path, Some(root))? else {
             return Err(Error::InvalidInput(format!(
                 "{}: the checkpoint went away while read",
                 path.display()

@@ -335,6 +335,10 @@ pub struct ThreatStats {
     /// Positions of the proof the certificate's walk found missing from
     /// the table (proofs a full table gave up), and proved again.
     pub proved_again: u64,
+    /// Cuts the certificate's walk found narrower than the zone of their
+    /// pass proof as it stands (merged from another proof, or made under
+    /// older rules), and made again ([`zones`]).
+    pub cuts_remade: u64,
 }
 
 /// The prover for one board and one attacker (module docs).
@@ -353,6 +357,9 @@ pub struct ThreatProver<'g> {
     cuts: FxHashMap<u128, Rc<Cut>>,
     /// Zones worked out, by key and extra stones (canonical orientation).
     zone_memo: FxHashMap<(u128, u32), Cells>,
+    /// On while the certificate is walked: each cut kept is checked
+    /// against the zone of its pass proof ([`zones`]).
+    checking_cuts: bool,
     /// The board an expansion is worked out on (the canonical image of
     /// the position), kept to be overwritten by the next.
     image: Option<Board<'g>>,
@@ -415,6 +422,7 @@ impl<'g> ThreatProver<'g> {
             chosen: FxHashMap::default(),
             cuts: FxHashMap::default(),
             zone_memo: FxHashMap::default(),
+            checking_cuts: false,
             image: None,
             expansion_budget,
             expansion_bytes: 0,
@@ -1103,9 +1111,21 @@ impl<'g> ThreatProver<'g> {
         .map_err(written)?;
         let mut seen = FxHashSet::default();
         let mut entries = 0;
+        // the cuts are checked as they are read (module docs of `zones`),
+        // against zones worked out afresh
+        self.zone_memo.clear();
+        self.checking_cuts = true;
+        let remade = self.stats.cuts_remade;
         let result = self.write_entries(board, out, &mut seen, &mut entries);
+        self.checking_cuts = false;
         self.walk_bytes = 0;
         result?;
+        if self.stats.cuts_remade > remade {
+            return Err(Error::InvalidInput(format!(
+                "{CUTS_REMADE} ({} of them): walk it again",
+                self.stats.cuts_remade - remade
+            )));
+        }
         out.flush().map_err(written)?;
         Ok(entries)
     }
@@ -1211,6 +1231,11 @@ impl<'g> ThreatProver<'g> {
                         board.undo(reply, mover);
                         written?;
                     }
+                    if *pass {
+                        // checked again, now that the proofs below are
+                        // all there (module docs of `zones`)
+                        self.cut(board, &expansion);
+                    }
                 }
             }
         }
@@ -1237,6 +1262,12 @@ fn give_back_freed_memory() {
         libc::malloc_trim(0);
     }
 }
+
+/// The start of the error of a certificate's walk that made cuts again
+/// ([`zones`]): the certificate written is not to be kept, and a walk
+/// again reads the cuts as they now are.
+pub const CUTS_REMADE: &str =
+    "its certificate's walk found cuts narrower than their pass proofs' zones and made them again";
 
 /// Why a search stopped at its deadline ([`ThreatProver::stopped`]).
 const TIME_LIMIT: &str = "the time limit";
@@ -1374,6 +1405,47 @@ mod tests {
             .collect();
         assert!(names.contains(&"h9".to_string()), "{names:?}");
         assert!(moves[1..].iter().any(|(_, n)| n.is_some()), "{moves:?}");
+    }
+
+    #[test]
+    fn a_cut_narrower_than_its_pass_proof_is_made_again_by_the_walk_and_walked_again() {
+        // h8 a1 i9 a2 h9 (O to move) proved with zones; then the root's
+        // cut is made narrower (a move of its zone left out, as a cut
+        // merged from another proof may be): the walk finds it, makes it
+        // again and fails; the next walk writes the certificate of the
+        // untouched proof, byte for byte
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2,h9").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        assert_eq!(
+            prover.prove(&mut board),
+            Verdict::Proved,
+            "{:?}",
+            prover.stopped()
+        );
+        let (pristine, _) = prover.certificate(&mut board).unwrap();
+        assert_eq!(prover.stats().cuts_remade, 0);
+        let expansion = prover.expansion(&board).0;
+        let cut = prover.cut(&board, &expansion);
+        let left_out = *cut.all.last().unwrap();
+        let narrower = Cut {
+            zone: cut.zone.minus(Cells::one(u32::from(left_out))),
+            moves: cut
+                .moves
+                .iter()
+                .copied()
+                .filter(|&c| c != left_out)
+                .collect(),
+            all: cut.all.iter().copied().filter(|&c| c != left_out).collect(),
+        };
+        prover.cuts.insert(board.key(), Rc::new(narrower));
+        let walked = prover.certificate(&mut board).unwrap_err().to_string();
+        assert!(walked.starts_with(CUTS_REMADE), "{walked}");
+        assert_eq!(prover.stats().cuts_remade, 1);
+        let (again, _) = prover.certificate(&mut board).unwrap();
+        assert_eq!(again, pristine);
+        assert_eq!(prover.stats().cuts_remade, 1);
+        assert!(prover.cut(&board, &expansion).all.contains(&left_out));
     }
 
     #[test]

@@ -61,6 +61,19 @@
 //! walk asks for it (`ThreatProver::chosen_move`), and each cut is kept
 //! once made, so the zones, the cuts and the certificate's walk see one
 //! and the same proof.
+//!
+//! **Cuts checked by the walk.** That holds within one prover's runs. A
+//! cut merged from another proof's checkpoint
+//! (`ThreatProver::merge_checkpoint`) was made from that proof's pass
+//! proof, whose moves may differ from the ones this prover has fixed, and
+//! so may a cut of a checkpoint written under older rules. So while the
+//! certificate is walked, each cut kept is checked against the zone of the
+//! pass proof as it now stands, once before its entries are written and
+//! once after (when the proofs below are all there), and made again if
+//! that zone is not inside its own. A walk that made a cut again has
+//! written a zone its pass proof may leave, so it fails and is walked again
+//! (`prove mnk` does, a few times): each walk settles the cuts of one level
+//! more, and a walk that makes none has written the proof it read.
 
 use std::rc::Rc;
 
@@ -156,16 +169,28 @@ impl ThreatProver<'_> {
         let Expansion::Moves { all, .. } = expansion else {
             unreachable!("a cut is made at an AND node with moves");
         };
+        let mut image = board.image(t);
         if let Some(cut) = self.cuts.get(&key) {
             // (a cut read from a checkpoint is taken only with its moves
             // among the node's: a damaged file never puts a stone on a
             // stone)
             if cut.all.iter().chain(&cut.moves).all(|c| all.contains(c)) {
-                return Rc::clone(cut);
+                let cut = Rc::clone(cut);
+                if !self.checking_cuts {
+                    return cut;
+                }
+                // the walk's check (module docs): a zone not yet known
+                // (a proof below not there) is checked after
+                image.pass();
+                let now = self.zone_of(&mut image, 1);
+                image.pass();
+                if now.is_none_or(|now| now.minus(cut.zone).is_empty()) {
+                    return cut;
+                }
+                self.stats.cuts_remade += 1;
             }
         }
         // worked out on the canonical image, like the expansion
-        let mut image = board.image(t);
         image.pass();
         let zone = self.zone_of(&mut image, 1);
         image.pass();
@@ -183,7 +208,10 @@ impl ThreatProver<'_> {
             moves: super::distinct(&image, defender, &inside),
             all: inside.iter().map(|&c| c as u16).collect(),
         });
-        self.cuts.insert(key, Rc::clone(&cut));
+        if self.cuts.insert(key, Rc::clone(&cut)).is_some() {
+            // zones worked out through the cut made again are not kept
+            self.zone_memo.clear();
+        }
         cut
     }
 
