@@ -42,7 +42,17 @@
 # not proved never stops another from running; a class with a third move's
 # JSON the checker accepted is proved, and skipped when given as REPLY.
 #
-# Usage: results/gomoku.sh [REPLY[:MOVE] ...]   (default: every class, in
+# A third move's open White fourth moves may each be proved apart, with
+# the whole table, as REPLY:MOVE:FOURTH (say i9:i8:j8): the prover proves
+# the position after h8 REPLY MOVE FOURTH and the checker replays that
+# proof's own certificate (it is not the class's); its files are named
+# REPLY-MOVE-FOURTH, and its checkpoint is kept, with the proof, once the
+# checker accepts it. A REPLY:MOVE run then merges the checkpoint of every
+# fourth move so proved (`--merge-checkpoint`), so that the class's proof
+# and certificate are put together from them; those checkpoints are
+# deleted with the class's once its certificate is accepted.
+#
+# Usage: results/gomoku.sh [REPLY[:MOVE[:FOURTH]] ...]   (default: every class, in
 #        order; from anywhere). The binaries are built once at the start and
 #        copied aside, so editing the sources during a run changes nothing.
 set -euo pipefail
@@ -84,21 +94,38 @@ done
 
 for class in ${*:-$order}; do
   class=${class,,}
-  if ! [[ "$class" =~ ^[a-o]([1-9]|1[0-5])(:[a-o]([1-9]|1[0-5]))?$ ]]; then
-    echo "gomoku.sh: $class: not a cell of the board (REPLY or REPLY:MOVE, as i8:h9)" >&2
+  if ! [[ "$class" =~ ^[a-o]([1-9]|1[0-5])(:[a-o]([1-9]|1[0-5])){0,2}$ ]]; then
+    echo "gomoku.sh: $class: not a cell of the board (REPLY, REPLY:MOVE or REPLY:MOVE:FOURTH, as i8:h9)" >&2
     exit 2
   fi
-  reply=${class%%:*}
-  third=$([ "$reply" = "$class" ] || echo "${class#*:}")
-  # the files' name: REPLY, or REPLY-MOVE for a third move chosen by hand
-  name=$reply${third:+-$third}
+  IFS=: read -r reply third fourth <<< "$class"
+  # the files' name: REPLY, REPLY-MOVE for a third move chosen by hand,
+  # REPLY-MOVE-FOURTH for a fourth move of White's proved apart
+  name=$reply${third:+-$third}${fourth:+-$fourth}
   file="$out/$name.json"
   [ -e "$file" ] && continue
-  if [ -z "$third" ] && grep -qs '"checker": "accepted"' "$out/$reply"-*.json; then
-    continue # proved through a third move
+  if [ -z "$third" ]; then
+    proved=no
+    for f in "$out/$reply"-*.json; do
+      # (a third move's JSON, not a fourth move's)
+      [[ "$f" =~ /$reply-[a-o][0-9]+\.json$ ]] &&
+        grep -qs '"checker": "accepted"' "$f" && proved=yes
+    done
+    [ "$proved" = yes ] && continue # proved through a third move
   fi
   certificate="$certificates/h8-$name.txt"
-  after="h8,$reply${third:+,$third}"
+  after="h8,$reply${third:+,$third}${fourth:+,$fourth}"
+  # a third move's run merges its fourth moves proved apart
+  merges=()
+  if [ -n "$third" ] && [ -z "$fourth" ]; then
+    for f in "$out/$reply-$third"-*.json; do
+      [[ "$f" =~ /$reply-$third-([a-o][0-9]+)\.json$ ]] || continue
+      below="$checkpoints/h8-$reply-$third-${BASH_REMATCH[1]}.checkpoint"
+      if grep -qs '"checker": "accepted"' "$f" && [ -e "$below" ]; then
+        merges+=(--merge-checkpoint "$below")
+      fi
+    done
+  fi
   args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after $after --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
   if [ "$runs" = on ]; then args+=" --defender-runs"; fi
   if [ -n "$horizon" ]; then args+=" --max-stones $horizon"; fi
@@ -106,14 +133,14 @@ for class in ${*:-$order}; do
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
   /usr/bin/time -f '%e %M' -o "$out/$name.time" \
-    "$bin/retrograde" $args --json --proof "$certificate" --checkpoint "$checkpoint" \
-    --report-every "$report" > "$file.tmp" || status=$?
+    "$bin/retrograde" $args ${merges[@]+"${merges[@]}"} --json --proof "$certificate" \
+    --checkpoint "$checkpoint" --report-every "$report" > "$file.tmp" || status=$?
   # (time writes "Command exited with non-zero status" first on a failure)
   read -r seconds kib < <(tail -n 1 "$out/$name.time")
   rm "$out/$name.time"
   verdict=null
   if [ "$status" = 0 ]; then
-    if [ -n "$third" ]; then
+    if [ -n "$third" ] && [ -z "$fourth" ]; then
       # the class's certificate: the root moved up one ply, the chosen
       # third move its first entry (docs/FORMAT.md, threat certificates)
       python3 - "$certificate" "$third" <<'EOF'
@@ -140,18 +167,25 @@ EOF
       --exact --ignored --nocapture > "$out/$name.check" 2>&1 &&
       grep -q ': accepted, ' "$out/$name.check" && verdict=accepted
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
-    [ "$verdict" = accepted ] && rm -f "$checkpoint"
+    # (a fourth move's checkpoint is kept for its third move's run to
+    # merge; merged ones go with the class's)
+    if [ "$verdict" = accepted ] && [ -z "$fourth" ]; then
+      rm -f "$checkpoint"
+      for ((i = 1; i < ${#merges[@]}; i += 2)); do rm -f "${merges[i]}"; done
+    fi
   elif [ "$status" != 3 ]; then
     echo "gomoku.sh: ${after//,/ }: retrograde exited with $status" >&2
     exit "$status"
   fi
-  python3 - "$file.tmp" "$verdict" "$reply" "$third" <<'EOF'
+  python3 - "$file.tmp" "$verdict" "$reply" "$third" "$fourth" <<'EOF'
 import json, sys
-path, verdict, reply, third = sys.argv[1:5]
+path, verdict, reply, third, fourth = sys.argv[1:6]
 report = json.load(open(path))
 report["checker"] = None if verdict == "null" else verdict
 if third:
     report["class"], report["third_move"] = "h8," + reply, third
+if fourth:
+    report["fourth_move"] = fourth
 json.dump(report, open(path, "w"))
 EOF
   mv "$file.tmp" "$file"
@@ -159,5 +193,5 @@ EOF
   # the checker's output is kept where it did not accept
   [ "$verdict" = refused ] || rm -f "$out/$name.check"
   result=$([ "$status" = 0 ] && echo "X wins; certificate ${replayed:-$verdict}" || echo "not proved")
-  echo "$(date -u +%F) h8 $reply${third:+ (by 3.$third)}: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
+  echo "$(date -u +%F) h8 $reply${third:+ (by 3.$third${fourth:+, 4.$fourth apart})}${merges[0]:+ (with $((${#merges[@]} / 2)) fourth moves merged)}: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
 done
