@@ -711,6 +711,8 @@ fn threat_outcome(
             "replies_answered_by_zones": stats.moves_cut,
             "proved_afresh_for_the_certificate": stats.proved_afresh,
             "given_up_proved_again_for_the_certificate": stats.proved_again,
+            "cuts_made_again_by_the_walk": stats.cuts_remade,
+            "cuts_and_moves_forgotten": stats.cuts_forgotten,
             "horizon": prover.horizon(),
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),

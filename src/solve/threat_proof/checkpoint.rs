@@ -769,20 +769,42 @@ mod tests {
         let mut resumed = prover();
         resumed.load_checkpoint(&path, &board).unwrap().unwrap();
         assert_eq!(resumed.chosen.len(), 100_000);
-        // and cuts past what is left stop the search
-        for key in 0..(full.max_kept_bytes / super::super::BYTES_PER_CUT) as u128 {
-            let cut = Cut {
-                zone: Cells::default(),
-                moves: vec![1, 2],
-                all: vec![1, 2, 3],
-            };
-            full.cuts.insert(key, Rc::new(cut));
-        }
+        // cuts past what is left: those of positions the table does not
+        // hold are forgotten (and the moves with them), and the search
+        // goes on; those of positions it holds stop it
+        let fill = |prover: &mut ThreatProver, held: bool| {
+            for key in 0..=(prover.max_kept_bytes / super::super::BYTES_PER_CUT) as u128 {
+                let cut = Cut {
+                    zone: Cells::default(),
+                    moves: vec![1, 2],
+                    all: vec![1, 2, 3],
+                };
+                let key = key * 0x9e37_79b9_7f4a_7c15 + 1;
+                prover.cuts.insert(key, Rc::new(cut));
+                if held {
+                    prover.table.store(
+                        key,
+                        Numbers {
+                            proof: 2,
+                            disproof: 3,
+                        },
+                        1,
+                    );
+                }
+            }
+        };
+        fill(&mut full, false);
+        let cuts = full.cuts.len() as u64;
+        assert!(!full.over_limits(), "{:?}", full.stopped());
+        assert!(full.cuts.is_empty() && full.chosen.is_empty());
+        assert_eq!(full.stats.cuts_forgotten, cuts + 100_000);
+        fill(&mut full, true);
         assert!(full.over_limits());
         assert!(full
             .stopped()
             .unwrap()
             .starts_with("the zones' memory is full"));
+        assert_eq!(full.cuts.len() as u64, cuts);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

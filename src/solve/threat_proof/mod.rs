@@ -339,6 +339,9 @@ pub struct ThreatStats {
     /// pass proof as it stands (merged from another proof, or made under
     /// older rules), and made again ([`zones`]).
     pub cuts_remade: u64,
+    /// Cuts and chosen moves of positions the table no longer held,
+    /// forgotten when the zones' memory was full ([`zones`]).
+    pub cuts_forgotten: u64,
 }
 
 /// The prover for one board and one attacker (module docs).
@@ -764,12 +767,18 @@ impl<'g> ThreatProver<'g> {
             return true;
         }
         if self.kept_bytes() > self.max_kept_bytes {
-            self.stopped = Some(format!(
-                "the zones' memory is full ({} cuts and {} moves kept)",
-                self.cuts.len(),
-                self.chosen.len()
-            ));
-            return true;
+            // those of positions the table no longer holds go first (made
+            // again as needed: `zones`); stopped if that frees less than
+            // an eighth, so that a sweep is not made at every position
+            self.forget_cuts_of_positions_gone();
+            if self.kept_bytes() > self.max_kept_bytes / 8 * 7 {
+                self.stopped = Some(format!(
+                    "the zones' memory is full ({} cuts and {} moves kept, all of positions the table holds)",
+                    self.cuts.len(),
+                    self.chosen.len()
+                ));
+                return true;
+            }
         }
         self.stop_past_visits();
         self.stopped.is_some()

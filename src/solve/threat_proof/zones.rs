@@ -62,6 +62,11 @@
 //! once made, so the zones, the cuts and the certificate's walk see one
 //! and the same proof.
 //!
+//! **Memory.** The cuts and chosen moves are kept within an eighth of the
+//! budget. When that is full, those of positions the table no longer
+//! holds are forgotten (`forget_cuts_of_positions_gone`); the search
+//! stops only when that frees less than an eighth of it.
+//!
 //! **Cuts checked by the walk.** That holds within one prover's runs. A
 //! cut merged from another proof's checkpoint
 //! (`ThreatProver::merge_checkpoint`) was made from that proof's pass
@@ -213,6 +218,27 @@ impl ThreatProver<'_> {
             self.zone_memo.clear();
         }
         cut
+    }
+
+    /// Forgets the cuts and chosen moves of positions the table holds no
+    /// entry for (open ones replaced by others, proofs given up), when
+    /// the zones' memory is full; the count forgotten. Such a position is
+    /// proved by no entry, so no zone worked out from the table reads its
+    /// cut or move; searched again, it gets its cut again from its pass
+    /// proof (the same while that proof's moves stay fixed), and proved
+    /// again, its move may be another, which the walk's check of the cuts
+    /// above it catches (module docs).
+    pub(super) fn forget_cuts_of_positions_gone(&mut self) -> usize {
+        let before = self.cuts.len() + self.chosen.len();
+        let table = &self.table;
+        self.cuts.retain(|&key, _| table.get(key).is_some());
+        self.chosen.retain(|&key, _| table.get(key).is_some());
+        self.cuts.shrink_to_fit();
+        self.chosen.shrink_to_fit();
+        self.zone_memo.clear();
+        let forgotten = before - self.cuts.len() - self.chosen.len();
+        self.stats.cuts_forgotten += forgotten as u64;
+        forgotten
     }
 
     /// `Z(P, extras)` of the proof `P` of `board` (module docs), in
