@@ -619,6 +619,11 @@ impl ThreatProver<'_> {
             }
         }
         if self.kept_bytes() > self.max_kept_bytes {
+            // (those of positions the table does not hold first: as the
+            // search does when they fill up)
+            self.forget_cuts_of_positions_gone();
+        }
+        if self.kept_bytes() > self.max_kept_bytes {
             return Err(Error::InvalidInput(format!(
                 "{}: the checkpoint's cuts and chosen moves, with those held, {} and {} (about {} bytes), are more than this --max-memory keeps ({} bytes); give at least the budget of the run that wrote it",
                 input.path,
@@ -769,6 +774,13 @@ mod tests {
         let mut resumed = prover();
         resumed.load_checkpoint(&path, &board).unwrap().unwrap();
         assert_eq!(resumed.chosen.len(), 100_000);
+        // a budget that keeps fewer: those of positions the table does
+        // not hold (all of these) are forgotten at the load
+        let mut smaller = ThreatProver::new(&geometry, 0, Settings::default(), 32 << 20, None);
+        assert!(100_000 * crate::solve::threat_proof::BYTES_PER_CHOSEN > smaller.max_kept_bytes);
+        smaller.load_checkpoint(&path, &board).unwrap().unwrap();
+        assert!(smaller.chosen.is_empty());
+        assert_eq!(smaller.stats.cuts_forgotten, 100_000);
         // cuts past what is left: those of positions the table does not
         // hold are forgotten (and the moves with them), and the search
         // goes on; those of positions it holds stop it

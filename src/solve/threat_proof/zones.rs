@@ -65,7 +65,8 @@
 //! **Memory.** The cuts and chosen moves are kept within an eighth of the
 //! budget. When that is full, those of positions the table no longer
 //! holds are forgotten (`forget_cuts_of_positions_gone`); the search
-//! stops only when that frees less than an eighth of it.
+//! stops only when that frees less than an eighth of it. A checkpoint
+//! loaded or merged past it is swept the same way before it is refused.
 //!
 //! **Cuts checked by the walk.** That holds within one prover's runs. A
 //! cut merged from another proof's checkpoint
