@@ -665,14 +665,23 @@ fn prove_mnk_by_threats_merges_the_proofs_of_other_checkpoints() {
         let (code, out, err) = run_within(&all, 120, None);
         (code, String::from_utf8(out).unwrap(), err)
     };
-    // a proof's checkpoint is saved with the proof
-    let (code, out, err) = prove("h8,a1,i9,a2,h9", &["--checkpoint", below_arg]);
+    // a proof's checkpoint is saved with the proof (and its horizon)
+    let (code, out, err) = prove(
+        "h8,a1,i9,a2,h9",
+        &["--checkpoint", below_arg, "--max-stones", "40"],
+    );
     assert_eq!(code, Some(0), "{out}{err}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["checkpoint"]["written"], 1, "{out}");
     assert!(below.exists());
-    let (code, out, err) = prove("h8,a1,i9,a2", &["--merge-checkpoint", below_arg]);
+    // merged under a run of rising horizons, the run starts at one as
+    // wide as its (a narrower one could not read its proofs back)
+    let (code, out, err) = prove(
+        "h8,a1,i9,a2",
+        &["--merge-checkpoint", below_arg, "--max-stones", "20,40"],
+    );
     assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("\"horizon\":40"), "{out}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["proved"], true, "{out}");
     assert_eq!(report["merged"][0]["file"], below_arg, "{out}");
@@ -686,6 +695,10 @@ fn prove_mnk_by_threats_merges_the_proofs_of_other_checkpoints() {
         (
             &["--merge-checkpoint", below_arg, "--covers", "2"],
             "another proof",
+        ),
+        (
+            &["--merge-checkpoint", below_arg, "--max-stones", "20"],
+            "wider than every --max-stones given",
         ),
         (
             &["--merge-checkpoint", below_arg, "--checkpoint", below_arg],

@@ -550,6 +550,15 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
     let mut refusing = ThreatProver::new(&geometry, 0, other, 1 << 28, None);
     let refused = refusing.merge_checkpoint(&first).unwrap_err().to_string();
     assert!(refused.contains("another proof"), "{refused}");
+    // and one of a wider horizon than the prover's: its proofs past the
+    // prover's horizon would not read back
+    let narrow = Settings {
+        max_stones: Some(12),
+        ..settings
+    };
+    let mut narrower = ThreatProver::new(&geometry, 0, narrow, 1 << 28, None);
+    let refused = narrower.merge_checkpoint(&first).unwrap_err().to_string();
+    assert!(refused.contains("wider than this run's 12"), "{refused}");
     let missing = refusing
         .merge_checkpoint(&dir.join("none.checkpoint"))
         .unwrap_err()

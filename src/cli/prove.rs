@@ -429,20 +429,34 @@ fn by_threats(
     // a checkpoint resumes at its horizon, or the first wider one given;
     // never under a narrower one, where its proofs by quiet moves past
     // the horizon could not be read back into a certificate
+    // (and the checkpoints merged: their proofs past a narrower horizon
+    // would not read back either)
+    let mut theirs = Vec::new();
+    if let Some(path) = &args.checkpoint {
+        theirs.push(("--checkpoint", prover.checkpoint_horizon(path, &board)?));
+    }
+    for path in &args.merge_checkpoint {
+        theirs.push((
+            "--merge-checkpoint",
+            prover.merged_checkpoint_horizon(path)?,
+        ));
+    }
     let mut stage = 0;
-    if let Some(theirs) = match &args.checkpoint {
-        Some(path) => prover.checkpoint_horizon(path, &board)?,
-        None => None,
-    } {
-        stage = horizons
+    for (flag, theirs) in theirs {
+        let Some(theirs) = theirs else { continue };
+        let at_least = horizons
             .iter()
             .position(|&h| !wider(theirs, h))
             .ok_or_else(|| {
                 anyhow::anyhow!(
-                    "--checkpoint: it was written with a horizon of {} stones, wider than every --max-stones given; give that horizon or a wider one",
+                    "{flag}: it was written with a horizon of {} stones, wider than every --max-stones given; give that horizon or a wider one",
                     horizon_name(theirs)
                 )
             })?;
+        stage = stage.max(at_least);
+    }
+    // (stage 0's is the prover's own)
+    if stage > 0 {
         prover.set_horizon(horizons[stage]);
     }
     let earlier = match &args.checkpoint {
@@ -536,10 +550,14 @@ fn by_threats(
         match &mut outcome {
             // and a proof with its certificate is kept too, for a proof
             // above to merge (--merge-checkpoint)
-            Ok(Ok(_)) => {
-                prover.save_checkpoint(path, &board, seconds_searched())?;
-                saves += 1;
-            }
+            // (the proof and its certificate stand if the save fails: said
+            // with them)
+            Ok(Ok(proof)) => match prover.save_checkpoint(path, &board, seconds_searched()) {
+                Ok(()) => saves += 1,
+                Err(e) => proof
+                    .details
+                    .push(format!("the checkpoint could not be saved: {e}")),
+            },
             Ok(Err(why)) => {
                 prover.save_checkpoint(path, &board, seconds_searched())?;
                 saves += 1;
@@ -712,7 +730,7 @@ fn threat_outcome(
             "proved_afresh_for_the_certificate": stats.proved_afresh,
             "given_up_proved_again_for_the_certificate": stats.proved_again,
             "cuts_made_again_by_the_walk": stats.cuts_remade,
-            "cuts_and_moves_forgotten": stats.cuts_forgotten,
+            "cuts_forgotten": stats.cuts_forgotten,
             "horizon": prover.horizon(),
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
@@ -735,7 +753,7 @@ fn write_threat_certificate(
     for _ in 1..WALKS {
         let remade = prover.stats().cuts_remade;
         let written = write_threat_certificate_once(prover, board, path)?;
-        if prover.stats().cuts_remade == remade {
+        if prover.stats().cuts_remade == remade || prover.past_deadline() {
             return Ok(written);
         }
     }

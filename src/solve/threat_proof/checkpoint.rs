@@ -55,9 +55,15 @@
 //! proof above resumed with their proofs merged and its certificate
 //! written. Its position's key is worked out again from its diagram and
 //! must be the one it holds (a checkpoint of a build that hashed
-//! otherwise would add entries under others' keys). Where both held a
-//! chosen move, the two proofs may differ below a cut, so the walk checks
-//! the cuts ([`super::zones`]); the checker checks the whole either way.
+//! otherwise would add entries under others' keys). One written under a
+//! wider horizon than the prover's is refused: its proofs by quiet moves
+//! past this horizon would not read back into the certificate (`prove
+//! mnk` starts at a horizon as wide as every checkpoint's it is given).
+//! Where both held a chosen move, the two proofs may differ below a cut,
+//! so the walk checks the cuts ([`super::zones`]); the checker checks the
+//! whole either way. All or nothing: a proof given up to make room for
+//! another (the table full of proofs) fails the merge, which then asks
+//! for a larger budget.
 //!
 //! **Format** (little-endian): `RGTHREAT`, `u32` version; `u32` length and
 //! the identity's text (one `field value` line a field, the horizon's
@@ -139,7 +145,7 @@ pub struct Earlier {
 /// checkpoint, and what its runs had done.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Merged {
-    /// Proved entries stored.
+    /// Proved entries stored (of positions not proved here already).
     pub proved: u64,
     /// Chosen moves and cuts kept (those of positions this prover had
     /// none for).
@@ -527,6 +533,15 @@ impl ThreatProver<'_> {
             .and_then(|input| input.horizon))
     }
 
+    /// The horizon the checkpoint at `path`, of any proof of this game and
+    /// settings, was written with, as [`Self::checkpoint_horizon`] (for a
+    /// checkpoint to merge).
+    pub fn merged_checkpoint_horizon(&self, path: &Path) -> Result<Option<Option<u32>>> {
+        Ok(self
+            .open_checked(path, None)?
+            .and_then(|input| input.horizon))
+    }
+
     /// Restores the checkpoint at `path` of the proof of `root` into this
     /// prover, fresh from [`ThreatProver::new`]; `None` when there is no
     /// file at `path`. A file that is not a checkpoint, or another proof's,
@@ -639,9 +654,10 @@ impl ThreatProver<'_> {
     /// Adds the proofs of another checkpoint at `path` to this prover's:
     /// one of the same game and settings, of any position (in practice
     /// one below the root, proved by a run of its own, so that its root's
-    /// proof has the whole table). Its **proved** entries are stored
-    /// (proofs hold under any horizon; its open and disproved ones are
-    /// the other search's business), and its chosen moves and cuts where
+    /// proof has the whole table; its horizon not wider than this
+    /// prover's, module docs). Its **proved** entries are stored (its
+    /// open and disproved ones are the other search's business), and its
+    /// chosen moves and cuts where
     /// this prover has none (where both have one, this prover's proofs
     /// were made with its own; a cut of the other's whose pass proof now
     /// runs through a move of this one's is made again by the
@@ -656,11 +672,24 @@ impl ThreatProver<'_> {
                 path.display()
             )));
         };
+        // its proofs by quiet moves past this prover's horizon would not
+        // read back into the certificate (as a checkpoint resumed under a
+        // narrower horizon: module docs)
+        if let Some(theirs) = input.horizon {
+            if super::wider(theirs, self.settings.max_stones) {
+                return Err(input.bad(format!(
+                    "its horizon of {} stones is wider than this run's {}, so its proofs could not all be read back; give that horizon or a wider one",
+                    super::horizon_name(theirs),
+                    super::horizon_name(self.settings.max_stones)
+                )));
+            }
+        }
         let (seconds, [visits, ..]) = input.counts()?;
         let mut proved = 0;
         for _ in 0..input.u64()? {
             let (fingerprint, numbers, work) = input.entry()?;
-            if numbers.proof != 0 {
+            let held = self.table.get_fingerprint(fingerprint);
+            if numbers.proof != 0 || held.is_some_and(|n| n.proof == 0) {
                 continue;
             }
             let given_up = self.table.counts().proofs_given_up;
@@ -750,6 +779,15 @@ mod tests {
         }
     }
 
+    /// A cut of two moves that no position has.
+    fn fake_cut() -> Cut {
+        Cut {
+            zone: Cells::default(),
+            moves: vec![1, 2],
+            all: vec![1, 2, 3],
+        }
+    }
+
     #[test]
     fn chosen_moves_count_at_their_own_size_in_the_zones_memory() {
         // 64 MiB keep 8 MiB of cuts and moves: 100,000 chosen moves take
@@ -774,42 +812,43 @@ mod tests {
         let mut resumed = prover();
         resumed.load_checkpoint(&path, &board).unwrap().unwrap();
         assert_eq!(resumed.chosen.len(), 100_000);
-        // a budget that keeps fewer: those of positions the table does
-        // not hold (all of these) are forgotten at the load
+        // a budget that keeps fewer: the cuts of positions the table does
+        // not hold (all of these) are forgotten at the load, the chosen
+        // moves never
+        let key = |i: u128| i * 0x9e37_79b9_7f4a_7c15 + 1;
+        let mut with_cuts = prover();
+        for i in 0..30_000 {
+            with_cuts.cuts.insert(key(i), Rc::new(fake_cut()));
+        }
+        with_cuts.chosen.insert(key(0), 7);
+        with_cuts.save_checkpoint(&path, &board, 1.0).unwrap();
         let mut smaller = ThreatProver::new(&geometry, 0, Settings::default(), 32 << 20, None);
-        assert!(100_000 * crate::solve::threat_proof::BYTES_PER_CHOSEN > smaller.max_kept_bytes);
+        assert!(30_000 * super::super::BYTES_PER_CUT > smaller.max_kept_bytes);
         smaller.load_checkpoint(&path, &board).unwrap().unwrap();
-        assert!(smaller.chosen.is_empty());
-        assert_eq!(smaller.stats.cuts_forgotten, 100_000);
+        assert!(smaller.cuts.is_empty());
+        assert_eq!(smaller.chosen.len(), 1);
+        assert_eq!(smaller.stats.cuts_forgotten, 30_000);
         // cuts past what is left: those of positions the table does not
-        // hold are forgotten (and the moves with them), and the search
-        // goes on; those of positions it holds stop it
+        // hold are forgotten (the chosen moves kept), and the search goes
+        // on; those of positions it holds stop it
         let fill = |prover: &mut ThreatProver, held: bool| {
-            for key in 0..=(prover.max_kept_bytes / super::super::BYTES_PER_CUT) as u128 {
-                let cut = Cut {
-                    zone: Cells::default(),
-                    moves: vec![1, 2],
-                    all: vec![1, 2, 3],
-                };
-                let key = key * 0x9e37_79b9_7f4a_7c15 + 1;
-                prover.cuts.insert(key, Rc::new(cut));
+            for i in 0..=(prover.max_kept_bytes / super::super::BYTES_PER_CUT) as u128 {
+                prover.cuts.insert(key(i), Rc::new(fake_cut()));
                 if held {
-                    prover.table.store(
-                        key,
-                        Numbers {
-                            proof: 2,
-                            disproof: 3,
-                        },
-                        1,
-                    );
+                    let open = Numbers {
+                        proof: 2,
+                        disproof: 3,
+                    };
+                    prover.table.store(key(i), open, 1);
                 }
             }
         };
         fill(&mut full, false);
         let cuts = full.cuts.len() as u64;
         assert!(!full.over_limits(), "{:?}", full.stopped());
-        assert!(full.cuts.is_empty() && full.chosen.is_empty());
-        assert_eq!(full.stats.cuts_forgotten, cuts + 100_000);
+        assert!(full.cuts.is_empty());
+        assert_eq!(full.chosen.len(), 100_000);
+        assert_eq!(full.stats.cuts_forgotten, cuts);
         fill(&mut full, true);
         assert!(full.over_limits());
         assert!(full

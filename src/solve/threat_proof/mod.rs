@@ -339,8 +339,8 @@ pub struct ThreatStats {
     /// pass proof as it stands (merged from another proof, or made under
     /// older rules), and made again ([`zones`]).
     pub cuts_remade: u64,
-    /// Cuts and chosen moves of positions the table no longer held,
-    /// forgotten when the zones' memory was full ([`zones`]).
+    /// Cuts of positions the table no longer held, forgotten when the
+    /// zones' memory was full ([`zones`]).
     pub cuts_forgotten: u64,
 }
 
@@ -767,13 +767,13 @@ impl<'g> ThreatProver<'g> {
             return true;
         }
         if self.kept_bytes() > self.max_kept_bytes {
-            // those of positions the table no longer holds go first (made
-            // again as needed: `zones`); stopped if that frees less than
-            // an eighth, so that a sweep is not made at every position
+            // the cuts of positions the table no longer holds go first
+            // (made again as needed: `zones`); stopped if that frees less
+            // than an eighth, so that a sweep is not made at every position
             self.forget_cuts_of_positions_gone();
             if self.kept_bytes() > self.max_kept_bytes / 8 * 7 {
                 self.stopped = Some(format!(
-                    "the zones' memory is full ({} cuts and {} moves kept, all of positions the table holds)",
+                    "the zones' memory is full ({} cuts, all of positions the table holds, and {} moves kept)",
                     self.cuts.len(),
                     self.chosen.len()
                 ));
@@ -787,6 +787,11 @@ impl<'g> ThreatProver<'g> {
     /// Bytes the cuts and chosen moves kept take, about.
     fn kept_bytes(&self) -> u64 {
         self.cuts.len() as u64 * BYTES_PER_CUT + self.chosen.len() as u64 * BYTES_PER_CHOSEN
+    }
+
+    /// Whether the deadline given has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Stops the search once it has searched its positions.

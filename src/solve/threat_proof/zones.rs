@@ -63,23 +63,29 @@
 //! and the same proof.
 //!
 //! **Memory.** The cuts and chosen moves are kept within an eighth of the
-//! budget. When that is full, those of positions the table no longer
-//! holds are forgotten (`forget_cuts_of_positions_gone`); the search
-//! stops only when that frees less than an eighth of it. A checkpoint
-//! loaded or merged past it is swept the same way before it is refused.
+//! budget. When that is full, the cuts of positions the table no longer
+//! holds are forgotten (`forget_cuts_of_positions_gone`; chosen moves
+//! never are); the search stops only when that frees less than an eighth
+//! of it. A checkpoint loaded or merged past it is swept the same way
+//! before it is refused.
 //!
 //! **Cuts checked by the walk.** That holds within one prover's runs. A
 //! cut merged from another proof's checkpoint
 //! (`ThreatProver::merge_checkpoint`) was made from that proof's pass
-//! proof, whose moves may differ from the ones this prover has fixed, and
-//! so may a cut of a checkpoint written under older rules. So while the
-//! certificate is walked, each cut kept is checked against the zone of the
-//! pass proof as it now stands, once before its entries are written and
-//! once after (when the proofs below are all there), and made again if
-//! that zone is not inside its own. A walk that made a cut again has
-//! written a zone its pass proof may leave, so it fails and is walked again
-//! (`prove mnk` does, a few times): each walk settles the cuts of one level
-//! more, and a walk that makes none has written the proof it read.
+//! proof, whose moves may differ from the ones this prover has fixed. So
+//! while the certificate is walked, each cut kept is checked against the
+//! zone of the pass proof as it now stands, once before its entries are
+//! written and once after (when the proofs below are all there), and made
+//! again if that zone is not inside its own. A walk that made a cut again
+//! has written a zone its pass proof may leave, so it fails and is walked
+//! again (`prove mnk` does, a few times): each walk settles the cuts of
+//! one level more. A walk that makes none has written the proof it read,
+//! unless a piece of a pass proof was missing at both checks (given up by
+//! a table full of proofs while the walk proved others again: the zone is
+//! then unknown and the cut kept). The check is of zones only: a cut
+//! whose moves inside its zone are fewer than the expansion's now (a
+//! checkpoint of older rules) is not caught here. The checker refuses
+//! either.
 
 use std::rc::Rc;
 
@@ -196,6 +202,7 @@ impl ThreatProver<'_> {
                 self.stats.cuts_remade += 1;
             }
         }
+        let remade = self.cuts.contains_key(&key);
         // worked out on the canonical image, like the expansion
         image.pass();
         let zone = self.zone_of(&mut image, 1);
@@ -207,8 +214,10 @@ impl ThreatProver<'_> {
             .filter(|&c| zone.has(c))
             .collect();
         let defender = 1 - self.attacker;
-        self.stats.cuts += 1;
-        self.stats.moves_cut += (all.len() - inside.len()) as u64;
+        if !remade {
+            self.stats.cuts += 1;
+            self.stats.moves_cut += (all.len() - inside.len()) as u64;
+        }
         let cut = Rc::new(Cut {
             zone,
             moves: super::distinct(&image, defender, &inside),
@@ -221,23 +230,21 @@ impl ThreatProver<'_> {
         cut
     }
 
-    /// Forgets the cuts and chosen moves of positions the table holds no
-    /// entry for (open ones replaced by others, proofs given up), when
-    /// the zones' memory is full; the count forgotten. Such a position is
-    /// proved by no entry, so no zone worked out from the table reads its
-    /// cut or move; searched again, it gets its cut again from its pass
-    /// proof (the same while that proof's moves stay fixed), and proved
-    /// again, its move may be another, which the walk's check of the cuts
-    /// above it catches (module docs).
+    /// Forgets the cuts of positions the table holds no entry for (open
+    /// ones replaced by others), when the zones' memory is full; the
+    /// count forgotten. Such a position is proved by no entry, so no zone
+    /// worked out from the table reads its cut; searched again, it gets
+    /// its cut again from its pass proof, the same while that proof's
+    /// moves stay fixed, which they do: chosen moves are never forgotten
+    /// (one forgotten could be chosen otherwise when proved again, and
+    /// the zones worked out through it would no longer hold).
     pub(super) fn forget_cuts_of_positions_gone(&mut self) -> usize {
-        let before = self.cuts.len() + self.chosen.len();
+        let before = self.cuts.len();
         let table = &self.table;
         self.cuts.retain(|&key, _| table.get(key).is_some());
-        self.chosen.retain(|&key, _| table.get(key).is_some());
         self.cuts.shrink_to_fit();
-        self.chosen.shrink_to_fit();
         self.zone_memo.clear();
-        let forgotten = before - self.cuts.len() - self.chosen.len();
+        let forgotten = before - self.cuts.len();
         self.stats.cuts_forgotten += forgotten as u64;
         forgotten
     }
