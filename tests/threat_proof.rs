@@ -472,7 +472,9 @@ fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through()
 /// (`ThreatProver::merge_checkpoint`), as the gomoku classes' open moves
 /// are: h8 a1 i9 a2 h9 (O to move, a cut node) searched part way and
 /// saved; two moves of its cut still open proved each by a prover of its
-/// own, from scratch, and saved; a fourth prover resumes the first
+/// own, from scratch, and saved with their proofs alone (enough to write
+/// the same certificate again without a search); a fourth prover resumes
+/// the first
 /// checkpoint and merges the two: those moves are proved at once, the
 /// root is proved, and the certificate (walked again while its walk makes
 /// merged cuts again, as `prove mnk` does) is accepted. A checkpoint of
@@ -506,8 +508,27 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
         below.play(cell, 1);
         let mut own = prover();
         assert_eq!(own.prove(&mut below), Verdict::Proved);
+        // its checkpoint of the proof alone (written after the
+        // certificate): smaller than the whole table's, and enough to
+        // write the same certificate again without a search
+        let (text, _) = own.certificate(&mut below).unwrap();
         let path = dir.join(format!("move{i}.checkpoint"));
-        own.save_checkpoint(&path, &below, 1.0).unwrap();
+        own.save_proof_checkpoint(&path, &below, 1.0).unwrap();
+        let whole = dir.join("whole.checkpoint");
+        own.save_checkpoint(&whole, &below, 1.0).unwrap();
+        let size = |p: &std::path::Path| std::fs::metadata(p).unwrap().len();
+        assert!(
+            size(&path) < size(&whole),
+            "{} {}",
+            size(&path),
+            size(&whole)
+        );
+        std::fs::remove_file(&whole).unwrap();
+        let mut again = prover();
+        again.load_checkpoint(&path, &below).unwrap().unwrap();
+        assert_eq!(again.prove(&mut below), Verdict::Proved);
+        assert_eq!(again.certificate(&mut below).unwrap().0, text);
+        assert_eq!(again.stats().visits, own.stats().visits, "searched again");
         merged_files.push((cell, path, own.stats().visits));
     }
     let mut put_together = prover();

@@ -123,9 +123,10 @@ pub struct ProveMnkArgs {
     max_stones: Option<Horizons>,
     /// With --method threats: keep the proof's state in FILE, written
     /// every --checkpoint-every seconds, when the search stops unsettled
-    /// and when it ends in a proof (a proof above can then merge it:
-    /// --merge-checkpoint; and a later run writes the certificate again
-    /// from it, should it have failed), and resume from it when it is there (same arguments, and
+    /// and when it ends in a proof (its positions alone once the
+    /// certificate is written, for a proof above to merge:
+    /// --merge-checkpoint; the whole table should the certificate fail,
+    /// for a later run to write it), and resume from it when it is there (same arguments, and
     /// the same --max-memory or more); a proof can so run across several
     /// processes. A file there that is not a checkpoint is never replaced.
     #[arg(long, value_name = "FILE")]
@@ -550,9 +551,9 @@ fn by_threats(
         match &mut outcome {
             // and a proof with its certificate is kept too, for a proof
             // above to merge (--merge-checkpoint)
-            // (the proof and its certificate stand if the save fails: said
-            // with them)
-            Ok(Ok(proof)) => match prover.save_checkpoint(path, &board, seconds_searched()) {
+            // the proof alone (what a proof above merges); the proof and
+            // its certificate stand if the save fails: said with them
+            Ok(Ok(proof)) => match prover.save_proof_checkpoint(path, &board, seconds_searched()) {
                 Ok(()) => saves += 1,
                 Err(e) => proof
                     .details

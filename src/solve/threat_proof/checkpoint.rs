@@ -46,6 +46,13 @@
 //! cells among its moves), so a damaged file can waste a search but not
 //! break the board; every proof is checked again by its certificate.
 //!
+//! **A proof's checkpoint** ([`ThreatProver::save_proof_checkpoint`]):
+//! once the certificate is written, the positions it lists are the
+//! proof; the checkpoint then keeps their entries, chosen moves and cuts
+//! alone (the same format), a few million where the table held hundreds
+//! of millions. Resumed, its root is proved and its certificate written
+//! again without a search; merged, it adds the proof and nothing else.
+//!
 //! **Merging** ([`ThreatProver::merge_checkpoint`], `prove mnk
 //! --merge-checkpoint`): another proof's checkpoint, of the same board,
 //! attacker and settings but any position, adds its proved entries to
@@ -100,6 +107,7 @@ use crate::atomic_file::write_atomically_with;
 use crate::checksum::StreamChecksum;
 use crate::error::{quoted, Error, Result, QUOTED_CHARS};
 use crate::solve::cells::Cells;
+use rustc_hash::FxHashSet;
 
 use super::board::Board;
 use super::table::{fingerprint, pack, unpack, Fingerprint};
@@ -367,6 +375,38 @@ impl ThreatProver<'_> {
     /// stopped, to `path` atomically (module docs); `seconds`: the time
     /// searched by this run and those before it.
     pub fn save_checkpoint(&self, path: &Path, root: &Board, seconds: f64) -> Result<()> {
+        self.write_checkpoint(path, root, seconds, None)
+    }
+
+    /// Writes, as [`Self::save_checkpoint`], the checkpoint of the proof
+    /// of `root` alone: the entries, chosen moves and cuts of the
+    /// positions its certificate, just written, lists (a few million,
+    /// where the table holds hundreds of millions). Enough to write the
+    /// certificate again, and what a proof above merges
+    /// ([`Self::merge_checkpoint`]). An error if no certificate was
+    /// written whole since the last search.
+    pub fn save_proof_checkpoint(&self, path: &Path, root: &Board, seconds: f64) -> Result<()> {
+        if self.proof_keys.is_empty() {
+            return Err(Error::InvalidInput(
+                "a checkpoint of the proof alone needs its certificate written first".into(),
+            ));
+        }
+        let kept: FxHashSet<Fingerprint> =
+            self.proof_keys.iter().map(|&k| fingerprint(k)).collect();
+        self.write_checkpoint(path, root, seconds, Some((&self.proof_keys, &kept)))
+    }
+
+    /// [`Self::save_checkpoint`], of the positions `only` names (their
+    /// keys, and their keys' fingerprints) or of all.
+    fn write_checkpoint(
+        &self,
+        path: &Path,
+        root: &Board,
+        seconds: f64,
+        only: Option<(&FxHashSet<u128>, &FxHashSet<Fingerprint>)>,
+    ) -> Result<()> {
+        let keeps_key = |key: &u128| only.is_none_or(|(keys, _)| keys.contains(key));
+        let keeps_entry = |f: &Fingerprint| only.is_none_or(|(_, kept)| kept.contains(f));
         // only this proof's checkpoint is replaced (a file put there, or
         // another run's checkpoint, since the run began is refused)
         self.open_checked(path, Some(root))?;
@@ -394,20 +434,31 @@ impl ThreatProver<'_> {
             for n in [s.visits, s.expansions, s.cuts, s.moves_cut] {
                 out.u64(n)?;
             }
-            out.u64(self.table.len() as u64)?;
+            let entries = match only {
+                None => self.table.len(),
+                Some(_) => self
+                    .table
+                    .entries()
+                    .filter(|(f, ..)| keeps_entry(f))
+                    .count(),
+            };
+            out.u64(entries as u64)?;
             for (fingerprint, numbers, work) in self.table.entries() {
+                if !keeps_entry(&fingerprint) {
+                    continue;
+                }
                 out.u64(fingerprint.high)?;
                 out.u32(fingerprint.low)?;
                 out.u64(pack(numbers))?;
                 out.u32(work)?;
             }
-            out.u64(self.chosen.len() as u64)?;
-            for (&key, &cell) in &self.chosen {
+            out.u64(self.chosen.keys().filter(|k| keeps_key(k)).count() as u64)?;
+            for (&key, &cell) in self.chosen.iter().filter(|(k, _)| keeps_key(k)) {
                 out.key(key)?;
                 out.u64(u64::from(cell))?;
             }
-            out.u64(self.cuts.len() as u64)?;
-            for (&key, cut) in &self.cuts {
+            out.u64(self.cuts.keys().filter(|k| keeps_key(k)).count() as u64)?;
+            for (&key, cut) in self.cuts.iter().filter(|(k, _)| keeps_key(k)) {
                 out.key(key)?;
                 let zone: Vec<u16> = cut.zone.iter().map(|c| c as u16).collect();
                 out.cells(&zone)?;

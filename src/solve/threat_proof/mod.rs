@@ -363,6 +363,11 @@ pub struct ThreatProver<'g> {
     /// On while the certificate is walked: each cut kept is checked
     /// against the zone of its pass proof ([`zones`]).
     checking_cuts: bool,
+    /// The keys of the positions the last certificate written lists (all
+    /// of its walk), empty if none was or its walk failed: what a
+    /// checkpoint of the proof alone keeps
+    /// ([`Self::save_proof_checkpoint`]).
+    proof_keys: FxHashSet<u128>,
     /// The board an expansion is worked out on (the canonical image of
     /// the position), kept to be overwritten by the next.
     image: Option<Board<'g>>,
@@ -426,6 +431,7 @@ impl<'g> ThreatProver<'g> {
             cuts: FxHashMap::default(),
             zone_memo: FxHashMap::default(),
             checking_cuts: false,
+            proof_keys: FxHashSet::default(),
             image: None,
             expansion_budget,
             expansion_bytes: 0,
@@ -1129,19 +1135,24 @@ impl<'g> ThreatProver<'g> {
         // against zones worked out afresh
         self.zone_memo.clear();
         self.checking_cuts = true;
+        self.proof_keys.clear();
         let remade = self.stats.cuts_remade;
         let result = self.write_entries(board, out, &mut seen, &mut entries);
         self.checking_cuts = false;
         self.walk_bytes = 0;
-        result?;
-        if self.stats.cuts_remade > remade {
-            return Err(Error::InvalidInput(format!(
-                "{CUTS_REMADE} ({} of them): walk it again",
-                self.stats.cuts_remade - remade
-            )));
+        let result = result.and_then(|()| {
+            if self.stats.cuts_remade > remade {
+                return Err(Error::InvalidInput(format!(
+                    "{CUTS_REMADE} ({} of them): walk it again",
+                    self.stats.cuts_remade - remade
+                )));
+            }
+            out.flush().map_err(written)
+        });
+        if result.is_err() {
+            self.proof_keys = FxHashSet::default();
         }
-        out.flush().map_err(written)?;
-        Ok(entries)
+        result.map(|()| entries)
     }
 
     /// Writes the entries of the proof below `board`, each position once
@@ -1157,9 +1168,10 @@ impl<'g> ThreatProver<'g> {
         if !seen.insert(board.exact_key()) {
             return Ok(());
         }
-        // the positions listed take their bytes from the expansions'
-        // share (module docs, "Memory")
-        self.walk_bytes = seen.len() as u64 * BYTES_PER_LISTED;
+        self.proof_keys.insert(board.key());
+        // the positions listed (two sets) take their bytes from the
+        // expansions' share (module docs, "Memory")
+        self.walk_bytes = (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED;
         let most = self.expansion_budget / 4 * 3;
         if self.walk_bytes > most {
             return Err(Error::InvalidInput(format!(

@@ -117,7 +117,7 @@ const SALT: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
 
 /// 96 bits of a position's key that identify it in the table (module
 /// docs): `high` picks its home and is never 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fingerprint {
     pub high: u64,
     pub low: u32,
