@@ -507,6 +507,7 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
         let mut below = root.clone();
         below.play(cell, 1);
         let mut own = prover();
+        own.keep_proof_positions();
         assert_eq!(own.prove(&mut below), Verdict::Proved);
         // its checkpoint of the proof alone (written after the
         // certificate): smaller than the whole table's, and enough to

@@ -464,6 +464,10 @@ fn by_threats(
         Some(path) => prover.load_checkpoint(path, &board)?.unwrap_or_default(),
         None => Default::default(),
     };
+    if args.checkpoint.is_some() {
+        // (a proof's checkpoint keeps the positions of its certificate)
+        prover.keep_proof_positions();
+    }
     let mut merged = Vec::new();
     for path in &args.merge_checkpoint {
         merged.push((path, prover.merge_checkpoint(path)?));

@@ -384,11 +384,11 @@ impl ThreatProver<'_> {
     /// where the table holds hundreds of millions). Enough to write the
     /// certificate again, and what a proof above merges
     /// ([`Self::merge_checkpoint`]). An error if no certificate was
-    /// written whole since the last search.
+    /// written whole since [`Self::keep_proof_positions`].
     pub fn save_proof_checkpoint(&self, path: &Path, root: &Board, seconds: f64) -> Result<()> {
         if self.proof_keys.is_empty() {
             return Err(Error::InvalidInput(
-                "a checkpoint of the proof alone needs its certificate written first".into(),
+                "a checkpoint of the proof alone needs its certificate written first, its positions kept".into(),
             ));
         }
         let kept: FxHashSet<Fingerprint> =

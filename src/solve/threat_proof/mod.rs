@@ -363,11 +363,14 @@ pub struct ThreatProver<'g> {
     /// On while the certificate is walked: each cut kept is checked
     /// against the zone of its pass proof ([`zones`]).
     checking_cuts: bool,
-    /// The keys of the positions the last certificate written lists (all
-    /// of its walk), empty if none was or its walk failed: what a
+    /// With `keeping_proof_keys` ([`Self::keep_proof_positions`]): the
+    /// keys of the positions the last certificate written lists (all of
+    /// its walk), empty if none was or its walk failed: what a
     /// checkpoint of the proof alone keeps
-    /// ([`Self::save_proof_checkpoint`]).
+    /// ([`Self::save_proof_checkpoint`]). They take their bytes from the
+    /// walk's share, beside the positions listed.
     proof_keys: FxHashSet<u128>,
+    keeping_proof_keys: bool,
     /// The board an expansion is worked out on (the canonical image of
     /// the position), kept to be overwritten by the next.
     image: Option<Board<'g>>,
@@ -432,6 +435,7 @@ impl<'g> ThreatProver<'g> {
             zone_memo: FxHashMap::default(),
             checking_cuts: false,
             proof_keys: FxHashSet::default(),
+            keeping_proof_keys: false,
             image: None,
             expansion_budget,
             expansion_bytes: 0,
@@ -793,6 +797,13 @@ impl<'g> ThreatProver<'g> {
     /// Bytes the cuts and chosen moves kept take, about.
     fn kept_bytes(&self) -> u64 {
         self.cuts.len() as u64 * BYTES_PER_CUT + self.chosen.len() as u64 * BYTES_PER_CHOSEN
+    }
+
+    /// Keeps, from now on, the keys of the positions each certificate
+    /// written lists, so that the checkpoint of the proof alone can be
+    /// saved after it ([`Self::save_proof_checkpoint`]).
+    pub fn keep_proof_positions(&mut self) {
+        self.keeping_proof_keys = true;
     }
 
     /// Whether the deadline given has passed.
@@ -1168,9 +1179,11 @@ impl<'g> ThreatProver<'g> {
         if !seen.insert(board.exact_key()) {
             return Ok(());
         }
-        self.proof_keys.insert(board.key());
-        // the positions listed (two sets) take their bytes from the
-        // expansions' share (module docs, "Memory")
+        if self.keeping_proof_keys {
+            self.proof_keys.insert(board.key());
+        }
+        // the positions listed (and their keys, kept) take their bytes
+        // from the expansions' share (module docs, "Memory")
         self.walk_bytes = (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED;
         let most = self.expansion_budget / 4 * 3;
         if self.walk_bytes > most {
