@@ -126,8 +126,8 @@ pub struct ProveMnkArgs {
     /// and when it ends in a proof (its positions alone once the
     /// certificate is written, for a proof above to merge:
     /// --merge-checkpoint; the whole table should the certificate fail,
-    /// for a later run to write it), and resume from it when it is there (same arguments, and
-    /// the same --max-memory or more); a proof can so run across several
+    /// for a later run to write it), and resume from it when it is there
+    /// (same arguments, and the same --max-memory or more); a proof can so run across several
     /// processes. A file there that is not a checkpoint is never replaced.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
@@ -553,10 +553,10 @@ fn by_threats(
         // mend) starts at the proof, not at the last save
         const KEPT: &str = " (the proved table is saved in the checkpoint)";
         match &mut outcome {
-            // and a proof with its certificate is kept too, for a proof
-            // above to merge (--merge-checkpoint)
-            // the proof alone (what a proof above merges); the proof and
-            // its certificate stand if the save fails: said with them
+            // and a proof with its certificate is kept too, its positions
+            // alone, for a proof above to merge (--merge-checkpoint); the
+            // proof and its certificate stand if the save fails: said
+            // with them
             Ok(Ok(proof)) => match prover.save_proof_checkpoint(path, &board, seconds_searched()) {
                 Ok(()) => saves += 1,
                 Err(e) => proof

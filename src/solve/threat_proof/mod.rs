@@ -336,8 +336,8 @@ pub struct ThreatStats {
     /// the table (proofs a full table gave up), and proved again.
     pub proved_again: u64,
     /// Cuts the certificate's walk found narrower than the zone of their
-    /// pass proof as it stands (merged from another proof, or made under
-    /// older rules), and made again ([`zones`]).
+    /// pass proof as it stands (merged from another proof), and made
+    /// again ([`zones`]).
     pub cuts_remade: u64,
     /// Cuts of positions the table no longer held, forgotten when the
     /// zones' memory was full ([`zones`]).
