@@ -51,7 +51,9 @@
 //! proof; the checkpoint then keeps their entries, chosen moves and cuts
 //! alone (the same format), a few million where the table held hundreds
 //! of millions. Resumed, its root is proved and its certificate written
-//! again without a search; merged, it adds the proof and nothing else.
+//! again without a search (unless a proof was given up while it was
+//! walked: that piece is searched again); merged, it adds the proof and
+//! nothing else.
 //!
 //! **Merging** ([`ThreatProver::merge_checkpoint`], `prove mnk
 //! --merge-checkpoint`): another proof's checkpoint, of the same board,
@@ -383,13 +385,15 @@ impl ThreatProver<'_> {
     /// positions its certificate, just written, lists (a few million,
     /// where the table holds hundreds of millions). Enough to write the
     /// certificate again, and what a proof above merges
-    /// ([`Self::merge_checkpoint`]). An error if no certificate was
-    /// written whole since [`Self::keep_proof_positions`].
+    /// ([`Self::merge_checkpoint`]); a proof given up while the
+    /// certificate was walked leaves a position without its entry, which
+    /// is then searched again. The whole table when no certificate was
+    /// written whole with its positions kept
+    /// ([`Self::keep_proof_positions`]; their keys are dropped when they
+    /// would take the walk's memory).
     pub fn save_proof_checkpoint(&self, path: &Path, root: &Board, seconds: f64) -> Result<()> {
         if self.proof_keys.is_empty() {
-            return Err(Error::InvalidInput(
-                "a checkpoint of the proof alone needs its certificate written first, its positions kept".into(),
-            ));
+            return self.save_checkpoint(path, root, seconds);
         }
         let kept: FxHashSet<Fingerprint> =
             self.proof_keys.iter().map(|&k| fingerprint(k)).collect();

@@ -97,7 +97,9 @@
 //!   A certificate is written out as it is read from the table, never
 //!   held: only the set of the positions it has listed counts, against
 //!   the expansions' share (the cache clears to make room), and may take
-//!   three quarters of it, or the certificate is refused as too large.
+//!   three quarters of it, or the certificate is refused as too large;
+//!   with the proof's positions kept for its checkpoint, their keys count
+//!   too, and are dropped first when both would not fit.
 //!
 //! **Checkpoints** ([`checkpoint`]): the table, the zones' fixed choices
 //! and the counts written to a file and read back into a fresh prover,
@@ -780,7 +782,11 @@ impl<'g> ThreatProver<'g> {
             // the cuts of positions the table no longer holds go first
             // (made again as needed: `zones`); stopped if that frees less
             // than an eighth, so that a sweep is not made at every position
-            self.forget_cuts_of_positions_gone();
+            // (not while the certificate is walked: a cut forgotten
+            // between its two checks would be made afresh unchecked)
+            if !self.checking_cuts {
+                self.forget_cuts_of_positions_gone();
+            }
             if self.kept_bytes() > self.max_kept_bytes / 8 * 7 {
                 self.stopped = Some(format!(
                     "the zones' memory is full ({} cuts, all of positions the table holds, and {} moves kept)",
@@ -1184,8 +1190,14 @@ impl<'g> ThreatProver<'g> {
         }
         // the positions listed (and their keys, kept) take their bytes
         // from the expansions' share (module docs, "Memory")
-        self.walk_bytes = (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED;
         let most = self.expansion_budget / 4 * 3;
+        if (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED > most {
+            // the keys go first: the checkpoint is then of the whole
+            // table ([`Self::save_proof_checkpoint`])
+            self.proof_keys = FxHashSet::default();
+            self.keeping_proof_keys = false;
+        }
+        self.walk_bytes = (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED;
         if self.walk_bytes > most {
             return Err(Error::InvalidInput(format!(
                 "its certificate lists more positions than its share of --max-memory keeps ({} at {most} bytes)",
