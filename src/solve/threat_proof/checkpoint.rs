@@ -634,9 +634,7 @@ impl ThreatProver<'_> {
                 dropped += 1;
                 continue;
             }
-            let given_up = self.table.counts().proofs_given_up;
-            self.table.store_fingerprint(fingerprint, numbers, work);
-            if self.table.counts().proofs_given_up > given_up {
+            if !self.store_giving_up_no_proof(fingerprint, numbers, work) {
                 return Err(Error::InvalidInput(format!(
                     "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
                     input.path
@@ -656,6 +654,20 @@ impl ThreatProver<'_> {
             disproofs_dropped,
             horizon: input.horizon,
         }))
+    }
+
+    /// Stores an entry read from a checkpoint; false if the table gave a
+    /// proof up to make room for it (the file does not fit: a load or
+    /// merge then fails rather than lose a proof).
+    fn store_giving_up_no_proof(
+        &mut self,
+        fingerprint: Fingerprint,
+        numbers: Numbers,
+        work: u32,
+    ) -> bool {
+        let given_up = self.table.counts().proofs_given_up;
+        self.table.store_fingerprint(fingerprint, numbers, work);
+        self.table.counts().proofs_given_up == given_up
     }
 
     /// Reads the chosen moves and the cuts of a checkpoint, after its
@@ -747,9 +759,7 @@ impl ThreatProver<'_> {
             if numbers.proof != 0 || held.is_some_and(|n| n.proof == 0) {
                 continue;
             }
-            let given_up = self.table.counts().proofs_given_up;
-            self.table.store_fingerprint(fingerprint, numbers, work);
-            if self.table.counts().proofs_given_up > given_up {
+            if !self.store_giving_up_no_proof(fingerprint, numbers, work) {
                 return Err(Error::InvalidInput(format!(
                     "{}: its proofs, with those held, do not fit the table this --max-memory gives ({} stored when one was given up); give a larger budget",
                     input.path, proved
