@@ -181,7 +181,6 @@ impl ThreatProver<'_> {
         let Expansion::Moves { all, .. } = expansion else {
             unreachable!("a cut is made at an AND node with moves");
         };
-        let mut image = board.image(t);
         if let Some(cut) = self.cuts.get(&key) {
             // (a cut read from a checkpoint is taken only with its moves
             // among the node's: a damaged file never puts a stone on a
@@ -193,9 +192,7 @@ impl ThreatProver<'_> {
                 }
                 // the walk's check (module docs): a zone not yet known
                 // (a proof below not there) is checked after
-                image.pass();
-                let now = self.zone_of(&mut image, 1);
-                image.pass();
+                let now = self.zone_after_pass(&mut board.image(t));
                 if now.is_none_or(|now| now.minus(cut.zone).is_empty()) {
                     return cut;
                 }
@@ -204,10 +201,10 @@ impl ThreatProver<'_> {
         }
         let remade = self.cuts.contains_key(&key);
         // worked out on the canonical image, like the expansion
-        image.pass();
-        let zone = self.zone_of(&mut image, 1);
-        image.pass();
-        let zone = zone.unwrap_or_else(|| image.empties());
+        let mut image = board.image(t);
+        let zone = self
+            .zone_after_pass(&mut image)
+            .unwrap_or_else(|| image.empties());
         let inside: Vec<u32> = all
             .iter()
             .map(|&c| u32::from(c))
@@ -230,23 +227,31 @@ impl ThreatProver<'_> {
         cut
     }
 
+    /// `Z(pass, 1)` of the AND node `image`: the zone of the proof after
+    /// a defender pass there, for one extra stone (`None` as
+    /// [`Self::zone_of`]); `image` is as it was after.
+    fn zone_after_pass(&mut self, image: &mut Board) -> Option<Cells> {
+        image.pass();
+        let zone = self.zone_of(image, 1);
+        image.pass();
+        zone
+    }
+
     /// Forgets the cuts of positions the table holds no entry for (open
-    /// ones replaced by others), when the zones' memory is full; the
-    /// count forgotten. Such a position is proved by no entry, so no zone
+    /// ones replaced by others), when the zones' memory is full. Such a position is proved by no entry, so no zone
     /// worked out from the table reads its cut; searched again, it gets
     /// its cut again from its pass proof, the same while that proof's
     /// moves stay fixed, which they do: chosen moves are never forgotten
     /// (one forgotten could be chosen otherwise when proved again, and
-    /// the zones worked out through it would no longer hold).
-    pub(super) fn forget_cuts_of_positions_gone(&mut self) -> usize {
+    /// the zones worked out through it would no longer hold). Counted in
+    /// the stats.
+    pub(super) fn forget_cuts_of_positions_gone(&mut self) {
         let before = self.cuts.len();
         let table = &self.table;
         self.cuts.retain(|&key, _| table.get(key).is_some());
         self.cuts.shrink_to_fit();
         self.zone_memo.clear();
-        let forgotten = before - self.cuts.len();
-        self.stats.cuts_forgotten += forgotten as u64;
-        forgotten
+        self.stats.cuts_forgotten += (before - self.cuts.len()) as u64;
     }
 
     /// `Z(P, extras)` of the proof `P` of `board` (module docs), in
