@@ -31,30 +31,41 @@
 # resumes at its own horizon, or under a wider one without its
 # disproofs, never under a narrower one).
 #
-# A class may be given as REPLY:MOVE (say i8:i9): the prover then proves
-# the position after h8 REPLY MOVE, Black's third move chosen by hand as in
-# Allis's proof (the prover's own search of the class spreads its work
-# over every third move), and the class's certificate is that proof with
-# the root moved up to h8 REPLY and a `move` entry for MOVE put first: the
-# checker replays it from the class's position. Its files are named
-# REPLY-MOVE (results/gomoku/REPLY-MOVE.json, the prover's with "class" and
-# "third_move" added; h8-REPLY-MOVE.checkpoint), so that one third move
-# not proved never stops another from running; a class with a third move's
-# JSON the checker accepted is proved, and skipped when given as REPLY.
+# A class may be given as a path of moves below it, REPLY:MOVE:...
+# (say i9:i8, i9:i8:j8, i9:i8:j8:k7), the moves after h8 in turn, to
+# prove one line apart with the whole table (the prover's own search of
+# a position spreads its work over its moves, and df-pn keeps working on
+# the reply hardest to prove, leaving the easy ones open). The prover
+# proves the position the path reaches; its files are named by the path
+# with dashes (results/gomoku/i9-i8-j8.json, the prover's with "class",
+# "path", "third_move" and "fourth_move" added; h8-i9-i8-j8.checkpoint),
+# so that one line not proved never stops another from running.
+# * A path ending in a Black move (an even number of moves after h8, as
+#   i9:i8): that move is chosen by hand, as in Allis's proof, and the
+#   certificate is the proof with its root moved up a ply and a `move`
+#   entry for the move put first: the checker replays it from the
+#   position before the move. Accepted, it proves that position: a
+#   class, or a path ending in a White move, is skipped once a Black move
+#   below it has an accepted JSON.
+# * A path ending in a White move (as i9:i8:j8, White's fourth move
+#   apart): the checker replays the proof's own certificate.
+# * Every run merges the checkpoint of each line below its path that the
+#   checker accepted and whose checkpoint is kept (`--merge-checkpoint`),
+#   so that its proof and certificate are put together from them: a
+#   checkpoint written with a proof holds that proof alone. Once the run's
+#   certificate is accepted, the checkpoints it merged are deleted (its own
+#   holds their proofs now), and its own too when it proves a class (a
+#   path of one or two moves); a deeper one is kept for the run above.
+#   A Black move chosen by hand below the class's third must be among the
+#   prover's own candidates there (its six best-scored moves) for a run
+#   above to use its proof.
+# results/gomoku-tree.py splits a line so, level by level, by itself.
 #
-# A third move's open White fourth moves may each be proved apart, with
-# the whole table, as REPLY:MOVE:FOURTH (say i9:i8:j8): the prover proves
-# the position after h8 REPLY MOVE FOURTH and the checker replays that
-# proof's own certificate (it is not the class's); its files are named
-# REPLY-MOVE-FOURTH, and its checkpoint is kept, with the proof, once the
-# checker accepts it. A REPLY:MOVE run then merges the checkpoint of every
-# fourth move so proved (`--merge-checkpoint`), so that the class's proof
-# and certificate are put together from them; those checkpoints are
-# deleted with the class's once its certificate is accepted.
-#
-# Usage: results/gomoku.sh [REPLY[:MOVE[:FOURTH]] ...]   (default: every class, in
+# Usage: results/gomoku.sh [REPLY[:MOVE...] ...]   (default: every class, in
 #        order; from anywhere). The binaries are built once at the start and
 #        copied aside, so editing the sources during a run changes nothing.
+#        `kill -USR1` the script to stop it once the run in progress has
+#        ended and been checked (a kill stops the run where it is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=results/gomoku
@@ -92,40 +103,46 @@ for dx in 7 6 5 4 3 2 1; do
   [ "$dx" = 7 ] && order+="o15 "
 done
 
+# SIGUSR1: no new run (bash runs the trap once the run in progress ends)
+stop=no
+trap 'stop=yes' USR1
 for class in ${*:-$order}; do
+  if [ "$stop" = yes ]; then
+    echo "gomoku.sh: stopped by SIGUSR1 before $class" >&2
+    break
+  fi
   class=${class,,}
-  if ! [[ "$class" =~ ^[a-o]([1-9]|1[0-5])(:[a-o]([1-9]|1[0-5])){0,2}$ ]]; then
-    echo "gomoku.sh: $class: not a cell of the board (REPLY, REPLY:MOVE or REPLY:MOVE:FOURTH, as i8:h9)" >&2
+  if ! [[ "$class" =~ ^[a-o]([1-9]|1[0-5])(:[a-o]([1-9]|1[0-5])){0,20}$ ]]; then
+    echo "gomoku.sh: $class: not a cell of the board, or a path of cells (REPLY or REPLY:MOVE:..., as i8:h9)" >&2
     exit 2
   fi
-  IFS=: read -r reply third fourth <<< "$class"
-  # the files' name: REPLY, REPLY-MOVE for a third move chosen by hand,
-  # REPLY-MOVE-FOURTH for a fourth move of White's proved apart
-  name=$reply${third:+-$third}${fourth:+-$fourth}
+  IFS=: read -r -a path <<< "$class"
+  reply=${path[0]}
+  depth=${#path[@]}
+  # the files' name: the path with dashes (REPLY, REPLY-MOVE, ...)
+  name=${class//:/-}
   file="$out/$name.json"
   [ -e "$file" ] && continue
-  if [ -z "$third" ]; then
+  if ((depth % 2 == 1)); then
+    # White moved last: proved by a Black move below with an accepted JSON
     proved=no
-    for f in "$out/$reply"-*.json; do
-      # (a third move's JSON, not a fourth move's)
-      [[ "$f" =~ /$reply-[a-o][0-9]+\.json$ ]] &&
+    for f in "$out/$name"-*.json; do
+      [[ "$f" =~ /$name-[a-o][0-9]+\.json$ ]] &&
         grep -qs '"checker": "accepted"' "$f" && proved=yes
     done
-    [ "$proved" = yes ] && continue # proved through a third move
+    [ "$proved" = yes ] && continue
   fi
   certificate="$certificates/h8-$name.txt"
-  after="h8,$reply${third:+,$third}${fourth:+,$fourth}"
-  # a third move's run merges its fourth moves proved apart
+  after="h8,${class//:/,}"
+  # every line below proved apart, accepted, its checkpoint kept
   merges=()
-  if [ -n "$third" ] && [ -z "$fourth" ]; then
-    for f in "$out/$reply-$third"-*.json; do
-      [[ "$f" =~ /$reply-$third-([a-o][0-9]+)\.json$ ]] || continue
-      below="$checkpoints/h8-$reply-$third-${BASH_REMATCH[1]}.checkpoint"
-      if grep -qs '"checker": "accepted"' "$f" && [ -e "$below" ]; then
-        merges+=(--merge-checkpoint "$below")
-      fi
-    done
-  fi
+  for f in "$out/$name"-*.json; do
+    [[ "$f" =~ /($name(-[a-o][0-9]+)+)\.json$ ]] || continue
+    below="$checkpoints/h8-${BASH_REMATCH[1]}.checkpoint"
+    if grep -qs '"checker": "accepted"' "$f" && [ -e "$below" ]; then
+      merges+=(--merge-checkpoint "$below")
+    fi
+  done
   args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after $after --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
   if [ "$runs" = on ]; then args+=" --defender-runs"; fi
   if [ -n "$horizon" ]; then args+=" --max-stones $horizon"; fi
@@ -140,10 +157,11 @@ for class in ${*:-$order}; do
   rm "$out/$name.time"
   verdict=null
   if [ "$status" = 0 ]; then
-    if [ -n "$third" ] && [ -z "$fourth" ]; then
-      # the class's certificate: the root moved up one ply, the chosen
-      # third move its first entry (docs/FORMAT.md, threat certificates)
-      python3 - "$certificate" "$third" <<'EOF'
+    if ((depth % 2 == 0)); then
+      # the certificate of the position before Black's move chosen by
+      # hand: the root moved up one ply, the move its first entry
+      # (docs/FORMAT.md, threat certificates)
+      python3 - "$certificate" "${path[depth - 1]}" <<'EOF'
 import os, sys
 path, move = sys.argv[1], sys.argv[2]
 col, row = ord(move[0]) - ord("a"), int(move[1:]) - 1
@@ -152,7 +170,7 @@ with open(path) as lines, open(path + ".tmp", "w") as out:
     for line in lines:
         if line.startswith("root "):
             rows = [list(r) for r in line[len("root "):].rstrip("\n").split("/")]
-            assert rows[row][col] == "X", "the third move is Black's stone at the root"
+            assert rows[row][col] == "X", "the move chosen by hand is Black's stone at the root"
             rows[row][col] = "."
             parent = "/".join("".join(r) for r in rows)
             line = "root %s\nmove %s %s\n" % (parent, parent, move)
@@ -167,31 +185,36 @@ EOF
       --exact --ignored --nocapture > "$out/$name.check" 2>&1 &&
       grep -q ': accepted, ' "$out/$name.check" && verdict=accepted
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
-    # (a fourth move's checkpoint is kept for its third move's run to
-    # merge; merged ones go with the class's)
-    if [ "$verdict" = accepted ] && [ -z "$fourth" ]; then
-      rm -f "$checkpoint"
+    # (the merged proofs are in this run's checkpoint now, which is kept
+    # for a run above to merge unless this run proves a class)
+    if [ "$verdict" = accepted ] && { ((depth <= 2)) || [ -e "$checkpoint" ]; }; then
+      if ((depth <= 2)); then rm -f "$checkpoint"; fi
       for ((i = 1; i < ${#merges[@]}; i += 2)); do rm -f "${merges[i]}"; done
     fi
   elif [ "$status" != 3 ]; then
     echo "gomoku.sh: ${after//,/ }: retrograde exited with $status" >&2
     exit "$status"
   fi
-  python3 - "$file.tmp" "$verdict" "$reply" "$third" "$fourth" <<'EOF'
+  python3 - "$file.tmp" "$verdict" "${path[@]}" <<'EOF'
 import json, sys
-path, verdict, reply, third, fourth = sys.argv[1:6]
-report = json.load(open(path))
+file, verdict, moves = sys.argv[1], sys.argv[2], sys.argv[3:]
+report = json.load(open(file))
 report["checker"] = None if verdict == "null" else verdict
-if third:
-    report["class"], report["third_move"] = "h8," + reply, third
-if fourth:
-    report["fourth_move"] = fourth
-json.dump(report, open(path, "w"))
+if len(moves) > 1:
+    report["class"], report["path"] = "h8," + moves[0], moves
+    report["third_move"] = moves[1]
+if len(moves) > 2:
+    report["fourth_move"] = moves[2]
+json.dump(report, open(file, "w"))
 EOF
   mv "$file.tmp" "$file"
   replayed=$(grep -o 'accepted.*' "$out/$name.check" 2>/dev/null | head -1 || true)
   # the checker's output is kept where it did not accept
   [ "$verdict" = refused ] || rm -f "$out/$name.check"
   result=$([ "$status" = 0 ] && echo "X wins; certificate ${replayed:-$verdict}" || echo "not proved")
-  echo "$(date -u +%F) h8 $reply${third:+ (by 3.$third${fourth:+, 4.$fourth apart})}${merges[0]:+ (with $((${#merges[@]} / 2)) fourth moves merged)}: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
+  line=""
+  for ((i = 1; i < depth; i++)); do
+    line+="${line:+, }$((i + 2)).${path[i]}$( ((i % 2 == 0)) && echo " apart" || true)"
+  done
+  echo "$(date -u +%F) h8 $reply${line:+ (by $line)}${merges[0]:+ (with $((${#merges[@]} / 2)) proofs below merged)}: $result; retrograde $args: ${seconds} s wall$resumed, peak resident $((kib / 1024)) MiB" >> "$out/RUNS.log"
 done
