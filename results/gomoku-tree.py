@@ -23,8 +23,13 @@ easy ones open; apart, most of them take a minute):
 
 It goes depth first and stops at MAX_DEPTH moves after h8 (default 8),
 at DEADLINE (seconds since the epoch: no run starts later), or on SIGUSR1
-(once the run in progress has ended and been checked). Every decision is
-printed. Two of these may run at once on disjoint lines.
+sent to its own PID (once the run in progress has ended and been checked).
+A White move the prover disproved (none of Black's candidate moves wins
+below it), a line whose pass is still open (its moves are not known yet),
+a report without its moves (an older build's) or a certificate the checker
+refused leave the line as it is, said. The binaries are built once, at the
+start. Every decision is printed. Two of these may run at once on disjoint
+lines.
 """
 
 import json
@@ -32,12 +37,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "results", "gomoku")
 SCRIPT = os.path.join(ROOT, "results", "gomoku.sh")
-CHECKPOINTS = os.environ.get("CHECKPOINTS", "/var/tmp/retrograde-gomoku")
+# (gomoku.sh reads a relative one from the repository's root)
+CHECKPOINTS = os.path.join(ROOT, os.environ.get("CHECKPOINTS", "/var/tmp/retrograde-gomoku"))
 MAX_DEPTH = int(os.environ.get("MAX_DEPTH", "8"))
 DEADLINE = float(os.environ.get("DEADLINE", "inf"))
 stopping = False
@@ -90,20 +97,42 @@ def proved(path):
     return False
 
 
-def run(path):
+def may_run():
     if stopping or time.time() >= DEADLINE:
         raise Stop()
+
+
+def run(path):
+    may_run()
     print(f"gomoku-tree: run {':'.join(path)}", flush=True)
     status = subprocess.call([SCRIPT, ":".join(path)])
     if status != 0:
         print(f"gomoku-tree: gomoku.sh exited with {status}", flush=True)
         raise Stop()
+    if report(path).get("checker") == "refused":
+        print(f"gomoku-tree: {':'.join(path)}: the checker REFUSED its certificate", flush=True)
+        raise Stop()
 
 
 def open_moves(path):
-    """The moves the line's last run left open, least proof number first."""
-    moves = report(path).get("moves_searched") or []
-    return [m["move"] for m in sorted(moves, key=lambda m: m["proof"]) if m["proof"] != 0]
+    """The moves the line's last run left open, least proof number first
+    (a move whose numbers are not held last), or None where the line cannot
+    be split: its report names no moves, or (White to move) its pass or one
+    of its moves is not settled in a way a split can mend."""
+    line = ":".join(path)
+    moves = report(path).get("moves_searched")
+    if moves is None:
+        print(f"gomoku-tree: {line}: its report names no moves searched", flush=True)
+        return None
+    if any(m["disproof"] == 0 for m in moves) and white_to_move(path):
+        print(f"gomoku-tree: {line}: a White move disproved", flush=True)
+        return None
+    left = [m for m in moves if m["proof"] != 0 and m["disproof"] != 0]
+    if any(m["move"] == "pass" for m in left):
+        print(f"gomoku-tree: {line}: its pass is open (run it longer)", flush=True)
+        return None
+    left.sort(key=lambda m: (m["proof"] is None, m["proof"] or 0))
+    return [m["move"] for m in left]
 
 
 def prove(path):
@@ -117,21 +146,24 @@ def prove(path):
     if len(path) >= MAX_DEPTH:
         print(f"gomoku-tree: {':'.join(path)}: not proved, at MAX_DEPTH", flush=True)
         return False
+    left = open_moves(path)
+    if left is None:
+        return False
     if white_to_move(path):
-        left = open_moves(path)
         print(f"gomoku-tree: {':'.join(path)}: {len(left)} White moves open: {' '.join(left)}",
               flush=True)
+        # every one, also past one not proved: each proof is kept for later
         if not all([prove(path + [move]) for move in left]):
             return False
         # run again from its checkpoint, the lines below merged (its last
         # run is in RUNS.log; gomoku.sh skips a line with a JSON)
+        may_run()
         os.remove(os.path.join(OUT, name(path) + ".json"))
         run(path)
         if proved(path):
             return True
         print(f"gomoku-tree: {':'.join(path)}: not proved with its lines merged", flush=True)
         return False
-    left = open_moves(path)
     if not left:
         print(f"gomoku-tree: {':'.join(path)}: no Black move open", flush=True)
         return False
@@ -147,7 +179,21 @@ def prove(path):
 
 def main():
     signal.signal(signal.SIGUSR1, on_usr1)
-    for arg in sys.argv[1:]:
+    # built once: a source edited meanwhile changes nothing
+    bin_dir = tempfile.mkdtemp(prefix="gomoku-tree-")
+    if subprocess.call([SCRIPT, "--build-into", bin_dir]) != 0:
+        return 1
+    os.environ["BIN"] = bin_dir
+    try:
+        return prove_all(sys.argv[1:])
+    finally:
+        for f in os.listdir(bin_dir):
+            os.remove(os.path.join(bin_dir, f))
+        os.rmdir(bin_dir)
+
+
+def prove_all(args):
+    for arg in args:
         path = arg.lower().split(":")
         try:
             result = prove(path)

@@ -14,7 +14,8 @@
 # run its class again, e.g. with a longer TIME_LIMIT: with its checkpoint
 # in $CHECKPOINTS, default /var/tmp/retrograde-gomoku, the run resumes where
 # the last one stopped; a checkpoint is written every 30 minutes and at the
-# time limit, and deleted once the class is proved). Certificates go to
+# time limit, and deleted once the class is proved; a deeper line's, below,
+# once a run above has merged it). Certificates go to
 # $CERTIFICATES (default /tmp/retrograde-gomoku; not committed: the far
 # corner's is about 450 MB) and are deleted once checked unless KEEP=1.
 #
@@ -53,9 +54,10 @@
 #   checker accepted and whose checkpoint is kept (`--merge-checkpoint`),
 #   so that its proof and certificate are put together from them: a
 #   checkpoint written with a proof holds that proof alone. Once the run's
-#   certificate is accepted, the checkpoints it merged are deleted (its own
-#   holds their proofs now), and its own too when it proves a class (a
-#   path of one or two moves); a deeper one is kept for the run above.
+#   certificate is accepted and its own checkpoint written anew, the
+#   checkpoints it merged are deleted (its own holds their proofs now), and
+#   its own too when it proves a class (a path of one or two moves); a
+#   deeper one is kept for the run above.
 #   A Black move chosen by hand below the class's third must be among the
 #   prover's own candidates there (its six best-scored moves) for a run
 #   above to use its proof.
@@ -63,10 +65,16 @@
 #
 # Usage: results/gomoku.sh [REPLY[:MOVE...] ...]   (default: every class, in
 #        order; from anywhere). The binaries are built once at the start and
-#        copied aside, so editing the sources during a run changes nothing.
-#        `kill -USR1` the script to stop it once the run in progress has
-#        ended and been checked (a kill stops the run where it is).
+#        copied aside, so editing the sources during a run changes nothing;
+#        `results/gomoku.sh --build-into DIR` only builds them into DIR, and
+#        BIN=DIR runs with those, built once for many calls.
+#        `kill -USR1 PID` (the script's PID alone: the prover dies of it)
+#        stops it once the run in progress has ended and been checked, with
+#        exit status 10 (a kill stops the run where it is).
 set -euo pipefail
+# SIGUSR1: no new run (bash runs the trap once the run in progress ends)
+stop=no
+trap 'stop=yes' USR1
 cd "$(dirname "$0")/.."
 out=results/gomoku
 certificates=${CERTIFICATES:-/tmp/retrograde-gomoku}
@@ -80,17 +88,31 @@ report=${REPORT_EVERY:-600}
 horizon=${MAX_STONES:-}
 mkdir -p "$out" "$certificates" "$checkpoints"
 
-cargo build --release --quiet
-checker=$(cargo test --release --test threat_proof --no-run --message-format=json 2>/dev/null |
-  python3 -c 'import json, sys
+# the prover and the tests' checker, copied into the directory $1
+build_into() {
+  cargo build --release --quiet
+  local checker
+  checker=$(cargo test --release --test threat_proof --no-run --message-format=json 2>/dev/null |
+    python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "threat_proof" and m.get("executable"):
         print(m["executable"])')
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-cp target/release/retrograde "$bin/retrograde"
-cp "$checker" "$bin/checker"
+  cp target/release/retrograde "$1/retrograde"
+  cp "$checker" "$1/checker"
+}
+if [ "${1:-}" = --build-into ]; then
+  mkdir -p "$2"
+  build_into "$2"
+  exit 0
+fi
+if [ -n "${BIN:-}" ]; then
+  bin=$BIN
+else
+  bin=$(mktemp -d)
+  trap 'rm -rf "$bin"' EXIT
+  build_into "$bin"
+fi
 
 # farthest first (Chebyshev distance, then the other coordinate from the
 # axis out); o15 (the a1 class, proved first) last among distance 7
@@ -103,13 +125,10 @@ for dx in 7 6 5 4 3 2 1; do
   [ "$dx" = 7 ] && order+="o15 "
 done
 
-# SIGUSR1: no new run (bash runs the trap once the run in progress ends)
-stop=no
-trap 'stop=yes' USR1
 for class in ${*:-$order}; do
   if [ "$stop" = yes ]; then
     echo "gomoku.sh: stopped by SIGUSR1 before $class" >&2
-    break
+    exit 10
   fi
   class=${class,,}
   if ! [[ "$class" =~ ^[a-o]([1-9]|1[0-5])(:[a-o]([1-9]|1[0-5])){0,20}$ ]]; then
@@ -149,6 +168,9 @@ for class in ${*:-$order}; do
   checkpoint="$checkpoints/${after//,/-}.checkpoint"
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
+  # (to tell whether this run wrote its checkpoint: a failed save keeps the
+  # one before)
+  touch "$checkpoint.start"
   /usr/bin/time -f '%e %M' -o "$out/$name.time" \
     "$bin/retrograde" $args ${merges[@]+"${merges[@]}"} --json --proof "$certificate" \
     --checkpoint "$checkpoint" --report-every "$report" > "$file.tmp" || status=$?
@@ -187,7 +209,7 @@ EOF
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
     # (the merged proofs are in this run's checkpoint now, which is kept
     # for a run above to merge unless this run proves a class)
-    if [ "$verdict" = accepted ] && { ((depth <= 2)) || [ -e "$checkpoint" ]; }; then
+    if [ "$verdict" = accepted ] && { ((depth <= 2)) || [ "$checkpoint" -nt "$checkpoint.start" ]; }; then
       if ((depth <= 2)); then rm -f "$checkpoint"; fi
       for ((i = 1; i < ${#merges[@]}; i += 2)); do rm -f "${merges[i]}"; done
     fi
@@ -208,6 +230,7 @@ if len(moves) > 2:
 json.dump(report, open(file, "w"))
 EOF
   mv "$file.tmp" "$file"
+  rm -f "$checkpoint.start"
   replayed=$(grep -o 'accepted.*' "$out/$name.check" 2>/dev/null | head -1 || true)
   # the checker's output is kept where it did not accept
   [ "$verdict" = refused ] || rm -f "$out/$name.check"
