@@ -22,7 +22,7 @@ easy ones open; apart, most of them take a minute):
   line's own unproved checkpoint is deleted as it is split (no run
   resumes it; each takes about 2 GB after 600 s).
 
-It goes depth first and stops at MAX_DEPTH moves after h8 (default 8),
+It goes depth first and stops at MAX_DEPTH moves after h8 (default 20),
 at DEADLINE (seconds since the epoch: no run starts later), or on SIGUSR1
 sent to its own PID (once the run in progress has ended and been checked).
 A White move the prover disproved (none of Black's candidate moves wins
@@ -46,7 +46,7 @@ OUT = os.path.join(ROOT, "results", "gomoku")
 SCRIPT = os.path.join(ROOT, "results", "gomoku.sh")
 # (gomoku.sh reads a relative one from the repository's root)
 CHECKPOINTS = os.path.join(ROOT, os.environ.get("CHECKPOINTS", "/var/tmp/retrograde-gomoku"))
-MAX_DEPTH = int(os.environ.get("MAX_DEPTH", "8"))
+MAX_DEPTH = int(os.environ.get("MAX_DEPTH", "20"))
 DEADLINE = float(os.environ.get("DEADLINE", "inf"))
 stopping = False
 
