@@ -151,8 +151,10 @@ def prove(path):
     if left is None:
         return False
     if white_to_move(path):
-        print(f"gomoku-tree: {':'.join(path)}: {len(left)} White moves open: {' '.join(left)}",
-              flush=True)
+        print(
+            f"gomoku-tree: {':'.join(path)}: {len(left)} White moves open: {' '.join(left)}",
+            flush=True,
+        )
         # every one, also past one not proved: each proof is kept for later
         if not all([prove(path + [move]) for move in left]):
             return False
