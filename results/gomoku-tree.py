@@ -26,11 +26,11 @@ It goes depth first and stops at MAX_DEPTH moves after h8 (default 20),
 at DEADLINE (seconds since the epoch: no run starts later), or on SIGUSR1
 sent to its own PID (once the run in progress has ended and been checked).
 A White move the prover disproved (none of Black's candidate moves wins
-below it), a line whose pass is still open (its moves are not known yet),
-a report without its moves (an older build's) or a certificate the checker
-refused leave the line as it is, said. The binaries are built once, at the
-start. Every decision is printed. Two of these may run at once on disjoint
-lines.
+below it within the horizon), a line whose pass is still open (its moves
+are not known yet) or a report without its moves (an older build's)
+leave the line as it is, said; a certificate the checker refused stops
+the driver. The binaries are built once, at the start. Every decision
+is printed. Two of these may run at once on disjoint lines.
 """
 
 import json
