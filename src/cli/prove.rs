@@ -127,8 +127,9 @@ pub struct ProveMnkArgs {
     /// certificate is written, for a proof above to merge:
     /// --merge-checkpoint; the whole table should the certificate fail,
     /// for a later run to write it), and resume from it when it is there
-    /// (same arguments, and the same --max-memory or more); a proof can so run across several
-    /// processes. A file there that is not a checkpoint is never replaced.
+    /// (same arguments, and the same --max-memory or more); a proof can so
+    /// run across several processes. A file there that is not a checkpoint
+    /// is never replaced.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// With --method threats: add the proofs of another run's checkpoint

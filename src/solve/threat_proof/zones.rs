@@ -238,7 +238,8 @@ impl ThreatProver<'_> {
     }
 
     /// Forgets the cuts of positions the table holds no entry for (open
-    /// ones replaced by others), when the zones' memory is full. Such a position is proved by no entry, so no zone
+    /// ones replaced by others), when the zones' memory is full. Such a
+    /// position is proved by no entry, so no zone
     /// worked out from the table reads its cut; searched again, it gets
     /// its cut again from its pass proof, the same while that proof's
     /// moves stay fixed, which they do: chosen moves are never forgotten
