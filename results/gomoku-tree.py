@@ -22,6 +22,17 @@ easy ones open; apart, most of them take a minute):
   line's own unproved checkpoint is deleted as it is split (no run
   resumes it; each takes about 2 GB after 600 s).
 
+* Twins: before a line is run, the accepted lines whose checkpoints are
+  kept are searched for one that reaches its position turned by one of
+  the board's 8 symmetries about h8, or by another move order (h8 i9 i8
+  h6 is h8 j8 h9 g9 turned a quarter). Found, its proof is adopted: its
+  checkpoint hard-linked under this line's name (the prover's keys are
+  canonical, so it proves this position as it is), its JSON copied with
+  `twin_of`, a line in RUNS.log; the run above merges it as any line
+  below. A Black move chosen by hand proves the position before it too,
+  through the move's image, adopted only among the prover's own
+  candidates here.
+
 It goes depth first and stops at MAX_DEPTH moves after h8 (default 20),
 at DEADLINE (seconds since the epoch: no run starts later), or on SIGUSR1
 sent to its own PID (once the run in progress has ended and been checked).
@@ -98,6 +109,111 @@ def proved(path):
     return False
 
 
+def cell(move):
+    """A cell's (column, row) from h8, as a1 = (-7, -7)."""
+    return ord(move[0]) - ord("h"), int(move[1:]) - 8
+
+
+def name_of(xy):
+    return chr(ord("h") + xy[0]) + str(xy[1] + 8)
+
+
+# the board's 8 symmetries about h8, on a cell's (column, row) from h8
+SYMMETRIES = [
+    lambda x, y: (x, y),
+    lambda x, y: (-y, x),
+    lambda x, y: (-x, -y),
+    lambda x, y: (y, -x),
+    lambda x, y: (-x, y),
+    lambda x, y: (x, -y),
+    lambda x, y: (y, x),
+    lambda x, y: (-y, -x),
+]
+
+
+def stones(path):
+    """The position a path reaches: (Black's cells, White's cells), h8 Black's."""
+    black = {cell("h8")} | {cell(m) for m in path[1::2]}
+    return frozenset(black), frozenset(cell(m) for m in path[0::2])
+
+
+def image(symmetry, position):
+    return tuple(frozenset(symmetry(*xy) for xy in side) for side in position)
+
+
+def proofs_kept():
+    """Every accepted line whose checkpoint (its proof alone) is still kept."""
+    for f in sorted(os.listdir(OUT)):
+        if f.endswith(".json") and f.count("-") >= 2:
+            path = f[: -len(".json")].split("-")
+            if accepted(path) and os.path.exists(checkpoint(path)):
+                yield path
+
+
+def checkpoint(path):
+    return os.path.join(CHECKPOINTS, f"h8-{name(path)}.checkpoint")
+
+
+def twin(path):
+    """A line proved elsewhere that reaches this line's position turned by a
+    symmetry or by another move order (keys are canonical, so its checkpoint
+    proves this position too): (the line with the proof, the line here that
+    takes it), or None. A line that ends in a Black move chosen by hand
+    proves the position before it as well, through the move's image, which
+    must be among the prover's own candidates here (its moves_searched)."""
+    position = stones(path)
+    for other in proofs_kept():
+        if other[: len(path)] == path:
+            continue  # a line below this one: gomoku.sh merges it itself
+        for symmetry in SYMMETRIES:
+            if image(symmetry, stones(other)) == position:
+                return other, path
+            if len(other) % 2 == 0 and image(symmetry, stones(other[:-1])) == position:
+                move = name_of(symmetry(*cell(other[-1])))
+                mine = report(path)
+                if mine and move not in [m["move"] for m in mine.get("moves_searched") or []]:
+                    continue
+                return other, path + [move]
+    return None
+
+
+def adopt(other, path):
+    """Makes a twin's proof this line's: its checkpoint linked (a hard link:
+    gomoku.sh deletes either name once it is merged, and the other stays)
+    under this line's name, its report copied with twin_of, and a line in
+    RUNS.log. The run above merges it as one of its own lines'."""
+    mine = checkpoint(path)
+    if os.path.exists(mine):
+        os.remove(mine)  # this line's own, unproved
+    os.link(checkpoint(other), mine)
+    r = report(other)
+    r["twin_of"] = ":".join(other)
+    r["after"] = "h8," + ",".join(path)
+    r["class"], r["path"] = "h8," + path[0], path
+    r["third_move"], r["fourth_move"] = path[1], path[2]
+    tmp = os.path.join(OUT, name(path) + ".json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(r, f)
+    os.replace(tmp, os.path.join(OUT, name(path) + ".json"))
+    line = f"h8 {' '.join(path)}: X wins as h8 {' '.join(other)}, the same position"
+    with open(os.path.join(OUT, "RUNS.log"), "a") as f:
+        f.write(
+            f"{time.strftime('%Y-%m-%d', time.gmtime())} {line} (its proof's checkpoint linked)\n"
+        )
+    print(
+        f"gomoku-tree: {':'.join(path)}: proved as {':'.join(other)}, the same position", flush=True
+    )
+
+
+def drop_own_checkpoint(path):
+    """A Black-to-move line's own unproved checkpoint (2 GB after 600 s),
+    once a Black move below it is chosen: it is never resumed nor merged,
+    as the line is proved by the one below it."""
+    own = checkpoint(path)
+    if os.path.exists(own):
+        os.remove(own)
+
+
 def may_run():
     if stopping or time.time() >= DEADLINE:
         raise Stop()
@@ -140,6 +256,12 @@ def prove(path):
     """Proves the line, splitting it; True once it is proved."""
     if proved(path):
         return True
+    found = twin(path)
+    if found:
+        adopt(*found)
+        if found[1] != path:
+            drop_own_checkpoint(path)  # proved by the move below, as at a split
+        return True
     if report(path) is None:
         run(path)
         if proved(path):
@@ -171,11 +293,7 @@ def prove(path):
         print(f"gomoku-tree: {':'.join(path)}: no Black move open", flush=True)
         return False
     print(f"gomoku-tree: {':'.join(path)}: Black's {left[0]} chosen", flush=True)
-    # this line's own unproved checkpoint (2 GB after 600 s) is never
-    # resumed nor merged: the line is proved by the one below it
-    own = os.path.join(CHECKPOINTS, f"h8-{name(path)}.checkpoint")
-    if os.path.exists(own):
-        os.remove(own)
+    drop_own_checkpoint(path)
     return prove(path + [left[0]])
 
 
