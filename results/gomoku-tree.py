@@ -33,7 +33,9 @@ easy ones open; apart, most of them take a minute):
   through the move's image, adopted only among the prover's own
   candidates here.
 
-It goes depth first and stops at MAX_DEPTH moves after h8 (default 20),
+It goes depth first and stops at MAX_DEPTH moves after h8 (default 20;
+MAX_DEPTH=3 with a shorter TIME_LIMIT sweeps a sub-class's White fourth
+moves apart, leaving the hard ones for a deeper driver),
 at DEADLINE (seconds since the epoch: no run starts later), or on SIGUSR1
 sent to its own PID (once the run in progress has ended and been checked).
 A White move the prover disproved (none of Black's candidate moves wins
@@ -268,6 +270,10 @@ def prove(path):
             return True
     if len(path) >= MAX_DEPTH:
         print(f"gomoku-tree: {':'.join(path)}: not proved, at MAX_DEPTH", flush=True)
+        if not white_to_move(path):
+            # (a later driver splits it from its JSON and deletes it then:
+            # a sweep with a low MAX_DEPTH would fill the disk with them)
+            drop_own_checkpoint(path)
         return False
     left = open_moves(path)
     if left is None:
