@@ -68,6 +68,9 @@
 #        copied aside, so editing the sources during a run changes nothing;
 #        `results/gomoku.sh --build-into DIR` only builds them into DIR, and
 #        BIN=DIR runs with those, built once for many calls.
+#        `results/gomoku.sh --proved PATH` exits with 0 if the line is proved
+#        (as the skip above: its JSON accepted, or a Black move below it),
+#        1 if not.
 #        `kill -USR1 PID` (the script's PID alone: the prover dies of it)
 #        stops it once the run in progress has ended and been checked, with
 #        exit status 10 (a kill stops the run where it is).
@@ -101,6 +104,26 @@ for line in sys.stdin:
   cp target/release/retrograde "$1/retrograde"
   cp "$checker" "$1/checker"
 }
+# is_proved NAME DEPTH: the line's JSON accepted, or (White moved last) a
+# Black move below it with an accepted JSON (a Black move chosen by hand
+# proves the position before it)
+is_proved() {
+  local f
+  grep -qs '"checker": "accepted"' "$out/$1.json" && return 0
+  if (($2 % 2 == 1)); then
+    for f in "$out/$1"-*.json; do
+      [[ "$f" =~ /$1-[a-o][0-9]+\.json$ ]] &&
+        grep -qs '"checker": "accepted"' "$f" && return 0
+    done
+  fi
+  return 1
+}
+if [ "${1:-}" = --proved ]; then
+  IFS=: read -r -a path <<< "${2,,}"
+  name=${2,,}
+  is_proved "${name//:/-}" "${#path[@]}"
+  exit
+fi
 if [ "${1:-}" = --build-into ]; then
   mkdir -p "$2"
   build_into "$2"
@@ -142,15 +165,7 @@ for class in ${*:-$order}; do
   name=${class//:/-}
   file="$out/$name.json"
   [ -e "$file" ] && continue
-  if ((depth % 2 == 1)); then
-    # White moved last: proved by a Black move below with an accepted JSON
-    proved=no
-    for f in "$out/$name"-*.json; do
-      [[ "$f" =~ /$name-[a-o][0-9]+\.json$ ]] &&
-        grep -qs '"checker": "accepted"' "$f" && proved=yes
-    done
-    [ "$proved" = yes ] && continue
-  fi
+  is_proved "$name" "$depth" && continue
   certificate="$certificates/h8-$name.txt"
   after="h8,${class//:/,}"
   # every line below proved apart, accepted, its checkpoint kept
