@@ -31,7 +31,9 @@ easy ones open; apart, most of them take a minute):
   `twin_of`, a line in RUNS.log; the run above merges it as any line
   below. A Black move chosen by hand proves the position before it too,
   through the move's image, adopted only among the prover's own
-  candidates here.
+  candidates here. Only a checkpoint written by its proof's run, with
+  the settings this driver's runs have, is adopted; an adopted line
+  cannot be resumed (its checkpoint is the twin's position's).
 
 It goes depth first and stops at MAX_DEPTH moves after h8 (default 20;
 MAX_DEPTH=3 with a shorter TIME_LIMIT sweeps a sub-class's White fourth
@@ -135,12 +137,38 @@ def image(symmetry, position):
 
 
 def proofs_kept():
-    """Every accepted line whose checkpoint (its proof alone) is still kept."""
+    """Every accepted line whose checkpoint (its proof alone) is kept,
+    written by its proof's run and with settings a run here can merge."""
     for f in sorted(os.listdir(OUT)):
         if f.endswith(".json") and f.count("-") >= 2:
             path = f[: -len(".json")].split("-")
-            if accepted(path) and os.path.exists(checkpoint(path)):
+            r = report(path)
+            if (
+                r.get("checker") == "accepted"
+                and "twin_of" not in r  # (its proof is the twin's own)
+                and "the checkpoint could not be saved" not in json.dumps(r)
+                and os.path.exists(checkpoint(path))
+                and mergeable(checkpoint(path))
+            ):
                 yield path
+
+
+def mergeable(file):
+    """The checkpoint's header settings and horizon are ones a run with
+    this driver's ZONES, COVERS and MAX_STONES merges (it refuses others)."""
+    with open(file, "rb") as f:
+        head = f.read(4096).decode("ascii", "replace").split("\n")
+    settings = next((line for line in head if line.startswith("settings ")), "")
+    horizon = next((line.split()[1] for line in head if line.startswith("horizon ")), None)
+    zones = os.environ.get("ZONES", "off")
+    if f"zone_moves: {'None' if zones == 'off' else f'Some({zones})'} }}" not in settings:
+        return False
+    if f"max_covers: {os.environ.get('COVERS', '3')}," not in settings:
+        return False
+    horizons = [int(n) for n in os.environ.get("MAX_STONES", "").split(",") if n]
+    if not horizons:
+        return True
+    return horizon is not None and horizon.isdigit() and int(horizon) <= max(horizons)
 
 
 def checkpoint(path):
@@ -163,11 +191,23 @@ def twin(path):
                 return other, path
             if len(other) % 2 == 0 and image(symmetry, stones(other[:-1])) == position:
                 move = name_of(symmetry(*cell(other[-1])))
-                mine = report(path)
-                if mine and move not in [m["move"] for m in mine.get("moves_searched") or []]:
-                    continue
-                return other, path + [move]
+                # (the prover's candidates are worked out on the canonical
+                # position, so the twin's own are as good as this line's)
+                here = report(path)
+                there = report(other[:-1])
+                if (
+                    here
+                    and move in searched(here)
+                    or not here
+                    and there
+                    and other[-1] in searched(there)
+                ):
+                    return other, path + [move]
     return None
+
+
+def searched(r):
+    return [m["move"] for m in r.get("moves_searched") or []]
 
 
 def adopt(other, path):
@@ -176,14 +216,17 @@ def adopt(other, path):
     under this line's name, its report copied with twin_of, and a line in
     RUNS.log. The run above merges it as one of its own lines'."""
     mine = checkpoint(path)
-    if os.path.exists(mine):
-        os.remove(mine)  # this line's own, unproved
-    os.link(checkpoint(other), mine)
-    r = report(other)
-    r["twin_of"] = ":".join(other)
-    r["after"] = "h8," + ",".join(path)
-    r["class"], r["path"] = "h8," + path[0], path
-    r["third_move"], r["fourth_move"] = path[1], path[2]
+    link = mine + ".link"
+    try:
+        os.link(checkpoint(other), link)
+    except FileNotFoundError:
+        return False  # merged above and deleted by the other driver meanwhile
+    os.replace(link, mine)  # (this line's own checkpoint, unproved, if any)
+    # the twin's counts and moves (in its orientation) stay in its own JSON
+    r = {key: report(other).get(key) for key in ("game", "cols", "rows", "k", "proved", "value")}
+    r.update(method=report(other).get("method"), checker="accepted", twin_of=":".join(other))
+    r.update(after="h8," + ",".join(path), path=path, third_move=path[1], fourth_move=path[2])
+    r["class"] = "h8," + path[0]
     tmp = os.path.join(OUT, name(path) + ".json.tmp")
     with open(tmp, "w") as f:
         json.dump(r, f)
@@ -196,6 +239,7 @@ def adopt(other, path):
     print(
         f"gomoku-tree: {':'.join(path)}: proved as {':'.join(other)}, the same position", flush=True
     )
+    return True
 
 
 def drop_own_checkpoint(path):
@@ -250,8 +294,7 @@ def prove(path):
     if proved(path):
         return True
     found = twin(path)
-    if found:
-        adopt(*found)
+    if found and adopt(*found):
         if found[1] != path:
             drop_own_checkpoint(path)  # proved by the move below, as at a split
         return True
@@ -261,7 +304,7 @@ def prove(path):
             return True
     if len(path) >= MAX_DEPTH:
         print(f"gomoku-tree: {':'.join(path)}: not proved, at MAX_DEPTH", flush=True)
-        if not white_to_move(path):
+        if not white_to_move(path) and open_moves(path):
             # (a later driver splits it from its JSON and deletes it then:
             # a sweep with a low MAX_DEPTH would fill the disk with them)
             drop_own_checkpoint(path)

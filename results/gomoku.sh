@@ -89,21 +89,6 @@ runs=${DEFENDER_RUNS:-$([ "$zones" = off ] && echo on || echo off)}
 checkpoints=${CHECKPOINTS:-/var/tmp/retrograde-gomoku}
 report=${REPORT_EVERY:-600}
 horizon=${MAX_STONES:-}
-mkdir -p "$out" "$certificates" "$checkpoints"
-
-# the prover and the tests' checker, copied into the directory $1
-build_into() {
-  cargo build --release --quiet
-  local checker
-  checker=$(cargo test --release --test threat_proof --no-run --message-format=json 2>/dev/null |
-    python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "threat_proof" and m.get("executable"):
-        print(m["executable"])')
-  cp target/release/retrograde "$1/retrograde"
-  cp "$checker" "$1/checker"
-}
 # is_proved NAME DEPTH: the line's JSON accepted, or (White moved last) a
 # Black move below it with an accepted JSON (a Black move chosen by hand
 # proves the position before it)
@@ -119,11 +104,27 @@ is_proved() {
   return 1
 }
 if [ "${1:-}" = --proved ]; then
-  IFS=: read -r -a path <<< "${2,,}"
-  name=${2,,}
+  name=${2:-}
+  name=${name,,}
+  IFS=: read -r -a path <<< "$name"
   is_proved "${name//:/-}" "${#path[@]}"
   exit
 fi
+mkdir -p "$out" "$certificates" "$checkpoints"
+
+# the prover and the tests' checker, copied into the directory $1
+build_into() {
+  cargo build --release --quiet
+  local checker
+  checker=$(cargo test --release --test threat_proof --no-run --message-format=json 2>/dev/null |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "threat_proof" and m.get("executable"):
+        print(m["executable"])')
+  cp target/release/retrograde "$1/retrograde"
+  cp "$checker" "$1/checker"
+}
 if [ "${1:-}" = --build-into ]; then
   mkdir -p "$2"
   build_into "$2"
