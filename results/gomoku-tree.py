@@ -144,7 +144,8 @@ def proofs_kept():
             path = f[: -len(".json")].split("-")
             r = report(path)
             if (
-                r.get("checker") == "accepted"
+                r is not None  # (gone meanwhile: a driver runs a line again)
+                and r.get("checker") == "accepted"
                 and "twin_of" not in r  # (its proof is the twin's own)
                 and "the checkpoint could not be saved" not in json.dumps(r)
                 and os.path.exists(checkpoint(path))
