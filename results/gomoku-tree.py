@@ -89,11 +89,6 @@ def report(path):
         return None
 
 
-def accepted(path):
-    r = report(path)
-    return r is not None and r.get("checker") == "accepted"
-
-
 def white_to_move(path):
     return len(path) % 2 == 0
 
