@@ -179,17 +179,19 @@ def twin(path):
     proves the position before it as well, through the move's image, which
     must be among the prover's own candidates here (its moves_searched)."""
     position = stones(path)
+    here = report(path)
     for other in proofs_kept():
         if other[: len(path)] == path:
             continue  # a line below this one: gomoku.sh merges it itself
+        proves = stones(other)
+        before = stones(other[:-1]) if len(other) % 2 == 0 else None
         for symmetry in SYMMETRIES:
-            if image(symmetry, stones(other)) == position:
+            if image(symmetry, proves) == position:
                 return other, path
-            if len(other) % 2 == 0 and image(symmetry, stones(other[:-1])) == position:
+            if before and image(symmetry, before) == position:
                 move = name_of(symmetry(*cell(other[-1])))
                 # (the prover's candidates are worked out on the canonical
                 # position, so the twin's own are as good as this line's)
-                here = report(path)
                 there = report(other[:-1])
                 if (
                     here
