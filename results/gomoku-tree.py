@@ -3,6 +3,8 @@
 
 Usage: results/gomoku-tree.py PATH [PATH ...]   (PATH as for gomoku.sh, say
        i9:i8: the moves after 1.h8, White's reply first)
+       results/gomoku-tree.py --frontier PATH [PATH ...]   (runs nothing:
+       the lines below PATH still open, from the JSONs)
 
 Each position is given to `results/gomoku.sh PATH` for TIME_LIMIT seconds
 (and its other settings: CHECKPOINTS, ZONES, MAX_STONES, MEMORY, ... are
@@ -335,7 +337,39 @@ def prove(path):
     return prove(path + [left[0]])
 
 
+def frontier(path):
+    """The open lines below `path` as the JSONs leave them, one per line
+    printed: every open White move below a White-to-move line, every Black
+    move run below a Black-to-move line (the driver's choice, and any given
+    by hand). A line no further split shows why it stops there."""
+    line = ":".join(path)
+    if proved(path):
+        return 0
+    r = report(path)
+    if r is None:
+        print(f"{line}: not run")
+        return 1
+    below = [m for m in searched(r) if report(path + [m]) is not None or proved(path + [m])]
+    if not white_to_move(path) and below:
+        return sum(frontier(path + [m]) for m in below)
+    left = open_moves(path)
+    if white_to_move(path) and left:
+        return sum(frontier(path + [m]) for m in left)
+    side = "White" if white_to_move(path) else "Black"
+    if left is None:
+        print(f"{line}: {side} to move, cannot be split (above)")
+    else:
+        moves = r["moves_searched"]
+        least = f", least proof number first: {left[0]}" if left else ""
+        print(f"{line}: {side} to move, {len(left)} of {len(moves)} moves open{least}")
+    return 1
+
+
 def main():
+    if sys.argv[1:2] == ["--frontier"]:
+        count = sum(frontier(arg.lower().split(":")) for arg in sys.argv[2:])
+        print(f"gomoku-tree: {count} open lines")
+        return 0
     signal.signal(signal.SIGUSR1, on_usr1)
     # built once: a source edited meanwhile changes nothing
     bin_dir = tempfile.mkdtemp(prefix="gomoku-tree-")
