@@ -371,7 +371,8 @@ def frontier(path):
         print(f"{line}: {side} to move, cannot be split (above)")
     else:
         moves = r["moves_searched"]
-        least = f", least proof number first: {left[0]}" if left else ""
+        # (none open at White's turn: every move proved, the merge run not yet)
+        least = f", least proof number first: {left[0]}" if left else ", to be run merged"
         print(f"{line}: {side} to move, {len(left)} of {len(moves)} moves open{least}")
     return 1
 
