@@ -371,8 +371,11 @@ def frontier(path):
         print(f"{line}: {side} to move, cannot be split (above)")
     else:
         moves = r["moves_searched"]
-        # (none open at White's turn: every move proved, the merge run not yet)
-        least = f", least proof number first: {left[0]}" if left else ", to be run merged"
+        # (none open: at White's turn every move proved, the merge run not
+        # yet; at Black's every move disproved)
+        least = f", least proof number first: {left[0]}" if left else ""
+        if not left and white_to_move(path):
+            least = ", to be run merged"
         print(f"{line}: {side} to move, {len(left)} of {len(moves)} moves open{least}")
     return 1
 
