@@ -341,7 +341,8 @@ def frontier(path):
     """The open lines below `path` as the JSONs leave them, one per line
     printed: every open White move below a White-to-move line, every Black
     move run below a Black-to-move line (the driver's choice, and any given
-    by hand). Below a White-to-move line whose report names no moves (an
+    by hand; of these alternatives, the one with the fewest open lines is
+    counted). Below a White-to-move line whose report names no moves (an
     older build's: the class runs), only the lines run apart are known, so
     only they are shown (said). A line no further split shows why it stops
     there."""
@@ -359,7 +360,9 @@ def frontier(path):
         if f.startswith(prefix) and f.endswith(".json") and "-" not in f[len(prefix) :]
     )
     if not white_to_move(path) and below:
-        return sum(frontier(path + [m]) for m in below)
+        if len(below) > 1:
+            print(f"{line}: Black's {' and '.join(below)} run, alternatives (the fewest counted)")
+        return min(frontier(path + [m]) for m in below)
     left = open_moves(path)
     if white_to_move(path) and left:
         return sum(frontier(path + [m]) for m in left)
