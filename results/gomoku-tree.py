@@ -22,7 +22,14 @@ easy ones open; apart, most of them take a minute):
   hand, and the position after it proved apart; accepted, it proves this
   one (gomoku.sh skips a line with a Black move below it accepted). This
   line's own unproved checkpoint is deleted as it is split (no run
-  resumes it; each takes about 2 GB after 600 s).
+  resumes it; each takes about 2 GB after 600 s). With BLACK_TRIES=N
+  (default 1), its N open moves of least proof number, and any Black
+  move run below it before, are each run first, and the one whose run
+  left the fewest White moves open (and not yet proved apart) is
+  followed: a proof number after a short run is a poor guide (a move
+  chosen so was nearly disproved by a run 8 times longer), while the
+  White moves left open are the runs the split will cost. One proved
+  ends the tries; the others' own unproved checkpoints are deleted.
 
 * Twins: before a line is run, the accepted lines whose checkpoints are
   kept are searched for one that reaches its position turned by one of
@@ -64,6 +71,7 @@ SCRIPT = os.path.join(ROOT, "results", "gomoku.sh")
 # (gomoku.sh reads a relative one from the repository's root)
 CHECKPOINTS = os.path.join(ROOT, os.environ.get("CHECKPOINTS", "/var/tmp/retrograde-gomoku"))
 MAX_DEPTH = int(os.environ.get("MAX_DEPTH", "20"))
+BLACK_TRIES = int(os.environ.get("BLACK_TRIES", "1"))
 DEADLINE = float(os.environ.get("DEADLINE", "inf"))
 stopping = False
 
@@ -243,9 +251,10 @@ def adopt(other, path):
 
 
 def drop_own_checkpoint(path):
-    """A Black-to-move line's own unproved checkpoint (2 GB after 600 s),
-    once a Black move below it is chosen: it is never resumed nor merged,
-    as the line is proved by the one below it."""
+    """Deletes a line's own unproved checkpoint (2 GB after 600 s): a
+    Black-to-move line's once a Black move below it is chosen (it is never
+    resumed nor merged, as the line is proved by the one below it), and a
+    Black move's tried and not chosen (run again, it starts afresh)."""
     own = checkpoint(path)
     if os.path.exists(own):
         os.remove(own)
@@ -289,8 +298,19 @@ def open_moves(path):
     return [m["move"] for m in left]
 
 
-def prove(path):
-    """Proves the line, splitting it; True once it is proved."""
+def lines_below(path):
+    """The moves one below `path` whose lines have a JSON of their own."""
+    prefix = name(path) + "-"
+    return sorted(
+        f[len(prefix) : -len(".json")]
+        for f in os.listdir(OUT)
+        if f.startswith(prefix) and f.endswith(".json") and "-" not in f[len(prefix) :]
+    )
+
+
+def settle(path):
+    """Proves the line without a split: already proved, by a twin, or by
+    its first run; True once it is proved."""
     if proved(path):
         return True
     found = twin(path)
@@ -300,8 +320,46 @@ def prove(path):
         return True
     if report(path) is None:
         run(path)
-        if proved(path):
-            return True
+        return proved(path)
+    return False
+
+
+def choose(path, left):
+    """Black's move to follow below `path` (its open moves `left`, least
+    proof number first): of the BLACK_TRIES first and the moves run below
+    it before, the one whose line left the fewest White moves open and
+    not proved apart, each run first if it was not; a line that cannot be
+    split (a White move disproved, its pass open) counts last, ties go to
+    the least proof number. A tried line proved is chosen at once."""
+    line = ":".join(path)
+    tries = left[:BLACK_TRIES] + [m for m in lines_below(path) if m not in left[:BLACK_TRIES]]
+    if len(tries) == 1:
+        print(f"gomoku-tree: {line}: Black's {tries[0]} chosen", flush=True)
+        return tries[0]
+    print(f"gomoku-tree: {line}: Black's {' '.join(tries)} tried", flush=True)
+    still_open = {}
+    for move in tries:
+        below = path + [move]
+        if settle(below):
+            print(f"gomoku-tree: {line}: Black's {move} chosen, proved", flush=True)
+            return move
+        moves = open_moves(below)
+        still_open[move] = None if moves is None else [m for m in moves if not proved(below + [m])]
+    chosen = min(tries, key=lambda m: (still_open[m] is None, len(still_open[m] or [])))
+    told = ", ".join(
+        f"{m}: {'cannot be split' if n is None else len(n)}" for m, n in still_open.items()
+    )
+    print(f"gomoku-tree: {line}: Black's {chosen} chosen (White moves open: {told})", flush=True)
+    for move in tries:
+        if move != chosen:
+            drop_own_checkpoint(path + [move])
+    return chosen
+
+
+def prove(path):
+    """Proves the line, splitting it; True once it is proved."""
+    if settle(path):
+        return True
     if len(path) >= MAX_DEPTH:
         print(f"gomoku-tree: {':'.join(path)}: not proved, at MAX_DEPTH", flush=True)
         if not white_to_move(path) and open_moves(path):
@@ -332,9 +390,8 @@ def prove(path):
     if not left:
         print(f"gomoku-tree: {':'.join(path)}: no Black move open", flush=True)
         return False
-    print(f"gomoku-tree: {':'.join(path)}: Black's {left[0]} chosen", flush=True)
     drop_own_checkpoint(path)
-    return prove(path + [left[0]])
+    return prove(path + [choose(path, left)])
 
 
 def frontier(path):
@@ -353,12 +410,7 @@ def frontier(path):
     if r is None:
         print(f"{line}: not run")
         return 1
-    prefix = name(path) + "-"
-    below = sorted(
-        f[len(prefix) : -len(".json")]
-        for f in os.listdir(OUT)
-        if f.startswith(prefix) and f.endswith(".json") and "-" not in f[len(prefix) :]
-    )
+    below = lines_below(path)
     if not white_to_move(path) and below:
         if len(below) > 1:
             print(f"{line}: Black's {' and '.join(below)} run, alternatives (the fewest counted)")
