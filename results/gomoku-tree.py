@@ -30,6 +30,10 @@ easy ones open; apart, most of them take a minute):
   chosen so was nearly disproved by a run 8 times longer), while the
   White moves left open are the runs the split will cost. One proved
   ends the tries; the others' own unproved checkpoints are deleted.
+* A White-to-move line where Black's last move made a four only one
+  White move blocks is not run first (its run would search that move
+  alone for the whole TIME_LIMIT): the line below the block is proved
+  first, then this one run with it merged.
 
 * Twins: before a line is run, the accepted lines whose checkpoints are
   kept are searched for one that reaches its position turned by one of
@@ -308,9 +312,43 @@ def lines_below(path):
     )
 
 
+def forced(path):
+    """White's one move at a White-to-move line where Black's last move
+    made a four that only it blocks (White with no four of its own, Black
+    with no five nor a second four), else None: the line's run would
+    search that move alone, so the driver proves the line below it first
+    and runs this one merged (its first run skipped)."""
+    if not white_to_move(path):
+        return None
+    black, white = stones(path)
+    blocks = set()
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for x in range(-7, 8):
+            for y in range(-7, 8):
+                window = [(x + i * dx, y + i * dy) for i in range(5)]
+                if any(abs(wx) > 7 or abs(wy) > 7 for wx, wy in window):
+                    continue
+                b = sum(c in black for c in window)
+                w = sum(c in white for c in window)
+                if b == 5 or w == 4 and b == 0:
+                    return None
+                if b == 4 and w == 0:
+                    blocks |= {c for c in window if c not in black}
+    return name_of(blocks.pop()) if len(blocks) == 1 else None
+
+
+def moves_open(path):
+    """open_moves(path), but at a White-to-move line not run yet whose move
+    is forced, that move."""
+    if report(path) is None and forced(path):
+        return [forced(path)]
+    return open_moves(path)
+
+
 def settle(path):
     """Proves the line without a split: already proved, by a twin, or by
-    its first run; True once it is proved."""
+    its first run (not run where White's move is forced); True once it is
+    proved."""
     if proved(path):
         return True
     found = twin(path)
@@ -318,7 +356,7 @@ def settle(path):
         if found[1] != path:
             drop_own_checkpoint(path)  # proved by the move below, as at a split
         return True
-    if report(path) is None:
+    if report(path) is None and not forced(path):
         run(path)
         return proved(path)
     return False
@@ -343,7 +381,7 @@ def choose(path, left):
         if settle(below):
             print(f"gomoku-tree: {line}: Black's {move} chosen, proved", flush=True)
             return move
-        moves = open_moves(below)
+        moves = moves_open(below)
         still_open[move] = None if moves is None else [m for m in moves if not proved(below + [m])]
     chosen = min(tries, key=lambda m: (still_open[m] is None, len(still_open[m] or [])))
     told = ", ".join(
@@ -367,9 +405,15 @@ def prove(path):
             # a sweep with a low MAX_DEPTH would fill the disk with them)
             drop_own_checkpoint(path)
         return False
-    left = open_moves(path)
+    left = moves_open(path)
     if left is None:
         return False
+    if report(path) is None:
+        print(
+            f"gomoku-tree: {':'.join(path)}: White's {left[0]} forced (a four): "
+            "the line below first, this one run merged",
+            flush=True,
+        )
     if white_to_move(path):
         print(
             f"gomoku-tree: {':'.join(path)}: {len(left)} White moves open: {' '.join(left)}",
@@ -381,7 +425,8 @@ def prove(path):
         # run again from its checkpoint, the lines below merged (its last
         # run is in RUNS.log; gomoku.sh skips a line with a JSON)
         may_run()
-        os.remove(os.path.join(OUT, name(path) + ".json"))
+        if report(path) is not None:  # (none where White's move was forced)
+            os.remove(os.path.join(OUT, name(path) + ".json"))
         run(path)
         if proved(path):
             return True
