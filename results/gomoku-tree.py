@@ -222,6 +222,11 @@ def searched(r):
     return [m["move"] for m in r.get("moves_searched") or []]
 
 
+def searched_with_numbers(path):
+    """The line's moves_searched (none before its run)."""
+    return (report(path) or {}).get("moves_searched") or []
+
+
 def adopt(other, path):
     """Makes a twin's proof this line's: its checkpoint linked (a hard link:
     gomoku.sh deletes either name once it is merged, and the other stays)
@@ -368,7 +373,9 @@ def choose(path, left):
     it before, the one whose line left the fewest White moves open and
     not proved apart, each run first if it was not; a line that cannot be
     split (a White move disproved, its pass open) counts last, ties go to
-    the least proof number. A tried line proved is chosen at once."""
+    the least sum of those moves' proof numbers in its run (a forced
+    move's, not run, counted 0), then to the least proof number here. A
+    tried line proved is chosen at once."""
     line = ":".join(path)
     tries = left[:BLACK_TRIES] + [m for m in lines_below(path) if m not in left[:BLACK_TRIES]]
     if len(tries) == 1:
@@ -383,9 +390,15 @@ def choose(path, left):
             return move
         moves = moves_open(below)
         still_open[move] = None if moves is None else [m for m in moves if not proved(below + [m])]
-    chosen = min(tries, key=lambda m: (still_open[m] is None, len(still_open[m] or [])))
+
+    def cost(move):
+        numbers = {m["move"]: m["proof"] or 0 for m in searched_with_numbers(path + [move])}
+        return sum(numbers.get(m, 0) for m in still_open[move] or [])
+
+    chosen = min(tries, key=lambda m: (still_open[m] is None, len(still_open[m] or []), cost(m)))
     told = ", ".join(
-        f"{m}: {'cannot be split' if n is None else len(n)}" for m, n in still_open.items()
+        f"{m}: {'cannot be split' if n is None else f'{len(n)} (proof {cost(m)})'}"
+        for m, n in still_open.items()
     )
     print(f"gomoku-tree: {line}: Black's {chosen} chosen (White moves open: {told})", flush=True)
     for move in tries:
