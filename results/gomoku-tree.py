@@ -75,7 +75,7 @@ SCRIPT = os.path.join(ROOT, "results", "gomoku.sh")
 # (gomoku.sh reads a relative one from the repository's root)
 CHECKPOINTS = os.path.join(ROOT, os.environ.get("CHECKPOINTS", "/var/tmp/retrograde-gomoku"))
 MAX_DEPTH = int(os.environ.get("MAX_DEPTH", "20"))
-BLACK_TRIES = int(os.environ.get("BLACK_TRIES", "1"))
+BLACK_TRIES = max(1, int(os.environ.get("BLACK_TRIES", "1")))
 DEADLINE = float(os.environ.get("DEADLINE", "inf"))
 stopping = False
 
@@ -352,8 +352,8 @@ def moves_open(path):
 
 def settle(path):
     """Proves the line without a split: already proved, by a twin, or by
-    its first run (not run where White's move is forced); True once it is
-    proved."""
+    its first run (not run where White's move is forced and the line is
+    split below MAX_DEPTH); True once it is proved."""
     if proved(path):
         return True
     found = twin(path)
@@ -361,8 +361,8 @@ def settle(path):
         if found[1] != path:
             drop_own_checkpoint(path)  # proved by the move below, as at a split
         return True
-    if report(path) is None and not forced(path):
-        run(path)
+    if report(path) is None and not (forced(path) and len(path) < MAX_DEPTH):
+        run(path)  # (a forced line at MAX_DEPTH too: it is not split)
         return proved(path)
     return False
 
@@ -372,12 +372,17 @@ def choose(path, left):
     proof number first): of the BLACK_TRIES first and the moves run below
     it before, the one whose line left the fewest White moves open and
     not proved apart, each run first if it was not; a line that cannot be
-    split (a White move disproved, its pass open) counts last, ties go to
-    the least sum of those moves' proof numbers in its run (a forced
-    move's, not run, counted 0), then to the least proof number here. A
-    tried line proved is chosen at once."""
+    split (a White move disproved, its pass open) counts last. Ties go to
+    a line with lines of its own run below it (the one an earlier driver
+    followed, so that a driver run again keeps to it), then to the least sum of the open
+    moves' proof numbers in its run (a forced move's line, not run, after
+    the lines run), then to the least proof number here. A tried line
+    proved is chosen at once. The others' own checkpoints are deleted:
+    one chosen later proves afresh what its own run had proved."""
     line = ":".join(path)
-    tries = left[:BLACK_TRIES] + [m for m in lines_below(path) if m not in left[:BLACK_TRIES]]
+    order = {m: i for i, m in enumerate(left)}
+    run_before = sorted(lines_below(path), key=lambda m: order.get(m, len(left)))
+    tries = left[:BLACK_TRIES] + [m for m in run_before if m not in left[:BLACK_TRIES]]
     if len(tries) == 1:
         print(f"gomoku-tree: {line}: Black's {tries[0]} chosen", flush=True)
         return tries[0]
@@ -392,12 +397,19 @@ def choose(path, left):
         still_open[move] = None if moves is None else [m for m in moves if not proved(below + [m])]
 
     def cost(move):
+        """The open moves' proof numbers summed (None before its run)."""
+        if report(path + [move]) is None:
+            return None
         numbers = {m["move"]: m["proof"] or 0 for m in searched_with_numbers(path + [move])}
         return sum(numbers.get(m, 0) for m in still_open[move] or [])
 
-    chosen = min(tries, key=lambda m: (still_open[m] is None, len(still_open[m] or []), cost(m)))
+    def rank(move):
+        n, c = still_open[move], cost(move)
+        return (n is None, len(n or []), not lines_below(path + [move]), c is None, c or 0)
+
+    chosen = min(tries, key=rank)
     told = ", ".join(
-        f"{m}: {'cannot be split' if n is None else f'{len(n)} (proof {cost(m)})'}"
+        f"{m}: {'cannot be split' if n is None else f'{len(n)} (proof {cost(m) or 0})'}"
         for m, n in still_open.items()
     )
     print(f"gomoku-tree: {line}: Black's {chosen} chosen (White moves open: {told})", flush=True)
