@@ -374,11 +374,12 @@ def choose(path, left):
     not proved apart, each run first if it was not; a line that cannot be
     split (a White move disproved, its pass open) counts last. Ties go to
     a line with lines of its own run below it (the one an earlier driver
-    followed, so that a driver run again keeps to it), then to the least sum of the open
-    moves' proof numbers in its run (a forced move's line, not run, after
-    the lines run), then to the least proof number here. A tried line
-    proved is chosen at once. The others' own checkpoints are deleted:
-    one chosen later proves afresh what its own run had proved."""
+    followed, so that a driver run again keeps to it), then to the least
+    sum of the open moves' proof numbers in its run (a forced move's line,
+    not run, after the lines run), then to the least proof number here.
+    A tried line proved is chosen at once. The others' own checkpoints
+    are deleted: one chosen later proves afresh what its own run had
+    proved."""
     line = ":".join(path)
     order = {m: i for i, m in enumerate(left)}
     run_before = sorted(lines_below(path), key=lambda m: order.get(m, len(left)))
