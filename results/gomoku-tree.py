@@ -222,11 +222,6 @@ def searched(r):
     return [m["move"] for m in r.get("moves_searched") or []]
 
 
-def searched_with_numbers(path):
-    """The line's moves_searched (none before its run)."""
-    return (report(path) or {}).get("moves_searched") or []
-
-
 def adopt(other, path):
     """Makes a twin's proof this line's: its checkpoint linked (a hard link:
     gomoku.sh deletes either name once it is merged, and the other stays)
@@ -345,9 +340,8 @@ def forced(path):
 def moves_open(path):
     """open_moves(path), but at a White-to-move line not run yet whose move
     is forced, that move."""
-    if report(path) is None and forced(path):
-        return [forced(path)]
-    return open_moves(path)
+    block = forced(path) if report(path) is None else None
+    return [block] if block else open_moves(path)
 
 
 def settle(path):
@@ -399,18 +393,21 @@ def choose(path, left):
 
     def cost(move):
         """The open moves' proof numbers summed (None before its run)."""
-        if report(path + [move]) is None:
+        r = report(path + [move])
+        if r is None:
             return None
-        numbers = {m["move"]: m["proof"] or 0 for m in searched_with_numbers(path + [move])}
+        numbers = {m["move"]: m["proof"] or 0 for m in r.get("moves_searched") or []}
         return sum(numbers.get(m, 0) for m in still_open[move] or [])
 
+    costs = {m: cost(m) for m in tries}
+
     def rank(move):
-        n, c = still_open[move], cost(move)
+        n, c = still_open[move], costs[move]
         return (n is None, len(n or []), not lines_below(path + [move]), c is None, c or 0)
 
     chosen = min(tries, key=rank)
     told = ", ".join(
-        f"{m}: {'cannot be split' if n is None else f'{len(n)} (proof {cost(m) or 0})'}"
+        f"{m}: {'cannot be split' if n is None else f'{len(n)} (proof {costs[m] or 0})'}"
         for m, n in still_open.items()
     )
     print(f"gomoku-tree: {line}: Black's {chosen} chosen (White moves open: {told})", flush=True)
