@@ -86,6 +86,57 @@ pub fn temporary_path(path: &Path) -> std::io::Result<std::path::PathBuf> {
     )))
 }
 
+/// Removes, in `dir`, the temporary files that processes no longer alive
+/// left behind: `.NAME.tmp-PID` (an atomic write) and `.NAME.spill-PID`
+/// (a symbolic table's spill) where `ours(NAME)` says NAME is a file the
+/// caller writes there, and PID is not a live process. A process killed
+/// with SIGKILL cannot remove its own; the next run in the directory does.
+/// Names of other programs, and those of live processes (this one
+/// included), are left alone; a file that cannot be removed is left too.
+pub fn remove_stale_temporaries(dir: &Path, ours: impl Fn(&str) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some((target, pid)) = temporary_of(name) else {
+            continue;
+        };
+        if ours(target) && !process_alive(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// `(NAME, PID)` of a temporary name `.NAME.tmp-PID` or `.NAME.spill-PID`.
+fn temporary_of(name: &str) -> Option<(&str, u32)> {
+    let inner = name.strip_prefix('.')?;
+    for marker in [".tmp-", ".spill-"] {
+        if let Some(at) = inner.rfind(marker) {
+            let pid = &inner[at + marker.len()..];
+            if !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) {
+                return Some((&inner[..at], pid.parse().ok()?));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a process `pid` exists (signal 0 reaches it, or it exists and
+/// is another user's).
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return true; // never a process of ours: leave such names alone
+    }
+    // SAFETY: kill with signal 0 sends nothing; it only checks the pid
+    let sent = unsafe { libc::kill(pid, 0) };
+    sent == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
 /// Writes to `path` atomically whatever `fill` writes into the temporary
 /// file (see the module docs); the file is synced before the rename.
 pub fn write_atomically_with(
@@ -136,6 +187,30 @@ pub fn write_atomically_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn temporaries_of_dead_processes_are_removed_and_others_kept() {
+        let dir = std::env::temp_dir().join(format!("rg-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // pid 2^22 + 1 is above Linux's largest pid: never alive
+        let dead = (1u32 << 22) + 1;
+        let me = std::process::id();
+        let names = [
+            format!(".won-013.bdd.tmp-{dead}"),
+            format!(".t.rtb.spill-{dead}"),
+            format!(".won-013.bdd.tmp-{me}"),
+            format!(".notes.txt.tmp-{dead}"),
+            "won-013.bdd".to_string(),
+        ];
+        for n in &names {
+            std::fs::write(dir.join(n), b"x").unwrap();
+        }
+        remove_stale_temporaries(&dir, |n| n == "won-013.bdd" || n == "t.rtb");
+        let left: Vec<bool> = names.iter().map(|n| dir.join(n).exists()).collect();
+        assert_eq!(left, [false, false, true, true, true]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn writes_and_replaces_without_leftovers() {

@@ -33,6 +33,29 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
+/// The whole content of the regular file `path`, refused past `cap`
+/// bytes (a small file of ours that has grown is not ours): at most
+/// `cap + 1` bytes are ever read, so neither a file replaced while it is
+/// read nor a huge one exhausts memory.
+pub fn read_regular_capped(path: &Path, cap: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|cause| Error::CannotRead {
+            path: path.display().to_string(),
+            cause,
+        })?;
+    if bytes.len() as u64 > cap {
+        return Err(Error::InvalidInput(format!(
+            "{}: larger than the {cap} bytes such a file takes; not read",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}
+
 /// The regular file `path`, opened for reading.
 pub fn open_regular(path: &Path) -> Result<std::fs::File> {
     check_regular_input(path)?;
@@ -72,6 +95,10 @@ pub fn check_output(path: &Path) -> Result<()> {
     };
     if !dir.is_dir() {
         return bad(format!("the directory {} does not exist", dir.display()));
+    }
+    // what killed writers of this very file left behind
+    if let Some(own) = path.file_name().and_then(|n| n.to_str()) {
+        crate::atomic_file::remove_stale_temporaries(dir, |n| n == own);
     }
     // the probe is the very temporary name the write will use, so a name
     // too long for it (255 bytes less `.`, `.tmp-` and the process id) is

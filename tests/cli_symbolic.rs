@@ -81,7 +81,7 @@ fn progress_of(dir: &Path) -> (usize, usize) {
     let Ok(v) = serde_json::from_str::<Value>(&text) else {
         return (0, 0);
     };
-    let len = |k: &str| v[k].as_array().map_or(0, Vec::len);
+    let len = |k: &str| v["progress"][k].as_array().map_or(0, Vec::len);
     (len("forward"), len("backward"))
 }
 

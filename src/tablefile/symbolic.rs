@@ -24,6 +24,7 @@ use crate::checksum::Checksum;
 use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::position::Family;
+use crate::solve::symbolic::certify::{certify, Certified, StoredTable};
 use crate::solve::symbolic::flat::{FlatBdd, FlatView, NODE_BYTES};
 use crate::solve::symbolic::{Encoding, Layout, PlyReport, PlySink, SymbolicSolution};
 
@@ -136,6 +137,9 @@ impl SymbolicTableWriter {
             _ => Path::new("."),
         };
         let name = out.file_name().map(|n| n.to_string_lossy().to_string());
+        if let Some(own) = &name {
+            crate::atomic_file::remove_stale_temporaries(dir, |n| n == own);
+        }
         let spill_path = dir.join(format!(
             ".{}.spill-{}",
             name.unwrap_or_default(),
@@ -506,6 +510,51 @@ impl SymbolicFile {
                 .map_err(|why| self.damaged(format!("ply {}: {why}", e.ply)))?;
         }
         Ok(())
+    }
+}
+
+impl StoredTable for SymbolicFile {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn plies(&self) -> &[PlyReport] {
+        &self.plies
+    }
+
+    fn value(&self) -> Outcome {
+        self.value
+    }
+
+    fn sets(&self, ply: u32) -> Result<(FlatBdd, FlatBdd)> {
+        let flat = |set: Set| -> Result<FlatBdd> {
+            let (i, e) = self.entry(ply, set)?;
+            for block in 0..e.blocks() {
+                self.check_block(i, e, block)?;
+            }
+            FlatBdd::from_bytes(self.node_bytes(e), e.root, self.layout.vars())
+                .map_err(|why| self.damaged(format!("ply {ply}: {why}")))
+        };
+        Ok((flat(Set::Won)?, flat(Set::Lost)?))
+    }
+
+    fn name(&self) -> String {
+        self.path.clone()
+    }
+}
+
+impl SymbolicFile {
+    /// Certifies the table against the rules of its board (every set
+    /// recomputed: [`crate::solve::symbolic::certify`]), after
+    /// [`Self::check`] of every byte.
+    pub fn certify(
+        &self,
+        budget: &crate::memory::Budget,
+        threads: usize,
+        progress: &dyn crate::solve::progress::Progress,
+    ) -> Result<Certified> {
+        self.check()?;
+        certify(self, budget, threads, progress)
     }
 }
 

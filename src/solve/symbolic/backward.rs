@@ -53,7 +53,13 @@ pub fn backward(
     if let Some(cp) = checkpoint {
         let done = cp.backward_reports();
         for (ply, report) in &done {
-            forward.plies[*ply as usize] = *report;
+            // (the checkpoint refused, on opening, a ply past the board)
+            let slot = forward.plies.get_mut(*ply as usize).ok_or_else(|| {
+                crate::error::Error::InvalidInput(format!(
+                    "the checkpoint names backward ply {ply}, past the board's {cells}"
+                ))
+            })?;
+            *slot = *report;
         }
         if let Some(lowest) = done.iter().map(|(p, _)| *p).min() {
             // feed the sink what was solved before, then carry on below it

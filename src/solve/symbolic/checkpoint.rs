@@ -4,19 +4,31 @@
 //!
 //! ```text
 //! DIR/progress.json       the board, the encoding, the forward reports so
-//!                         far, the backward reports so far (written last,
-//!                         atomically, after the ply's diagrams)
+//!                         far, the backward reports so far, and their
+//!                         checksum (written last, atomically, after the
+//!                         ply's diagrams)
 //! DIR/reach-PPP.bdd       the positions of ply PPP (forward pass)
 //! DIR/won-PPP.bdd         the positions of ply PPP won / lost for the
 //! DIR/lost-PPP.bdd        player to move (backward pass)
 //! ```
 //!
-//! A diagram file is `RGBDDSET`, `u32` version 1, `u32` variables, `u32`
-//! root edge, `u32` 0, `u64` nodes, the nodes ([`super::flat`]), then the
-//! `u64` checksum of every byte before it. Each file is written atomically
-//! (temporary file, sync, rename), and `progress.json` names a ply only
-//! once its files are complete; a file that fails its checks is refused,
-//! never trusted.
+//! A diagram file is `RGBDDSET`, `u32` version 2, its identity (`u32`
+//! family, columns, rows, k, encoding, ply, kind: see [`SetIdentity`]),
+//! `u32` variables, `u32` root edge, `u64` nodes, the nodes
+//! ([`super::flat`]), then the `u64` checksum of every byte before it.
+//! Each file is written atomically (temporary file, sync, rename), and
+//! `progress.json` names a ply only once its files are complete.
+//!
+//! Nothing read back is trusted: a set file must carry the identity of the
+//! very set asked for (a file of another board, another k or encoding, or
+//! renamed from another ply or kind — `won-012.bdd` swapped with
+//! `lost-012.bdd` — is refused, naming it), its node count and model count
+//! must equal those `progress.json` recorded for it, and `progress.json`
+//! itself must pass its checksum, name plies in order within the board,
+//! and be a small regular file (a FIFO or a link to a device is refused
+//! before it is opened). Leftover temporary files of runs killed in the
+//! directory are removed when it is opened
+//! ([`crate::atomic_file::remove_stale_temporaries`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -25,6 +37,7 @@ use oxidd::bcdd::BCDDFunction;
 use serde::{Deserialize, Serialize};
 
 use super::flat::{FlatBdd, NODE_BYTES};
+use super::layout::Encoding;
 use super::layout::Layout;
 use super::rules::Rules;
 use super::{full_store, PlyReport};
@@ -34,8 +47,14 @@ use crate::error::{Error, Result};
 use crate::position::Family;
 
 const MAGIC: &[u8; 8] = b"RGBDDSET";
-const VERSION: u32 = 1;
-const HEADER: usize = 8 + 4 + 4 + 4 + 4 + 8;
+const VERSION: u32 = 2;
+/// Magic, version, the seven identity words, variables, root, nodes.
+const HEADER: usize = 8 + 4 + 7 * 4 + 4 + 4 + 8;
+/// The largest `progress.json` read back: its reports take a few hundred
+/// bytes a ply, and a board has at most 65 plies.
+const PROGRESS_CAP: u64 = 1 << 20;
+/// The name of the progress file in a checkpoint directory.
+const PROGRESS: &str = "progress.json";
 
 /// Which set of a ply a file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +75,89 @@ impl SetKind {
             SetKind::Lost => "lost",
         }
     }
+
+    fn code(self) -> u32 {
+        match self {
+            SetKind::Reachable => 0,
+            SetKind::Won => 1,
+            SetKind::Lost => 2,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            SetKind::Reachable => "reachable",
+            SetKind::Won => "won",
+            SetKind::Lost => "lost",
+        }
+    }
+}
+
+/// What a set file holds: the board (family, columns, rows, k), the
+/// encoding, the ply and the kind of set. Stored in the file's header as
+/// seven `u32` words: family (0 gravity, 1 m,n,k), columns, rows, k,
+/// encoding (0 column, 1 pair), ply, kind (0 reachable, 1 won, 2 lost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetIdentity {
+    /// The board and encoding.
+    pub layout: Layout,
+    /// The ply (stones on the board).
+    pub ply: u32,
+    /// Which set of the ply.
+    pub kind: SetKind,
+}
+
+impl SetIdentity {
+    fn words(&self) -> [u32; 7] {
+        let l = &self.layout;
+        let family = match l.family {
+            Family::Gravity => 0,
+            Family::Mnk => 1,
+        };
+        let encoding = match l.encoding {
+            Encoding::Column => 0,
+            Encoding::Pair => 1,
+        };
+        [
+            family,
+            l.cols,
+            l.rows,
+            l.k,
+            encoding,
+            self.ply,
+            self.kind.code(),
+        ]
+    }
+
+    /// The identity the seven words spell, in words (for a refusal).
+    fn describe(words: &[u32; 7]) -> String {
+        let family = match words[0] {
+            0 => "gravity",
+            1 => "mnk",
+            _ => "unknown-family",
+        };
+        let encoding = match words[4] {
+            0 => "column",
+            1 => "pair",
+            _ => "unknown",
+        };
+        let kind = match words[6] {
+            0 => "reachable",
+            1 => "won",
+            2 => "lost",
+            _ => "unknown",
+        };
+        format!(
+            "ply {}'s {kind} set of {family} {}×{} k={} ({encoding} encoding)",
+            words[5], words[1], words[2], words[3]
+        )
+    }
+}
+
+impl std::fmt::Display for SetIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&Self::describe(&self.words()))
+    }
 }
 
 /// What `progress.json` holds.
@@ -70,10 +172,99 @@ struct Progress {
     backward: Vec<(u32, PlyReport)>,
 }
 
+impl Progress {
+    /// The checksum `progress.json` stores: of the compact JSON of the
+    /// progress (the struct's own field order, so the same progress always
+    /// gives the same bytes).
+    fn checksum(&self) -> String {
+        let bytes = serde_json::to_vec(self).expect("reports serialise");
+        format!("{:016x}", Checksum::default().bytes(&bytes).value())
+    }
+
+    /// Refuses a progress that no run of `layout` writes: forward reports
+    /// not of plies 0, 1, … in order or past the board; backward reports
+    /// before the forward pass ended, twice for a ply, past the board, or
+    /// not a run of plies down from the full board.
+    fn check(&self, cells: u32) -> std::result::Result<(), String> {
+        if self.forward.len() > cells as usize + 1 {
+            return Err(format!(
+                "it names {} forward plies, and the board has {}",
+                self.forward.len(),
+                cells + 1
+            ));
+        }
+        if let Some((i, r)) = self
+            .forward
+            .iter()
+            .enumerate()
+            .find(|(i, r)| r.counts.ply as usize != *i)
+        {
+            return Err(format!(
+                "forward report {i} is of ply {}, not ply {i}",
+                r.counts.ply
+            ));
+        }
+        if self.backward.is_empty() {
+            return Ok(());
+        }
+        if self.forward.len() != cells as usize + 1 {
+            return Err("it names backward plies before the forward pass ended".into());
+        }
+        let mut plies: Vec<u32> = self.backward.iter().map(|(p, _)| *p).collect();
+        plies.sort_unstable();
+        let lowest = plies[0];
+        let expected: Vec<u32> = (lowest..=cells).collect();
+        if lowest > cells || plies != expected {
+            return Err(format!(
+                "its backward plies {plies:?} are not every ply from one up to the full board \
+                 ({cells})"
+            ));
+        }
+        let agrees = |p: u32, r: &PlyReport| {
+            let (b, f) = (&r.counts, &self.forward[p as usize]);
+            let c = &f.counts;
+            (
+                b.ply,
+                b.positions,
+                b.terminal,
+                b.x_wins,
+                b.o_wins,
+                b.draws,
+                r.nodes,
+            ) == (
+                p,
+                c.positions,
+                c.terminal,
+                c.x_wins,
+                c.o_wins,
+                c.draws,
+                f.nodes,
+            ) && b
+                .first_won
+                .checked_add(b.first_lost)
+                .and_then(|n| n.checked_add(b.first_drawn))
+                == Some(b.positions)
+        };
+        if let Some((p, _)) = self.backward.iter().find(|(p, r)| !agrees(*p, r)) {
+            return Err(format!(
+                "backward ply {p}'s report does not match its forward report"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What `progress.json` holds on disk: the progress and its checksum.
+#[derive(Serialize, Deserialize)]
+struct SavedProgress {
+    progress: Progress,
+    checksum: String,
+}
+
 /// A checkpoint directory of one board.
 pub struct Checkpoint {
     dir: PathBuf,
-    vars: u32,
+    layout: Layout,
     state: Mutex<Progress>,
 }
 
@@ -84,9 +275,22 @@ fn family_name(family: Family) -> &'static str {
     }
 }
 
+/// Whether `name` is a file name a checkpoint directory's writes use: the
+/// progress file or a set file (for the removal of stale temporaries).
+fn is_checkpoint_name(name: &str) -> bool {
+    name == PROGRESS
+        || ["reach-", "won-", "lost-"].iter().any(|prefix| {
+            name.strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix(".bdd"))
+                .is_some_and(|ply| !ply.is_empty() && ply.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 impl Checkpoint {
     /// Opens `dir` (made if missing) for `layout`; a directory holding
-    /// another board's checkpoint is refused.
+    /// another board's checkpoint, or a `progress.json` that fails its
+    /// checks, is refused. Temporary files that killed runs left in the
+    /// directory are removed.
     pub fn open(dir: &Path, layout: &Layout) -> Result<Self> {
         let io = |cause| Error::Io {
             path: dir.display().to_string(),
@@ -102,6 +306,7 @@ impl Checkpoint {
             Ok(_) => {}
             Err(_) => std::fs::create_dir_all(dir).map_err(io)?,
         }
+        crate::atomic_file::remove_stale_temporaries(dir, is_checkpoint_name);
         let fresh = Progress {
             family: family_name(layout.family).into(),
             cols: layout.cols,
@@ -110,15 +315,15 @@ impl Checkpoint {
             encoding: layout.encoding.name().into(),
             ..Progress::default()
         };
-        let path = dir.join("progress.json");
-        let state = match std::fs::read(&path) {
-            Ok(bytes) => {
+        let path = dir.join(PROGRESS);
+        let state = match std::fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => fresh,
+            _ => {
+                let saved = read_progress(&path)?;
                 let bad = |why: String| Error::BadTableFile {
                     path: path.display().to_string(),
                     why,
                 };
-                let saved: Progress =
-                    serde_json::from_slice(&bytes).map_err(|e| bad(format!("unreadable: {e}")))?;
                 let same = (
                     &saved.family,
                     saved.cols,
@@ -139,19 +344,13 @@ impl Checkpoint {
                         saved.family, saved.cols, saved.rows, saved.k, saved.encoding
                     )));
                 }
+                saved.check(layout.cells()).map_err(bad)?;
                 saved
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => fresh,
-            Err(cause) => {
-                return Err(Error::Io {
-                    path: path.display().to_string(),
-                    cause,
-                })
             }
         };
         Ok(Self {
             dir: dir.to_path_buf(),
-            vars: layout.vars(),
+            layout: *layout,
             state: Mutex::new(state),
         })
     }
@@ -186,8 +385,12 @@ impl Checkpoint {
     }
 
     fn write_progress(&self, state: &Progress) -> Result<()> {
-        let path = self.dir.join("progress.json");
-        let text = serde_json::to_vec_pretty(state).expect("reports serialise");
+        let path = self.dir.join(PROGRESS);
+        let saved = SavedProgress {
+            checksum: state.checksum(),
+            progress: state.clone(),
+        };
+        let text = serde_json::to_vec_pretty(&saved).expect("reports serialise");
         write_atomically_with(&path, |f| std::io::Write::write_all(f, &text)).map_err(|cause| {
             Error::Io {
                 path: path.display().to_string(),
@@ -200,6 +403,14 @@ impl Checkpoint {
         self.dir.join(format!("{}-{ply:03}.bdd", kind.prefix()))
     }
 
+    fn identity(&self, kind: SetKind, ply: u32) -> SetIdentity {
+        SetIdentity {
+            layout: self.layout,
+            ply,
+            kind,
+        }
+    }
+
     /// Saves a set of a ply.
     pub fn save_set(&self, kind: SetKind, ply: u32, set: &BCDDFunction) -> Result<()> {
         self.save_flat(kind, ply, &FlatBdd::from_function(set))
@@ -208,7 +419,8 @@ impl Checkpoint {
     /// Saves a flattened set of a ply.
     pub fn save_flat(&self, kind: SetKind, ply: u32, flat: &FlatBdd) -> Result<()> {
         let path = self.path(kind, ply);
-        write_atomically_with(&path, |file| write_set(file, self.vars, flat)).map_err(|cause| {
+        let identity = self.identity(kind, ply);
+        write_atomically_with(&path, |file| write_set(file, &identity, flat)).map_err(|cause| {
             Error::Io {
                 path: path.display().to_string(),
                 cause,
@@ -216,14 +428,61 @@ impl Checkpoint {
         })
     }
 
-    /// Reads a set of a ply back, every check made.
+    /// What `progress.json` recorded of a set: its nodes (terminal
+    /// included) and its positions; `None` for a set it has no report of.
+    fn recorded(&self, kind: SetKind, ply: u32) -> Option<(u64, u64)> {
+        let state = self.state();
+        let mover_first = super::forward::mover(ply) == 0;
+        match kind {
+            SetKind::Reachable => state
+                .forward
+                .get(ply as usize)
+                .map(|r| (r.nodes, r.counts.positions)),
+            SetKind::Won | SetKind::Lost => {
+                let (_, r) = state.backward.iter().find(|(p, _)| *p == ply)?;
+                let c = &r.counts;
+                let (won, lost) = if mover_first {
+                    (c.first_won, c.first_lost)
+                } else {
+                    (c.first_lost, c.first_won)
+                };
+                Some(match kind {
+                    SetKind::Won => (r.won_nodes, won),
+                    _ => (r.lost_nodes, lost),
+                })
+            }
+        }
+    }
+
+    /// Reads a set of a ply back, every check made: the file's checksum
+    /// and identity, every node's invariants, and its node and model
+    /// counts against those `progress.json` recorded.
     pub fn load_flat(&self, kind: SetKind, ply: u32) -> Result<FlatBdd> {
         let path = self.path(kind, ply);
-        let bytes = crate::files::read_regular(&path)?;
-        read_set(&bytes, self.vars).map_err(|why| Error::BadTableFile {
+        let bad = |why: String| Error::BadTableFile {
             path: path.display().to_string(),
             why,
-        })
+        };
+        let bytes = crate::files::read_regular(&path)?;
+        let flat = read_set(&bytes, &self.identity(kind, ply)).map_err(bad)?;
+        let (nodes, positions) = self.recorded(kind, ply).ok_or_else(|| {
+            bad(format!(
+                "progress.json has no report of ply {ply}'s {} set",
+                kind.name()
+            ))
+        })?;
+        let (has_nodes, has_positions) = (
+            flat.nodes.len() as u64 + 1,
+            flat.model_count(self.layout.vars()),
+        );
+        if (has_nodes, has_positions) != (nodes, u128::from(positions)) {
+            return Err(bad(format!(
+                "it holds {has_positions} positions in {has_nodes} nodes, and progress.json \
+                 recorded {positions} in {nodes} for ply {ply}'s {} set",
+                kind.name()
+            )));
+        }
+        Ok(flat)
     }
 
     /// Reads a set of a ply back into the rules' manager (a store of
@@ -241,15 +500,45 @@ impl Checkpoint {
     }
 }
 
-/// Writes a diagram file (module doc).
-pub fn write_set(out: &mut impl std::io::Write, vars: u32, flat: &FlatBdd) -> std::io::Result<()> {
+/// Reads `progress.json` (a small regular file; its checksum checked).
+fn read_progress(path: &Path) -> Result<Progress> {
+    let bad = |why: String| Error::BadTableFile {
+        path: path.display().to_string(),
+        why,
+    };
+    let bytes = crate::files::read_regular_capped(path, PROGRESS_CAP)?;
+    let saved: SavedProgress = serde_json::from_slice(&bytes).map_err(|e| {
+        bad(format!(
+            "unreadable ({e}); a checkpoint of an older build is not read: \
+             start the run in a new directory"
+        ))
+    })?;
+    if saved.progress.checksum() != saved.checksum {
+        return Err(bad(
+            "checksum mismatch: the file was edited or damaged; start the run in a new \
+             directory"
+                .into(),
+        ));
+    }
+    Ok(saved.progress)
+}
+
+/// Writes a diagram file of `identity` (module doc).
+pub fn write_set(
+    out: &mut impl std::io::Write,
+    identity: &SetIdentity,
+    flat: &FlatBdd,
+) -> std::io::Result<()> {
     let mut head = Vec::with_capacity(HEADER);
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&VERSION.to_le_bytes());
-    head.extend_from_slice(&vars.to_le_bytes());
+    for word in identity.words() {
+        head.extend_from_slice(&word.to_le_bytes());
+    }
+    head.extend_from_slice(&identity.layout.vars().to_le_bytes());
     head.extend_from_slice(&flat.root.to_le_bytes());
-    head.extend_from_slice(&0u32.to_le_bytes());
     head.extend_from_slice(&(flat.nodes.len() as u64).to_le_bytes());
+    debug_assert_eq!(head.len(), HEADER);
     let body = flat.node_bytes();
     let mut sum = Checksum::default();
     sum.bytes(&head).bytes(&body);
@@ -258,34 +547,45 @@ pub fn write_set(out: &mut impl std::io::Write, vars: u32, flat: &FlatBdd) -> st
     out.write_all(&sum.value().to_le_bytes())
 }
 
-/// Reads a diagram file, refusing any that fails a check.
-pub fn read_set(bytes: &[u8], vars: u32) -> std::result::Result<FlatBdd, String> {
-    if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
+/// Reads a diagram file, refusing any that fails a check or holds another
+/// set than `identity`.
+pub fn read_set(bytes: &[u8], identity: &SetIdentity) -> std::result::Result<FlatBdd, String> {
+    if bytes.len() < 12 || &bytes[..8] != MAGIC {
         return Err("not a diagram file of this program".into());
     }
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     if word(8) != VERSION {
         return Err(format!(
-            "diagram file version {} (this build reads {VERSION})",
+            "diagram file version {} (this build reads {VERSION}); a checkpoint of an older \
+             build is not read: start the run in a new directory",
             word(8)
         ));
     }
-    if word(12) != vars {
-        return Err(format!("a diagram over {} variables, not {vars}", word(12)));
+    if bytes.len() < HEADER + 8 {
+        return Err("truncated: shorter than its header".into());
     }
-    let root = word(16);
-    let nodes = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-    let body_len = nodes
+    let (head, rest) = bytes.split_at(HEADER);
+    let body_len = u64::from_le_bytes(head[HEADER - 8..].try_into().expect("8 bytes"))
         .checked_mul(NODE_BYTES as u64)
-        .filter(|&n| n == (bytes.len() - HEADER - 8) as u64)
+        .filter(|&n| n == (rest.len() - 8) as u64)
         .ok_or("truncated or padded: the node count does not match the length")?
         as usize;
-    let (head, rest) = bytes.split_at(HEADER);
     let (body, tail) = rest.split_at(body_len);
     let mut sum = Checksum::default();
     sum.bytes(head).bytes(body);
     if sum.value().to_le_bytes() != tail {
         return Err("checksum mismatch: the file is damaged".into());
     }
-    FlatBdd::from_bytes(body, root, vars)
+    let stored: [u32; 7] = std::array::from_fn(|i| word(12 + 4 * i));
+    if stored != identity.words() {
+        return Err(format!(
+            "it holds {}, not {identity}: a file of another run, or renamed",
+            SetIdentity::describe(&stored)
+        ));
+    }
+    let vars = identity.layout.vars();
+    if word(40) != vars {
+        return Err(format!("a diagram over {} variables, not {vars}", word(40)));
+    }
+    FlatBdd::from_bytes(body, word(44), vars)
 }

@@ -83,6 +83,52 @@ impl FlatBdd {
         }
         Ok(FlatBdd { nodes, root })
     }
+
+    /// The number of assignments of `vars` variables the diagram holds,
+    /// worked out from the flat nodes alone (no manager): one pass, children
+    /// first. The arithmetic is modulo 2¹²⁸ (a complemented edge near the
+    /// root of a 128-variable diagram stands for up to 2¹²⁸ assignments), so
+    /// the result is exact whenever the true count is below 2¹²⁸ — every set
+    /// of positions is. Contract: the invariants of the module doc hold (as
+    /// they do for any diagram [`Self::from_bytes`] or
+    /// [`Self::from_function`] made) and every level is below `vars`.
+    pub fn model_count(&self, vars: u32) -> u128 {
+        let pow2 = |n: u32| if n >= 128 { 0 } else { 1u128 << n };
+        // counts[i]: models of node i over the variables from its level on
+        let mut counts: Vec<u128> = Vec::with_capacity(self.nodes.len() + 1);
+        counts.push(0); // the terminal's slot (never read: see `edge`)
+        let level_of = |nodes: &[[u32; 3]], i: u32| {
+            if i == 0 {
+                vars
+            } else {
+                nodes[i as usize - 1][0]
+            }
+        };
+        // models of edge `e` over the variables from `from` on
+        let edge = |counts: &[u128], e: u32, from: u32| -> u128 {
+            let i = e >> 1;
+            let level = level_of(&self.nodes, i);
+            let plain = if i == 0 {
+                pow2(vars - from)
+            } else {
+                counts[i as usize].wrapping_mul(pow2(level - from))
+            };
+            if e & 1 == 1 {
+                pow2(vars - from).wrapping_sub(plain)
+            } else {
+                plain
+            }
+        };
+        for &[level, then_edge, else_edge] in &self.nodes {
+            let below = edge(&counts, then_edge, level + 1).wrapping_add(edge(
+                &counts,
+                else_edge,
+                level + 1,
+            ));
+            counts.push(below);
+        }
+        edge(&counts, self.root, 0)
+    }
 }
 
 /// The nodes under `root`, children first (an explicit stack: no
@@ -271,6 +317,48 @@ mod tests {
             assert!(flat.nodes.is_empty());
             assert!(flat.to_function(&m).unwrap() == c);
         }
+    }
+
+    #[test]
+    fn model_counts_agree_with_the_manager() {
+        let m = manager(6);
+        let v: Vec<BCDDFunction> = m
+            .with_manager_shared(|m| {
+                (0..6)
+                    .map(|i| BCDDFunction::var(m, i))
+                    .collect::<AllocResult<_>>()
+            })
+            .unwrap();
+        let f = v[1]
+            .xor(&v[4])
+            .unwrap()
+            .or(&v[2].not().unwrap().and(&v[5]).unwrap())
+            .unwrap();
+        let t = m.with_manager_shared(|m| BCDDFunction::t(m));
+        for g in [
+            f.clone(),
+            f.not().unwrap(),
+            v[5].clone(),
+            v[0].not().unwrap(),
+            t.clone(),
+        ] {
+            let want = (0..64u32)
+                .filter(|bits| {
+                    let a: Vec<bool> = (0..6).map(|i| bits >> i & 1 == 1).collect();
+                    let view = FlatBdd::from_function(&g);
+                    let bytes = view.node_bytes();
+                    FlatView::new(&bytes, view.root, 6)
+                        .unwrap()
+                        .eval(&a, |_| Ok(()))
+                        .unwrap()
+                })
+                .count() as u128;
+            assert_eq!(FlatBdd::from_function(&g).model_count(6), want);
+        }
+        assert_eq!(FlatBdd::from_function(&t.not().unwrap()).model_count(6), 0);
+        // 128 variables: the complement of one assignment is 2^128 - 1
+        let one = FlatBdd::from_function(&v[0].and(&v[1]).unwrap());
+        assert_eq!(one.model_count(128), 1u128 << 126);
     }
 
     #[test]

@@ -18,6 +18,8 @@
 //! * [`flat`], [`checkpoint`]: diagrams as flat node arrays on disk; a
 //!   position is looked up by walking one path of them.
 //! * [`store`]: one OxiDD manager sized from the memory budget.
+//! * [`certify`]: a stored table checked against the rules, set by set
+//!   (`query --check`).
 //!
 //! The table is exact, and holds value only (won / drawn / lost), no depth:
 //! a depth is found by search when asked.
@@ -66,6 +68,7 @@
 //!   (README: the measured pair, back to back).
 
 pub mod backward;
+pub mod certify;
 pub mod checkpoint;
 pub mod flat;
 pub mod forward;
