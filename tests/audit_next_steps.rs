@@ -666,7 +666,16 @@ fn prove_mnk_by_threats_merges_the_proofs_of_other_checkpoints() {
     assert_eq!(report["proved"], true, "{out}");
     assert_eq!(report["merged"][0]["file"], below_arg, "{out}");
     assert!(report["merged"][0]["proved"].as_u64().unwrap() > 0, "{out}");
+    // (issue 73, line 5: a FIFO hung the merge) refused like --checkpoint FIFO
+    let fifo = dir.join("fifo.checkpoint");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fifo_arg = fifo.to_str().unwrap();
     for (more, says) in [
+        (&["--merge-checkpoint", fifo_arg][..], "a FIFO is not a regular file"),
         (
             &["--merge-checkpoint", "/nonexistent/x.checkpoint"][..],
             "no checkpoint there",

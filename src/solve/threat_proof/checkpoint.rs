@@ -489,6 +489,11 @@ impl ThreatProver<'_> {
         root: Option<&Board>,
     ) -> Result<Option<In<BufReader<File>>>> {
         let shown = path.display().to_string();
+        // a FIFO would block the open for ever, a device never end: only a
+        // regular file (or nothing) is a checkpoint
+        if std::fs::metadata(path).is_ok() {
+            crate::files::check_regular_input(path)?;
+        }
         let file = match File::open(path) {
             Ok(file) => file,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
