@@ -6,6 +6,17 @@
 //! a new file, the old one is not written into). Temporary files in flight
 //! are registered, so that SIGINT, SIGTERM and SIGHUP remove them before
 //! the process exits ([`remove_temporaries_on_signals`]).
+//!
+//! **Outputs claimed before the work.** A command checks its output path
+//! before a run of minutes or hours ([`crate::files::check_output`],
+//! [`crate::tablefile::replace::check_replaceable`]), and the file it then
+//! decided to write over — or the absence of any — is [`claim`]ed. The
+//! commit at the end keeps to that decision: a path that was empty is
+//! taken only if it still is (renameat2 with `RENAME_NOREPLACE`, or link(2)
+//! where the file system lacks it), and a file that was there is replaced
+//! only if it is still the same file. A file that appeared or was swapped
+//! in during the run is never replaced: the result is saved beside it as
+//! `NAME.new-PID` (taken the same way) and the write fails, naming both.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -38,6 +49,134 @@ pub fn remove_temporaries_on_signals() -> std::io::Result<()> {
         }
     });
     Ok(())
+}
+
+/// A file's identity: device, inode, size and change time (an inode freed
+/// is soon given to a new file; the size and change time tell them apart,
+/// and move on any write to the file too).
+type FileId = (u64, u64, u64, i64, i64);
+
+/// Paths claimed as outputs, each with the file it held when claimed
+/// (`None`: nothing was there).
+static CLAIMS: Mutex<Vec<(PathBuf, Option<FileId>)>> = Mutex::new(Vec::new());
+
+fn claims() -> std::sync::MutexGuard<'static, Vec<(PathBuf, Option<FileId>)>> {
+    CLAIMS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The identity of the file at `path` (not following a symlink), if any.
+fn file_id(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path)
+        .ok()
+        .map(|m| (m.dev(), m.ino(), m.size(), m.ctime(), m.ctime_nsec()))
+}
+
+/// Records what `path` holds now (a file, or nothing) as what the atomic
+/// write to `path` at the end of the run may replace (module doc). Called
+/// once the path has been checked; a later claim of the same path takes
+/// the place of the earlier one.
+pub fn claim(path: &Path) {
+    let held = file_id(path);
+    let mut claims = claims();
+    claims.retain(|(p, _)| p != path);
+    claims.push((path.to_path_buf(), held));
+}
+
+/// Renames `from` to `to` only if nothing is at `to` (never replacing):
+/// renameat2 with `RENAME_NOREPLACE`, or, on a file system without it, a
+/// hard link then the removal of `from`. Fails with `AlreadyExists` when
+/// something is at `to`.
+fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        CString::new(p.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a NUL in a path"))
+    };
+    let (cfrom, cto) = (c(from)?, c(to)?);
+    // SAFETY: two NUL-terminated paths relative to the working directory
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            cfrom.as_ptr(),
+            libc::AT_FDCWD,
+            cto.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    if done == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::EINVAL) | Some(libc::ENOSYS) | Some(libc::EOPNOTSUPP) => {
+            std::fs::hard_link(from, to)?;
+            std::fs::remove_file(from)
+        }
+        _ => Err(e),
+    }
+}
+
+/// Puts the finished temporary file at `path`, keeping to `path`'s claim
+/// if it has one (module doc); without a claim, replaces whatever regular
+/// file is there.
+fn commit(temporary: &Path, path: &Path) -> std::io::Result<()> {
+    let claimed = claims()
+        .iter()
+        .find(|(p, _)| p == path)
+        .map(|(_, held)| *held);
+    let outcome = match claimed {
+        None => std::fs::rename(temporary, path),
+        Some(held) => {
+            let now = file_id(path);
+            match (held, now) {
+                (_, None) => rename_no_replace(temporary, path),
+                (Some(was), Some(is)) if was == is => std::fs::rename(temporary, path),
+                _ => Err(std::io::Error::from(std::io::ErrorKind::AlreadyExists)),
+            }
+        }
+    };
+    match outcome {
+        Ok(()) => {
+            if claimed.is_some() {
+                // the file just written is this run's to write again
+                claim(path);
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && claimed.is_some() => {
+            Err(save_beside(temporary, path))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The result of a run whose output path was taken by another file during
+/// it: saved as `NAME.new-PID` beside it (never replacing anything
+/// either); the error says where.
+fn save_beside(temporary: &Path, path: &Path) -> std::io::Error {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let aside = path.with_file_name(format!("{name}.new-{}", std::process::id()));
+    let message = match rename_no_replace(temporary, &aside) {
+        Ok(()) => format!(
+            "a file appeared at {} during the run and was not replaced; the result is saved as {}",
+            path.display(),
+            aside.display()
+        ),
+        Err(_) => format!(
+            "a file appeared at {} during the run and was not replaced, and {} is taken too; \
+             the result is lost",
+            path.display(),
+            aside.display()
+        ),
+    };
+    std::io::Error::new(std::io::ErrorKind::AlreadyExists, message)
 }
 
 /// Creates `path` (which must not exist) as a registered temporary file:
@@ -174,7 +313,7 @@ pub fn write_atomically_with(
                 ));
             }
         }
-        std::fs::rename(&temporary, path)
+        commit(&temporary, path)
     })();
     let mut pending = in_flight();
     if result.is_err() {
@@ -187,6 +326,55 @@ pub fn write_atomically_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // (issue 73, line 4) a file that appeared at a claimed output during
+    // the run was replaced at the end
+    #[test]
+    fn a_claimed_output_replaces_only_what_was_there_when_claimed() {
+        let dir = std::env::temp_dir().join(format!("rg-claim-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let aside = |p: &Path| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            p.with_file_name(format!("{name}.new-{}", std::process::id()))
+        };
+        // empty when claimed, a user's file when committed: kept
+        let empty = dir.join("empty.rtb");
+        claim(&empty);
+        std::fs::write(&empty, b"the user's").unwrap();
+        let err = write_atomically(&empty, b"ours").unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+        assert!(err.to_string().contains("saved as"), "{err}");
+        assert_eq!(std::fs::read(&empty).unwrap(), b"the user's");
+        assert_eq!(std::fs::read(aside(&empty)).unwrap(), b"ours");
+        // a table when claimed, swapped for another file: kept
+        let table = dir.join("table.rtb");
+        std::fs::write(&table, b"old table").unwrap();
+        claim(&table);
+        std::fs::remove_file(&table).unwrap();
+        std::fs::write(&table, b"the user's").unwrap();
+        assert!(write_atomically(&table, b"ours").is_err());
+        assert_eq!(std::fs::read(&table).unwrap(), b"the user's");
+        // the same file still there: replaced, and then ours to write again
+        let same = dir.join("same.rtb");
+        std::fs::write(&same, b"old table").unwrap();
+        claim(&same);
+        write_atomically(&same, b"new").unwrap();
+        write_atomically(&same, b"newer").unwrap();
+        assert_eq!(std::fs::read(&same).unwrap(), b"newer");
+        // empty when claimed and still empty: taken
+        let fresh = dir.join("fresh.rtb");
+        claim(&fresh);
+        write_atomically(&fresh, b"ours").unwrap();
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"ours");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .filter(|n| n.contains(".tmp-"))
+            .collect();
+        assert!(left.is_empty(), "no temporary left: {left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn temporaries_of_dead_processes_are_removed_and_others_kept() {

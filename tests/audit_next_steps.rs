@@ -675,7 +675,10 @@ fn prove_mnk_by_threats_merges_the_proofs_of_other_checkpoints() {
     assert!(made.success());
     let fifo_arg = fifo.to_str().unwrap();
     for (more, says) in [
-        (&["--merge-checkpoint", fifo_arg][..], "a FIFO is not a regular file"),
+        (
+            &["--merge-checkpoint", fifo_arg][..],
+            "a FIFO is not a regular file",
+        ),
         (
             &["--merge-checkpoint", "/nonexistent/x.checkpoint"][..],
             "no checkpoint there",

@@ -375,3 +375,57 @@ fn query_check_certifies_genuine_symbolic_tables_and_refuses_every_forgery() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// (issue 73, line 4) a user's file created at --out while the solve ran
+// was replaced at the end
+#[test]
+fn a_file_that_appears_at_out_during_the_run_is_kept_and_the_table_saved_beside_it() {
+    let dir = scratch_dir("forge", "appears");
+    let out = dir.join("c54.rtb");
+    let mut args = connect_4x4(&["--out", out.to_str().unwrap()]);
+    args[2] = "5".into(); // 5 columns: a solve of a few seconds
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let spill = dir.join(format!(".c54.rtb.spill-{}", child.id()));
+    let started = std::time::Instant::now();
+    while !spill.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        assert!(started.elapsed().as_secs() < 60, "no spill file");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    std::fs::write(&out, b"the user's notes").unwrap();
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr).to_string();
+    assert_eq!(done.status.code(), Some(2), "{stderr}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"the user's notes");
+    let aside = dir.join(format!("c54.rtb.new-{}", done_pid(&stderr)));
+    assert!(stderr.contains("saved as"), "{stderr}");
+    let check = check_args(&aside);
+    assert!(run_ok(&check).contains("certified"));
+    // and --out inside the --checkpoint directory is refused before the run
+    let cp = dir.join("cp");
+    std::fs::create_dir_all(&cp).unwrap();
+    let inside = cp.join("t.rtb");
+    let err = refused_with(&connect_4x4(&[
+        "--checkpoint",
+        cp.to_str().unwrap(),
+        "--out",
+        inside.to_str().unwrap(),
+    ]));
+    assert!(err.contains("inside the --checkpoint directory"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The process id in a "saved as NAME.new-PID" message.
+fn done_pid(stderr: &str) -> String {
+    let at = stderr.rfind(".new-").expect("a .new-PID name") + 5;
+    stderr[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect()
+}

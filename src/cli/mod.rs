@@ -174,7 +174,10 @@ pub struct OutArgs {
     /// The table is written to a temporary file beside FILE and renamed
     /// into place once complete: a failed or interrupted solve leaves FILE
     /// as it was. The replaced file's permission bits are kept; a hard link
-    /// to it still shows the old file (the name gets a new file).
+    /// to it still shows the old file (the name gets a new file). A file
+    /// that appears at FILE (or takes the place of the one checked) while
+    /// the solve runs is never replaced: the table is saved as
+    /// FILE.new-PID beside it, and the command fails saying so.
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
 

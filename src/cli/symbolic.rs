@@ -133,6 +133,16 @@ pub fn run(
         anyhow::bail!("--count-only gives counts only: it saves no table and answers no position");
     }
     out.check()?;
+    if let (Some(table), Some(dir)) = (&out.out, &engine.checkpoint) {
+        if inside(dir, table) {
+            anyhow::bail!(
+                "--out {}: inside the --checkpoint directory {}, whose files the run replaces; \
+                 give a path outside it",
+                table.display(),
+                dir.display()
+            );
+        }
+    }
     let threads = run.threads();
     let bar = run.progress_plies();
     let clock = Instant::now();
@@ -175,6 +185,19 @@ pub fn run(
             &timing,
             run.json,
         ),
+    }
+}
+
+/// Whether `file` lies in the directory `dir` or below it (both resolved;
+/// a directory not made yet holds nothing).
+fn inside(dir: &std::path::Path, file: &std::path::Path) -> bool {
+    let parent = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), std::fs::canonicalize(parent)) {
+        (Ok(dir), Ok(parent)) => parent.starts_with(dir),
+        _ => false,
     }
 }
 

@@ -42,7 +42,10 @@ pub fn check_table_output(path: &Path, force: bool) -> Result<()> {
 /// [`check_table_output`] for any file this program writes: a file already
 /// at `path` is replaced only if its first `head_len` bytes (or all of a
 /// shorter file) pass `ours`, or with `force`; else the refusal names
-/// `what` the file is not ("a table", "a certificate").
+/// `what` the file is not ("a table", "a certificate"). A path that passes
+/// is claimed ([`crate::atomic_file::claim`]): the write at the end of the
+/// run replaces only the file checked now, or takes the path only if it is
+/// still empty.
 pub fn check_replaceable(
     path: &Path,
     force: bool,
@@ -52,6 +55,8 @@ pub fn check_replaceable(
 ) -> Result<()> {
     crate::files::check_output(path)?;
     if force || std::fs::symlink_metadata(path).is_err() {
+        // the write at the end replaces only what is there now
+        crate::atomic_file::claim(path);
         return Ok(());
     }
     let refuse = |why: String| {
@@ -70,6 +75,7 @@ pub fn check_replaceable(
         Err(e) => return refuse(format!("exists and cannot be read ({})", os_text(&e))),
     }
     if ours(&head) {
+        crate::atomic_file::claim(path);
         Ok(())
     } else {
         refuse(format!(
