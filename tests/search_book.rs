@@ -191,14 +191,44 @@ fn a_book_file_is_checked_whole() {
     assert!(
         forged(&|b| b[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes())).contains("entry 0")
     );
-    // an accepted score edit: the checksum was recomputed, the score is
-    // possible (documented: a book is trusted for its scores)
-    let mut b = bytes.clone();
-    b[empty_at + 8] = (-1i8) as u8;
-    assert_eq!(
-        decode_book(&resum(b), &board).unwrap().score(empty_key),
-        Some(-1)
-    );
+    // (issue 73, line 3: accepted before) a score edit with the checksum
+    // recomputed, possible for its position, but not the negamax of its
+    // children
+    let _ = empty_key;
+    assert!(forged(&|b| b[empty_at + 8] = (-1i8) as u8).contains("negamax"));
+    // so is any entry's above the deepest ply: each to the other score
+    // of its parity and sign that its position can have
+    let entries = book.entries();
+    let shallow = (0..entries.len())
+        .filter(|&i| bytes[at + 16 * i + 9] < 5)
+        .step_by(7)
+        .take(12);
+    for i in shallow {
+        let score = bytes[at + 16 * i + 8] as i8;
+        let other = if score == 0 { 2 } else { -score };
+        let err = forged(&|b| b[at + 16 * i + 8] = other as u8);
+        assert!(
+            err.contains("negamax") || err.contains("cannot have"),
+            "{err}"
+        );
+    }
+    // (issue 73, line 3) padding bytes must be zero
+    assert!(forged(&|b| b[at + 16 + 12] = 1).contains("padding"));
+    // a child missing: one of the empty board's children dropped
+    let child = entries
+        .iter()
+        .position(|&(key, _)| {
+            let (_, occupied) = board.position_of_key(key).unwrap();
+            occupied.count_ones() == 1
+        })
+        .unwrap();
+    let mut fewer = entries.clone();
+    fewer.remove(child);
+    let err = Book::new(book.max_stones(), fewer)
+        .check_negamax(&board)
+        .unwrap_err();
+    assert!(err.contains("missing"), "{err}");
+    assert!(book.check_negamax(&board).is_ok());
 }
 
 /// The command line: make a book, search with it (the same answer, a

@@ -73,6 +73,60 @@ impl Book {
         self.scores.get(&key).copied()
     }
 
+    /// Checks that every position of fewer than [`Self::max_stones`] stones
+    /// has the negamax of its children's scores: for each move, a win
+    /// completed on `m` stones scores `cells − m`, a full board without a
+    /// line 0, and any other child the negation of its book score — which
+    /// the book must hold. The positions of the deepest ply are the only
+    /// scores taken on trust (their children are not in the book). Keys
+    /// must decode to positions on `board` (as [`crate::tablefile::book`]
+    /// checks on reading).
+    pub fn check_negamax(&self, board: &Bitboard) -> std::result::Result<(), String> {
+        let cells = board.cells();
+        for (key, score) in self.entries() {
+            let (x, occupied) = board
+                .position_of_key(key)
+                .ok_or_else(|| format!("key {key:#x}: not a position of the board"))?;
+            let stones = occupied.count_ones();
+            if stones >= self.max_stones {
+                continue;
+            }
+            let x_moves = stones % 2 == 0;
+            let me = if x_moves { x } else { occupied & !x };
+            let mut best: Option<i32> = None;
+            let mut open = board.playable_cells(occupied);
+            while open != 0 {
+                let cell = open & open.wrapping_neg();
+                open ^= cell;
+                let (x2, occupied2) = (if x_moves { x | cell } else { x }, occupied | cell);
+                let value = if board.has_line(me | cell) {
+                    (cells - stones) as i32
+                } else if stones + 1 == cells {
+                    0
+                } else {
+                    let child = board.position_key(x2, occupied2);
+                    let s = self.score(child).ok_or_else(|| {
+                        format!(
+                            "key {key:#x} ({stones} stones): a child (key {child:#x}) is \
+                             missing, and the book holds every position up to {} stones",
+                            self.max_stones
+                        )
+                    })?;
+                    -i32::from(s)
+                };
+                best = Some(best.map_or(value, |b| b.max(value)));
+            }
+            if best != Some(i32::from(score)) {
+                return Err(format!(
+                    "key {key:#x} ({stones} stones): its score {score} is not the negamax of \
+                     its children's ({})",
+                    best.map_or("no move".into(), |b| b.to_string())
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Every (key, score), keys ascending.
     pub fn entries(&self) -> Vec<(u64, i8)> {
         let mut entries: Vec<(u64, i8)> = self.scores.iter().map(|(&k, &s)| (k, s)).collect();
@@ -129,6 +183,10 @@ pub fn make_book(
         book.max_stones = book.max_stones.max(ply as u32);
         searcher.set_book(Arc::new(book.clone()));
     }
+    // the search's scores checked against each other before they are kept
+    book.check_negamax(searcher.board()).map_err(|why| {
+        Error::InvalidInput(format!("the book made is inconsistent (a bug): {why}"))
+    })?;
     Ok(book)
 }
 

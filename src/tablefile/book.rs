@@ -7,10 +7,15 @@
 //! parameters must be the board being searched, and every entry must be
 //! the key of a position in play with at most the book's stones, stored
 //! under the key the search gives it, with a score that position can have;
-//! keys strictly ascending. Any failure is an [`Error::BadTableFile`]. What
-//! cannot be checked without solving again is that each score is right: a
-//! book whose checksum was recomputed after an edit of a score answers what
-//! it says (`search --book` names the book it used).
+//! keys strictly ascending, padding zero; and every position of fewer than
+//! the book's stones must have the negamax of its children's scores, all in
+//! the book ([`Book::check_negamax`]). Any failure is an
+//! [`Error::BadTableFile`]. What cannot be checked without solving again is
+//! that each score of the deepest ply is right: a book whose checksum was
+//! recomputed after an edit of such a score answers what it says (an edit
+//! of a shallower one breaks the negamax, or moves its parent's with it up
+//! to the root, whose score is then wrong with every ply of it consistent:
+//! `search --book` names the book it used).
 
 use std::io::Write;
 use std::path::Path;
@@ -129,6 +134,9 @@ pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, 
         let key = u64::from_le_bytes(entry[..8].try_into().expect("8 bytes"));
         let (score, stones) = (entry[8] as i8, u32::from(entry[9]));
         let bad = |why: &str| format!("entry {i} (key {key:#x}): {why}");
+        if entry[10..].iter().any(|&b| b != 0) {
+            return Err(bad("its padding bytes are not zero"));
+        }
         if previous.is_some_and(|p| p >= key) {
             return Err(bad("keys are not strictly ascending"));
         }
@@ -153,7 +161,9 @@ pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, 
     if r.at != bytes.len() - super::TRAILER_BYTES {
         return Err("unexpected bytes before the checksum".into());
     }
-    Ok(Book::new(max_stones, scores))
+    let book = Book::new(max_stones, scores);
+    book.check_negamax(board)?;
+    Ok(book)
 }
 
 /// `Connect Four 7×6 (k = 4)` or `m,n,k 5×5 (k = 4)`.

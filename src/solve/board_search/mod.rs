@@ -407,6 +407,12 @@ impl Bitboard {
         self.has_line(x) || self.has_line(occupied & !x) || occupied.count_ones() == self.cells
     }
 
+    /// The cells a stone may go on, occupied cells `mask` (for checkers
+    /// outside this module).
+    pub fn playable_cells(&self, mask: u64) -> u64 {
+        self.playable(mask)
+    }
+
     /// The cells a stone may go on.
     #[inline]
     fn playable(&self, mask: u64) -> u64 {
