@@ -733,3 +733,88 @@ fn prove_threats(extra: &[&str], after: &str, more: &[&str]) -> (Option<i32>, St
     let (code, out, err) = run_within(&all, 120, None);
     (code, String::from_utf8(out).unwrap(), err)
 }
+
+/// A threat checkpoint's fields (docs/FORMAT.md): where its seconds and its
+/// entries lie, for a forger who recomputes the checksum.
+struct ThreatCheckpoint {
+    bytes: Vec<u8>,
+    seconds_at: usize,
+    entries_at: usize,
+    entries: usize,
+}
+
+impl ThreatCheckpoint {
+    fn parse(bytes: Vec<u8>) -> Self {
+        assert_eq!(&bytes[..8], b"RGTHREAT");
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 4);
+        let identity = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        let seconds_at = 16 + identity;
+        let count_at = seconds_at + 8 + 4 * 8;
+        let entries = u64::from_le_bytes(bytes[count_at..count_at + 8].try_into().unwrap());
+        Self {
+            bytes,
+            seconds_at,
+            entries_at: count_at + 8,
+            entries: entries as usize,
+        }
+    }
+
+    /// The file with its checksum (the last 8 bytes) recomputed.
+    fn resummed(&self) -> Vec<u8> {
+        let mut b = self.bytes.clone();
+        let body = b.len() - 8;
+        let sum = retrograde::checksum::Checksum::default()
+            .bytes(&b[..body])
+            .value();
+        b[body..].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+}
+
+// (issue 73, line 9) a forged "all proved" threat checkpoint was saved
+// again ("certificate could not be read back"); NaN or negative seconds
+// were read
+#[test]
+fn a_forged_threat_checkpoint_is_refused_and_nothing_is_saved_from_it() {
+    let dir = std::env::temp_dir().join(format!("retrograde-forged-threat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cp = dir.join("open.checkpoint");
+    let cp_arg = cp.to_str().unwrap();
+    // a run stopped open by its time limit saves its table
+    let (code, out, err) = prove_threats(&[], "h8", &["--checkpoint", cp_arg, "--time-limit", "2"]);
+    assert_eq!(code, Some(3), "{out}{err}");
+    let genuine = ThreatCheckpoint::parse(std::fs::read(&cp).unwrap());
+    assert!(genuine.entries > 100, "{} entries", genuine.entries);
+    // every entry made proved (proof number 0), the checksum recomputed
+    let mut forged = ThreatCheckpoint::parse(genuine.bytes.clone());
+    for i in 0..forged.entries {
+        let at = forged.entries_at + 24 * i + 12;
+        let proved = u64::from(u32::MAX / 2); // proof 0, disproof infinite
+        forged.bytes[at..at + 8].copy_from_slice(&proved.to_le_bytes());
+    }
+    let forged_bytes = forged.resummed();
+    std::fs::write(&cp, &forged_bytes).unwrap();
+    let (code, out, err) =
+        prove_threats(&[], "h8", &["--checkpoint", cp_arg, "--time-limit", "20"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("not saved again") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(
+        std::fs::read(&cp).unwrap() == forged_bytes,
+        "the file is left as it was"
+    );
+    // seconds searched NaN or negative
+    for seconds in [f64::NAN, -5.0, f64::INFINITY] {
+        let mut bad = ThreatCheckpoint::parse(genuine.bytes.clone());
+        let at = bad.seconds_at;
+        bad.bytes[at..at + 8].copy_from_slice(&seconds.to_bits().to_le_bytes());
+        std::fs::write(&cp, bad.resummed()).unwrap();
+        let (code, _, err) =
+            prove_threats(&[], "h8", &["--checkpoint", cp_arg, "--time-limit", "2"]);
+        assert_eq!(code, Some(2), "{seconds}: {err}");
+        assert!(err.contains("seconds searched"), "{seconds}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

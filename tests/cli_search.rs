@@ -261,3 +261,36 @@ fn every_move_past_64_cells_gets_its_value_and_an_open_one_exits_3() {
     let err = refused(&words(&format!("{gomoku_search} --moves h8,h8")));
     assert!(err.contains("played twice"), "{err}");
 }
+
+// (issue 73, line 9) `--time-limit -1` was clap's "unexpected argument",
+// and 1e309 was echoed as "inf"
+#[test]
+fn seconds_negative_infinite_or_not_numbers_are_refused_for_what_they_are() {
+    for (args, says) in [
+        (&["search", "connect", "--time-limit", "-1"][..], "above 0"),
+        (
+            &["search", "connect", "--time-limit", "1e309"][..],
+            "not a finite",
+        ),
+        (
+            &["search", "connect", "--time-limit", "NaN"][..],
+            "not a finite",
+        ),
+        (&["search", "connect", "--time-limit", "0"][..], "above 0"),
+        (
+            &["search", "connect", "--time-limit", "two"][..],
+            "not a number",
+        ),
+        (&["prove", "mnk", "--time-limit", "-3"][..], "above 0"),
+        (&["play", "connect", "--move-seconds", "-2"][..], "above 0"),
+        (&["verify", "--case-seconds", "inf"][..], "not a finite"),
+    ] {
+        let err = refused(args);
+        assert!(
+            err.contains(says)
+                && !err.contains("unexpected argument")
+                && (args[3] != "1e309" || !err.contains("inf")),
+            "{args:?}: {err}"
+        );
+    }
+}

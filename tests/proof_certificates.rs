@@ -139,6 +139,11 @@ fn check_certificate(text: &str) -> Result<Vec<String>, String> {
     let [cols, rows, k] = board[..] else {
         return Err("bad board line".into());
     };
+    // (issue 73, line 9: `mnk 4 4 0` was accepted) a board of cells and a
+    // line of at least one stone
+    if cols == 0 || rows == 0 || k == 0 || cols * rows > 64 {
+        return Err(format!("bad board line: mnk {cols} {rows} {k}"));
+    }
     let index = |name: &str| -> Result<usize, String> {
         match parse_cell(name) {
             Some((c, r)) if (c as usize) < cols && (r as usize) < rows => {
@@ -252,6 +257,17 @@ fn the_checker_refuses_a_damaged_certificate() {
         .unwrap();
     assert!(check_certificate(&text.replacen(&format!("{second}\n"), "", 1)).is_err());
     assert!(check_certificate(&text.replacen("certificate 1", "certificate 9", 1)).is_err());
+    assert!(text.contains("\nmnk 4 4 3\n"));
+    for header in [
+        "mnk 4 4 0",
+        "mnk 0 4 3",
+        "mnk 4 0 3",
+        "mnk 4 4",
+        "mnk 4 4 x",
+    ] {
+        let forged = text.replacen("\nmnk 4 4 3\n", &format!("\n{header}\n"), 1);
+        assert!(check_certificate(&forged).is_err(), "{header} refused");
+    }
     // a draw's pairing with one pair dropped
     let draw = certificate_of(5, 4, 4);
     let pairing = draw

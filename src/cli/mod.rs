@@ -73,6 +73,28 @@ enum Command {
     Verify(verify::VerifyArgs),
 }
 
+/// A number of seconds on the command line: a finite decimal above 0 and
+/// at most [`retrograde::position::searching::MAX_TIME_LIMIT`]. A negative
+/// number reaches this parser (the options that take it allow a leading
+/// `-`), so `-1` is refused for what it is, and `1e309` — infinity to a
+/// 64-bit float — is refused rather than echoed as "inf".
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    use retrograde::position::searching::MAX_TIME_LIMIT;
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !seconds.is_finite() {
+        return Err(format!("{text} is not a finite number of seconds"));
+    }
+    if seconds <= 0.0 || seconds > MAX_TIME_LIMIT {
+        return Err(format!(
+            "{text} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0}"
+        ));
+    }
+    Ok(seconds)
+}
+
 /// Most worker threads a core: beyond it, threads only queue up.
 const MAX_THREADS_A_CORE: usize = 16;
 

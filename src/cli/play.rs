@@ -70,7 +70,7 @@ pub struct PlayArgs {
     /// Boards beyond a table's reach are played by search: the time each
     /// position's search may take before the program plays an unproved
     /// move (said so) [default: 10]
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     move_seconds: Option<f64>,
 
     #[command(flatten)]

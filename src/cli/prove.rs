@@ -80,7 +80,7 @@ pub struct ProveMnkArgs {
     force: bool,
     /// Give up the search (and the certificate built from it) after
     /// SECONDS and say "not proved" (exit 3); a pairing is found at once.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     time_limit: Option<f64>,
     /// Which prover: every one in turn (a pairing, zones, the win prover
     /// for a share, the search), or the win prover alone with no share —
@@ -141,12 +141,12 @@ pub struct ProveMnkArgs {
     #[arg(long, value_name = "FILE")]
     merge_checkpoint: Vec<PathBuf>,
     /// Seconds between checkpoints (default 1800).
-    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     checkpoint_every: Option<f64>,
     /// With --method threats: a line of counts on stderr every SECONDS
     /// (positions, expansions, the table's entries and settled ones, the
     /// root's numbers), to follow a long run.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     report_every: Option<f64>,
     #[command(flatten)]
     run: RunArgs,
@@ -564,6 +564,19 @@ fn by_threats(
                     .details
                     .push(format!("the checkpoint could not be saved: {e}")),
             },
+            Ok(Err(why)) if earlier.visits > 0 || !merged.is_empty() => {
+                // (issue 73, line 9: such a file was saved again) a proof
+                // built on entries read from files that does not hold: the
+                // files are not to be believed, and nothing is written from
+                // them (a run from nothing keeps its proved table, below)
+                anyhow::bail!(
+                    "--checkpoint {}: it says the position is proved, but its entries do not \
+                     carry the proof to a certificate ({why}): a forged or damaged checkpoint \
+                     (or one of the --merge-checkpoint files); it is left as it is and not \
+                     saved again — delete it to search afresh",
+                    path.display()
+                );
+            }
             Ok(Err(why)) => {
                 prover.save_checkpoint(path, &board, seconds_searched())?;
                 saves += 1;

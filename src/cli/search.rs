@@ -67,7 +67,7 @@ pub struct SearchBoardArgs {
 
     /// Give up after SECONDS and print "not reached" (exit 3). With
     /// --positions, each line's own SECONDS, from the start of its search.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     time_limit: Option<f64>,
 
     /// Prove win / draw / loss only (faster; no depths or scores).

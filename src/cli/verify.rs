@@ -32,7 +32,7 @@ pub struct VerifyArgs {
     /// or that would need more memory than --max-memory, is reported as not
     /// reached with its reason. A full run takes minutes and needs about
     /// 12.6 GiB (the 6×5 count, its largest case).
-    #[arg(long, value_name = "S", default_value_t = 120.0)]
+    #[arg(long, value_name = "S", default_value_t = 120.0, allow_negative_numbers = true, value_parser = super::parse_seconds)]
     case_seconds: f64,
 
     #[command(flatten)]

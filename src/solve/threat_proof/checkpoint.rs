@@ -288,6 +288,12 @@ impl<R: Read> In<R> {
     /// visits, expansions, cuts and moves cut.
     fn counts(&mut self) -> Result<(f64, [u64; 4])> {
         let seconds = f64::from_bits(self.u64()?);
+        // (issue 73, line 9) a run takes a finite, non-negative time
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(self.bad(format!(
+                "it records {seconds} seconds searched, which no run takes"
+            )));
+        }
         Ok((
             seconds,
             [self.u64()?, self.u64()?, self.u64()?, self.u64()?],
