@@ -289,7 +289,7 @@ fn seconds_negative_infinite_or_not_numbers_are_refused_for_what_they_are() {
         assert!(
             err.contains(says)
                 && !err.contains("unexpected argument")
-                && (args[3] != "1e309" || !err.contains("inf")),
+                && (args.last() != Some(&"1e309") || !err.contains("inf")),
             "{args:?}: {err}"
         );
     }
