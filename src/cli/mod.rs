@@ -299,6 +299,15 @@ impl Timing {
         }
     }
 
+    /// A count (no values) on `threads` that took `seconds`: reported as
+    /// "counted in", not "solved in" (issue 73, line 16).
+    pub fn counted(seconds: f64, threads: usize) -> Self {
+        Self {
+            verb: "counted",
+            ..Self::solved(seconds, threads)
+        }
+    }
+
     /// A table loaded from a file in `seconds`.
     pub fn loaded(seconds: f64) -> Self {
         Self {
@@ -327,7 +336,7 @@ impl Timing {
         }
         keys.insert("threads".into(), json!(self.threads));
         keys.insert("seconds".into(), json!(self.seconds));
-        if let (Some(states), "solved") = (states, self.verb) {
+        if let (Some(states), "solved" | "counted") = (states, self.verb) {
             keys.insert(
                 "states_per_second".into(),
                 json!(states as f64 / self.seconds.max(1e-9)),
@@ -347,7 +356,8 @@ impl Timing {
             None => String::new(),
         };
         let mut line = format!(
-            "solved in {:.3} s on {ranks}{} thread{}",
+            "{} in {:.3} s on {ranks}{} thread{}",
+            self.verb,
             self.seconds,
             self.threads,
             if self.threads == 1 { "" } else { "s" }

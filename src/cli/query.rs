@@ -236,6 +236,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             super::cat_mouse_grid::report(&g, t, start, max_moves, &timing, json)
         }
         (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => {
+            diagram_fits_table(&args.position, *cols, *rows)?;
             let (board, game) = super::mnk::boards(Some(*cols), Some(*rows), *k, &args.position)
                 .map_err(|e| {
                     anyhow::anyhow!("{e} (the table solves {})", board_name(*cols, *rows))
@@ -317,8 +318,7 @@ fn gravity(
             )),
         );
     }
-    super::position::board_size(Some(cols), Some(rows), &args.position, (cols, rows))
-        .map_err(|e| anyhow::anyhow!("{e} (the table solves {})", board_name(cols, rows)))?;
+    diagram_fits_table(&args.position, cols, rows)?;
     let (engine, game) = super::connect::boards(cols, rows, k)?;
     let timing = Timing::loaded(clock.elapsed().as_secs_f64());
     if args.position.given() {
@@ -459,4 +459,24 @@ fn answer_lines(table: &OpenTable, path: &std::path::Path, json: bool) -> anyhow
     }
     tally.refuse_bad_lines(&name)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a `--board` diagram of another size than the table's board,
+/// naming the two sizes (issue 73, line 16: the refusal named a `--cols`
+/// the user never gave).
+fn diagram_fits_table(
+    position: &super::position::PositionArgs,
+    cols: u32,
+    rows: u32,
+) -> anyhow::Result<()> {
+    if let Some((c, r)) = position.diagram_size()? {
+        if (c, r) != (cols, rows) {
+            anyhow::bail!(
+                "--board shows {}, and the table solves {}",
+                board_name(c, r),
+                board_name(cols, rows)
+            );
+        }
+    }
+    Ok(())
 }

@@ -168,7 +168,11 @@ pub fn run(
         &bar,
     )?;
     bar.finish();
-    let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
+    let timing = if engine.count_only {
+        Timing::counted(clock.elapsed().as_secs_f64(), threads)
+    } else {
+        Timing::solved(clock.elapsed().as_secs_f64(), threads)
+    };
     if let Some(writer) = writer {
         writer.finish(&solution)?;
     }

@@ -159,8 +159,13 @@ impl BoardGame {
             || !(1..=MAX_SIDE).contains(&rows)
             || cols * rows > MAX_CELLS
         {
+            // (issue 73, line 16: a gravity board was given m,n,k advice)
+            let further = match family {
+                Family::Mnk => "; on a larger board `search mnk --moves` and `play mnk` answer m,n,k positions by the threat prover up to 256 cells, and the empty m,n,k board's value goes further (`retrograde search mnk` or `prove mnk` without a position)",
+                Family::Gravity => "; no engine takes a larger gravity board",
+            };
             return Err(Error::InvalidInput(format!(
-                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, at most {MAX_CELLS} cells, a cell a bit of 64); on a larger board `search mnk --moves` and `play mnk` answer m,n,k positions by the threat prover up to 256 cells, and the empty m,n,k board's value goes further (`retrograde search mnk` or `prove mnk` without a position)"
+                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, at most {MAX_CELLS} cells, a cell a bit of 64){further}"
             )));
         }
         if k == 0 || k > cols.max(rows) {
@@ -367,8 +372,13 @@ impl BoardGame {
         let p = parse_diagram_any(text)?;
         if (p.cols, p.rows) != (self.cols, self.rows) {
             return Err(Error::InvalidInput(format!(
-                "the diagram has {} columns × {} rows, the board {} × {}",
-                p.cols, p.rows, self.cols, self.rows
+                "the diagram has {} column{} × {} row{}, the board {} × {}",
+                p.cols,
+                if p.cols == 1 { "" } else { "s" },
+                p.rows,
+                if p.rows == 1 { "" } else { "s" },
+                self.cols,
+                self.rows
             )));
         }
         if self.family == Family::Gravity {
