@@ -101,6 +101,15 @@ def test_ctrl_c_stops_a_solve(python_handles_ctrl_c):
     assert time.monotonic() - started < 5
 
 
+def test_ctrl_c_stops_mcts(python_handles_ctrl_c):
+    started = time.monotonic()
+    _interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        # about 30 s without the interrupt
+        retrograde.mcts_action(retrograde.Game("connect", 7, 6), 10_000_000, seed=1)
+    assert time.monotonic() - started < 5
+
+
 def test_long_calls_release_the_gil():
     ticks = []
     stop = threading.Event()
