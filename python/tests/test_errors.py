@@ -4,7 +4,9 @@ and stop on Ctrl-C."""
 from __future__ import annotations
 
 import _thread
+import re
 import signal
+import subprocess
 import threading
 import time
 
@@ -108,6 +110,38 @@ def test_ctrl_c_stops_mcts(python_handles_ctrl_c):
         # about 30 s without the interrupt
         retrograde.mcts_action(retrograde.Game("connect", 7, 6), 10_000_000, seed=1)
     assert time.monotonic() - started < 5
+
+
+def test_threads_are_bounded_as_the_command_line_bounds_them(binary):
+    """``threads`` past the command line's ``--threads`` range is refused
+    with the range named (2**31 once tried to spawn that many threads); a
+    count within it but past 16 a core is capped where the command line caps
+    it, with a warning."""
+    too_many = subprocess.run(
+        [str(binary), "mnk", "--cols", "3", "--rows", "3", "--quiet", "--threads", "4097"],
+        capture_output=True,
+        text=True,
+    )
+    assert too_many.returncode != 0 and "1..=4096" in too_many.stderr
+    for call in (
+        lambda threads: retrograde.Searcher("connect", 4, 4, threads=threads),
+        lambda threads: retrograde.solve("mnk", 3, 3, threads=threads),
+    ):
+        for threads in (2**31, 4097, 0, -1):
+            with pytest.raises(ValueError, match="threads must be from 1 to 4096"):
+                call(threads)
+        with pytest.raises(TypeError, match="whole number"):
+            call(2.0)
+    assert retrograde._native.MAX_THREADS == 4096
+    capped = subprocess.run(
+        [str(binary), "mnk", "--cols", "3", "--rows", "3", "--quiet", "--threads", "4096"],
+        capture_output=True,
+        text=True,
+    )
+    cap = re.search(r"capped at (\d+)", capped.stderr).group(1)
+    with pytest.warns(RuntimeWarning, match=f"threads=4096 is capped at {cap},"):
+        table = retrograde.solve("mnk", 3, 3, threads=4096)
+    assert table.answer("")["value"] == "draw"
 
 
 def test_long_calls_release_the_gil():
