@@ -10,11 +10,13 @@ board by default), beside the games' results.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from retrograde import _checks
 from retrograde._native import Game, Searcher, Table, open_table
 from retrograde.layout import Layout
 from retrograde.opponents import Opponent, make_opponent
@@ -86,14 +88,23 @@ class Evaluation:
         return "\n".join(lines)
 
 
-def _judge_of(game: Game, table: Table | str | None, time_limit: float | None):
+def _judge_of(game: Game, table: Table | str | os.PathLike | None, time_limit: float | None):
     """A function from a position to its answer (None if unknown)."""
-    if isinstance(table, str):
+    if isinstance(table, (str, os.PathLike)):
         table = open_table(table)
     if table is not None:
         return table.answer
     searcher = Searcher(game.family, game.cols, game.rows, game.k)
     return lambda g: searcher.answer(g, weak=True, time_limit=time_limit)
+
+
+def _check_agent(agent: object) -> None:
+    """A ``TypeError`` unless ``agent`` is an opponent or a callable."""
+    if not (isinstance(agent, Opponent) or callable(agent)):
+        raise TypeError(
+            "agent is a callable from observation and mask to action, or an "
+            f"object with choose(game, rng), not {agent!r}"
+        )
 
 
 def evaluate(
@@ -105,7 +116,7 @@ def evaluate(
     k: int | None = None,
     opponent: str | Opponent = "random",
     games: int = 100,
-    table: Table | str | None = None,
+    table: Table | str | os.PathLike | None = None,
     seed: int = 0,
     phases: int = 3,
     time_limit: float | None = 1.0,
@@ -120,14 +131,16 @@ def evaluate(
     agent's moves against perfect play from ``table`` (a :class:`Table` or
     a file; by default a weak search within ``time_limit`` seconds a
     position). The opponent's and the games' randomness comes from
-    ``seed``."""
+    ``seed``. ``games`` is at least 1; every argument is checked before the
+    first game (``TypeError`` or ``ValueError``)."""
+    _check_agent(agent)
+    games = _checks.whole("games", games, 1)
     game = Game(family, cols, rows, k)
     cells = cols * rows
-    if not 1 <= phases <= cells:
-        raise ValueError(f"phases must be from 1 to {cells}")
+    phases = _checks.whole("phases", phases, 1, cells)
     rng = np.random.default_rng(seed)
-    judge = _judge_of(game, table, time_limit)
     rival = make_opponent(opponent, game, table=table, time_limit=time_limit, playouts=playouts)
+    judge = _judge_of(game, table, time_limit)
     bounds = [round(i * cells / phases) for i in range(phases + 1)]
     result = Evaluation(phases=[Phase(bounds[i], bounds[i + 1] - 1) for i in range(phases)])
     layout = Layout(game)

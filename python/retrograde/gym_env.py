@@ -10,6 +10,9 @@ when it loses or plays an illegal move (which ends the episode, with
 mask. The opponent's randomness (ties between best moves, MCTS, random
 play) comes from the environment's ``np_random``, so ``reset(seed=…)``
 reproduces an episode.
+
+Every argument is checked when the environment is made: a bad one is a
+``TypeError`` or ``ValueError`` then, not at the first step.
 """
 
 from __future__ import annotations
@@ -45,8 +48,10 @@ class BoardGameEnv(gymnasium.Env):
         prove_limit: float | None = None,
         render_mode: str | None = None,
     ):
-        if agent_player not in (0, 1):
-            raise ValueError("agent_player is 0 (the agent moves first) or 1")
+        if isinstance(agent_player, bool) or agent_player not in (0, 1):
+            raise ValueError(
+                f"agent_player is 0 (the agent moves first) or 1, not {agent_player!r}"
+            )
         self._renderer = rendering.Renderer(render_mode, "retrograde")
         self.game = Game(family, cols, rows, k)
         self.agent_player = agent_player

@@ -10,14 +10,19 @@
 * ``"mcts"``: Monte Carlo tree search with ``playouts`` random playouts a
   move (for boards beyond proof), seeded from the caller's generator.
 * ``"random"``: a uniformly random legal move.
+
+Arguments are checked when an opponent is made: a bad one is a
+``TypeError`` or ``ValueError`` then, not at its first move.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from retrograde import _checks
 from retrograde._native import Game, Searcher, Table, mcts_action, open_table
 
 
@@ -37,15 +42,24 @@ class RandomOpponent:
 
 
 class MctsOpponent:
-    """Monte Carlo tree search with ``playouts`` playouts a move."""
+    """Monte Carlo tree search with ``playouts`` playouts a move (1 to
+    ``MAX_PLAYOUTS``)."""
 
     def __init__(self, playouts: int = 1000, exploration: float = 1.4):
-        self.playouts = playouts
-        self.exploration = exploration
+        self.playouts = _checks.playouts(playouts)
+        self.exploration = _checks.exploration(exploration)
 
     def choose(self, game: Game, rng: np.random.Generator) -> int:
         seed = int(rng.integers(2**63))
         return mcts_action(game, self.playouts, seed, self.exploration)
+
+
+def _open(table: Table | str | os.PathLike | None) -> Table | None:
+    """``table`` opened if it names a file."""
+    table = _checks.table(table)
+    if isinstance(table, (str, os.PathLike)):
+        return open_table(table)
+    return table
 
 
 class PerfectOpponent:
@@ -62,13 +76,15 @@ class PerfectOpponent:
     def __init__(
         self,
         game: Game,
-        table: Table | str | None = None,
+        table: Table | str | os.PathLike | None = None,
         time_limit: float | None = 1.0,
         playouts: int = 1000,
         prove_limit: float | None = None,
     ):
-        if isinstance(table, str):
-            table = open_table(table)
+        self.time_limit = _checks.seconds("time_limit", time_limit)
+        self.prove_limit = _checks.seconds("prove_limit", prove_limit)
+        self.fallback = MctsOpponent(playouts)
+        table = _open(table)
         if table is not None and (table.family, table.cols, table.rows, table.k) != (
             game.family,
             game.cols,
@@ -83,9 +99,6 @@ class PerfectOpponent:
         self.searcher = (
             None if table is not None else Searcher(game.family, game.cols, game.rows, game.k)
         )
-        self.time_limit = time_limit
-        self.prove_limit = prove_limit
-        self.fallback = MctsOpponent(playouts)
         self._proved: dict[tuple[int, int], list[int]] = {}
         #: Moves chosen by MCTS because no search finished in time.
         self.unproved = 0
@@ -121,15 +134,26 @@ def make_opponent(
     name: str | Opponent,
     game: Game,
     *,
-    table: Table | str | None = None,
+    table: Table | str | os.PathLike | None = None,
     time_limit: float | None = 1.0,
     playouts: int = 1000,
     prove_limit: float | None = None,
 ) -> Opponent:
     """The opponent ``name`` (``"perfect"``, ``"mcts"``, ``"random"``) for
-    ``game``'s board, or ``name`` itself if it is already an opponent."""
+    ``game``'s board, or ``name`` itself if it is already an opponent (an
+    object with ``choose(game, rng)``). Every argument is checked, whichever
+    opponent uses it, so a bad one is refused here."""
+    _checks.seconds("time_limit", time_limit)
+    _checks.seconds("prove_limit", prove_limit)
+    _checks.playouts(playouts)
+    _checks.table(table)
     if not isinstance(name, str):
-        return name
+        if isinstance(name, Opponent):
+            return name
+        raise TypeError(
+            'opponent is "perfect", "mcts", "random" or an object with '
+            f"choose(game, rng), not {name!r}"
+        )
     if name == "perfect":
         return PerfectOpponent(
             game, table=table, time_limit=time_limit, playouts=playouts, prove_limit=prove_limit

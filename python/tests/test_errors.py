@@ -1,5 +1,5 @@
-"""Errors arrive as ordinary Python exceptions; long calls release the GIL
-and stop on Ctrl-C."""
+"""Errors arrive as ordinary Python exceptions, bad arguments where they are
+given; long calls release the GIL and stop on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import subprocess
 import threading
 import time
 
+import gymnasium
 import pytest
 
 import retrograde
+from retrograde.opponents import MctsOpponent
 
 
 def test_budget_refusal_is_a_memory_error():
@@ -159,3 +161,64 @@ def test_long_calls_release_the_gil():
     stop.set()
     thread.join()
     assert len(ticks) >= 10
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "named"),
+    [
+        ({"opponent": None}, TypeError, "opponent"),
+        ({"opponent": 3}, TypeError, "opponent"),
+        ({"opponent": "best"}, ValueError, "opponent"),
+        ({"playouts": -5}, ValueError, "playouts"),
+        ({"playouts": 0}, ValueError, "playouts"),
+        ({"playouts": 10**9}, ValueError, "playouts"),
+        ({"playouts": 2.5}, TypeError, "playouts"),
+        ({"opponent": "mcts", "playouts": -5}, ValueError, "playouts"),
+        ({"time_limit": -1}, ValueError, "time_limit"),
+        ({"time_limit": 0}, ValueError, "time_limit"),
+        ({"time_limit": NAN}, ValueError, "time_limit"),
+        ({"time_limit": INF}, ValueError, "time_limit"),
+        ({"time_limit": "1"}, TypeError, "time_limit"),
+        ({"prove_limit": -1}, ValueError, "prove_limit"),
+        ({"prove_limit": NAN}, ValueError, "prove_limit"),
+        ({"agent_player": 2}, ValueError, "agent_player"),
+        ({"table": 3}, TypeError, "table"),
+        ({"render_mode": "window"}, ValueError, "render_mode"),
+    ],
+)
+def test_the_environment_refuses_bad_arguments_when_made(kwargs, error, named):
+    """Each was accepted and failed only at the first step (or never)."""
+    with pytest.raises(error, match=named) as refused:
+        gymnasium.make("retrograde/ConnectFour-v0", cols=4, rows=4, **kwargs)
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "named"),
+    [
+        ({"games": -1}, ValueError, "games"),
+        ({"games": 0}, ValueError, "games"),
+        ({"games": 2.5}, TypeError, "games"),
+        ({"phases": 0}, ValueError, "phases"),
+        ({"opponent": None}, TypeError, "opponent"),
+        ({"time_limit": NAN}, ValueError, "time_limit"),
+        ({"playouts": -5}, ValueError, "playouts"),
+    ],
+)
+def test_evaluate_refuses_bad_arguments_before_playing(kwargs, error, named):
+    """``games=-1`` played no game and reported nothing wrong."""
+    table = retrograde.solve("mnk", 3, 3)
+    with pytest.raises(error, match=named):
+        retrograde.evaluate(lambda o, m: 0, family="mnk", cols=3, rows=3, table=table, **kwargs)
+    with pytest.raises(TypeError, match="agent"):
+        retrograde.evaluate(3, family="mnk", cols=3, rows=3, table=table)
+
+
+def test_an_opponent_refuses_bad_arguments_when_made():
+    with pytest.raises(ValueError, match="playouts"):
+        MctsOpponent(-5)
+    with pytest.raises(ValueError, match="exploration"):
+        MctsOpponent(100, exploration=NAN)
