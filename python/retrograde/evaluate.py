@@ -19,7 +19,7 @@ import numpy as np
 from retrograde import _checks
 from retrograde._native import Game, Searcher, Table, open_table
 from retrograde.layout import Layout
-from retrograde.opponents import Opponent, make_opponent
+from retrograde.opponents import DEFAULT_MAX_MEMORY, Opponent, make_opponent
 
 #: An agent: from the observation planes and the action mask, as the
 #: environments give them (:mod:`retrograde.layout`: its own stones in
@@ -88,13 +88,18 @@ class Evaluation:
         return "\n".join(lines)
 
 
-def _judge_of(game: Game, table: Table | str | os.PathLike | None, time_limit: float | None):
+def _judge_of(
+    game: Game,
+    table: Table | str | os.PathLike | None,
+    time_limit: float | None,
+    max_memory: int | str,
+):
     """A function from a position to its answer (None if unknown)."""
     if isinstance(table, (str, os.PathLike)):
         table = open_table(table)
     if table is not None:
         return table.answer
-    searcher = Searcher(game.family, game.cols, game.rows, game.k)
+    searcher = Searcher(game.family, game.cols, game.rows, game.k, max_memory=max_memory)
     return lambda g: searcher.answer(g, weak=True, time_limit=time_limit)
 
 
@@ -121,6 +126,7 @@ def evaluate(
     phases: int = 3,
     time_limit: float | None = 1.0,
     playouts: int = 1000,
+    max_memory: int | str = DEFAULT_MAX_MEMORY,
 ) -> Evaluation:
     """Plays ``games`` games of ``agent`` (a callable from observation and
     mask to action, or an opponent object such as
@@ -130,17 +136,25 @@ def evaluate(
     even-numbered games and second in odd ones, and judges each of the
     agent's moves against perfect play from ``table`` (a :class:`Table` or
     a file; by default a weak search within ``time_limit`` seconds a
-    position). The opponent's and the games' randomness comes from
-    ``seed``. ``games`` is at least 1; every argument is checked before the
-    first game (``TypeError`` or ``ValueError``)."""
+    position, its table within ``max_memory``). The opponent's and the
+    games' randomness comes from ``seed``. ``games`` is at least 1; every
+    argument is checked before the first game (``TypeError`` or
+    ``ValueError``)."""
     _check_agent(agent)
     games = _checks.whole("games", games, 1)
     game = Game(family, cols, rows, k)
     cells = cols * rows
     phases = _checks.whole("phases", phases, 1, cells)
     rng = np.random.default_rng(seed)
-    rival = make_opponent(opponent, game, table=table, time_limit=time_limit, playouts=playouts)
-    judge = _judge_of(game, table, time_limit)
+    rival = make_opponent(
+        opponent,
+        game,
+        table=table,
+        time_limit=time_limit,
+        playouts=playouts,
+        max_memory=max_memory,
+    )
+    judge = _judge_of(game, table, time_limit, max_memory)
     bounds = [round(i * cells / phases) for i in range(phases + 1)]
     result = Evaluation(phases=[Phase(bounds[i], bounds[i + 1] - 1) for i in range(phases)])
     layout = Layout(game)

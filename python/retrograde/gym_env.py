@@ -11,12 +11,25 @@ mask. The opponent's randomness (ties between best moves, MCTS, random
 play) comes from the environment's ``np_random``, so ``reset(seed=…)``
 reproduces an episode.
 
-Every argument is checked when the environment is made: a bad one is a
-``TypeError`` or ``ValueError`` then, not at the first step.
+``info["opponent_proved"]`` (a bool) is there whenever the opponent moved
+in that ``reset()`` or ``step()``: true when its move was proved to keep
+the position's value (a table's, or a search's that finished in time),
+false when it was chosen without proof (the ``"mcts"`` and ``"random"``
+opponents always; the perfect one where no search finished in time).
+
+The defaults answer in time: the perfect opponent by search spends at most
+about ``time_limit`` seconds (1) a move — ``prove_limit`` (default 0)
+adds a second search for one best move, and ``time_limit=None`` or
+``prove_limit=None`` lift the limit, so every move is proved however long
+it takes — and its search table takes at most ``max_memory`` bytes
+(:data:`~retrograde.opponents.DEFAULT_MAX_MEMORY`, 64 MiB). Every argument
+is checked when the environment is made: a bad one is a ``TypeError`` or
+``ValueError`` then, not at the first step.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import gymnasium
@@ -26,7 +39,7 @@ from gymnasium import spaces
 from retrograde import rendering
 from retrograde._native import Game, Table
 from retrograde.layout import Layout
-from retrograde.opponents import Opponent, make_opponent
+from retrograde.opponents import DEFAULT_MAX_MEMORY, Opponent, make_opponent
 
 
 class BoardGameEnv(gymnasium.Env):
@@ -42,10 +55,11 @@ class BoardGameEnv(gymnasium.Env):
         k: int | None = None,
         opponent: str | Opponent = "perfect",
         agent_player: int = 0,
-        table: Table | str | None = None,
+        table: Table | str | os.PathLike | None = None,
         time_limit: float | None = 1.0,
         playouts: int = 1000,
-        prove_limit: float | None = None,
+        prove_limit: float | None = 0.0,
+        max_memory: int | str = DEFAULT_MAX_MEMORY,
         render_mode: str | None = None,
     ):
         if isinstance(agent_player, bool) or agent_player not in (0, 1):
@@ -62,6 +76,7 @@ class BoardGameEnv(gymnasium.Env):
             time_limit=time_limit,
             playouts=playouts,
             prove_limit=prove_limit,
+            max_memory=max_memory,
         )
         self.render_mode = render_mode
         n = self.game.n_actions
@@ -75,6 +90,9 @@ class BoardGameEnv(gymnasium.Env):
             }
         )
         self._ended_by_illegal = False
+        #: Whether the opponent moved in the current reset()/step(), and
+        #: whether that move was proved (see the module doc).
+        self._opponent_proved: bool | None = None
 
     def _observation(self) -> dict[str, np.ndarray]:
         return {
@@ -83,10 +101,17 @@ class BoardGameEnv(gymnasium.Env):
         }
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": self.layout.mask(self.game), **extra}
+        """The mask, ``opponent_proved`` if the opponent moved, and ``extra``."""
+        info: dict[str, Any] = {"action_mask": self.layout.mask(self.game)}
+        if self._opponent_proved is not None:
+            info["opponent_proved"] = self._opponent_proved
+        return {**info, **extra}
 
     def _opponent_moves(self) -> None:
+        """The opponent's move, and whether it says it was proved (an
+        opponent object without ``last_proved`` is taken as unproved)."""
         self.game.play(self.opponent.choose(self.game, self.np_random))
+        self._opponent_proved = bool(getattr(self.opponent, "last_proved", False))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -94,6 +119,7 @@ class BoardGameEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.game.reset()
         self._ended_by_illegal = False
+        self._opponent_proved = None
         if self.agent_player == 1:
             self._opponent_moves()
         if self.render_mode == "human":
@@ -103,6 +129,7 @@ class BoardGameEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game.is_over or self._ended_by_illegal:
             raise RuntimeError("the episode has ended: call reset()")
+        self._opponent_proved = None
         if not self.layout.in_range(action) or not self.game.is_legal(
             self.layout.game_action(int(action))
         ):

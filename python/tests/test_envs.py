@@ -10,6 +10,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import retrograde
+from conftest import NeverFinishes
+from retrograde import opponents
 from retrograde.aec import BoardGameEnv, connect_four_env, mnk_env
 
 
@@ -92,6 +94,23 @@ def test_illegal_move_ends_the_episode():
         env.step(1)
     _, reward, terminated, *_ = env.reset(seed=2) and env.step(99)
     assert (reward, terminated) == (-1.0, True)
+
+
+def test_info_says_whether_the_opponent_s_move_was_proved(monkeypatch):
+    table = retrograde.solve("connect", 4, 4)
+    env = gymnasium.make("retrograde/ConnectFour-v0", cols=4, rows=4, table=table)
+    _, info = env.reset(seed=0)
+    assert "opponent_proved" not in info  # the opponent has not moved
+    assert env.step(0)[4]["opponent_proved"] is True
+    assert "opponent_proved" not in env.step(9)[4]  # illegal: no answer
+    env = gymnasium.make("retrograde/ConnectFour-v0", opponent="random", agent_player=1)
+    assert env.reset(seed=0)[1]["opponent_proved"] is False
+    monkeypatch.setattr(opponents, "Searcher", NeverFinishes)
+    env = gymnasium.make("retrograde/ConnectFour-v0")
+    env.reset(seed=0)
+    _, reward, done, _, info = env.step(3)
+    assert info["opponent_proved"] is False and (reward, done) == (0.0, False)
+    assert env.unwrapped.game.stones == 2
 
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array", "human"])
