@@ -24,7 +24,10 @@ adds a second search for one best move, and ``time_limit=None`` or
 it takes — and its search table takes at most ``max_memory`` bytes
 (:data:`~retrograde.opponents.DEFAULT_MAX_MEMORY`, 64 MiB). Every argument
 is checked when the environment is made: a bad one is a ``TypeError`` or
-``ValueError`` then, not at the first step.
+``ValueError`` then, not at the first step. ``render_mode="human"``
+needs pygame (``pip install 'retrograde[render]'``): without it the
+environment refuses that mode with Gymnasium's ``DependencyNotInstalled``,
+and lists only ``"ansi"`` and ``"rgb_array"`` in its ``metadata``.
 """
 
 from __future__ import annotations
@@ -43,7 +46,12 @@ from retrograde.opponents import DEFAULT_MAX_MEMORY, Opponent, make_opponent
 
 
 class BoardGameEnv(gymnasium.Env):
-    """One side of a board game against an opponent."""
+    """One side of a board game against an opponent.
+
+    The class's ``metadata`` lists every render mode, so that
+    ``gymnasium.make(…, render_mode="human")`` reaches the constructor
+    (which says what to install if pygame is missing) rather than wrapping
+    the environment; an instance's lists the modes it can render here."""
 
     metadata = {"render_modes": rendering.RENDER_MODES, "render_fps": 2}
 
@@ -67,6 +75,7 @@ class BoardGameEnv(gymnasium.Env):
                 f"agent_player is 0 (the agent moves first) or 1, not {agent_player!r}"
             )
         self._renderer = rendering.Renderer(render_mode, "retrograde")
+        self.metadata = {**self.metadata, "render_modes": rendering.available_modes()}
         self.game = Game(family, cols, rows, k)
         self.agent_player = agent_player
         self.opponent = make_opponent(

@@ -1,11 +1,16 @@
-"""The environments pass Gymnasium's and PettingZoo's own checkers, render
-in every mode, and reproduce an episode from a seed."""
+"""The environments pass Gymnasium's and PettingZoo's own checkers (with
+pygame and without), render in every mode, and reproduce an episode from a
+seed."""
 
 from __future__ import annotations
+
+import re
+import sys
 
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.error import DependencyNotInstalled
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
@@ -134,3 +139,35 @@ def test_render_modes(mode):
     out = gym.render()
     assert (out is None) == (mode == "human")
     gym.close()
+
+
+@pytest.fixture
+def without_pygame(monkeypatch):
+    """pygame as on a plain install, without the render extra: importing it
+    fails."""
+    monkeypatch.setitem(sys.modules, "pygame", None)
+
+
+def test_human_rendering_without_pygame_says_what_to_install(without_pygame):
+    """Refused when the environment is made (it failed at the first render
+    with a bare ModuleNotFoundError)."""
+    for make in (
+        lambda: gymnasium.make("retrograde/ConnectFour-v0", render_mode="human"),
+        lambda: gymnasium.make("retrograde/MNK-v0", opponent="random", render_mode="human"),
+        lambda: connect_four_env(render_mode="human"),
+    ):
+        with pytest.raises(
+            DependencyNotInstalled, match=re.escape("pip install 'retrograde[render]'")
+        ):
+            make()
+
+
+def test_check_env_passes_without_pygame(without_pygame):
+    """It made an environment of every mode in ``metadata``, "human"
+    included, and rendered it."""
+    env = gymnasium.make("retrograde/ConnectFour-v0", cols=5, rows=4, opponent="random")
+    assert env.unwrapped.metadata["render_modes"] == ["ansi", "rgb_array"]
+    check_env(env.unwrapped, skip_render_check=False)
+    aec = connect_four_env(cols=5, rows=4)
+    assert aec.metadata["render_modes"] == ["ansi", "rgb_array"]
+    api_test(aec, num_cycles=20)
