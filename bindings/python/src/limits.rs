@@ -7,8 +7,8 @@
 //! The thread bounds are the command line's (`--threads`, `src/cli/mod.rs`:
 //! clap refuses more than 4096, and `RunArgs::threads` caps the count at 16
 //! a core with a note). The binary keeps them to itself, so they are
-//! repeated here; a test of the Python package checks them against
-//! `retrograde help`.
+//! repeated here; `python/tests/test_errors.py` checks them against the
+//! binary's (its refusal of 4097, its note's cap for 4096).
 
 use std::ffi::CString;
 
