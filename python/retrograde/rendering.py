@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from types import ModuleType
 
 import gymnasium
@@ -110,12 +111,9 @@ def pygame_module() -> ModuleType:
 
 
 def has_pygame() -> bool:
-    """Whether pygame can be imported."""
-    try:
-        pygame_module()
-    except DependencyNotInstalled:
-        return False
-    return True
+    """Whether pygame is installed (found, not imported: an environment
+    made without a window does not load it)."""
+    return importlib.util.find_spec("pygame") is not None
 
 
 def available_modes() -> list[str]:

@@ -5,6 +5,7 @@ seed."""
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 
 import gymnasium
@@ -171,3 +172,15 @@ def test_check_env_passes_without_pygame(without_pygame):
     aec = connect_four_env(cols=5, rows=4)
     assert aec.metadata["render_modes"] == ["ansi", "rgb_array"]
     api_test(aec, num_cycles=20)
+
+
+def test_an_environment_without_a_window_does_not_load_pygame():
+    """Whether pygame is there is looked up, not imported (an import costs
+    time and memory, and prints pygame's greeting)."""
+    code = (
+        "import sys, gymnasium, retrograde\n"
+        "env = gymnasium.make('retrograde/MNK-v0', opponent='random', render_mode='ansi')\n"
+        "env.reset(seed=0)\n"
+        "assert 'pygame' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
