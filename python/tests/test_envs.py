@@ -121,6 +121,8 @@ def test_info_says_whether_the_opponent_s_move_was_proved(monkeypatch):
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array", "human"])
 def test_render_modes(mode):
+    if mode == "human":
+        pytest.importorskip("pygame")
     env = connect_four_env(cols=5, rows=4, render_mode=mode)
     env.reset()
     env.step(2)
