@@ -42,6 +42,10 @@ def main() -> None:
             opponent="perfect",
             agent_player=side,
             time_limit=args.time_limit,
+            # every move proved, however long it takes, with the table the
+            # documented run had (the default is 64 MiB and no second search)
+            prove_limit=None,
+            max_memory="1GiB",
         )
         for side in (0, 1)
     ]

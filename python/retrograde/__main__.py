@@ -1,4 +1,5 @@
-"""``python -m retrograde``: play against perfect play in a window
+"""``python -m retrograde``: play against perfect play in a window or, with
+``--text`` (or without pygame or a display), in the terminal
 (:mod:`retrograde.play`)."""
 
 import sys

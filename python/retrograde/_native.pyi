@@ -3,6 +3,15 @@
 from os import PathLike
 from typing import Any
 
+#: ``threads`` is 1 to this (the command line's ``--threads`` range) ...
+MAX_THREADS: int
+#: ... and is capped at this many a core, with a ``RuntimeWarning``.
+MAX_THREADS_A_CORE: int
+#: ``mcts_action``'s ``playouts`` is 1 to this.
+MAX_PLAYOUTS: int
+#: The longest ``time_limit`` in seconds (``None`` is no limit).
+MAX_TIME_LIMIT: float
+
 class BudgetError(MemoryError):
     """A solve or table refused because it would not fit the memory budget."""
 

@@ -17,6 +17,10 @@ plug in:
   game with −1 for the agent that made it and 0 for the other (what
   PettingZoo's ``TerminateIllegalWrapper`` does), with a warning.
 
+``render_mode="human"`` needs pygame (``pip install 'retrograde[render]'``):
+without it that mode is refused with Gymnasium's ``DependencyNotInstalled``
+and ``metadata["render_modes"]`` lists only ``"ansi"`` and ``"rgb_array"``.
+
 The game itself runs in Rust (:class:`retrograde.Game`): a step is one
 checked move and one line test, which is why a random-play loop runs many
 times faster than PettingZoo's own Connect Four.
@@ -58,7 +62,9 @@ class BoardGameEnv(AECEnv):
         self.game = Game(family, cols, rows, k)
         self.render_mode = render_mode
         self.metadata = dict(
-            self.metadata, name=f"retrograde_{family}_{cols}x{rows}_k{self.game.k}_v0"
+            self.metadata,
+            name=f"retrograde_{family}_{cols}x{rows}_k{self.game.k}_v0",
+            render_modes=rendering.available_modes(),
         )
         self._renderer = rendering.Renderer(render_mode, self.metadata["name"])
         first = 0 if family in ("connect", "gravity") else 1

@@ -10,14 +10,16 @@ board by default), beside the games' results.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from retrograde import _checks
 from retrograde._native import Game, Searcher, Table, open_table
 from retrograde.layout import Layout
-from retrograde.opponents import Opponent, make_opponent
+from retrograde.opponents import DEFAULT_MAX_MEMORY, Opponent, make_opponent
 
 #: An agent: from the observation planes and the action mask, as the
 #: environments give them (:mod:`retrograde.layout`: its own stones in
@@ -86,14 +88,28 @@ class Evaluation:
         return "\n".join(lines)
 
 
-def _judge_of(game: Game, table: Table | str | None, time_limit: float | None):
+def _judge_of(
+    game: Game,
+    table: Table | str | os.PathLike | None,
+    time_limit: float | None,
+    max_memory: int | str,
+):
     """A function from a position to its answer (None if unknown)."""
-    if isinstance(table, str):
+    if isinstance(table, (str, os.PathLike)):
         table = open_table(table)
     if table is not None:
         return table.answer
-    searcher = Searcher(game.family, game.cols, game.rows, game.k)
+    searcher = Searcher(game.family, game.cols, game.rows, game.k, max_memory=max_memory)
     return lambda g: searcher.answer(g, weak=True, time_limit=time_limit)
+
+
+def _check_agent(agent: object) -> None:
+    """A ``TypeError`` unless ``agent`` is an opponent or a callable."""
+    if not (isinstance(agent, Opponent) or callable(agent)):
+        raise TypeError(
+            "agent is a callable from observation and mask to action, or an "
+            f"object with choose(game, rng), not {agent!r}"
+        )
 
 
 def evaluate(
@@ -105,11 +121,12 @@ def evaluate(
     k: int | None = None,
     opponent: str | Opponent = "random",
     games: int = 100,
-    table: Table | str | None = None,
+    table: Table | str | os.PathLike | None = None,
     seed: int = 0,
     phases: int = 3,
     time_limit: float | None = 1.0,
     playouts: int = 1000,
+    max_memory: int | str = DEFAULT_MAX_MEMORY,
 ) -> Evaluation:
     """Plays ``games`` games of ``agent`` (a callable from observation and
     mask to action, or an opponent object such as
@@ -119,15 +136,25 @@ def evaluate(
     even-numbered games and second in odd ones, and judges each of the
     agent's moves against perfect play from ``table`` (a :class:`Table` or
     a file; by default a weak search within ``time_limit`` seconds a
-    position). The opponent's and the games' randomness comes from
-    ``seed``."""
+    position, its table within ``max_memory``). The opponent's and the
+    games' randomness comes from ``seed``. ``games`` is at least 1; every
+    argument is checked before the first game (``TypeError`` or
+    ``ValueError``)."""
+    _check_agent(agent)
+    games = _checks.whole("games", games, 1)
     game = Game(family, cols, rows, k)
     cells = cols * rows
-    if not 1 <= phases <= cells:
-        raise ValueError(f"phases must be from 1 to {cells}")
+    phases = _checks.whole("phases", phases, 1, cells)
     rng = np.random.default_rng(seed)
-    judge = _judge_of(game, table, time_limit)
-    rival = make_opponent(opponent, game, table=table, time_limit=time_limit, playouts=playouts)
+    rival = make_opponent(
+        opponent,
+        game,
+        table=table,
+        time_limit=time_limit,
+        playouts=playouts,
+        max_memory=max_memory,
+    )
+    judge = _judge_of(game, table, time_limit, max_memory)
     bounds = [round(i * cells / phases) for i in range(phases + 1)]
     result = Evaluation(phases=[Phase(bounds[i], bounds[i + 1] - 1) for i in range(phases)])
     layout = Layout(game)

@@ -10,10 +10,29 @@ when it loses or plays an illegal move (which ends the episode, with
 mask. The opponent's randomness (ties between best moves, MCTS, random
 play) comes from the environment's ``np_random``, so ``reset(seed=…)``
 reproduces an episode.
+
+``info["opponent_proved"]`` (a bool) is there whenever the opponent moved
+in that ``reset()`` or ``step()``: true when its move was proved to keep
+the position's value (a table's, or a search's that finished in time),
+false when it was chosen without proof (the ``"mcts"`` and ``"random"``
+opponents always; the perfect one where no search finished in time).
+
+The defaults answer in time: the perfect opponent by search spends at most
+about ``time_limit`` seconds (1) a move — ``prove_limit`` (default 0)
+adds a second search for one best move, and ``time_limit=None`` or
+``prove_limit=None`` lift the limit, so every move is proved however long
+it takes — and its search table takes at most ``max_memory`` bytes
+(:data:`~retrograde.opponents.DEFAULT_MAX_MEMORY`, 64 MiB). Every argument
+is checked when the environment is made: a bad one is a ``TypeError`` or
+``ValueError`` then, not at the first step. ``render_mode="human"``
+needs pygame (``pip install 'retrograde[render]'``): without it the
+environment refuses that mode with Gymnasium's ``DependencyNotInstalled``,
+and lists only ``"ansi"`` and ``"rgb_array"`` in its ``metadata``.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import gymnasium
@@ -23,11 +42,16 @@ from gymnasium import spaces
 from retrograde import rendering
 from retrograde._native import Game, Table
 from retrograde.layout import Layout
-from retrograde.opponents import Opponent, make_opponent
+from retrograde.opponents import DEFAULT_MAX_MEMORY, Opponent, make_opponent
 
 
 class BoardGameEnv(gymnasium.Env):
-    """One side of a board game against an opponent."""
+    """One side of a board game against an opponent.
+
+    The class's ``metadata`` lists every render mode, so that
+    ``gymnasium.make(…, render_mode="human")`` reaches the constructor
+    (which says what to install if pygame is missing) rather than wrapping
+    the environment; an instance's lists the modes it can render here."""
 
     metadata = {"render_modes": rendering.RENDER_MODES, "render_fps": 2}
 
@@ -39,15 +63,19 @@ class BoardGameEnv(gymnasium.Env):
         k: int | None = None,
         opponent: str | Opponent = "perfect",
         agent_player: int = 0,
-        table: Table | str | None = None,
+        table: Table | str | os.PathLike | None = None,
         time_limit: float | None = 1.0,
         playouts: int = 1000,
-        prove_limit: float | None = None,
+        prove_limit: float | None = 0.0,
+        max_memory: int | str = DEFAULT_MAX_MEMORY,
         render_mode: str | None = None,
     ):
-        if agent_player not in (0, 1):
-            raise ValueError("agent_player is 0 (the agent moves first) or 1")
+        if isinstance(agent_player, bool) or agent_player not in (0, 1):
+            raise ValueError(
+                f"agent_player is 0 (the agent moves first) or 1, not {agent_player!r}"
+            )
         self._renderer = rendering.Renderer(render_mode, "retrograde")
+        self.metadata = {**self.metadata, "render_modes": rendering.available_modes()}
         self.game = Game(family, cols, rows, k)
         self.agent_player = agent_player
         self.opponent = make_opponent(
@@ -57,6 +85,7 @@ class BoardGameEnv(gymnasium.Env):
             time_limit=time_limit,
             playouts=playouts,
             prove_limit=prove_limit,
+            max_memory=max_memory,
         )
         self.render_mode = render_mode
         n = self.game.n_actions
@@ -70,6 +99,9 @@ class BoardGameEnv(gymnasium.Env):
             }
         )
         self._ended_by_illegal = False
+        #: Whether the opponent moved in the current reset()/step(), and
+        #: whether that move was proved (see the module doc).
+        self._opponent_proved: bool | None = None
 
     def _observation(self) -> dict[str, np.ndarray]:
         return {
@@ -78,10 +110,17 @@ class BoardGameEnv(gymnasium.Env):
         }
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": self.layout.mask(self.game), **extra}
+        """The mask, ``opponent_proved`` if the opponent moved, and ``extra``."""
+        info: dict[str, Any] = {"action_mask": self.layout.mask(self.game)}
+        if self._opponent_proved is not None:
+            info["opponent_proved"] = self._opponent_proved
+        return {**info, **extra}
 
     def _opponent_moves(self) -> None:
+        """The opponent's move, and whether it says it was proved (an
+        opponent object without ``last_proved`` is taken as unproved)."""
         self.game.play(self.opponent.choose(self.game, self.np_random))
+        self._opponent_proved = bool(getattr(self.opponent, "last_proved", False))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -89,6 +128,7 @@ class BoardGameEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.game.reset()
         self._ended_by_illegal = False
+        self._opponent_proved = None
         if self.agent_player == 1:
             self._opponent_moves()
         if self.render_mode == "human":
@@ -98,6 +138,7 @@ class BoardGameEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game.is_over or self._ended_by_illegal:
             raise RuntimeError("the episode has ended: call reset()")
+        self._opponent_proved = None
         if not self.layout.in_range(action) or not self.game.is_legal(
             self.layout.game_action(int(action))
         ):

@@ -6,13 +6,21 @@
   m,n,k boards as black and white stones on a wooden board; the winning
   line's stones ringed.
 * ``human``: that image in a pygame window (:class:`Window`), which also
-  turns a click into an action for :mod:`retrograde.play`.
+  turns a click into an action for :mod:`retrograde.play`. pygame is an
+  extra (``pip install 'retrograde[render]'``): without it, asking for a
+  window is Gymnasium's ``DependencyNotInstalled`` saying so
+  (:func:`pygame_module`), and :func:`available_modes` leaves ``human``
+  out.
 """
 
 from __future__ import annotations
 
+import importlib.util
+from types import ModuleType
+
 import gymnasium
 import numpy as np
+from gymnasium.error import DependencyNotInstalled
 
 from retrograde._native import Game
 
@@ -85,14 +93,46 @@ def rgb_array(game: Game, cell: int = CELL) -> np.ndarray:
 #: The render modes both kinds of environment take.
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 
+#: What to install for a window.
+INSTALL_RENDER = "pip install 'retrograde[render]'"
+
+
+def pygame_module() -> ModuleType:
+    """pygame, imported; ``DependencyNotInstalled`` naming
+    :data:`INSTALL_RENDER` when it cannot be imported."""
+    try:
+        import pygame
+    except ImportError as missing:
+        raise DependencyNotInstalled(
+            f"pygame is not installed: `{INSTALL_RENDER}` for a window "
+            '(render_mode="human", python -m retrograde.play)'
+        ) from missing
+    return pygame
+
+
+def has_pygame() -> bool:
+    """Whether pygame is installed (found, not imported: an environment
+    made without a window does not load it)."""
+    return importlib.util.find_spec("pygame") is not None
+
+
+def available_modes() -> list[str]:
+    """The render modes that work here: :data:`RENDER_MODES`, without
+    ``human`` when pygame is missing (what an environment's ``metadata``
+    lists, so that ``check_env`` tries only those)."""
+    return [m for m in RENDER_MODES if m != "human" or has_pygame()]
+
 
 class Renderer:
     """An environment's ``render()`` and ``close()``: the mode checked once,
-    the window opened at the first human render and kept."""
+    when the environment is made (``human`` without pygame is refused
+    then), the window opened at the first human render and kept."""
 
     def __init__(self, mode: str | None, title: str):
         if mode is not None and mode not in RENDER_MODES:
             raise ValueError(f"render_mode {mode!r} is not one of {RENDER_MODES}")
+        if mode == "human":
+            pygame_module()
         self.mode = mode
         self.title = title
         self._window: Window | None = None
@@ -126,8 +166,7 @@ class Window:
     """A pygame window showing a board (``render_mode="human"``)."""
 
     def __init__(self, title: str, cols: int, rows: int, cell: int = CELL):
-        import pygame
-
+        pygame = pygame_module()
         self._pygame = pygame
         self.cell = cell
         pygame.display.init()

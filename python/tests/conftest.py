@@ -1,5 +1,6 @@
-"""Shared set-up of the Python tests: no window or sound device needed, and
-the command line binary of this checkout for the differential tests."""
+"""Shared set-up of the Python tests: no window or sound device needed, the
+command line binary of this checkout for the differential tests, and a
+stand-in for a search that never finishes in time."""
 
 from __future__ import annotations
 
@@ -42,3 +43,20 @@ def cli(binary):
 def json_lines(text: str) -> list[dict]:
     """Each line of ``text`` as a JSON object."""
     return [json.loads(line) for line in text.splitlines()]
+
+
+class NeverFinishes:
+    """A stand-in for :class:`retrograde.Searcher` (monkeypatched into
+    :mod:`retrograde.opponents`) whose searches never finish in time: it
+    keeps the keyword arguments it was made with (``made``, of the last one
+    made) and each search asked of it (``asked``: time limit, all moves)."""
+
+    made: dict = {}
+
+    def __init__(self, *args, **kwargs):
+        NeverFinishes.made = kwargs
+        self.asked: list[tuple[float | None, bool]] = []
+
+    def best_actions(self, game, *, time_limit=None, all_moves=True):
+        self.asked.append((time_limit, all_moves))
+        return None

@@ -1,15 +1,23 @@
-"""The environments pass Gymnasium's and PettingZoo's own checkers, render
-in every mode, and reproduce an episode from a seed."""
+"""The environments pass Gymnasium's and PettingZoo's own checkers (with
+pygame and without), render in every mode, and reproduce an episode from a
+seed."""
 
 from __future__ import annotations
+
+import re
+import subprocess
+import sys
 
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.error import DependencyNotInstalled
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import retrograde
+from conftest import NeverFinishes
+from retrograde import opponents
 from retrograde.aec import BoardGameEnv, connect_four_env, mnk_env
 
 
@@ -94,8 +102,27 @@ def test_illegal_move_ends_the_episode():
     assert (reward, terminated) == (-1.0, True)
 
 
+def test_info_says_whether_the_opponent_s_move_was_proved(monkeypatch):
+    table = retrograde.solve("connect", 4, 4)
+    env = gymnasium.make("retrograde/ConnectFour-v0", cols=4, rows=4, table=table)
+    _, info = env.reset(seed=0)
+    assert "opponent_proved" not in info  # the opponent has not moved
+    assert env.step(0)[4]["opponent_proved"] is True
+    assert "opponent_proved" not in env.step(9)[4]  # illegal: no answer
+    env = gymnasium.make("retrograde/ConnectFour-v0", opponent="random", agent_player=1)
+    assert env.reset(seed=0)[1]["opponent_proved"] is False
+    monkeypatch.setattr(opponents, "Searcher", NeverFinishes)
+    env = gymnasium.make("retrograde/ConnectFour-v0")
+    env.reset(seed=0)
+    _, reward, done, _, info = env.step(3)
+    assert info["opponent_proved"] is False and (reward, done) == (0.0, False)
+    assert env.unwrapped.game.stones == 2
+
+
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array", "human"])
 def test_render_modes(mode):
+    if mode == "human":
+        pytest.importorskip("pygame")
     env = connect_four_env(cols=5, rows=4, render_mode=mode)
     env.reset()
     env.step(2)
@@ -115,3 +142,47 @@ def test_render_modes(mode):
     out = gym.render()
     assert (out is None) == (mode == "human")
     gym.close()
+
+
+@pytest.fixture
+def without_pygame(monkeypatch):
+    """pygame as on a plain install, without the render extra: importing it
+    fails."""
+    monkeypatch.setitem(sys.modules, "pygame", None)
+
+
+def test_human_rendering_without_pygame_says_what_to_install(without_pygame):
+    """Refused when the environment is made (it failed at the first render
+    with a bare ModuleNotFoundError)."""
+    for make in (
+        lambda: gymnasium.make("retrograde/ConnectFour-v0", render_mode="human"),
+        lambda: gymnasium.make("retrograde/MNK-v0", opponent="random", render_mode="human"),
+        lambda: connect_four_env(render_mode="human"),
+    ):
+        with pytest.raises(
+            DependencyNotInstalled, match=re.escape("pip install 'retrograde[render]'")
+        ):
+            make()
+
+
+def test_check_env_passes_without_pygame(without_pygame):
+    """It made an environment of every mode in ``metadata``, "human"
+    included, and rendered it."""
+    env = gymnasium.make("retrograde/ConnectFour-v0", cols=5, rows=4, opponent="random")
+    assert env.unwrapped.metadata["render_modes"] == ["ansi", "rgb_array"]
+    check_env(env.unwrapped, skip_render_check=False)
+    aec = connect_four_env(cols=5, rows=4)
+    assert aec.metadata["render_modes"] == ["ansi", "rgb_array"]
+    api_test(aec, num_cycles=20)
+
+
+def test_an_environment_without_a_window_does_not_load_pygame():
+    """Whether pygame is there is looked up, not imported (an import costs
+    time and memory, and prints pygame's greeting)."""
+    code = (
+        "import sys, gymnasium, retrograde\n"
+        "env = gymnasium.make('retrograde/MNK-v0', opponent='random', render_mode='ansi')\n"
+        "env.reset(seed=0)\n"
+        "assert 'pygame' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

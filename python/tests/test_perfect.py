@@ -1,6 +1,8 @@
 """The perfect opponent never loses to random play: 1,000 seeded games on
 each small board, the perfect player moving first in half of them; and a
-perfect agent judged by evaluate() makes no blunder."""
+perfect agent judged by evaluate() makes no blunder. By default it answers
+in time, within a bounded memory, and a move it could not prove is still
+sensible."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import numpy as np
 import pytest
 
 import retrograde
+from conftest import NeverFinishes
+from retrograde import opponents
 from retrograde.opponents import MctsOpponent, PerfectOpponent
 
 
@@ -125,7 +129,52 @@ def test_mcts_beats_random_play_and_is_judged():
 def test_perfect_by_search_proves_one_best_move_when_all_take_too_long():
     game = retrograde.Game("connect", 6, 5, moves="3 4 3 4 4 3 5 2")
     every = retrograde.Searcher("connect", 6, 5).best_actions(game)
-    opponent = PerfectOpponent(game, time_limit=0.001)
+    opponent = PerfectOpponent(game, time_limit=0.001, prove_limit=None)
     one = opponent.best_actions(game)
     assert len(one) == 1 and one[0] in every and opponent.single == 1
     assert opponent.best_actions(game) == one and opponent.single == 1  # kept
+
+
+def test_the_perfect_opponent_s_search_memory_is_bounded_by_default(monkeypatch):
+    """Without it ``Searcher("connect", 7, 6)`` reserved about 1 GiB."""
+    assert 64 * 2**20 <= opponents.DEFAULT_MAX_MEMORY <= 128 * 2**20
+    monkeypatch.setattr(opponents, "Searcher", NeverFinishes)
+    gymnasium.make("retrograde/ConnectFour-v0")
+    assert NeverFinishes.made["max_memory"] == opponents.DEFAULT_MAX_MEMORY
+    gymnasium.make("retrograde/ConnectFour-v0", max_memory="256MiB")
+    assert NeverFinishes.made["max_memory"] == "256MiB"
+
+
+def test_an_unbounded_proof_is_asked_for_not_the_default(monkeypatch):
+    """By default one search, within ``time_limit``; a second search for
+    one best move only with ``prove_limit`` (``None``: unbounded, which took
+    78 s on the first move of 7×6 when it was the default)."""
+    monkeypatch.setattr(opponents, "Searcher", NeverFinishes)
+    game = retrograde.Game("connect", 7, 6, moves="4")
+    rng = np.random.default_rng(0)
+    asked = {}
+    for prove_limit in (0.0, 0.5, None):
+        opponent = PerfectOpponent(game, prove_limit=prove_limit)
+        assert game.is_legal(opponent.choose(game, rng)) and not opponent.last_proved
+        asked[prove_limit] = opponent.searcher.asked
+    assert PerfectOpponent(game).prove_limit == 0 and PerfectOpponent(game).time_limit == 1
+    assert asked == {
+        0.0: [(1.0, True)],
+        0.5: [(1.0, True), (0.5, False)],
+        None: [(1.0, True), (None, False)],
+    }
+
+
+def test_an_unproved_move_takes_a_win_or_blocks_one(monkeypatch):
+    """Where no search finishes, the move is still sensible: even MCTS of
+    one playout (a random move) is overruled to win at once or to block."""
+    monkeypatch.setattr(opponents, "Searcher", NeverFinishes)
+    block = retrograde.Game("connect", 7, 6, moves="1 2 1 2 1")  # X threatens column 1
+    win = retrograde.Game("connect", 7, 6, moves="1 2 1 2 1 3")  # X wins in column 1
+    opponent = PerfectOpponent(block, playouts=1)
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        assert opponent.choose(block, rng) == 0 and not opponent.last_proved
+        assert opponent.choose(win, rng) == 0
+    assert opponent.unproved == 40
+    assert opponents.safe_actions(retrograde.Game("connect", 7, 6)) == list(range(7))

@@ -13,14 +13,17 @@
 //!   row from the top left (m,n,k boards), as in PettingZoo's
 //!   `connect_four_v3`;
 //! * answers are dicts with the keys of `retrograde query --json`;
-//! * long calls (solve, search) release the GIL, run on a worker thread
-//!   and stop on Ctrl-C ([`interrupt`]);
+//! * long calls (solve, search, MCTS) release the GIL, run on a worker
+//!   thread and stop on Ctrl-C ([`interrupt`]);
+//! * arguments are checked against the bounds of [`limits`], which the
+//!   module also exports (`MAX_THREADS`, `MAX_PLAYOUTS`, …);
 //! * errors are Python exceptions ([`errors`]).
 
 mod answer;
 mod errors;
 mod game;
 mod interrupt;
+mod limits;
 mod mcts;
 mod search;
 mod table;
@@ -37,5 +40,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table::open_table, m)?)?;
     m.add_function(wrap_pyfunction!(mcts::mcts_action, m)?)?;
     errors::add(m)?;
+    limits::add(m)?;
     Ok(())
 }

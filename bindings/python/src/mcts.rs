@@ -4,16 +4,21 @@
 //! game with uniformly random moves, and credit the result (1 a win, ½ a
 //! draw) to every node on the path from the side of the player who moved
 //! into it. The move played is the root's most visited child. A seed makes
-//! the choice reproducible (SplitMix64).
+//! the choice reproducible (SplitMix64). The search runs on a worker
+//! thread ([`interrupt`](crate::interrupt)) and looks at the cancel flag
+//! before every playout, so Ctrl-C stops it within one playout.
 
-use pyo3::exceptions::PyValueError;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use retrograde::position::{BoardGame, Family, Position, Status};
 
 use crate::game::Game;
+use crate::interrupt;
 
 /// The most playouts one call makes.
-const MAX_PLAYOUTS: u32 = 10_000_000;
+pub const MAX_PLAYOUTS: u32 = 10_000_000;
 
 /// SplitMix64: small, fast, and reproducible from a seed.
 struct Rng(u64);
@@ -74,8 +79,16 @@ fn result_for_last_mover(status: Status) -> f64 {
     }
 }
 
-/// The search.
-fn search(board: &BoardGame, root: Position, playouts: u32, seed: u64, exploration: f64) -> u32 {
+/// The search: the root's most visited child's cell, or `None` once
+/// `cancel` is set (looked at before each playout).
+fn search(
+    board: &BoardGame,
+    root: Position,
+    playouts: u32,
+    seed: u64,
+    exploration: f64,
+    cancel: &AtomicBool,
+) -> Option<u32> {
     let mut rng = Rng(seed);
     let node = |p: Position| {
         let status = board.status(&p);
@@ -95,6 +108,9 @@ fn search(board: &BoardGame, root: Position, playouts: u32, seed: u64, explorati
     let mut tree = vec![node(root)];
     let mut path = Vec::new();
     for _ in 0..playouts {
+        if cancel.load(Relaxed) {
+            return None;
+        }
         path.clear();
         let mut at = 0;
         path.push(at);
@@ -157,12 +173,11 @@ fn search(board: &BoardGame, root: Position, playouts: u32, seed: u64, explorati
         .iter()
         .max_by(|a, b| tree[a.1].visits.total_cmp(&tree[b.1].visits))
         .map(|&(cell, _)| cell)
-        .expect("a position in play has a move")
 }
 
 /// The move chosen by Monte Carlo tree search with `playouts` random
 /// playouts from the position of `game` (in play), as an action. The same
-/// `seed` gives the same move.
+/// `seed` gives the same move. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(signature = (game, playouts, seed, exploration=1.4))]
 pub fn mcts_action(
@@ -187,6 +202,10 @@ pub fn mcts_action(
     if board.status(&root) != Status::InProgress {
         return Err(PyValueError::new_err("the game is already over"));
     }
-    let cell = py.detach(|| search(board, root, playouts, seed, exploration));
+    let cell = interrupt::run(py, |cancel| {
+        // a position in play has a move, so only a cancelled search has none
+        search(board, root, playouts, seed, exploration, cancel)
+            .ok_or_else(|| PyRuntimeError::new_err("the search was cancelled"))
+    })?;
     Ok(Game::action_of(board, cell))
 }

@@ -16,7 +16,8 @@ use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;
 use crate::game::{board, position_of};
 use crate::interrupt;
-use crate::table::{budget, threads};
+use crate::limits;
+use crate::table::budget;
 
 /// A search for the positions of one board.
 #[pyclass(module = "retrograde._native", frozen)]
@@ -62,22 +63,24 @@ impl Searcher {
 impl Searcher {
     /// A searcher for `family` (`"connect"` or `"mnk"`) on `cols × rows`
     /// with `k` in a row, its table within `max_memory`, searching on
-    /// `threads` workers.
+    /// `threads` workers (1 to `MAX_THREADS`, at most `MAX_THREADS_A_CORE`
+    /// a core: [`limits::threads`]).
     #[new]
     #[pyo3(signature = (family, cols, rows, k=None, *, threads=None, max_memory=None))]
     fn new(
+        py: Python<'_>,
         family: &str,
         cols: u32,
         rows: u32,
         k: Option<u32>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'_, PyAny>>,
         max_memory: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let game = board(family, cols, rows, k)?;
         let budget = budget(max_memory)?;
         Ok(Self {
             inner: PositionSearcher::new(&game, &budget, 0).py_err()?,
-            threads: self::threads(threads)?,
+            threads: limits::threads(py, threads)?,
         })
     }
 

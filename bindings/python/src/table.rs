@@ -26,6 +26,7 @@ use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;
 use crate::game::{board, family_name, position_of};
 use crate::interrupt::{self, CancelAtPly};
+use crate::limits;
 
 /// The memory budget: `max_memory` as bytes (an int) or a size such as
 /// `"8GiB"`; by default 80% of what the machine can give.
@@ -42,15 +43,6 @@ pub fn budget(max_memory: Option<&Bound<'_, PyAny>>) -> PyResult<Budget> {
     Err(PyValueError::new_err(
         "max_memory is a number of bytes or a size such as \"8GiB\"",
     ))
-}
-
-/// The worker threads: `threads`, or every core.
-pub fn threads(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
-    }
 }
 
 /// What a [`Table`] holds.
@@ -204,7 +196,7 @@ impl Table {
 
 /// Solves every position of a board: `family` `"connect"` (the sparse
 /// layered engine) or `"mnk"` (the dense layered engine), with `threads`
-/// workers within `max_memory`. Releases the GIL; Ctrl-C stops it between
+/// workers ([`limits::threads`]) within `max_memory`. Releases the GIL; Ctrl-C stops it between
 /// plies.
 #[pyfunction]
 #[pyo3(signature = (family, cols, rows, k=None, *, threads=None, max_memory=None))]
@@ -214,13 +206,13 @@ pub fn solve(
     cols: u32,
     rows: u32,
     k: Option<u32>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
     let board = board(family, cols, rows, k)?;
     let (family, k) = (board.family(), board.k());
     let budget = budget(max_memory)?;
-    let threads = self::threads(threads)?;
+    let threads = limits::threads(py, threads)?;
     let held = interrupt::run(py, |cancel| {
         let progress = CancelAtPly(cancel);
         let solved = match family {
