@@ -75,17 +75,24 @@ class Evaluation:
 
     def __str__(self) -> str:
         lines = [
-            f"{self.games} games: {self.wins} won, {self.draws} drawn, {self.losses} lost"
+            f"{_count(self.games, 'game')}: {self.wins} won, {self.draws} drawn,"
+            f" {self.losses} lost"
             + (f" ({self.illegal} by an illegal move)" if self.illegal else ""),
-            f"{self.moves} moves, {self.blunders} blunders ({self.blunder_rate:.1%})",
+            f"{_count(self.moves, 'move')}, {_count(self.blunders, 'blunder')}"
+            f" ({self.blunder_rate:.1%})",
         ]
         for p in self.phases:
             lines.append(
-                f"  stones {p.first:>2}–{p.last:<2}: {p.moves:>6} moves, "
-                f"{p.blunders:>5} blunders ({p.blunder_rate:.1%})"
+                f"  stones {p.first:>2}–{p.last:<2}: {_count(p.moves, 'move', 6)}, "
+                f"{_count(p.blunders, 'blunder', 5)} ({p.blunder_rate:.1%})"
                 + (f", {p.unjudged} unjudged" if p.unjudged else "")
             )
         return "\n".join(lines)
+
+
+def _count(n: int, noun: str, width: int = 0) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 ("1 blunder", "2 moves")."""
+    return f"{n:>{width}} {noun}{'' if n == 1 else 's'}"
 
 
 def _judge_of(

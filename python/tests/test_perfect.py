@@ -178,3 +178,13 @@ def test_an_unproved_move_takes_a_win_or_blocks_one(monkeypatch):
         assert opponent.choose(win, rng) == 0
     assert opponent.unproved == 40
     assert opponents.safe_actions(retrograde.Game("connect", 7, 6)) == list(range(7))
+
+
+def test_the_report_says_one_blunder_not_one_blunders():
+    """(issue 73, line 16) "1 blunders" was printed."""
+    from retrograde.evaluate import Evaluation, Phase
+
+    e = Evaluation(games=1, wins=1, phases=[Phase(0, 9, moves=1, blunders=1)])
+    text = str(e)
+    assert "1 game:" in text and "1 move, 1 blunder (" in text, text
+    assert "blunders" not in text and "1 moves" not in text, text
