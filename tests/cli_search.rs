@@ -294,3 +294,41 @@ fn seconds_negative_infinite_or_not_numbers_are_refused_for_what_they_are() {
         );
     }
 }
+
+// (issue 73, line 16) a refusal blamed a --cols never given, a gravity
+// board got m,n,k advice, and a count said "solved in"
+#[test]
+fn messages_name_what_was_given_and_what_was_done() {
+    let dir = std::env::temp_dir().join(format!("retrograde-messages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("c54.rtb");
+    let t = table.to_str().unwrap();
+    let out = retrograde(&["connect", "--cols", "5", "--rows", "4", "-q", "--out", t]);
+    assert!(out.status.success());
+    let err = refused(&["query", t, "--board", "XX"]);
+    assert!(
+        !err.contains("--cols")
+            && err.contains("2 columns × 1 row,")
+            && err.contains("5 columns × 4 rows"),
+        "{err}"
+    );
+    let err = refused(&["search", "connect", "--cols", "17", "--rows", "2"]);
+    assert!(!err.contains("mnk"), "{err}");
+    let out = retrograde(&[
+        "connect",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--engine",
+        "symbolic",
+        "--count-only",
+        "-q",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("counted in") && !text.contains("solved in"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
