@@ -1,6 +1,16 @@
 //! Memory first: sizes, the machine's memory, and the budget a solve must
 //! fit in. Every solver estimates its bytes before it allocates anything and
 //! calls [`Budget::check`]; a solve over budget is refused with the figure.
+//!
+//! **What the budget covers.** The budget (`--max-memory`) bounds what the
+//! engines allocate for their work: tables, plies, node stores, buffers.
+//! The process needs [`ALLOWANCE`] beside it, whatever the board: the
+//! program's code and libraries (about 6 MiB resident), the threads'
+//! stacks, the allocator's arenas and the small per-run structures no
+//! estimate lists (a forward pass's histograms, 4 MiB at 2 threads). A run
+//! stays within budget + allowance: measured (2 cores, issue 73) `connect
+//! 5×5 --max-memory 150MiB` 157.7 MiB, `search connect` 7×6 at 64 MiB
+//! 68.2 MiB.
 
 use std::fmt;
 
@@ -26,6 +36,10 @@ impl fmt::Display for Bytes {
         }
     }
 }
+
+/// The fixed memory a run takes beside its budget (module doc): peak
+/// resident memory stays within `--max-memory` plus this.
+pub const ALLOWANCE: Bytes = Bytes(16 << 20);
 
 /// Parses a size such as `512MiB`, `8GiB`, `1.5GB`, `4096` (bytes).
 /// Binary units (KiB, MiB, GiB, TiB) are powers of 1024; decimal ones (KB,

@@ -115,7 +115,9 @@ pub struct RunArgs {
 
     /// Refuse a solve whose estimated memory exceeds SIZE, e.g. 512MiB or 8GiB
     /// [default: 80% of the least of physical memory, the cgroup's memory
-    /// limit and the address-space limit]
+    /// limit and the address-space limit]. The process takes a fixed 16 MiB
+    /// beside it (code, stacks, small buffers): its peak stays within SIZE
+    /// + 16 MiB.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<Bytes>,
 }

@@ -21,7 +21,7 @@ use super::checkpoint::{Checkpoint, SetKind};
 use super::flat::FlatBdd;
 use super::forward::{mover, Forward};
 use super::rules::Rules;
-use super::{count, full_store, in_time, node_count};
+use super::{count, full_store, in_time, node_count, with_collection};
 use crate::error::Result;
 use crate::game::Outcome;
 use crate::solve::progress::Progress;
@@ -95,25 +95,28 @@ pub fn backward(
         let oom = |_| full_store(ply, capacity);
         let reach = reachable(rules, forward, checkpoint, ply, capacity)?;
         let (who, just_moved) = (mover(ply), 1 - mover(ply));
-        let open = reach
-            .and(&rules.line[just_moved].not().map_err(oom)?)
-            .map_err(oom)?;
-        let (won, drawn) = match &above {
-            None => (rules.none.clone(), open),
-            Some((drawn_above, lost_above)) => {
-                let won = open
-                    .and(&rules.preimage(lost_above, who).map_err(oom)?)
-                    .map_err(oom)?;
-                let rest = open.and(&won.not().map_err(oom)?).map_err(oom)?;
-                let drawn = rest
-                    .and(&rules.preimage(drawn_above, who).map_err(oom)?)
-                    .map_err(oom)?;
-                (won, drawn)
-            }
-        };
-        let lost = reach
-            .and(&won.or(&drawn).map_err(oom)?.not().map_err(oom)?)
-            .map_err(oom)?;
+        let (won, drawn, lost) = with_collection(rules, || {
+            let open = reach
+                .and(&rules.line[just_moved].not().map_err(oom)?)
+                .map_err(oom)?;
+            let (won, drawn) = match &above {
+                None => (rules.none.clone(), open),
+                Some((drawn_above, lost_above)) => {
+                    let won = open
+                        .and(&rules.preimage(lost_above, who).map_err(oom)?)
+                        .map_err(oom)?;
+                    let rest = open.and(&won.not().map_err(oom)?).map_err(oom)?;
+                    let drawn = rest
+                        .and(&rules.preimage(drawn_above, who).map_err(oom)?)
+                        .map_err(oom)?;
+                    (won, drawn)
+                }
+            };
+            let lost = reach
+                .and(&won.or(&drawn).map_err(oom)?.not().map_err(oom)?)
+                .map_err(oom)?;
+            Ok((won, drawn, lost))
+        })?;
         let (n_won, n_lost) = (count(&won, vars)?, count(&lost, vars)?);
         let report = &mut forward.plies[ply as usize];
         let positions = report.counts.positions;

@@ -192,6 +192,26 @@ pub(crate) fn full_store(ply: u32, capacity: u64) -> Error {
     }
 }
 
+/// Runs `step` (one ply's operations on the store of `rules`); when the
+/// store fills, collects every dead node and runs it once more. OxiDD's
+/// own collector runs in the background once the store is 95% full, so
+/// whether a ply near the store's size fits depended on when that thread
+/// got to run (`mnk 4×4 k=4 --max-memory 25MiB --threads 1` failed 3 runs
+/// of 6, at plies 10 or 11); after a collection of our own the second try
+/// starts from the live sets alone, the same every run.
+pub(crate) fn with_collection<T>(
+    rules: &rules::Rules,
+    mut step: impl FnMut() -> Result<T>,
+) -> Result<T> {
+    match step() {
+        Err(Error::StoreFull { .. }) => {
+            rules.collect_garbage();
+            step()
+        }
+        other => other,
+    }
+}
+
 /// Refuses to go on past `deadline`.
 pub(crate) fn in_time(deadline: Option<std::time::Instant>) -> Result<()> {
     match deadline {

@@ -245,6 +245,15 @@ impl Rules {
     }
 
     /// The manager the rules' diagrams live in.
+    /// Collects every dead node of the store now (the engine's retry of
+    /// a ply that filled it: [`super::with_collection`]).
+    pub fn collect_garbage(&self) {
+        self.manager().with_manager_shared(|m| {
+            m.gc();
+        });
+    }
+
+    /// The manager the rules live in.
     pub fn manager(&self) -> BCDDManagerRef {
         use oxidd::Function;
         self.none.manager_ref()

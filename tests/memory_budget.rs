@@ -1,0 +1,102 @@
+//! Peak memory within `--max-memory` plus the documented allowance
+//! (`retrograde::memory::ALLOWANCE`), measured as the child's maximum
+//! resident set (wait4's rusage), and a store near its size giving the same
+//! outcome every run (issue 73, line 7).
+
+use std::process::{Command, Stdio};
+
+use retrograde::memory::ALLOWANCE;
+
+/// Runs the binary with `args`; its exit code and peak resident bytes.
+fn peak_of(args: &[&str]) -> (i32, u64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, reaping it (std never waits for it)
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    assert!(libc::WIFEXITED(status), "the run was killed");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64 * 1024)
+}
+
+// (issue 73, line 7: 150 MiB peaked at 169 MiB) the explicit gravity
+// engine's new ply grew by appending, up to three times its length
+#[test]
+fn the_explicit_gravity_engine_stays_within_its_budget_and_the_allowance() {
+    let budget = 150u64 << 20;
+    let (code, peak) = peak_of(&[
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "5",
+        "--engine",
+        "explicit",
+        "--max-memory",
+        "150MiB",
+        "-q",
+    ]);
+    assert_eq!(code, 2, "refused past ply 21 in this budget");
+    assert!(
+        peak <= budget + ALLOWANCE.0,
+        "peak {} MiB, budget 150 MiB + {} MiB",
+        peak >> 20,
+        ALLOWANCE.0 >> 20
+    );
+}
+
+#[test]
+fn a_search_stays_within_its_budget_and_the_allowance() {
+    let (code, peak) = peak_of(&[
+        "search",
+        "connect",
+        "--moves",
+        "4444",
+        "--max-memory",
+        "64MiB",
+        "-q",
+    ]);
+    assert_eq!(code, 0);
+    assert!(peak <= (64 << 20) + ALLOWANCE.0, "peak {} MiB", peak >> 20);
+}
+
+// (issue 73, line 7: failed 3 runs of 6, at ply 10 or 11) a ply that fills
+// the store is tried again after a collection
+#[test]
+fn a_symbolic_store_near_its_size_gives_the_same_outcome_every_run() {
+    let args = [
+        "mnk",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--k",
+        "4",
+        "--max-memory",
+        "25MiB",
+        "--threads",
+        "1",
+        "-q",
+    ];
+    let outcomes: Vec<(Option<i32>, String)> = (0..3)
+        .map(|_| {
+            let out = Command::new(env!("CARGO_BIN_EXE_retrograde"))
+                .args(args)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).to_string(),
+            )
+        })
+        .collect();
+    assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
+}
