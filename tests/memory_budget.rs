@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use retrograde::memory::ALLOWANCE;
 
 /// Runs the binary with `args`; its exit code and peak resident bytes.
+#[allow(clippy::zombie_processes)] // reaped by wait4, which std cannot see
 fn peak_of(args: &[&str]) -> (i32, u64) {
     let child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
         .args(args)
