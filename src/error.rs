@@ -11,6 +11,11 @@ pub enum Error {
     #[error("{0}")]
     InvalidInput(String),
 
+    /// A board projected, from its first plies, to need far more memory
+    /// than the budget (the text gives the projection and its range).
+    #[error("{0}")]
+    ProjectedOverBudget(String),
+
     /// The solve would need more memory than the budget allows.
     #[error("{what} needs an estimated {} of memory, over the budget of {}{hint}", figures(*needed, *budget).0, figures(*needed, *budget).1)]
     OverMemoryBudget {

@@ -322,3 +322,106 @@ fn play_from_a_symbolic_table_keeps_a_won_game_won() {
     assert!(out.contains("result: X wins"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// (issue 73, line 12) `connect --cols 7 --rows 6` named the symbolic engine
+// and mpirun (hours) but not the search (seconds); `mnk 5×5 k=4` started a
+// run of hours with only a note; no command said what a run would take
+#[test]
+fn refusals_name_the_search_first_and_long_runs_wait_to_be_asked_for() {
+    for args in [
+        &["connect", "--cols", "7", "--rows", "6"][..],
+        &["mnk", "--cols", "5", "--rows", "5", "--k", "4"][..],
+    ] {
+        let err = refused(args);
+        assert!(
+            err.starts_with("error: `retrograde search "),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("projected to take") && err.contains("--engine symbolic"),
+            "{args:?}: {err}"
+        );
+    }
+    // a short symbolic run still starts under auto, saying what it projects
+    let out = retrograde(&[
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "5",
+        "--max-memory",
+        "100MiB",
+        "--count-only",
+    ]);
+    assert!(out.status.success());
+    // every solving command of a board estimates without solving
+    for (args, engines) in [
+        (
+            &[
+                "connect",
+                "--cols",
+                "7",
+                "--rows",
+                "6",
+                "--estimate",
+                "--json",
+            ][..],
+            2,
+        ),
+        (
+            &[
+                "mnk",
+                "--cols",
+                "5",
+                "--rows",
+                "5",
+                "--k",
+                "4",
+                "--estimate",
+                "--json",
+            ][..],
+            2,
+        ),
+        (
+            &[
+                "mnk",
+                "--cols",
+                "7",
+                "--rows",
+                "7",
+                "--k",
+                "5",
+                "--estimate",
+                "--json",
+            ][..],
+            2,
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        let v = json_of(args);
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{args:?}: an estimate, not a solve"
+        );
+        assert_eq!(v["estimate"], true);
+        assert_eq!(v["engines"].as_object().unwrap().len(), engines, "{v}");
+        assert!(v["search"].as_str().unwrap().contains("retrograde search"));
+    }
+    let v = json_of(&[
+        "connect",
+        "--cols",
+        "7",
+        "--rows",
+        "6",
+        "--estimate",
+        "--json",
+    ]);
+    let explicit = &v["engines"]["explicit"];
+    assert!(explicit["bytes_least"].as_u64().unwrap() > 1 << 40, "{v}");
+    assert!(
+        v["engines"]["symbolic"]["seconds_at_least"]
+            .as_f64()
+            .unwrap()
+            > 3600.0
+    );
+}

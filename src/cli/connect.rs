@@ -75,6 +75,14 @@ pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGam
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (4, 4))?;
     args.engine.check()?;
+    if args.engine.estimate {
+        return super::estimate::connect(
+            (cols, rows, args.k),
+            &args.engine,
+            &args.run.budget(),
+            args.run.json,
+        );
+    }
     // under auto the explicit engine runs first and hands over when it
     // refuses the board for memory (below)
     if args.engine.symbolic(|| false) && !args.search {
@@ -127,13 +135,26 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let bar = args.run.progress_plies();
     let clock = Instant::now();
     let solution = match in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))? {
-        Err(refused @ retrograde::error::Error::OverMemoryBudget { .. })
-            if args.engine.engine == EngineChoice::Auto =>
-        {
+        Err(
+            refused @ (retrograde::error::Error::OverMemoryBudget { .. }
+            | retrograde::error::Error::ProjectedOverBudget(_)),
+        ) if args.engine.engine == EngineChoice::Auto => {
             bar.finish();
-            eprintln!(
-                "note: the explicit engine stops: {refused}; solving with the symbolic engine instead"
-            );
+            let layout = retrograde::solve::symbolic::Layout::new(
+                Family::Gravity,
+                cols,
+                rows,
+                args.k,
+                args.engine.encoding(Family::Gravity),
+            )?;
+            let note = super::engine_choice::symbolic_instead(
+                &layout,
+                args.engine.count_only,
+                &format!("the explicit engine stops: {refused}"),
+            )?;
+            if !args.run.quiet() {
+                eprintln!("note: {note}");
+            }
             return run_symbolic(args, cols, rows);
         }
         other => other?,

@@ -80,6 +80,15 @@ const SYMBOLIC_REACH_CELLS: u32 = 25;
 /// Solves the board (and answers the position) and prints the report.
 pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     args.engine.check()?;
+    if args.engine.estimate {
+        let (cols, rows) = board_size(args.cols, args.rows, &args.position, (3, 3))?;
+        return super::estimate::mnk(
+            (cols, rows, args.k),
+            &args.engine,
+            &args.run.budget(),
+            args.run.json,
+        );
+    }
     if let Some(code) = symbolic_if_chosen(args)? {
         return Ok(code);
     }
@@ -176,8 +185,16 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
                 cols * rows
             );
         }
+        let layout = retrograde::solve::symbolic::Layout::new(
+            Family::Mnk,
+            cols,
+            rows,
+            k,
+            args.engine.encoding(Family::Mnk),
+        )?;
+        let note = super::engine_choice::symbolic_instead(&layout, args.engine.count_only, &why)?;
         if !args.run.quiet() {
-            eprintln!("note: {why}; solving with the symbolic engine instead");
+            eprintln!("note: {note}");
         }
         Ok(true)
     };

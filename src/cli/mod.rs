@@ -11,6 +11,8 @@ mod cat_mouse_grid;
 mod classics;
 mod connect;
 mod distributed;
+mod engine_choice;
+mod estimate;
 mod generated_section;
 mod mnk;
 mod output;

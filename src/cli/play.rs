@@ -274,7 +274,11 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     let (table, gravity_engine) = match solved {
         Ok(table) => table,
         // beyond the table engines (memory, or m,n,k sides): play by search
-        Err(refused @ (Error::OverMemoryBudget { .. } | Error::InvalidInput(_))) => {
+        Err(
+            refused @ (Error::OverMemoryBudget { .. }
+            | Error::ProjectedOverBudget(_)
+            | Error::InvalidInput(_)),
+        ) => {
             bar.finish();
             return Ok((game, by_search(args, family, (cols, rows, k), refused)?));
         }

@@ -71,6 +71,12 @@ pub struct EngineArgs {
     /// run again resumes from the last finished ply.
     #[arg(long, value_name = "DIR")]
     pub checkpoint: Option<PathBuf>,
+
+    /// Solve nothing: print what each engine would take on the board —
+    /// positions, memory and time, projected from measured runs — and the
+    /// search command that answers its value.
+    #[arg(long)]
+    pub estimate: bool,
 }
 
 impl EngineArgs {
@@ -101,7 +107,8 @@ impl EngineArgs {
         Ok(())
     }
 
-    fn encoding(&self, family: Family) -> Encoding {
+    /// The encoding asked for, or the family's best.
+    pub fn encoding(&self, family: Family) -> Encoding {
         match self.encoding {
             Some(EncodingArg::Column) => Encoding::Column,
             Some(EncodingArg::Pair) => Encoding::Pair,
@@ -141,6 +148,11 @@ pub fn run(
                 table.display(),
                 dir.display()
             );
+        }
+    }
+    if engine.engine == EngineChoice::Symbolic && !run.quiet() {
+        if let Some(note) = super::engine_choice::long_run_note(&layout, engine.count_only) {
+            eprintln!("{note}");
         }
     }
     let threads = run.threads();

@@ -325,9 +325,11 @@ impl NotReached {
         use retrograde::error::Error;
         let reason = match err.downcast_ref::<Error>() {
             Some(Error::OutOfTime(_)) => "time",
-            Some(Error::OverMemoryBudget { .. } | Error::StoreFull { .. }) => "memory",
-            // the gravity engine's early projection is a memory refusal
-            Some(Error::InvalidInput(m)) if m.contains("memory budget") => "memory",
+            Some(
+                Error::OverMemoryBudget { .. }
+                | Error::StoreFull { .. }
+                | Error::ProjectedOverBudget(_),
+            ) => "memory",
             _ => "error",
         };
         Self {

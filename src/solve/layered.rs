@@ -323,6 +323,14 @@ pub fn estimate_bytes(game: &Mnk) -> Bytes {
     Bytes(boards / 8 + boards / 4 + boards + widest_pair * 8 + 64 * shapes.len() as u64)
 }
 
+/// Boards the dense engine holds a slot for (every board of each ply's
+/// rank space, reachable or not): what its time follows.
+pub fn board_slots(game: &Mnk) -> u64 {
+    (0..=game.cells())
+        .map(|p| PlyShape::of_ply(game.cells(), p).size)
+        .sum()
+}
+
 /// Solves every reachable board of `game` on the current rayon pool, after
 /// checking the estimate against `budget`.
 pub fn solve_mnk(game: &Mnk, budget: &Budget) -> Result<MnkSolution> {

@@ -334,7 +334,7 @@ fn refuse_if_projected_over<K>(
         } else {
             String::new()
         };
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::ProjectedOverBudget(format!(
             "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {per_position} bytes a position and its mirror image; projections have been {low}–{high} times the true count, so it needs between {least} and {most}, far over the memory budget of {}: a --max-memory of {least} or more lets the engine try (it stops at the first ply that does not fit){}; `--engine symbolic` (decision diagrams) or `mpirun` over several machines reach further",
             sizes.len(),
             projected as f64,
@@ -343,6 +343,60 @@ fn refuse_if_projected_over<K>(
         )));
     }
     Ok(())
+}
+
+/// What [`project_gravity`] finds of a board before any solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GravityProjection {
+    /// Plies enumerated (all of them on a small board: then exact).
+    pub plies_counted: usize,
+    /// Whether every ply was enumerated (the count is the true one).
+    pub exact: bool,
+    /// The positions projected (or counted), mirror images included.
+    pub positions: u64,
+    /// Bytes the explicit engine holds a position (and its mirror image).
+    pub bytes_per_position: u64,
+}
+
+/// Enumerates the first plies of `game` (those the solve projects from,
+/// [`PLIES_BEFORE_PROJECTING`] + 1, or every ply of a smaller board) within
+/// `budget` and projects its positions ([`project_positions`]); nothing is
+/// solved. The figure a solve refuses a board by, given ahead of it.
+pub fn project_gravity(game: &Gravity, budget: &Budget) -> Result<GravityProjection> {
+    if game.key_bits() <= u32::BITS {
+        project_with::<u32>(game, budget)
+    } else {
+        project_with::<u64>(game, budget)
+    }
+}
+
+fn project_with<K: KeyWord>(game: &Gravity, budget: &Budget) -> Result<GravityProjection> {
+    let moves = Moves::new(game);
+    let cells = game.cells();
+    let per_position = std::mem::size_of::<K>() as u64 + 1;
+    let mut keys: Vec<Vec<K>> = vec![vec![K::from_key(game.key(0, 0))]];
+    let mut held = per_position;
+    let plies = (PLIES_BEFORE_PROJECTING as u32).min(cells);
+    for ply in 0..plies {
+        let parents = &keys[ply as usize];
+        let mut ended = vec![0u8; parents.len()];
+        let next = forward::next_ply(&moves, ply, parents, &mut ended, budget, held)?;
+        held += next.len() as u64 * per_position;
+        keys.push(next);
+    }
+    let sizes: Vec<u64> = keys.iter().map(|k| 2 * k.len() as u64).collect();
+    let exact = keys.len() as u32 == cells + 1;
+    Ok(GravityProjection {
+        plies_counted: keys.len(),
+        exact,
+        positions: if exact {
+            // (canonical keys counted twice: an estimate's upper side)
+            sizes.iter().sum()
+        } else {
+            project_positions(game, &sizes)
+        },
+        bytes_per_position: per_position,
+    })
 }
 
 /// The least and the most that [`project_positions`] from the first ten

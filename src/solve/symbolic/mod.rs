@@ -20,6 +20,7 @@
 //! * [`store`]: one OxiDD manager sized from the memory budget.
 //! * [`certify`]: a stored table checked against the rules, set by set
 //!   (`query --check`).
+//! * [`projection`]: a run's time before it starts, from the measured runs.
 //!
 //! The table is exact, and holds value only (won / drawn / lost), no depth:
 //! a depth is found by search when asked.
@@ -73,6 +74,7 @@ pub mod checkpoint;
 pub mod flat;
 pub mod forward;
 pub mod layout;
+pub mod projection;
 pub mod rules;
 pub mod store;
 
