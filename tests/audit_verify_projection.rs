@@ -123,3 +123,33 @@ fn line_14_the_refusal_says_what_budget_would_do_and_what_goes_further() {
     // the truth, 2.82e9 positions and 12.8 GiB measured, lies in the range said
     assert!(err.contains("between 2.7 GiB and 85.4 GiB"), "{err}");
 }
+
+// (issue 73, line 15) verify ran every case or none, exited 0 with cases
+// not reached, and said nothing of its total time; counts were ungrouped
+#[test]
+fn verify_runs_a_subset_states_its_time_and_is_strict_when_asked() {
+    let out = retrograde(&["verify", "--only", "3,3,3 games"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("verify: 3 cases, each within 120 s: at most 6 min"),
+        "{text}"
+    );
+    assert!(
+        text.contains("255,168") && !text.contains("5,478"),
+        "{text}"
+    );
+    let err = refused(&["verify", "--only", "no such case"]);
+    assert!(err.contains("matches no case"), "{err}");
+    // a case not reached: exit 0 without --strict, 3 with it
+    let args = [
+        "verify",
+        "--only",
+        "Connect Four 5×5 positions",
+        "--max-memory",
+        "20MiB",
+    ];
+    assert_eq!(retrograde(&args).status.code(), Some(0));
+    let strict = [&args[..], &["--strict"]].concat();
+    assert_eq!(retrograde(&strict).status.code(), Some(3));
+}

@@ -35,6 +35,16 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "S", default_value_t = 120.0, allow_negative_numbers = true, value_parser = super::parse_seconds)]
     case_seconds: f64,
 
+    /// Exit 3 when a case is not reached (in time or memory), as well as 1
+    /// when a figure differs: for scripts that must see every figure.
+    #[arg(long)]
+    strict: bool,
+
+    /// Run only the cases whose name contains PATTERN (case-insensitive),
+    /// e.g. `--only "Connect Four 5×5"` or `--only certificate`.
+    #[arg(long, value_name = "PATTERN")]
+    only: Option<String>,
+
     #[command(flatten)]
     run: RunArgs,
 }
@@ -244,6 +254,70 @@ const PAIRING_DRAWS: [(u32, u32, u32); 8] = [
 /// 7,7,5 draws (Hsu, Ko, Chen, Wei, Hsueh & Wu, Theoretical Computer
 /// Science 815, 2020, who prove every board from 5×5 to 8×8 with k = 5 a
 /// draw; 7,6,5 follows from 7,7,5 as a smaller board).
+/// Tromp's position counts and Böck's 2025 table (which confirms Tromp's),
+/// exhaustive: (columns, rows, positions), k = 4.
+const COUNTS: [(u32, u32, u64); 9] = [
+    (4, 4, 161_029u64),
+    (5, 4, 3_945_711),
+    (5, 5, 69_763_700),
+    (3, 8, 8_424_616),
+    (4, 7, 135_385_909),
+    (8, 3, 362_940_958),
+    (5, 6, 1_044_334_437),
+    (7, 4, 2_265_792_710),
+    (6, 5, 2_818_972_642),
+];
+
+/// Böck's counts of boards beyond the explicit engine (or narrow ones it
+/// takes slowly), by the symbolic engine's forward pass; k = 4.
+const SYMBOLIC_COUNTS: [(u32, u32, u64); 8] = [
+    (11, 1, 48_930u64),
+    (1, 11, 12),
+    (10, 2, 50_780_523),
+    (2, 10, 113_835),
+    (3, 9, 49_867_996),
+    (4, 8, 1_104_642_469),
+    (9, 3, 4_816_325_017),
+    // 45 s here at 2 threads (results/symbolic/RUNS.log)
+    (8, 4, 54_233_186_631),
+];
+
+/// The name of every case, in the order they run (for `--only` and the
+/// projected total).
+fn case_names() -> Vec<String> {
+    let mut names: Vec<String> = cases()
+        .into_iter()
+        .flat_map(|(_, checks)| checks.into_iter().map(|c| c.case.to_string()))
+        .collect();
+    names.extend(
+        COUNTS
+            .iter()
+            .map(|(c, r, _)| format!("Connect Four {c}×{r} positions")),
+    );
+    names.extend(
+        SYMBOLIC_COUNTS
+            .iter()
+            .map(|(c, r, _)| format!("Connect Four {c}×{r} positions (symbolic)")),
+    );
+    names.extend(search_cases().into_iter().map(|c| c.case));
+    names.extend(
+        WIN_PROOFS
+            .iter()
+            .map(|(c, r, k)| format!("{c},{r},{k} value (win certificate)")),
+    );
+    names.extend(
+        PAIRING_DRAWS
+            .iter()
+            .map(|(c, r, k)| format!("{c},{r},{k} value (pairing certificate)")),
+    );
+    names.extend(
+        ZONE_DRAWS
+            .iter()
+            .map(|(c, r, k)| format!("{c},{r},{k} value (zone proof)")),
+    );
+    names
+}
+
 const ZONE_DRAWS: [(u32, u32, u32); 3] = [(6, 6, 5), (7, 6, 5), (7, 7, 5)];
 
 /// Boards (columns, rows, k) that verify proves first-player wins by the
@@ -354,9 +428,41 @@ struct Report {
     unreached: usize,
     json: bool,
     rows: Vec<serde_json::Value>,
+    /// `--only`, lower-cased.
+    only: Option<String>,
+}
+
+/// Most characters of a figure in the table's columns.
+const COLUMN: usize = 16;
+
+/// A figure as the table shows it: a count with thousands separators.
+fn shown(figure: &str) -> String {
+    match figure.parse::<u64>() {
+        Ok(n) if figure.bytes().all(|b| b.is_ascii_digit()) => super::output::grouped(n),
+        _ => figure.to_string(),
+    }
 }
 
 impl Report {
+    /// The exit code: 1 when a figure differs, else 3 with `strict` when a
+    /// case was not reached, else `printed` (the printing's own).
+    fn exit_code(&self, printed: ExitCode, strict: bool) -> ExitCode {
+        if self.failed > 0 {
+            ExitCode::from(1)
+        } else if strict && self.unreached > 0 {
+            ExitCode::from(3)
+        } else {
+            printed
+        }
+    }
+
+    /// Whether `case` is to be run (`--only`).
+    fn wants(&self, case: &str) -> bool {
+        self.only
+            .as_ref()
+            .is_none_or(|p| case.to_lowercase().contains(p.as_str()))
+    }
+
     /// One row; `computed` is why it was not reached, for a case not
     /// reached.
     fn row(
@@ -369,10 +475,11 @@ impl Report {
         let why = computed.err();
         let computed = computed.ok();
         let shorten = |s: &str| {
-            if s.chars().count() > 12 {
-                format!("{}…", s.chars().take(11).collect::<String>())
+            let s = shown(s);
+            if s.chars().count() > COLUMN {
+                format!("{}…", s.chars().take(COLUMN - 1).collect::<String>())
             } else {
-                s.to_string()
+                s
             }
         };
         let mark = match computed {
@@ -397,18 +504,20 @@ impl Report {
             return Ok(true);
         }
         let mut line = format!(
-            "{case:<42} {:>12} {:>12}  {mark}  {seconds:.2} s\n",
+            "{case:<42} {:>16} {:>16}  {mark}  {seconds:.2} s\n",
             shorten(published),
             computed.map_or("not reached".to_string(), shorten)
         );
         // a row too long for its column is printed whole below it
         match computed {
             Some(c)
-                if c != published && (published.chars().count() > 12 || c.chars().count() > 12) =>
+                if c != published
+                    && (shown(published).chars().count() > COLUMN
+                        || shown(c).chars().count() > COLUMN) =>
             {
                 line.push_str(&format!("    published {published}\n    computed  {c}\n"));
             }
-            Some(_) if published.chars().count() > 12 => {
+            Some(_) if shown(published).chars().count() > COLUMN => {
                 line.push_str(&format!("    published and computed: {published}\n"));
             }
             _ => {}
@@ -438,7 +547,17 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         unreached: 0,
         json: args.run.json,
         rows: Vec::new(),
+        only: args.only.as_ref().map(|p| p.to_lowercase()),
     };
+    let names = case_names();
+    let chosen = names.iter().filter(|n| report.wants(n)).count();
+    if chosen == 0 {
+        anyhow::bail!(
+            "--only {:?} matches no case (the cases are named as the table prints them, e.g. \
+             \"3,3,3 positions\" or \"Connect Four 5×4 positions\")",
+            args.only.as_deref().unwrap_or_default()
+        );
+    }
     if !report.json {
         if budget.0 .0 < FULL_RUN_BYTES {
             emit(&format!(
@@ -448,11 +567,28 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             ))?;
         }
         emit(&format!(
-            "{:<42} {:>12} {:>12}  ok  time\n",
+            "verify: {chosen} case{}, each within {} s: at most {} in all (the {} cases took \
+             7 min 25 s together on this project's 2-core machine, 2026-11-29)\n",
+            if chosen == 1 { "" } else { "s" },
+            super::output::grouped(args.case_seconds as u64),
+            retrograde::solve::symbolic::projection::duration_in_words(
+                chosen as f64 * args.case_seconds
+            ),
+            names.len()
+        ))?;
+        emit(&format!(
+            "{:<42} {:>16} {:>16}  ok  time\n",
             "case", "published", "computed"
         ))?;
     }
     for ((rows, cols, k), checks) in cases() {
+        let checks: Vec<_> = checks
+            .into_iter()
+            .filter(|c| report.wants(c.case))
+            .collect();
+        if checks.is_empty() {
+            continue;
+        }
         let game = Mnk::new(rows, cols, k)?;
         let clock = Instant::now();
         // a board over the memory budget is not reached, case by case
@@ -473,18 +609,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     // Tromp's position counts and Böck's 2025 table (which confirms
     // Tromp's), exhaustive (a case over the memory budget or past its
     // seconds is not reached).
-    let counts = [
-        (4, 4, 161_029u64),
-        (5, 4, 3_945_711),
-        (5, 5, 69_763_700),
-        (3, 8, 8_424_616),
-        (4, 7, 135_385_909),
-        (8, 3, 362_940_958),
-        (5, 6, 1_044_334_437),
-        (7, 4, 2_265_792_710),
-        (6, 5, 2_818_972_642),
-    ];
+    let counts = COUNTS;
     for (cols, rows, published) in counts {
+        if !report.wants(&format!("Connect Four {cols}×{rows} positions")) {
+            continue;
+        }
         let clock = Instant::now();
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
         let game = Gravity::new(cols, rows, 4)?;
@@ -504,18 +633,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     // Böck's counts of boards beyond the explicit engine (or narrow ones
     // it takes slowly), by the symbolic engine's forward pass; k = 4
-    let symbolic_counts = [
-        (11, 1, 48_930u64),
-        (1, 11, 12),
-        (10, 2, 50_780_523),
-        (2, 10, 113_835),
-        (3, 9, 49_867_996),
-        (4, 8, 1_104_642_469),
-        (9, 3, 4_816_325_017),
-        // 45 s here at 2 threads (results/symbolic/RUNS.log)
-        (8, 4, 54_233_186_631),
-    ];
+    let symbolic_counts = SYMBOLIC_COUNTS;
     for (cols, rows, published) in symbolic_counts {
+        if !report.wants(&format!("Connect Four {cols}×{rows} positions (symbolic)")) {
+            continue;
+        }
         let clock = Instant::now();
         let bar = args.run.progress_plies();
         let run = SymbolicRun {
@@ -550,6 +672,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         board,
     } in search_cases()
     {
+        if !report.wants(&case) {
+            continue;
+        }
         let board = board?;
         let clock = Instant::now();
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
@@ -577,6 +702,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     // wins by the df-pn prover, each written out as a proof tree
     for (cols, rows, k) in WIN_PROOFS {
+        if !report.wants(&format!("{cols},{rows},{k} value (win certificate)")) {
+            continue;
+        }
         let clock = Instant::now();
         let board = Bitboard::new(Family::Mnk, cols, rows, k)?;
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
@@ -599,6 +727,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         .map(|&b| (b, true))
         .chain(ZONE_DRAWS.iter().map(|&b| (b, false)));
     for ((cols, rows, k), by_pairing) in draws {
+        let how = if by_pairing {
+            "pairing certificate"
+        } else {
+            "zone proof"
+        };
+        if !report.wants(&format!("{cols},{rows},{k} value ({how})")) {
+            continue;
+        }
         let clock = Instant::now();
         let board = PairingBoard::new(cols, rows, k)?;
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
@@ -629,21 +765,34 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             "case_seconds": args.case_seconds,
             "threads": threads,
         }))?;
-        return Ok(if report.failed == 0 {
-            code
-        } else {
-            ExitCode::from(1)
-        });
+        return Ok(report.exit_code(code, args.strict));
     }
+    let article = if report.wants("4,4,3 positions") {
+        "note: a popular article on tic-tac-toe-family counts prints 6,035,992 positions for 4,4,3;\n      the dense engine and an independent hash-set enumeration (tests/mnk_published.rs)\n      both count 6,036,001.\n"
+    } else {
+        ""
+    };
     let summary = format!(
-        "note: a popular article on tic-tac-toe-family counts prints 6,035,992 positions for 4,4,3;\n      the dense engine and an independent hash-set enumeration (tests/mnk_published.rs)\n      both count 6,036,001.\n{}{}\n",
-        if report.failed == 0 { "all figures reached agree".to_string() } else { format!("{} figure(s) differ", report.failed) },
-        if report.unreached > 0 { format!("; {} case(s) not reached within {} s each or the memory budget", report.unreached, args.case_seconds) } else { String::new() }
+        "{article}{}{}\n",
+        if report.failed == 0 {
+            "all figures reached agree".to_string()
+        } else {
+            format!("{} figure(s) differ", report.failed)
+        },
+        if report.unreached > 0 {
+            format!(
+                "; {} not reached within {} s each or the memory budget",
+                if report.unreached == 1 {
+                    "1 case".to_string()
+                } else {
+                    format!("{} cases", report.unreached)
+                },
+                args.case_seconds
+            )
+        } else {
+            String::new()
+        }
     );
     let code = emit(&summary)?;
-    Ok(if report.failed == 0 {
-        code
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(report.exit_code(code, args.strict))
 }
