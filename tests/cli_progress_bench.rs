@@ -66,7 +66,7 @@ fn progress_shows_on_a_terminal_only() {
     // the other long solves draw bars too: gravity plies, Nim heaps, Can I Win states
     let plies = on_a_terminal("connect --cols 5 --rows 4");
     assert!(
-        plies.contains("forward") && plies.contains("ply"),
+        plies.contains("forward") && plies.contains("plies"),
         "{plies:?}"
     );
     let heaps = on_a_terminal("nim --stones 300000000");

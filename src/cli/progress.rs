@@ -16,14 +16,15 @@ impl Bar {
         if quiet || !std::io::stderr().is_terminal() {
             return Bar(None);
         }
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        // hidden until the first stage gives it a size: drawn before, it
+        // flashed "0/0 states" (issue 73, line 15)
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         let style = ProgressStyle::with_template(
             "{msg:>9} [{bar:24}] {percent:>3}% {human_pos}/{human_len} states, ETA {eta}",
         )
         .expect("a valid template")
         .progress_chars("=> ");
         bar.set_style(style);
-        bar.enable_steady_tick(Duration::from_millis(100));
         Bar(Some(bar))
     }
 
@@ -33,8 +34,11 @@ impl Bar {
             return Bar(None);
         };
         bar.set_style(
+            // plies done, not the ply's number: the backward pass works down
+            // from the full board, and a counter of ply numbers ran
+            // backwards (issue 73, line 15)
             ProgressStyle::with_template(
-                "{msg:>9} [{bar:24}] ply {pos}/{len}, {elapsed} so far {prefix}",
+                "{msg:>9} [{bar:24}] {pos}/{len} plies done, {elapsed} so far, ETA {eta} {prefix}",
             )
             .expect("a valid template")
             .progress_chars("=> "),
@@ -76,10 +80,18 @@ impl Bar {
 impl Progress for Bar {
     fn stage(&self, name: &str, total: u64) {
         if let Some(bar) = &self.0 {
-            bar.set_message(name.to_string());
-            bar.set_length(total);
+            // changed out of sight, so that no frame mixes the old stage
+            // with the new (a drawn "backward 20/20, 20/21, 4/21")
+            let first = bar.is_hidden();
+            bar.set_draw_target(ProgressDrawTarget::hidden());
             bar.set_position(0);
+            bar.set_length(total);
+            bar.set_message(name.to_string());
             bar.reset_eta();
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            if first {
+                bar.enable_steady_tick(Duration::from_millis(100));
+            }
         }
     }
 
