@@ -332,3 +332,19 @@ fn messages_name_what_was_given_and_what_was_done() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// (issue 73, line 15) prove printed "1 positions" and counts ungrouped
+#[test]
+fn prove_groups_its_counts_and_says_one_position() {
+    let out = retrograde(&["prove", "mnk", "--cols", "4", "--rows", "4", "--k", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("(1 position visited"), "{text}");
+    let out = retrograde(&["prove", "mnk", "--cols", "4", "--rows", "5", "--k", "4"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let digits_run = text
+        .split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    assert!(digits_run <= 4 || text.contains(','), "{text}");
+}

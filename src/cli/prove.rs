@@ -33,7 +33,7 @@ use retrograde::solve::win_proof;
 use retrograde::solve::zone_proof::{self, DrawProof};
 use retrograde::tablefile::replace::check_replaceable;
 
-use super::output::{emit, emit_json, first_player_result, result_in_words};
+use super::output::{emit, emit_json, first_player_result, grouped, result_in_words};
 use super::RunArgs;
 
 /// Positions the zone prover may search on a board the bitboard search also
@@ -319,7 +319,9 @@ fn by_zones(
                 .map(|i| {
                     format!(
                         "claim {}: {} positions listed, {} searched (pairings and relevance zones)",
-                        claims[i], entries[i], stats[i].nodes
+                        claims[i],
+                        grouped(entries[i]),
+                        grouped(stats[i].nodes)
                     )
                 })
                 .collect();
@@ -372,8 +374,10 @@ fn by_win_proof(
         method: "proof-number search",
         certificate: Certificate::Text(certificate),
         details: vec![format!(
-            "claim X wins: {} positions replayed, {} moves listed ({} positions visited by the search)",
-            size.positions, size.moves, stats.visits
+            "claim X wins: {} positions replayed, {} moves listed ({} visited by the search)",
+            grouped(size.positions as u64),
+            grouped(size.moves as u64),
+            positions(stats.visits)
         )],
         json: serde_json::json!({
             "visits": stats.visits,
@@ -721,9 +725,9 @@ fn threat_outcome(
         }
         Verdict::Open => {
             return Ok(Err(format!(
-                "the threat prover stopped on {} ({} positions searched{earlier_text})",
+                "the threat prover stopped on {} ({} searched{earlier_text})",
                 prover.stopped().unwrap_or("a limit"),
-                prover.stats().visits
+                positions(prover.stats().visits)
             )))
         }
     }
@@ -738,8 +742,12 @@ fn threat_outcome(
         method: "threats",
         certificate: Certificate::Streamed,
         details: vec![format!(
-            "claim X wins: {entries} positions listed ({} searched{earlier_text}, {} expanded: runs of fours and covers; {} zones answered {} replies)",
-            stats.visits, stats.expansions, stats.cuts, stats.moves_cut
+            "claim X wins: {} positions listed ({} searched{earlier_text}, {} expanded: runs of fours and covers; {} zones answered {} replies)",
+            grouped(entries as u64),
+            grouped(stats.visits),
+            grouped(stats.expansions),
+            grouped(stats.cuts),
+            grouped(stats.moves_cut)
         )],
         json: serde_json::json!({
             "visits": stats.visits,
@@ -855,9 +863,9 @@ fn by_search(
             format!(
                 "{}: {} positions replayed, {} moves and {} pairings listed",
                 c.line(),
-                s.positions,
-                s.moves,
-                s.pairings
+                grouped(s.positions as u64),
+                grouped(s.moves as u64),
+                grouped(s.pairings as u64)
             )
         })
         .collect();
@@ -1097,4 +1105,13 @@ pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     } else {
         code
     })
+}
+
+/// `n` positions, grouped by thousands ("1 position", "12,345 positions").
+fn positions(n: u64) -> String {
+    if n == 1 {
+        "1 position".into()
+    } else {
+        format!("{} positions", grouped(n))
+    }
 }
