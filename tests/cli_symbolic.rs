@@ -425,3 +425,51 @@ fn refusals_name_the_search_first_and_long_runs_wait_to_be_asked_for() {
             > 3600.0
     );
 }
+
+// (issue 73, line 12) the small games' commands estimate too
+#[test]
+fn every_solving_command_estimates_without_solving() {
+    for (args, states) in [
+        (&["nim", "--stones", "100", "--estimate", "--json"][..], 101),
+        (
+            &[
+                "can-i-win",
+                "--max",
+                "20",
+                "--total",
+                "100",
+                "--estimate",
+                "--json",
+            ][..],
+            1 << 20,
+        ),
+        (&["ends", "--nums", "1,5,2", "--estimate", "--json"][..], 6),
+        (
+            &[
+                "cat-mouse",
+                "--graph",
+                "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]",
+                "--estimate",
+                "--json",
+            ][..],
+            60,
+        ),
+    ] {
+        let v = json_of(args);
+        assert_eq!(v["estimate"], true, "{args:?}");
+        assert_eq!(v["states"], states, "{args:?}");
+        assert!(v["bytes"].as_u64().unwrap() > 0 && v["fits"] == true, "{v}");
+    }
+    let v = json_of(&[
+        "can-i-win",
+        "--max",
+        "30",
+        "--total",
+        "300",
+        "--estimate",
+        "--json",
+        "--max-memory",
+        "1MiB",
+    ]);
+    assert_eq!(v["fits"], false, "{v}");
+}

@@ -53,6 +53,9 @@ pub struct CatMouseArgs {
 
     #[command(flatten)]
     out: OutArgs,
+
+    #[command(flatten)]
+    estimate: super::estimate::EstimateArg,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,6 +95,19 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|l| l.into_iter().map(|b| b as u32).collect())
         .collect();
+    if args.estimate.estimate {
+        use retrograde::game::RankedGame;
+        return super::estimate::states(
+            "cat-mouse",
+            game.state_count(),
+            retrograde::solve::retrograde::estimate_bytes(
+                game.state_count(),
+                game.max_move_count(),
+            ),
+            &args.run.budget(),
+            args.run.json,
+        );
+    }
     let (table, timing) = solve_retrograde(&game, SavedGame::Graph(lists), &args.run, &args.out)?;
     report(&game, &table, start, &timing, args.run.json)
 }

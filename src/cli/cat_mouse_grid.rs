@@ -65,6 +65,9 @@ pub struct CatMouseGridArgs {
 
     #[command(flatten)]
     out: OutArgs,
+
+    #[command(flatten)]
+    estimate: super::estimate::EstimateArg,
 }
 
 /// Who moves, as `--turn` names it.
@@ -145,6 +148,19 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let game = CatMouseGrid::new_within(&rows, cat_jump, mouse_jump, &args.run.budget())?;
     let start = grid_state(&game, args.mouse.as_deref(), args.cat.as_deref(), args.turn)?;
 
+    if args.estimate.estimate {
+        use retrograde::game::RankedGame;
+        return super::estimate::states(
+            "cat-mouse-grid",
+            game.state_count(),
+            retrograde::solve::retrograde::estimate_bytes(
+                game.state_count(),
+                game.max_move_count(),
+            ),
+            &args.run.budget(),
+            args.run.json,
+        );
+    }
     let saved = SavedGame::Grid {
         rows: rows.iter().map(|r| r.to_string()).collect(),
         cat_jump,

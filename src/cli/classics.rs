@@ -38,6 +38,9 @@ pub struct NimArgs {
 
     #[command(flatten)]
     out: OutArgs,
+
+    #[command(flatten)]
+    estimate: super::estimate::EstimateArg,
 }
 
 /// Arguments of `retrograde can-i-win`.
@@ -59,6 +62,9 @@ pub struct CanIWinArgs {
 
     #[command(flatten)]
     out: OutArgs,
+
+    #[command(flatten)]
+    estimate: super::estimate::EstimateArg,
 }
 
 /// Arguments of `retrograde ends`.
@@ -76,6 +82,9 @@ pub struct EndsArgs {
 
     #[command(flatten)]
     out: OutArgs,
+
+    #[command(flatten)]
+    estimate: super::estimate::EstimateArg,
 }
 
 /// `--used`: a position of Can I Win.
@@ -106,6 +115,15 @@ fn non_negative(value: i64, what: &str) -> anyhow::Result<u64> {
 pub fn nim(args: &NimArgs) -> anyhow::Result<ExitCode> {
     let stones = non_negative(args.stones, "--stones")?;
     let max_take = non_negative(args.max_take, "--max-take")?;
+    if args.estimate.estimate {
+        return super::estimate::states(
+            "nim",
+            stones.saturating_add(1),
+            retrograde::games::nim::estimate_bytes(stones),
+            &args.run.budget(),
+            args.run.json,
+        );
+    }
     args.out.check()?;
     let clock = Instant::now();
     let bar = args.run.progress();
@@ -183,6 +201,18 @@ pub fn nim_report(
 pub fn can_i_win(args: &CanIWinArgs) -> anyhow::Result<ExitCode> {
     let max = u32::try_from(args.max)
         .map_err(|_| anyhow::anyhow!("--max {} must be between 0 and 30", args.max))?;
+    if args.estimate.estimate {
+        if max > 30 {
+            anyhow::bail!("--max {max} must be between 0 and 30");
+        }
+        return super::estimate::states(
+            "can-i-win",
+            1u64 << max,
+            retrograde::games::can_i_win::estimate_bytes(max),
+            &args.run.budget(),
+            args.run.json,
+        );
+    }
     args.out.check()?;
     let threads = args.run.threads();
     let clock = Instant::now();
@@ -279,6 +309,16 @@ pub fn ends(args: &EndsArgs) -> anyhow::Result<ExitCode> {
             })
         })
         .collect::<anyhow::Result<Vec<u64>>>()?;
+    if args.estimate.estimate {
+        let n = numbers.len() as u64;
+        return super::estimate::states(
+            "ends",
+            n * (n + 1) / 2,
+            retrograde::games::ends::estimate_bytes(numbers.len()),
+            &args.run.budget(),
+            args.run.json,
+        );
+    }
     args.out.check()?;
     let threads = args.run.threads();
     let clock = Instant::now();

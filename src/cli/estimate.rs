@@ -208,3 +208,51 @@ pub fn mnk(
     }
     print(Family::Mnk, (cols, rows, k), budget, lines, json_out)
 }
+
+/// `--estimate` of the commands whose games are solved whole by one
+/// engine (cat-mouse, cat-mouse-grid, nim, can-i-win, ends).
+#[derive(Debug, clap::Args, Clone, Default)]
+pub struct EstimateArg {
+    /// Solve nothing: print the states, the memory and the time the solve
+    /// would take, against the memory budget.
+    #[arg(long)]
+    pub estimate: bool,
+}
+
+/// States a second the retrograde engine and the classics' solvers go
+/// through at 2 threads (the 2,000-node Cat and Mouse bench graph, 8 M
+/// states, in 74 ms: docs/GUIDE.md), taken low.
+pub const STATES_PER_SECOND: f64 = 50e6;
+
+/// Prints the estimate of a solve of `states` states in `bytes`.
+pub fn states(
+    game: &str,
+    states: u64,
+    bytes: Bytes,
+    budget: &Budget,
+    json_out: bool,
+) -> anyhow::Result<ExitCode> {
+    let seconds = states as f64 / STATES_PER_SECOND;
+    if json_out {
+        return emit_json(&json!({
+            "estimate": true,
+            "game": game,
+            "states": states,
+            "bytes": bytes.0,
+            "seconds": seconds,
+            "budget_bytes": budget.0 .0,
+            "fits": bytes.0 <= budget.0 .0,
+        }));
+    }
+    emit(&format!(
+        "{game}: an estimate, nothing solved: {} states, {bytes}, {}: {} the memory budget of {}\n",
+        grouped(states),
+        if seconds < 1.0 {
+            "under a second".to_string()
+        } else {
+            format!("about {}", duration_in_words(seconds))
+        },
+        fits(budget, bytes.0),
+        budget.0
+    ))
+}
