@@ -65,7 +65,7 @@ enum Command {
     Prove(prove::ProveArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
-    /// Draw a connect or mnk --json report's per-ply table as an SVG.
+    /// Draw a connect or mnk --json report's per-ply table, or a bench --json report's speed-up by threads, as an SVG (--out FILE).
     Plot(plot::PlotArgs),
     /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
     Bench(bench::BenchArgs),
