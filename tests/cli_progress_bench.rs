@@ -1,6 +1,8 @@
 //! Progress bars appear on a terminal and nowhere else; `bench` runs the
 //! suite with agreeing checksums, and `--markdown` rewrites only its own
-//! section of a file.
+//! section of a file. Issue 73, line 13: `bench` reports the median of its
+//! runs with min and max, warns of noisy figures, and records the machine
+//! and the build.
 
 use std::process::{Command, Stdio};
 
@@ -143,7 +145,8 @@ fn bench_runs_the_suite_and_the_checksums_agree() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.stderr.is_empty());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    warnings_are_the_noise(&String::from_utf8_lossy(&out.stderr), &v);
     let markdown = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     let section = markdown
@@ -152,7 +155,6 @@ fn bench_runs_the_suite_and_the_checksums_agree() {
         .unwrap_or_else(|| panic!("the text around the section changed:\n{markdown}"));
     assert!(!section.contains("an old table"));
     assert_eq!(section.matches("| connect-6x4 | 94,910,577 |").count(), 2);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
     assert!(v["machine"]["cpu"].is_string());
     let rows = v["rows"].as_array().unwrap();
@@ -176,5 +178,109 @@ fn bench_runs_the_suite_and_the_checksums_agree() {
     assert_eq!(
         states,
         [7_996_000, 32_772_608, 6_036_001, 9_722_011, 94_910_577, 69_763_700]
+    );
+}
+
+/// Stderr holds exactly one warning a reason of the report's `noise`, and
+/// `noisy` says whether there is any.
+fn warnings_are_the_noise(stderr: &str, report: &serde_json::Value) {
+    let reasons: Vec<String> = report["noise"]
+        .as_array()
+        .expect("a noise list")
+        .iter()
+        .map(|r| format!("warning: noisy figures: {}", r.as_str().unwrap()))
+        .collect();
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), reasons, "{stderr}");
+    assert_eq!(report["noisy"], !reasons.is_empty());
+}
+
+/// Runs `bench ARGS --json`, which must succeed; returns the report and
+/// checks its warnings.
+fn bench_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(BIN)
+        .arg("bench")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    warnings_are_the_noise(&stderr, &report);
+    report
+}
+
+fn f(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn bench_reports_the_median_with_min_and_max_of_its_runs() {
+    let report = bench_json(&[
+        "--workloads",
+        "cat-mouse-2000",
+        "--threads-list",
+        "1,2",
+        "--runs",
+        "3",
+    ]);
+    assert_eq!(report["runs"], 3);
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let mut times: Vec<f64> = row["times"].as_array().unwrap().iter().map(f).collect();
+        assert_eq!(times.len(), 3, "{row}");
+        times.sort_by(f64::total_cmp);
+        assert_eq!(f(&row["seconds"]), times[1], "the median: {row}");
+        assert_eq!(f(&row["min_seconds"]), times[0]);
+        assert_eq!(f(&row["max_seconds"]), times[2]);
+        let spread = (times[2] - times[0]) / times[1];
+        assert!((f(&row["spread"]) - spread).abs() < 1e-12, "{row}");
+    }
+    // the speed-up is of the medians
+    let speedup = f(&rows[0]["seconds"]) / f(&rows[1]["seconds"]);
+    assert!((f(&rows[1]["speedup"]) - speedup).abs() < 1e-9);
+    // the limits the warnings use are in the report
+    assert_eq!(report["noise_limits"]["spread"], 0.1);
+}
+
+#[test]
+fn bench_records_the_machine_version_commit_and_date() {
+    let now = || {
+        let out = Command::new("date")
+            .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let before = now();
+    let report = bench_json(&["--workloads", "cat-mouse-2000", "--runs", "1"]);
+    let after = now();
+    let machine = &report["machine"];
+    assert!(machine["cores"].as_u64().unwrap() >= 1);
+    assert!(!machine["cpu"].as_str().unwrap().is_empty());
+    for when in ["before", "after"] {
+        let load = &machine["load_average"][when];
+        assert!(load.is_null() || f(load) >= 0.0, "{machine}");
+    }
+    assert_eq!(machine["version"], env!("CARGO_PKG_VERSION"));
+    let git = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string());
+    assert_eq!(
+        machine["commit"].as_str().unwrap(),
+        git.as_deref().unwrap_or("unknown")
+    );
+    // ISO 8601 in UTC, from the system clock: between the two readings of `date`
+    let date = machine["date"].as_str().unwrap();
+    let shape = regex::Regex::new(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$").unwrap();
+    assert!(shape.is_match(date), "{date}");
+    assert!(
+        before.as_str() <= date && date <= after.as_str(),
+        "{before} {date} {after}"
     );
 }
