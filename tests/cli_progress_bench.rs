@@ -1,8 +1,9 @@
 //! Progress bars appear on a terminal and nowhere else; `bench` runs the
 //! suite with agreeing checksums, and `--markdown` rewrites only its own
 //! section of a file. Issue 73, line 13: `bench` reports the median of its
-//! runs with min and max, warns of noisy figures, and records the machine
-//! and the build.
+//! runs with min and max, warns of noisy figures, records the machine and
+//! the build, and `--report DIR` writes BENCH.md, bench.json and the SVG
+//! from one run.
 
 use std::process::{Command, Stdio};
 
@@ -283,4 +284,112 @@ fn bench_records_the_machine_version_commit_and_date() {
         before.as_str() <= date && date <= after.as_str(),
         "{before} {date} {after}"
     );
+}
+
+/// `1234567` → `1,234,567`, as the tables print states.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[test]
+fn bench_report_writes_markdown_json_and_svg_from_one_run() {
+    let dir = scratch("report");
+    std::fs::create_dir_all(&dir).unwrap();
+    let markdown = dir.join("BENCH.md");
+    let (above, below) = (
+        "# Benchmarks\n\nKept above.\n",
+        "\n## History\n\nKept below.\n",
+    );
+    std::fs::write(&markdown, format!("{above}{BEGIN}\nold\n{END}\n{below}")).unwrap();
+    let shown = dir.display().to_string();
+    let args = [
+        "bench",
+        "--workloads",
+        "cat-mouse-2000,mnk-4x4-k3",
+        "--threads-list",
+        "1,2",
+        "--runs",
+        "2",
+        "--report",
+        &shown,
+    ];
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("bench.json")).unwrap()).unwrap();
+    warnings_are_the_noise(&String::from_utf8_lossy(&out.stderr), &report);
+    assert_eq!(report["command"], format!("retrograde {}", args.join(" ")));
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    assert!(text.starts_with(&format!("{above}{BEGIN}\n")), "{text}");
+    assert!(text.ends_with(&format!("{END}\n{below}")), "{text}");
+    let svg = std::fs::read_to_string(dir.join("bench-scaling.svg")).unwrap();
+    assert!(svg.starts_with("<!-- retrograde plot -->\n"));
+    // every row of the JSON is a row of the table, to the printed digits
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in rows {
+        let line = format!(
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.0}% |",
+            r["workload"].as_str().unwrap(),
+            grouped(r["states"].as_u64().unwrap()),
+            r["threads"],
+            f(&r["seconds"]),
+            f(&r["min_seconds"]),
+            f(&r["max_seconds"]),
+            100.0 * f(&r["spread"]),
+        );
+        assert!(text.contains(&line), "{line} not in\n{text}");
+        assert!(text.contains(&format!("| {:.2}× |", f(&r["speedup"]))));
+    }
+    // the plot's legend gives each workload's speed-up at 2 threads
+    for r in rows.iter().filter(|r| r["threads"] == 2) {
+        let figure = format!(">\n{:.2}×\n<", f(&r["speedup"]));
+        assert!(svg.contains(&figure), "{figure} not in the SVG");
+    }
+    // the three name the same run: its date and commit
+    let machine = &report["machine"];
+    let (date, commit) = (
+        machine["date"].as_str().unwrap(),
+        machine["commit"].as_str().unwrap(),
+    );
+    assert!(svg.contains(&date[..10]) && svg.contains(commit));
+    assert!(text.contains(&date[..10]) && text.contains(&format!("commit {commit}")));
+    let noisy = report["noisy"] == true;
+    assert_eq!(text.contains("**Noisy figures**"), noisy);
+    assert_eq!(svg.contains("noisy figures"), noisy);
+
+    // a file there that bench or plot did not write is refused before any work
+    for (name, foreign) in [("bench.json", "{}"), ("bench-scaling.svg", "<svg/>")] {
+        let path = dir.join(name);
+        let kept = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, foreign).unwrap();
+        let (code, stdout, stderr) =
+            cli::run_within(&["bench", "--runs", "1000", "--report", &shown], 60, None);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stdout.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains("not replaced"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), foreign);
+        std::fs::write(&path, kept).unwrap();
+    }
+    let missing = format!("{shown}/missing");
+    let (code, _, stderr) = cli::run_within(&["bench", "--report", &missing], 60, None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("not a folder"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,8 +2,8 @@
 //! with speed-up, parallel efficiency and a checksum that must agree across
 //! thread counts. Each row is the median of `--runs` runs with their min and
 //! max; a wide spread or a loaded machine marks the figures noisy (see
-//! [`stats`]), on stderr and in the report; each report carries its machine
-//! record (see [`machine`]).
+//! [`stats`]), on stderr and in the report. `--report DIR` writes BENCH.md,
+//! bench.json and bench-scaling.svg from one run (see [`report`]).
 
 mod machine;
 mod report;
@@ -26,6 +26,7 @@ use retrograde::solve::sparse_layered::solve_gravity;
 
 use super::output::{emit, emit_json};
 use machine::Machine;
+use report::ReportDir;
 use stats::Summary;
 
 /// The 2,000-node Cat and Mouse bench graph (`benches/data/cat-mouse-2000.json`).
@@ -59,8 +60,15 @@ pub struct BenchArgs {
     /// PATH (atomically), e.g. results/BENCH.md. An existing file keeps every
     /// line outside its section marked as written by `bench`; one without
     /// that section is refused.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "report")]
     markdown: Option<PathBuf>,
+
+    /// Write DIR/BENCH.md (its generated section, as --markdown does),
+    /// DIR/bench.json (the --json report) and DIR/bench-scaling.svg (its
+    /// plot) from this one run, e.g. `--report results/`. Each existing file
+    /// must be one bench or plot wrote; all three are checked before any work.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
 
     /// No status lines on stderr (warnings of noisy figures still appear).
     #[arg(long, short)]
@@ -210,6 +218,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--markdown {e}"))?;
         report::markdown_file(path, "", "--markdown")?;
     }
+    let report_dir = args.report.as_deref().map(ReportDir::check).transpose()?;
     let workloads = selected(workloads()?, args.workloads.as_deref())?;
     let counts = args
         .threads_list
@@ -235,8 +244,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         noise,
     };
     if let Some(path) = &args.markdown {
-        let text = report::markdown_file(path, &report::markdown(&bench), "--markdown")?;
+        let text = report::markdown_file(path, &report::markdown(&bench, false), "--markdown")?;
         report::write(path, text.as_bytes())?;
+    }
+    if let Some(dir) = &report_dir {
+        dir.write(&bench)?;
     }
     let code = if args.json {
         emit_json(&report::json(&bench))?

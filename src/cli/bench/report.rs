@@ -1,14 +1,21 @@
-//! A bench run as text: the table on stdout, the JSON object and the
-//! Markdown section of BENCH.md.
+//! A bench run as text: the table on stdout, the JSON object, the Markdown
+//! section of BENCH.md, and `--report DIR`, which writes DIR/BENCH.md,
+//! DIR/bench.json and DIR/bench-scaling.svg from one run.
+//!
+//! Invariant: the three files of `--report` hold the figures of one run —
+//! all three are made from its rows (the SVG from the very JSON object
+//! written to bench.json), all three are made before any is written, and
+//! each is written atomically.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
 use super::super::generated_section;
 use super::super::output::grouped;
+use super::super::plot;
 use super::stats::{LOAD_PER_CORE_LIMIT, SPREAD_LIMIT};
 use super::{Bench, Row};
 
@@ -97,12 +104,19 @@ fn plural(n: u32) -> &'static str {
 }
 
 /// The generated section of BENCH.md: how and where the figures were
-/// measured, whether they are noisy, then the table.
-pub fn markdown(bench: &Bench) -> String {
+/// measured, whether they are noisy, then the table. `with_files` links
+/// bench.json and bench-scaling.svg, written beside it by `--report`.
+pub fn markdown(bench: &Bench, with_files: bool) -> String {
     let mut out = String::new();
+    let files = if with_files {
+        ", which writes this table, [`bench.json`](bench.json) and \
+         [`bench-scaling.svg`](bench-scaling.svg) from the same run"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "Measured by `{}`: {}.\n\n\
+        "Measured by `{}`{files}: {}.\n\n\
          Each row is the median of {} run{} with the fastest (*min*) and the slowest (*max*); \
          *spread* is (max − min) / median. Solve time only (the input is built once, outside the timing). \
          *Speed-up* is the median time at the smallest thread count divided by the median at this one; \
@@ -183,4 +197,68 @@ pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             retrograde::error::os_text(&e)
         )
     })
+}
+
+/// The three files of `--report DIR`, checked before any work.
+pub struct ReportDir {
+    markdown: PathBuf,
+    json: PathBuf,
+    svg: PathBuf,
+}
+
+impl ReportDir {
+    /// Checks that DIR is a folder and that each of its three files is
+    /// absent or one that `bench --report` may replace: a BENCH.md with
+    /// the generated section, a bench.json that is a bench report, a
+    /// bench-scaling.svg that `plot` wrote.
+    pub fn check(dir: &Path) -> anyhow::Result<ReportDir> {
+        if !dir.is_dir() {
+            bail!("--report {}: not a folder", dir.display());
+        }
+        let report = ReportDir {
+            markdown: dir.join("BENCH.md"),
+            json: dir.join("bench.json"),
+            svg: dir.join("bench-scaling.svg"),
+        };
+        for path in [&report.markdown, &report.json, &report.svg] {
+            retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--report {e}"))?;
+        }
+        markdown_file(&report.markdown, "", "--report")?;
+        if report.json.exists() && !is_bench_report(&report.json) {
+            bail!(
+                "--report {}: exists and is not a bench report (no machine and rows), \
+                 so it is not replaced; move it away or give another folder",
+                report.json.display()
+            );
+        }
+        if report.svg.exists() && !plot::is_ours(&report.svg) {
+            bail!(
+                "--report {}: exists and was not written by plot, so it is not replaced; \
+                 move it away or give another folder",
+                report.svg.display()
+            );
+        }
+        Ok(report)
+    }
+
+    /// Writes the three files of `bench`: each made first, then each
+    /// written atomically.
+    pub fn write(&self, bench: &Bench) -> anyhow::Result<()> {
+        let report = json(bench);
+        let json_text = format!("{report}\n");
+        let svg = plot::bench_svg(&report).context("drawing bench-scaling.svg")?;
+        let markdown = markdown_file(&self.markdown, &markdown(bench, true), "--report")?;
+        write(&self.json, json_text.as_bytes())?;
+        write(&self.markdown, markdown.as_bytes())?;
+        write(&self.svg, svg.as_bytes())
+    }
+}
+
+/// Whether the file at `path` is a JSON object with `machine` and `rows`,
+/// as `bench --json` writes.
+fn is_bench_report(path: &Path) -> bool {
+    retrograde::files::read_regular_text(path)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .is_some_and(|v| v.get("machine").is_some() && v.get("rows").is_some_and(Value::is_array))
 }
