@@ -1,6 +1,9 @@
 //! Progress bars appear on a terminal and nowhere else; `bench` runs the
 //! suite with agreeing checksums, and `--markdown` rewrites only its own
-//! section of a file.
+//! section of a file. Issue 73, line 13: `bench` reports the median of its
+//! runs with min and max, warns of noisy figures, records the machine and
+//! the build, and `--report DIR` writes BENCH.md, bench.json and the SVG
+//! from one run.
 
 use std::process::{Command, Stdio};
 
@@ -143,7 +146,8 @@ fn bench_runs_the_suite_and_the_checksums_agree() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.stderr.is_empty());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    warnings_are_the_noise(&String::from_utf8_lossy(&out.stderr), &v);
     let markdown = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     let section = markdown
@@ -152,7 +156,6 @@ fn bench_runs_the_suite_and_the_checksums_agree() {
         .unwrap_or_else(|| panic!("the text around the section changed:\n{markdown}"));
     assert!(!section.contains("an old table"));
     assert_eq!(section.matches("| connect-6x4 | 94,910,577 |").count(), 2);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
     assert!(v["machine"]["cpu"].is_string());
     let rows = v["rows"].as_array().unwrap();
@@ -177,4 +180,216 @@ fn bench_runs_the_suite_and_the_checksums_agree() {
         states,
         [7_996_000, 32_772_608, 6_036_001, 9_722_011, 94_910_577, 69_763_700]
     );
+}
+
+/// Stderr holds exactly one warning a reason of the report's `noise`, and
+/// `noisy` says whether there is any.
+fn warnings_are_the_noise(stderr: &str, report: &serde_json::Value) {
+    let reasons: Vec<String> = report["noise"]
+        .as_array()
+        .expect("a noise list")
+        .iter()
+        .map(|r| format!("warning: noisy figures: {}", r.as_str().unwrap()))
+        .collect();
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), reasons, "{stderr}");
+    assert_eq!(report["noisy"], !reasons.is_empty());
+}
+
+/// Runs `bench ARGS --json`, which must succeed; returns the report and
+/// checks its warnings.
+fn bench_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(BIN)
+        .arg("bench")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    warnings_are_the_noise(&stderr, &report);
+    report
+}
+
+fn f(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn bench_reports_the_median_with_min_and_max_of_its_runs() {
+    let report = bench_json(&[
+        "--workloads",
+        "cat-mouse-2000",
+        "--threads-list",
+        "1,2",
+        "--runs",
+        "3",
+    ]);
+    assert_eq!(report["runs"], 3);
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let mut times: Vec<f64> = row["times"].as_array().unwrap().iter().map(f).collect();
+        assert_eq!(times.len(), 3, "{row}");
+        times.sort_by(f64::total_cmp);
+        assert_eq!(f(&row["seconds"]), times[1], "the median: {row}");
+        assert_eq!(f(&row["min_seconds"]), times[0]);
+        assert_eq!(f(&row["max_seconds"]), times[2]);
+        let spread = (times[2] - times[0]) / times[1];
+        assert!((f(&row["spread"]) - spread).abs() < 1e-12, "{row}");
+    }
+    // the speed-up is of the medians
+    let speedup = f(&rows[0]["seconds"]) / f(&rows[1]["seconds"]);
+    assert!((f(&rows[1]["speedup"]) - speedup).abs() < 1e-9);
+    // the limits the warnings use are in the report
+    assert_eq!(report["noise_limits"]["spread"], 0.1);
+}
+
+#[test]
+fn bench_records_the_machine_version_commit_and_date() {
+    let now = || {
+        let out = Command::new("date")
+            .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let before = now();
+    let report = bench_json(&["--workloads", "cat-mouse-2000", "--runs", "1"]);
+    let after = now();
+    let machine = &report["machine"];
+    assert!(machine["cores"].as_u64().unwrap() >= 1);
+    assert!(!machine["cpu"].as_str().unwrap().is_empty());
+    for when in ["before", "after"] {
+        let load = &machine["load_average"][when];
+        assert!(load.is_null() || f(load) >= 0.0, "{machine}");
+    }
+    assert_eq!(machine["version"], env!("CARGO_PKG_VERSION"));
+    let git = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string());
+    assert_eq!(
+        machine["commit"].as_str().unwrap(),
+        git.as_deref().unwrap_or("unknown")
+    );
+    // ISO 8601 in UTC, from the system clock: between the two readings of `date`
+    let date = machine["date"].as_str().unwrap();
+    let shape = regex::Regex::new(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$").unwrap();
+    assert!(shape.is_match(date), "{date}");
+    assert!(
+        before.as_str() <= date && date <= after.as_str(),
+        "{before} {date} {after}"
+    );
+}
+
+/// `1234567` → `1,234,567`, as the tables print states.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[test]
+fn bench_report_writes_markdown_json_and_svg_from_one_run() {
+    let dir = scratch("report");
+    std::fs::create_dir_all(&dir).unwrap();
+    let markdown = dir.join("BENCH.md");
+    let (above, below) = (
+        "# Benchmarks\n\nKept above.\n",
+        "\n## History\n\nKept below.\n",
+    );
+    std::fs::write(&markdown, format!("{above}{BEGIN}\nold\n{END}\n{below}")).unwrap();
+    let shown = dir.display().to_string();
+    let args = [
+        "bench",
+        "--workloads",
+        "cat-mouse-2000,mnk-4x4-k3",
+        "--threads-list",
+        "1,2",
+        "--runs",
+        "2",
+        "--report",
+        &shown,
+    ];
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("bench.json")).unwrap()).unwrap();
+    warnings_are_the_noise(&String::from_utf8_lossy(&out.stderr), &report);
+    assert_eq!(report["command"], format!("retrograde {}", args.join(" ")));
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    assert!(text.starts_with(&format!("{above}{BEGIN}\n")), "{text}");
+    assert!(text.ends_with(&format!("{END}\n{below}")), "{text}");
+    let svg = std::fs::read_to_string(dir.join("bench-scaling.svg")).unwrap();
+    assert!(svg.starts_with("<!-- retrograde plot -->\n"));
+    // every row of the JSON is a row of the table, to the printed digits
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in rows {
+        let line = format!(
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.0}% |",
+            r["workload"].as_str().unwrap(),
+            grouped(r["states"].as_u64().unwrap()),
+            r["threads"],
+            f(&r["seconds"]),
+            f(&r["min_seconds"]),
+            f(&r["max_seconds"]),
+            100.0 * f(&r["spread"]),
+        );
+        assert!(text.contains(&line), "{line} not in\n{text}");
+        assert!(text.contains(&format!("| {:.2}× |", f(&r["speedup"]))));
+    }
+    // the plot's legend gives each workload's speed-up at 2 threads
+    for r in rows.iter().filter(|r| r["threads"] == 2) {
+        let figure = format!(">\n{:.2}×\n<", f(&r["speedup"]));
+        assert!(svg.contains(&figure), "{figure} not in the SVG");
+    }
+    // the three name the same run: its date and commit
+    let machine = &report["machine"];
+    let (date, commit) = (
+        machine["date"].as_str().unwrap(),
+        machine["commit"].as_str().unwrap(),
+    );
+    assert!(svg.contains(&date[..10]) && svg.contains(commit));
+    assert!(text.contains(&date[..10]) && text.contains(&format!("commit {commit}")));
+    let noisy = report["noisy"] == true;
+    assert_eq!(text.contains("**Noisy figures**"), noisy);
+    assert_eq!(svg.contains("noisy figures"), noisy);
+
+    // a file there that bench or plot did not write is refused before any work
+    for (name, foreign) in [("bench.json", "{}"), ("bench-scaling.svg", "<svg/>")] {
+        let path = dir.join(name);
+        let kept = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, foreign).unwrap();
+        let (code, stdout, stderr) =
+            cli::run_within(&["bench", "--runs", "1000", "--report", &shown], 60, None);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stdout.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains("not replaced"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), foreign);
+        std::fs::write(&path, kept).unwrap();
+    }
+    let missing = format!("{shown}/missing");
+    let (code, _, stderr) = cli::run_within(&["bench", "--report", &missing], 60, None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("not a folder"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -67,9 +67,9 @@ enum Command {
     Prove(prove::ProveArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
-    /// Draw a connect or mnk --json report's per-ply table as an SVG.
+    /// Draw a connect or mnk --json report's per-ply table, or a bench --json report's speed-up by threads, as an SVG (--out FILE).
     Plot(plot::PlotArgs),
-    /// Run the benchmark suite at several thread counts (speed-up, efficiency, checksums).
+    /// Run the benchmark suite at several thread counts: the median, min and max of its runs, speed-up, checksums, a warning when the figures are noisy.
     Bench(bench::BenchArgs),
     /// Solve the published m,n,k and Connect Four cases and check every figure (exit 1 if any differs).
     Verify(verify::VerifyArgs),

@@ -1,14 +1,20 @@
 //! `retrograde bench`: a fixed suite of workloads at several thread counts,
 //! with speed-up, parallel efficiency and a checksum that must agree across
-//! thread counts.
+//! thread counts. Each row is the median of `--runs` runs with their min and
+//! max; a wide spread or a loaded machine marks the figures noisy (see
+//! [`stats`]), on stderr and in the report. `--report DIR` writes BENCH.md,
+//! bench.json and bench-scaling.svg from one run (see [`report`]).
 
-use std::fmt::Write as _;
+mod machine;
+mod report;
+mod stats;
+
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use retrograde::atomic_file::write_atomically;
 use retrograde::games::cat_mouse::CatMouseGraph;
 use retrograde::games::cat_mouse_grid::{bench_grid, CatMouseGrid};
 use retrograde::games::gravity::Gravity;
@@ -17,13 +23,14 @@ use retrograde::memory::Budget;
 use retrograde::solve::layered::solve_mnk;
 use retrograde::solve::retrograde::solve_within;
 use retrograde::solve::sparse_layered::solve_gravity;
-use serde_json::json;
 
-use super::generated_section;
-use super::output::{emit, emit_json, grouped};
+use super::output::{emit, emit_json};
+use machine::Machine;
+use report::ReportDir;
+use stats::Summary;
 
 /// The 2,000-node Cat and Mouse bench graph (`benches/data/cat-mouse-2000.json`).
-const CAT_MOUSE_2000: &str = include_str!("../../benches/data/cat-mouse-2000.json");
+const CAT_MOUSE_2000: &str = include_str!("../../../benches/data/cat-mouse-2000.json");
 
 /// Arguments of `retrograde bench`.
 #[derive(Debug, Args)]
@@ -32,9 +39,18 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N,N,...", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=4096))]
     threads_list: Option<Vec<u32>>,
 
-    /// Runs of each workload at each thread count; the best time counts.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    /// Runs of each workload at each thread count; a row shows their
+    /// median, min and max. Runs spread over more than 10% of their median
+    /// mark the figures noisy, as does a 1-minute load average above a
+    /// quarter of the cores (beyond the bench's own threads) before or after.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     runs: u32,
+
+    /// Only these workloads of the suite, by name [default: all:
+    /// cat-mouse-2000, grid-64x64, mnk-4x4-k3, mnk-4x4-k4, connect-6x4,
+    /// connect-5x5]
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',')]
+    workloads: Option<Vec<String>>,
 
     /// Print one JSON object instead of the table.
     #[arg(long)]
@@ -44,10 +60,17 @@ pub struct BenchArgs {
     /// PATH (atomically), e.g. results/BENCH.md. An existing file keeps every
     /// line outside its section marked as written by `bench`; one without
     /// that section is refused.
-    #[arg(long, value_name = "PATH")]
-    markdown: Option<std::path::PathBuf>,
+    #[arg(long, value_name = "PATH", conflicts_with = "report")]
+    markdown: Option<PathBuf>,
 
-    /// No status lines on stderr.
+    /// Write DIR/BENCH.md (its generated section, as --markdown does),
+    /// DIR/bench.json (the --json report) and DIR/bench-scaling.svg (its
+    /// plot) from this one run, e.g. `--report results/`. Each existing file
+    /// must be one bench or plot wrote; all three are checked before any work.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+
+    /// No status lines on stderr (warnings of noisy figures still appear).
     #[arg(long, short)]
     quiet: bool,
 }
@@ -114,15 +137,32 @@ fn workloads() -> anyhow::Result<Vec<Workload>> {
     ])
 }
 
-/// One measured row.
+/// One measured row: a workload at a thread count.
 struct Row {
     workload: &'static str,
     states: u64,
     threads: u32,
-    seconds: f64,
+    /// Every run's time, in seconds, in the order run.
+    times: Vec<f64>,
+    /// The median, min and max of `times`.
+    summary: Summary,
+    /// The median at the first thread count divided by this row's median.
     speedup: f64,
+    /// `speedup` divided by the ratio of thread counts.
     efficiency: f64,
     checksum: String,
+}
+
+/// A finished run of the suite: what it measured, where and how.
+struct Bench {
+    /// The command line as given, `retrograde bench …`.
+    command: String,
+    machine: Machine,
+    /// Runs a row.
+    runs: u32,
+    rows: Vec<Row>,
+    /// Why the figures are noisy; empty when they are not.
+    noise: Vec<String>,
 }
 
 fn default_thread_counts() -> Vec<u32> {
@@ -135,99 +175,90 @@ fn default_thread_counts() -> Vec<u32> {
     counts
 }
 
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
+/// The workloads of the suite named in `names` (all for `None`), in the
+/// suite's order; a name that is not in the suite is refused.
+fn selected(suite: Vec<Workload>, names: Option<&[String]>) -> anyhow::Result<Vec<Workload>> {
+    let Some(names) = names else {
+        return Ok(suite);
+    };
+    if let Some(unknown) = names
+        .iter()
+        .find(|n| !suite.iter().any(|w| w.name == n.as_str()))
+    {
+        let all: Vec<&str> = suite.iter().map(|w| w.name).collect();
+        anyhow::bail!(
+            "--workloads: no workload `{unknown}` in the suite ({})",
+            all.join(", ")
+        );
+    }
+    Ok(suite
+        .into_iter()
+        .filter(|w| names.iter().any(|n| n == w.name))
+        .collect())
+}
+
+/// The command line as given, its program named `retrograde`; an argument
+/// with a space or a quote is quoted.
+fn command_line() -> String {
+    let mut words = vec!["retrograde".to_string()];
+    for arg in std::env::args().skip(1) {
+        if arg.is_empty() || arg.contains([' ', '\'', '"']) {
+            words.push(format!("'{}'", arg.replace('\'', "'\\''")));
+        } else {
+            words.push(arg);
+        }
+    }
+    words.join(" ")
 }
 
 /// Runs the suite and prints it; exit 1 if a checksum differs across
-/// thread counts.
+/// thread counts. Every output is checked before the first run.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.markdown {
         retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--markdown {e}"))?;
-        markdown_file(path, "")?;
+        report::markdown_file(path, "", "--markdown")?;
     }
+    let report_dir = args.report.as_deref().map(ReportDir::check).transpose()?;
+    let workloads = selected(workloads()?, args.workloads.as_deref())?;
     let counts = args
         .threads_list
         .clone()
         .unwrap_or_else(default_thread_counts);
     let status = !args.quiet && std::io::stderr().is_terminal();
-    let mut rows = Vec::new();
-    for workload in workloads()? {
-        let mut base: Option<(u32, f64)> = None;
-        for &threads in &counts {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads as usize)
-                .build()
-                .map_err(|e| anyhow::anyhow!("could not start the thread pool: {e}"))?;
-            let mut best = f64::INFINITY;
-            let mut result = (0, 0);
-            for run in 1..=args.runs {
-                if status {
-                    eprint!(
-                        "\r\x1b[2K{} at {threads} thread(s), run {run}/{}",
-                        workload.name, args.runs
-                    );
-                }
-                let clock = Instant::now();
-                result = pool.install(|| (workload.solve)())?;
-                best = best.min(clock.elapsed().as_secs_f64());
-            }
-            let (states, sum) = result;
-            let checksum = format!("{states}:{sum:016x}");
-            let (base_threads, base_seconds) = *base.get_or_insert((threads, best));
-            let speedup = base_seconds / best;
-            rows.push(Row {
-                workload: workload.name,
-                states,
-                threads,
-                seconds: best,
-                speedup,
-                efficiency: speedup / (f64::from(threads) / f64::from(base_threads)),
-                checksum,
-            });
-        }
-    }
-    if status {
-        eprint!("\r\x1b[2K");
-    }
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let cpu = cpu_model();
+    let mut machine = Machine::now();
+    let rows = measure(&workloads, &counts, args.runs, status)?;
+    machine.finish();
+    let most_threads = counts.iter().copied().max().unwrap_or(1);
+    let mut noise = stats::spread_reasons(rows.iter().map(|r| (r.workload, r.threads, r.summary)));
+    noise.extend(stats::load_reasons(
+        machine.load_before,
+        machine.load_after,
+        machine.cores,
+        most_threads,
+    ));
+    let bench = Bench {
+        command: command_line(),
+        machine,
+        runs: args.runs,
+        rows,
+        noise,
+    };
     if let Some(path) = &args.markdown {
-        let text = markdown_file(path, &markdown(&rows, cores, &cpu, args.runs))?;
-        write_atomically(path, text.as_bytes()).map_err(|e| {
-            anyhow::anyhow!(
-                "cannot write {}: {}",
-                path.display(),
-                retrograde::error::os_text(&e)
-            )
-        })?;
+        let text = report::markdown_file(path, &report::markdown(&bench, false), "--markdown")?;
+        report::write(path, text.as_bytes())?;
+    }
+    if let Some(dir) = &report_dir {
+        dir.write(&bench)?;
     }
     let code = if args.json {
-        emit_json(&json!({
-            "machine": {"cores": cores, "cpu": cpu},
-            "rows": rows.iter().map(|r| json!({
-                "workload": r.workload,
-                "states": r.states,
-                "threads": r.threads,
-                "seconds": r.seconds,
-                "states_per_second": r.states as f64 / r.seconds,
-                "speedup": r.speedup,
-                "efficiency": r.efficiency,
-                "checksum": r.checksum,
-            })).collect::<Vec<_>>(),
-        }))?
+        emit_json(&report::json(&bench))?
     } else {
-        emit(&table(&rows))?
+        emit(&report::table(&bench))?
     };
-    let mismatched = checksum_mismatches(&rows);
+    for reason in &bench.noise {
+        eprintln!("warning: noisy figures: {reason}");
+    }
+    let mismatched = checksum_mismatches(&bench.rows);
     if !mismatched.is_empty() {
         eprintln!(
             "error: checksums differ across thread counts: {}",
@@ -236,6 +267,57 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(code)
+}
+
+/// Runs each workload `runs` times at each thread count; speed-up and
+/// efficiency are against the first thread count's median.
+fn measure(
+    workloads: &[Workload],
+    counts: &[u32],
+    runs: u32,
+    status: bool,
+) -> anyhow::Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    for workload in workloads {
+        let mut base: Option<(u32, f64)> = None;
+        for &threads in counts {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads as usize)
+                .build()
+                .map_err(|e| anyhow::anyhow!("could not start the thread pool: {e}"))?;
+            let mut times = Vec::with_capacity(runs as usize);
+            let mut result = (0, 0);
+            for run in 1..=runs {
+                if status {
+                    eprint!(
+                        "\r\x1b[2K{} at {threads} thread(s), run {run}/{runs}",
+                        workload.name
+                    );
+                }
+                let clock = Instant::now();
+                result = pool.install(|| (workload.solve)())?;
+                times.push(clock.elapsed().as_secs_f64());
+            }
+            let (states, sum) = result;
+            let summary = Summary::of(&times);
+            let (base_threads, base_median) = *base.get_or_insert((threads, summary.median));
+            let speedup = base_median / summary.median.max(1e-9);
+            rows.push(Row {
+                workload: workload.name,
+                states,
+                threads,
+                times,
+                summary,
+                speedup,
+                efficiency: speedup / (f64::from(threads) / f64::from(base_threads)),
+                checksum: format!("{states}:{sum:016x}"),
+            });
+        }
+    }
+    if status {
+        eprint!("\r\x1b[2K");
+    }
+    Ok(rows)
 }
 
 /// The rows whose checksum differs from the first row of their workload.
@@ -252,84 +334,6 @@ fn checksum_mismatches(rows: &[Row]) -> Vec<String> {
         .collect()
 }
 
-fn table(rows: &[Row]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<16} {:>12} {:>7} {:>9} {:>14} {:>8} {:>10}  checksum",
-        "workload", "states", "threads", "seconds", "states/s", "speed-up", "efficiency"
-    );
-    for r in rows {
-        let _ = writeln!(
-            out,
-            "{:<16} {:>12} {:>7} {:>9.3} {:>14} {:>7.2}× {:>9.0}%  {}",
-            r.workload,
-            grouped(r.states),
-            r.threads,
-            r.seconds,
-            grouped((r.states as f64 / r.seconds) as u64),
-            r.speedup,
-            100.0 * r.efficiency,
-            r.checksum
-        );
-    }
-    out
-}
-
-/// The new text of the Markdown file `path` with `generated` as its
-/// section: the file as it stands with only that section replaced, or a new
-/// file. Refuses a file without the section (see [`generated_section`]), so
-/// notes kept around the table are never lost and a file `bench` did not
-/// write is never replaced.
-fn markdown_file(path: &std::path::Path, generated: &str) -> anyhow::Result<String> {
-    let existing = match std::fs::symlink_metadata(path) {
-        Ok(_) => Some(retrograde::files::read_regular_text(path)?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => anyhow::bail!(
-            "--markdown {}: {}",
-            path.display(),
-            retrograde::error::os_text(&e)
-        ),
-    };
-    generated_section::splice(existing.as_deref(), "# Benchmarks", generated)
-        .map_err(|why| anyhow::anyhow!("--markdown {}: {why}", path.display()))
-}
-
-/// The generated section of the Markdown file: how the figures were
-/// measured, then the table.
-fn markdown(rows: &[Row], cores: usize, cpu: &str, runs: u32) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Measured on {cores} cores ({cpu}) by `cargo run --release -- bench --markdown results/BENCH.md`, \
-         best of {runs} run{plural}. Solve time only (the input is built once, outside the timing). \
-         *Speed-up* is the time at the smallest thread count divided by the time at this one; \
-         *efficiency* is the speed-up divided by the ratio of thread counts (100% = perfect scaling). \
-         The checksum (states : hash of the whole table) must be equal at every thread count.\n",
-        plural = if runs == 1 { "" } else { "s" }
-    );
-    let _ = writeln!(
-        out,
-        "| workload | states | threads | seconds | states/s | speed-up | efficiency | checksum |"
-    );
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---|");
-    for r in rows {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {:.3} | {} | {:.2}× | {:.0}% | `{}` |",
-            r.workload,
-            grouped(r.states),
-            r.threads,
-            r.seconds,
-            grouped((r.states as f64 / r.seconds) as u64),
-            r.speedup,
-            100.0 * r.efficiency,
-            r.checksum
-        );
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,7 +343,8 @@ mod tests {
             workload,
             states: 1,
             threads,
-            seconds: 1.0,
+            times: vec![1.0],
+            summary: Summary::of(&[1.0]),
             speedup: 1.0,
             efficiency: 1.0,
             checksum: checksum.into(),
