@@ -248,3 +248,33 @@ fn plot_help_names_the_reports_it_takes_and_where_it_writes() {
         .unwrap();
     assert!(line.contains("bench"), "{line}");
 }
+
+// (issue 73, line 16) a table file given to plot was "not UTF-8 text"
+#[test]
+fn plot_of_a_table_file_says_it_is_not_a_json_report() {
+    let dir = std::env::temp_dir().join(format!("retrograde-plot-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("t.rtb");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        .args(["mnk", "-q", "--out", table.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let svg = dir.join("t.svg");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        .args([
+            "plot",
+            table.to_str().unwrap(),
+            "--out",
+            svg.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("not a --json report") && !err.contains("UTF-8"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -73,9 +73,17 @@ const VALUE_SERIES: [[(&str, &str, Shape); 3]; 2] = [
 pub fn run(args: &PlotArgs) -> anyhow::Result<ExitCode> {
     retrograde::files::check_output(&args.out)?;
     refuse_foreign(&args.out, args.force)?;
-    let text = retrograde::files::read_regular_text(&args.report)?;
-    let report: Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not a JSON report", args.report.display()))?;
+    // (issue 73, line 16: a table file was "not UTF-8 text")
+    let not_a_report = || {
+        anyhow::anyhow!(
+            "{}: not a --json report of connect, mnk or bench (a table file is read by \
+             `retrograde query`)",
+            args.report.display()
+        )
+    };
+    let bytes = retrograde::files::read_regular(&args.report)?;
+    let text = String::from_utf8(bytes).map_err(|_| not_a_report())?;
+    let report: Value = serde_json::from_str(&text).map_err(|_| not_a_report())?;
     let svg = if report.get("rows").is_some_and(Value::is_array) {
         bench_svg(&report)?
     } else {
