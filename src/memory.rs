@@ -41,6 +41,19 @@ impl fmt::Display for Bytes {
 /// resident memory stays within `--max-memory` plus this.
 pub const ALLOWANCE: Bytes = Bytes(16 << 20);
 
+/// Hands the memory freed to the system, where the allocator keeps it
+/// (glibc's keeps the blocks below its mmap threshold, which it raises as
+/// large blocks come and go): so that the process's size follows what it
+/// holds. `verify` calls it between cases (its 79 cases in one process
+/// peaked at 668 MiB under a 512 MiB budget, none above 518 MiB alone).
+pub fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Parses a size such as `512MiB`, `8GiB`, `1.5GB`, `4096` (bytes).
 /// Binary units (KiB, MiB, GiB, TiB) are powers of 1024; decimal ones (KB,
 /// MB, GB, TB) powers of 1000. Case-insensitive; spaces are allowed.

@@ -472,6 +472,8 @@ impl Report {
         computed: Result<&str, &NotReached>,
         seconds: f64,
     ) -> anyhow::Result<bool> {
+        // the case's memory is freed: given back before the next case
+        retrograde::memory::give_back_freed_memory();
         let why = computed.err();
         let computed = computed.ok();
         let shorten = |s: &str| {

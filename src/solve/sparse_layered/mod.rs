@@ -359,7 +359,7 @@ pub struct GravityProjection {
 }
 
 /// Enumerates the first plies of `game` (those the solve projects from,
-/// [`PLIES_BEFORE_PROJECTING`] + 1, or every ply of a smaller board) within
+/// ten, or every ply of a smaller board) within
 /// `budget` and projects its positions ([`project_positions`]); nothing is
 /// solved. The figure a solve refuses a board by, given ahead of it.
 pub fn project_gravity(game: &Gravity, budget: &Budget) -> Result<GravityProjection> {

@@ -246,7 +246,7 @@ impl Rules {
 
     /// The manager the rules' diagrams live in.
     /// Collects every dead node of the store now (the engine's retry of
-    /// a ply that filled it: [`super::with_collection`]).
+    /// a ply that filled it, `with_collection` in the module above).
     pub fn collect_garbage(&self) {
         self.manager().with_manager_shared(|m| {
             m.gc();

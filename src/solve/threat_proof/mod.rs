@@ -625,7 +625,7 @@ impl<'g> ThreatProver<'g> {
         self.expansion_bytes = 0;
         if self.walk_bytes > 0 {
             // a certificate's walk needs the memory now
-            give_back_freed_memory();
+            crate::memory::give_back_freed_memory();
         }
     }
 
@@ -1300,17 +1300,6 @@ fn written(cause: std::io::Error) -> Error {
     Error::Io {
         path: "the certificate".into(),
         cause,
-    }
-}
-
-/// Hands the memory freed to the system, where the allocator keeps it
-/// (glibc's keeps the small blocks of a cache cleared): so that the
-/// process's size follows what it holds.
-fn give_back_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free memory of the allocator
-    unsafe {
-        libc::malloc_trim(0);
     }
 }
 
