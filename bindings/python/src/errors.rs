@@ -34,9 +34,10 @@ pub fn to_py(error: Error) -> PyErr {
     let text = error.to_string();
     match error {
         Error::InvalidInput(_) => PyValueError::new_err(text),
-        Error::OverMemoryBudget { .. } | Error::StoreFull { .. } | Error::TooManyStates { .. } => {
-            BudgetError::new_err(text)
-        }
+        Error::OverMemoryBudget { .. }
+        | Error::ProjectedOverBudget(_)
+        | Error::StoreFull { .. }
+        | Error::TooManyStates { .. } => BudgetError::new_err(text),
         Error::BadTableFile { .. } => TableFileError::new_err(text),
         Error::Io { cause, .. } | Error::CannotRead { cause, .. } => match cause.raw_os_error() {
             Some(errno) => PyOSError::new_err((errno, text)),
