@@ -96,17 +96,7 @@ pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
         .map(|l| l.into_iter().map(|b| b as u32).collect())
         .collect();
     if args.estimate.estimate {
-        use retrograde::game::RankedGame;
-        return super::estimate::states(
-            "cat-mouse",
-            game.state_count(),
-            retrograde::solve::retrograde::estimate_bytes(
-                game.state_count(),
-                game.max_move_count(),
-            ),
-            &args.run.budget(),
-            args.run.json,
-        );
+        return super::estimate::ranked_game("cat-mouse", &game, &args.run);
     }
     let (table, timing) = solve_retrograde(&game, SavedGame::Graph(lists), &args.run, &args.out)?;
     report(&game, &table, start, &timing, args.run.json)

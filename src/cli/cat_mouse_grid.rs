@@ -149,17 +149,7 @@ pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let start = grid_state(&game, args.mouse.as_deref(), args.cat.as_deref(), args.turn)?;
 
     if args.estimate.estimate {
-        use retrograde::game::RankedGame;
-        return super::estimate::states(
-            "cat-mouse-grid",
-            game.state_count(),
-            retrograde::solve::retrograde::estimate_bytes(
-                game.state_count(),
-                game.max_move_count(),
-            ),
-            &args.run.budget(),
-            args.run.json,
-        );
+        return super::estimate::ranked_game("cat-mouse-grid", &game, &args.run);
     }
     let saved = SavedGame::Grid {
         rows: rows.iter().map(|r| r.to_string()).collect(),

@@ -256,3 +256,15 @@ pub fn states(
         budget.0
     ))
 }
+
+/// [`states`] of a game the retrograde engine solves (cat-mouse and
+/// cat-mouse-grid): its states and the engine's estimate of their bytes.
+pub fn ranked_game(
+    name: &str,
+    game: &impl retrograde::game::RankedGame,
+    run: &super::RunArgs,
+) -> anyhow::Result<ExitCode> {
+    let bytes =
+        retrograde::solve::retrograde::estimate_bytes(game.state_count(), game.max_move_count());
+    states(name, game.state_count(), bytes, &run.budget(), run.json)
+}
