@@ -21,7 +21,7 @@ use super::checkpoint::{Checkpoint, SetKind};
 use super::flat::FlatBdd;
 use super::forward::{mover, Forward};
 use super::rules::Rules;
-use super::{count, full_store, in_time, node_count, with_collection};
+use super::{count, full_store, in_store, in_time, node_count};
 use crate::error::Result;
 use crate::game::Outcome;
 use crate::solve::progress::Progress;
@@ -95,7 +95,7 @@ pub fn backward(
         let oom = |_| full_store(ply, capacity);
         let reach = reachable(rules, forward, checkpoint, ply, capacity)?;
         let (who, just_moved) = (mover(ply), 1 - mover(ply));
-        let (won, drawn, lost) = with_collection(rules, || {
+        let (won, drawn, lost) = in_store(rules, ply, capacity, || {
             let open = reach
                 .and(&rules.line[just_moved].not().map_err(oom)?)
                 .map_err(oom)?;

@@ -7,7 +7,7 @@ use oxidd::BooleanFunction;
 
 use super::checkpoint::{Checkpoint, SetKind};
 use super::rules::Rules;
-use super::{count, full_store, in_time, node_count, with_collection, PlyReport};
+use super::{count, full_store, in_store, in_time, node_count, PlyReport};
 use crate::error::Result;
 use crate::solve::progress::Progress;
 use crate::solve::sparse_layered::GravityCounts;
@@ -55,7 +55,9 @@ pub fn forward(
                 return Ok(Forward { plies, sets });
             }
             sets.push(None);
-            current = with_collection(rules, || next_ply(rules, &set, last as u32, capacity))?;
+            current = in_store(rules, last as u32 + 1, capacity, || {
+                next_ply(rules, &set, last as u32, capacity)
+            })?;
         }
     }
     progress.stage("forward", u64::from(cells) + 1);
@@ -98,7 +100,9 @@ pub fn forward(
             sets.push(Some(current));
             break;
         }
-        let next = with_collection(rules, || next_ply(rules, &current, ply, capacity))?;
+        let next = in_store(rules, ply + 1, capacity, || {
+            next_ply(rules, &current, ply, capacity)
+        })?;
         sets.push((keep_sets && checkpoint.is_none()).then_some(current));
         current = next;
     }

@@ -48,7 +48,13 @@
 //!   95% of the store is taken, and stays off after a collection that
 //!   leaves over 90%; the engine also collects between an image's
 //!   operations once the store passes 70%, the next level set above the
-//!   live nodes each collection leaves ([`rules`]). Collecting after every
+//!   live nodes each collection leaves, and earlier when the largest
+//!   operation so far would take the store to OxiDD's mark ([`rules`]).
+//!   A run that reaches the mark stops with a full store: when OxiDD's
+//!   thread then runs is not the same every run, so going on would make
+//!   the outcome of a store near its size a matter of scheduling (4×4 k=4
+//!   at 25 MiB, 1 thread: 3 runs of 6 failed; now the same refusal every
+//!   run, and the symbolic engine solves it from 40 MiB up). Collecting after every
 //!   ply made solving 6×4 slower (47 s against 31 s at 2 threads: a
 //!   collection also empties the apply cache), and so did collecting
 //!   whenever the store had doubled since the last collection (44 s).
@@ -194,24 +200,23 @@ pub(crate) fn full_store(ply: u32, capacity: u64) -> Error {
     }
 }
 
-/// Runs `step` (one ply's operations on the store of `rules`); when the
-/// store fills, collects every dead node and runs it once more. OxiDD's
-/// own collector runs in the background once the store is 95% full, so
-/// whether a ply near the store's size fits depended on when that thread
-/// got to run (`mnk 4×4 k=4 --max-memory 25MiB --threads 1` failed 3 runs
-/// of 6, at plies 10 or 11); after a collection of our own the second try
-/// starts from the live sets alone, the same every run.
-pub(crate) fn with_collection<T>(
+/// Runs `step` (one ply's operations on the store of `rules`) and
+/// refuses with a full store at `ply` when it ran out of slots or took the
+/// store to the fill where OxiDD's background collector starts
+/// ([`rules::Rules::store_was_full`]): the same outcome every run at one
+/// thread, where a run that went on would depend on when that collector
+/// got to run.
+pub(crate) fn in_store<T>(
     rules: &rules::Rules,
-    mut step: impl FnMut() -> Result<T>,
+    ply: u32,
+    capacity: u64,
+    step: impl FnOnce() -> Result<T>,
 ) -> Result<T> {
-    match step() {
-        Err(Error::StoreFull { .. }) => {
-            rules.collect_garbage();
-            step()
-        }
-        other => other,
+    let result = step();
+    if rules.store_was_full() {
+        return Err(full_store(ply, capacity));
     }
+    result
 }
 
 /// Refuses to go on past `deadline`.

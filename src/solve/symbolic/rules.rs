@@ -91,12 +91,26 @@ pub struct Rules {
 }
 
 /// Garbage collection between the operations of an image, once the store
-/// fills past a level (see [`Collector::between_operations`]).
+/// fills past a level (see [`Collector::between_operations`]), and the
+/// watch on OxiDD's own collector (see [`Collector::watch`]).
 struct Collector {
     /// Node slots of the store.
     capacity: u64,
     /// Collect when the store holds at least this many nodes, live or dead.
     next: std::sync::atomic::AtomicU64,
+    /// OxiDD's high-water mark: its background collector is signalled
+    /// once the store holds this many nodes.
+    background_mark: u64,
+    /// Collections the manager has run that were ours (or before us).
+    own_collections: std::sync::atomic::AtomicU64,
+    /// Set for good once the store reached `background_mark` or OxiDD
+    /// collected on its own: from then on the run's course depends on
+    /// when that thread ran, so the store counts as full.
+    overfilled: std::sync::atomic::AtomicBool,
+    /// Nodes held at the last check between operations.
+    last_held: std::sync::atomic::AtomicU64,
+    /// The most one operation has added to the store.
+    largest_growth: std::sync::atomic::AtomicU64,
 }
 
 /// The fill (in hundredths) at which a collection first runs.
@@ -105,12 +119,52 @@ const COLLECT_FILL: u64 = 70;
 /// collection before the next runs, and the highest fill that waits.
 const COLLECT_ROOM: u64 = 15;
 const COLLECT_MAX_FILL: u64 = 92;
+/// The fill (in hundredths) at which OxiDD signals its own collector.
+const BACKGROUND_FILL: u64 = 95;
 
 impl Collector {
-    fn new(capacity: u64) -> Self {
+    fn new(capacity: u64, manager: &BCDDManagerRef) -> Self {
+        // OxiDD's own formula (`new_manager`: 95% of its u32 slot count)
+        let slots = u64::from(u32::try_from(capacity).unwrap_or(u32::MAX));
         Self {
             capacity,
             next: (capacity / 100 * COLLECT_FILL).into(),
+            background_mark: slots / 100 * BACKGROUND_FILL,
+            own_collections: manager.with_manager_shared(|m| m.gc_count()).into(),
+            overfilled: false.into(),
+            last_held: 0.into(),
+            largest_growth: 0.into(),
+        }
+    }
+
+    /// Runs one collection of ours, keeping count of it.
+    fn collect(&self, manager: &BCDDManagerRef) -> u64 {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.watch(manager);
+        manager.with_manager_shared(|m| {
+            let before = m.gc_count();
+            m.gc();
+            self.own_collections
+                .fetch_add(m.gc_count() - before, Relaxed);
+            m.num_inner_nodes() as u64
+        })
+    }
+
+    /// Notes whether OxiDD's background collector has been signalled
+    /// (the store reached its mark) or has run. Its signal comes at a
+    /// fixed point of a run, but when its thread then runs does not, so
+    /// a ply that needs it could fit in one run and fill the store in the
+    /// next (`mnk 4×4 k=4 --max-memory 25MiB --threads 1` failed 3 runs
+    /// of 6, at plies 10 or 11). At one thread the store's fill before the
+    /// signal is the same every run, and the signal is seen here: either
+    /// the fill is still at the mark, or the collection has begun and
+    /// counted itself.
+    fn watch(&self, manager: &BCDDManagerRef) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let (held, collections) =
+            manager.with_manager_shared(|m| (m.approx_num_inner_nodes() as u64, m.gc_count()));
+        if held >= self.background_mark || collections > self.own_collections.load(Relaxed) {
+            self.overfilled.store(true, Relaxed);
         }
     }
 
@@ -126,13 +180,16 @@ impl Collector {
     fn between_operations(&self, manager: &BCDDManagerRef) {
         use std::sync::atomic::Ordering::Relaxed;
         let held = manager.with_manager_shared(|m| m.approx_num_inner_nodes() as u64);
-        if held < self.next.load(Relaxed) {
+        let growth = held.saturating_sub(self.last_held.swap(held, Relaxed));
+        let largest = self.largest_growth.fetch_max(growth, Relaxed).max(growth);
+        // near the mark, the next operation may grow the store as much as
+        // the largest one so far did: collect before it rather than after
+        let near_mark = held + largest.saturating_mul(2) >= self.background_mark;
+        if held < self.next.load(Relaxed) && !near_mark {
             return;
         }
-        let live = manager.with_manager_shared(|m| {
-            m.gc();
-            m.num_inner_nodes() as u64
-        });
+        let live = self.collect(manager);
+        self.last_held.store(live, Relaxed);
         let unit = self.capacity / 100;
         let next = (live + unit * COLLECT_ROOM)
             .max(unit * COLLECT_FILL)
@@ -240,17 +297,20 @@ impl Rules {
             moves,
             columns,
             none,
-            collector: Collector::new(capacity),
+            collector: Collector::new(capacity, manager),
         })
     }
 
     /// The manager the rules' diagrams live in.
-    /// Collects every dead node of the store now (the engine's retry of
-    /// a ply that filled it, `with_collection` in the module above).
-    pub fn collect_garbage(&self) {
-        self.manager().with_manager_shared(|m| {
-            m.gc();
-        });
+    /// Whether the store has been full: an operation ran out of slots, or
+    /// the store reached the fill at which OxiDD collects on a thread of
+    /// its own (see `Collector::watch`). Sticky: once true, the run is to
+    /// stop with a full store.
+    pub fn store_was_full(&self) -> bool {
+        self.collector.watch(&self.manager());
+        self.collector
+            .overfilled
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The manager the rules live in.

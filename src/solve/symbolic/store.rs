@@ -12,8 +12,9 @@
 //! [`crate::error::Error::StoreFull`] naming the ply, instead of
 //! swapping. Garbage collection: the engine's own between an image's
 //! operations once the store passes a fill level (see
-//! [`super::rules`]), and OxiDD's background pass inside an operation
-//! once 95% of the slots are taken.
+//! [`super::rules`]); a run that takes the store to 95% of its slots,
+//! where OxiDD would collect on a thread of its own, counts as a full
+//! store (the same outcome every run).
 
 use oxidd::bcdd::BCDDManagerRef;
 use oxidd::{HasWorkers, Manager, ManagerRef, WorkerPool};
