@@ -4,7 +4,7 @@
 //! of 2 GiB. Every iteration asserts the answer (6 × 4: 94,910,577
 //! positions; 5 × 4: 3,945,711 positions, a draw). The long runs (6 × 6,
 //! 7 × 5, 7 × 6) are documented in `results/symbolic/` with
-//! `results/symbolic.sh`. Run: `cargo bench --bench symbolic`.
+//! `scripts/symbolic.sh`. Run: `cargo bench --bench symbolic`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use retrograde::game::Outcome;

@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrograde::solve::threat_proof::board::{Board, Geometry};
 use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
 
-/// The settings of the gomoku runs (`results/gomoku.sh`: zones off).
+/// The settings of the gomoku runs (`scripts/gomoku.sh`: zones off).
 fn gomoku_settings() -> Settings {
     Settings {
         zone_moves: None,

@@ -108,7 +108,7 @@ pub struct ProveMnkArgs {
     /// With --method threats: look for a winning run of fours of the
     /// defender's own at each of its turns, refuting the turn at once
     /// when there is one (fewer positions searched without zones, often
-    /// more with them; results/gomoku.sh turns it on).
+    /// more with them; scripts/gomoku.sh turns it on).
     #[arg(long)]
     defender_runs: bool,
     /// With --method threats: a horizon; an attacker turn with N stones

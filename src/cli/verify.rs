@@ -536,6 +536,9 @@ impl Report {
 
 /// Solves every case and prints the table.
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    // many cases in one process: what one case frees must not stay
+    // resident into the next (see the function's doc)
+    retrograde::memory::few_allocator_arenas();
     let threads = args.run.threads();
     let budget = args.run.budget();
     if !(args.case_seconds.is_finite() && args.case_seconds > 0.0 && args.case_seconds <= 1e7) {

@@ -6,7 +6,7 @@
 # then run to the end; the two JSON reports, timing keys removed, must be
 # identical. Appends one line a run to results/symbolic/RUNS.log.
 #
-# Usage: results/symbolic-kill-resume.sh      (from anywhere; builds the
+# Usage: scripts/symbolic-kill-resume.sh      (from anywhere; builds the
 #        release binary; scratch in $SCRATCH, default a temporary directory)
 #
 # Runs (name: command line after `retrograde`: the files to kill at):

@@ -5,7 +5,7 @@
 # each rank's wall time and peak resident memory (/usr/bin/time around each
 # rank). Every run's JSON is checked to equal the single-process counts.
 #
-# Usage: results/mpi_scaling.sh   (needs scripts/install-mpi.sh; builds the
+# Usage: scripts/mpi_scaling.sh   (needs scripts/install-mpi.sh; builds the
 #        MPI binary into target/mpi)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ out=results/MPI_SCALING.md.tmp
   echo "# The distributed solve measured on this machine"
   echo
   echo "$(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(mpirun --version | head -1), $(date -u +%Y-%m-%d)."
-  echo "Regenerate with \`results/mpi_scaling.sh\`. Each rank's peak is its own"
+  echo "Regenerate with \`scripts/mpi_scaling.sh\`. Each rank's peak is its own"
   echo "resident set (\`/usr/bin/time\` around each rank); every distributed run's"
   echo "JSON equals the single-process report apart from timing and \`ranks\`."
   echo

@@ -3,7 +3,7 @@
 # k (results/mnk/), and the table of results/README.md. Each file is written
 # to a temporary name and renamed, so an interrupted run leaves no partial file.
 #
-# Usage: results/regenerate.sh        (from anywhere; builds the release binary)
+# Usage: scripts/regenerate.sh        (from anywhere; builds the release binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -38,7 +38,7 @@ reachable in legal play (play stops at a win); classes count them up to
 rotation and reflection; games are the move sequences from the empty board to
 the end.
 
-Regenerate with \`results/regenerate.sh\`. The Cat and Mouse race against
+Regenerate with \`scripts/regenerate.sh\`. The Cat and Mouse race against
 the C baseline is in [cat-mouse-baseline.md](cat-mouse-baseline.md); the
 Connect Four search beside Pascal Pons' solver in [SEARCH.md](SEARCH.md);
 the Connect Four boards solved completely in [CONNECT.md](CONNECT.md).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks the symbolic engine's documented runs (results/symbolic/*.json,
-written by results/symbolic.sh) against independent figures:
+written by scripts/symbolic.sh) against independent figures:
 
 * count-WxH: the total against Markus Böck's published table of Connect
   Four position counts (markus7800/Connect4-Strong-Solver, README and paper
@@ -14,7 +14,7 @@ written by results/symbolic.sh) against independent figures:
   (6x6, 7x5): the value against the published one (John Tromp's table),
   won + drawn + lost = positions on every ply, and for 6x6 every ply's
   won / drawn / lost against Böck's published solve (his
-  solution_w6_h6/results_solve_w6_h6.csv). results/symbolic-sample.py
+  solution_w6_h6/results_solve_w6_h6.csv). scripts/symbolic-sample.py
   checks such a table's values against the search position by position.
 * mnk-CxR-kK with an explicit-mnk-CxR-kK twin (the explicit engine's run,
   also in results/symbolic/): every per-ply count and the value equal.
@@ -27,13 +27,13 @@ written by results/symbolic.sh) against independent figures:
   (X can win + neither + O can win = positions, terminal = wins + draws).
 
 Prints one line a run and exits 1 if any check fails.
-Usage: results/symbolic-check.py   (from anywhere)
+Usage: scripts/symbolic-check.py   (from anywhere)
 """
 import json
 import pathlib
 import sys
 
-HERE = pathlib.Path(__file__).resolve().parent
+HERE = pathlib.Path(__file__).resolve().parent.parent / "results"
 
 # Böck's table: (width, height) -> positions (all reachable positions,
 # those with a line included)

@@ -61,14 +61,14 @@
 #   A Black move chosen by hand below the class's third must be among the
 #   prover's own candidates there (its six best-scored moves) for a run
 #   above to use its proof.
-# results/gomoku-tree.py splits a line so, level by level, by itself.
+# scripts/gomoku-tree.py splits a line so, level by level, by itself.
 #
-# Usage: results/gomoku.sh [REPLY[:MOVE...] ...]   (default: every class, in
+# Usage: scripts/gomoku.sh [REPLY[:MOVE...] ...]   (default: every class, in
 #        order; from anywhere). The binaries are built once at the start and
 #        copied aside, so editing the sources during a run changes nothing;
-#        `results/gomoku.sh --build-into DIR` only builds them into DIR, and
+#        `scripts/gomoku.sh --build-into DIR` only builds them into DIR, and
 #        BIN=DIR runs with those, built once for many calls.
-#        `results/gomoku.sh --proved PATH` exits with 0 if the line is proved
+#        `scripts/gomoku.sh --proved PATH` exits with 0 if the line is proved
 #        (as the skip above: its JSON accepted, or a Black move below it),
 #        1 if not.
 #        `kill -USR1 PID` (the script's PID alone: the prover dies of it)

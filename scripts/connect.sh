@@ -9,7 +9,7 @@
 # written to a temporary name and renamed, so an interrupted run leaves no
 # partial file.
 #
-# Usage: results/connect.sh [BOARD ...]   (e.g. 6x5; default: every board
+# Usage: scripts/connect.sh [BOARD ...]   (e.g. 6x5; default: every board
 #        below; from anywhere; builds the release binary). Boards named on
 #        the command line are solved again; the others keep their JSON.
 set -euo pipefail
@@ -56,7 +56,7 @@ md=results/CONNECT.md.tmp
   echo "positions, terminal positions by result, then every position by its value"
   echo "for the first player under perfect play (terminal ones by their result)."
   echo "A position and its mirror image are solved once and counted twice."
-  echo "Regenerate with \`results/connect.sh\`; the JSON of each board is in"
+  echo "Regenerate with \`scripts/connect.sh\`; the JSON of each board is in"
   echo "\`connect/\`."
   for board in $all; do
     part="results/connect/connect-${board}-k4.md"

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Prove a gomoku line by splitting it into lines proved apart.
 
-Usage: results/gomoku-tree.py PATH [PATH ...]   (PATH as for gomoku.sh, say
+Usage: scripts/gomoku-tree.py PATH [PATH ...]   (PATH as for gomoku.sh, say
        i9:i8: the moves after 1.h8, White's reply first)
-       results/gomoku-tree.py --frontier PATH [PATH ...]   (runs nothing:
+       scripts/gomoku-tree.py --frontier PATH [PATH ...]   (runs nothing:
        the lines below PATH still open, from the JSONs)
 
-Each position is given to `results/gomoku.sh PATH` for TIME_LIMIT seconds
+Each position is given to `scripts/gomoku.sh PATH` for TIME_LIMIT seconds
 (and its other settings: CHECKPOINTS, ZONES, MAX_STONES, MEMORY, ... are
 passed through). A position it does not prove is split, as a proof-number
 search splits a node, but into runs of their own, each with the whole
@@ -71,7 +71,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "results", "gomoku")
-SCRIPT = os.path.join(ROOT, "results", "gomoku.sh")
+SCRIPT = os.path.join(ROOT, "scripts", "gomoku.sh")
 # (gomoku.sh reads a relative one from the repository's root)
 CHECKPOINTS = os.path.join(ROOT, os.environ.get("CHECKPOINTS", "/var/tmp/retrograde-gomoku"))
 MAX_DEPTH = int(os.environ.get("MAX_DEPTH", "20"))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks a saved symbolic Connect Four table (written by `connect --engine
-symbolic --out FILE`, e.g. by results/symbolic.sh) against the alpha-beta
+symbolic --out FILE`, e.g. by scripts/symbolic.sh) against the alpha-beta
 search, a second method that shares none of the table's code: random
 positions in play (no line, board not full) are answered by
 `retrograde query FILE --positions` and by `retrograde search connect
@@ -12,7 +12,7 @@ last but one, then uniformly random legal moves; a game whose move makes
 a line is drawn again (the table answers positions in play). The same
 seed gives the same positions.
 
-Usage: results/symbolic-sample.py TABLE COLS ROWS [COUNT [SEED]]
+Usage: scripts/symbolic-sample.py TABLE COLS ROWS [COUNT [SEED]]
        (default 1,000 positions, seed 1; uses target/release/retrograde)
 Prints one line and exits 1 on any difference.
 """

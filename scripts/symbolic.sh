@@ -13,7 +13,7 @@
 # symbolic table to $TABLES/NAME.rgt (default: $CHECKPOINTS; not
 # committed: 6x5's is about a gigabyte).
 #
-# Usage: results/symbolic.sh [RUN ...]   (default: every run below, in
+# Usage: scripts/symbolic.sh [RUN ...]   (default: every run below, in
 #        order; from anywhere; builds the release binary)
 #
 # Runs (NAME: command line after `retrograde`):
