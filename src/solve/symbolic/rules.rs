@@ -301,7 +301,6 @@ impl Rules {
         })
     }
 
-    /// The manager the rules' diagrams live in.
     /// Whether the store has been full: an operation ran out of slots, or
     /// the store reached the fill at which OxiDD collects on a thread of
     /// its own (see `Collector::watch`). Sticky: once true, the run is to
