@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrograde::games::cat_mouse::CatMouseGraph;
-use retrograde::solve::retrograde::solve;
+use retrograde::tables::retrograde::solve;
 
 fn bench_graph() -> CatMouseGraph {
     let path = concat!(

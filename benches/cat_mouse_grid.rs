@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrograde::games::cat_mouse_grid::{bench_grid, CatMouseGrid};
-use retrograde::solve::retrograde::solve;
+use retrograde::tables::retrograde::solve;
 
 fn cat_mouse_grid_64(c: &mut Criterion) {
     let rows = bench_grid();

@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::layered::solve_mnk;
+use retrograde::tables::layered::solve_mnk;
 
 fn mnk_4x4_k4(c: &mut Criterion) {
     let game = Mnk::new(4, 4, 4).unwrap();

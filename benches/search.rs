@@ -13,10 +13,10 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::pons_score;
-use retrograde::position::oracles::sentinel_cells;
+use retrograde::position::sentinel::sentinel_cells;
 use retrograde::position::{BoardGame, Family};
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::search::Precision;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
 
 /// Table entries a run: 64 MiB of one-word entries.
 const ENTRIES: usize = 1 << 23;

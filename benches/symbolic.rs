@@ -10,8 +10,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use retrograde::game::Outcome;
 use retrograde::memory::{Budget, Bytes};
 use retrograde::position::Family;
-use retrograde::solve::progress::Silent;
-use retrograde::solve::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
+use retrograde::runtime::progress::Silent;
+use retrograde::tables::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
 
 /// Positions and value of a run on a `cols` × `rows` board.
 fn run(cols: u32, rows: u32, threads: usize, count_only: bool) -> (u64, Option<Outcome>) {

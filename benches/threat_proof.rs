@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use retrograde::solve::threat_proof::board::{Board, Geometry};
-use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
+use retrograde::prove::threats::board::{Board, Geometry};
+use retrograde::prove::threats::{Settings, ThreatProver, Verdict};
 
 /// The settings of the gomoku runs (`scripts/gomoku.sh`: zones off).
 fn gomoku_settings() -> Settings {

@@ -12,11 +12,12 @@ use std::collections::HashSet;
 
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::pons_score;
-use retrograde::position::oracles::{gravity_key, sentinel_cells};
+use retrograde::position::sentinel::sentinel_cells;
 use retrograde::position::{BoardGame, Family, Position, Status};
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::in_pool;
-use retrograde::solve::search::Precision;
+use retrograde::runtime::in_pool;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
+use retrograde::tablefile::oracles::gravity_key;
 
 /// splitmix64: a small, well-mixed generator, enough to pick moves.
 struct SplitMix(u64);

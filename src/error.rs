@@ -1,7 +1,7 @@
 //! Typed errors of the library. The binary wraps them with `anyhow` and maps
 //! every one of them to a single line on stderr and exit code 2.
 
-use crate::memory::Bytes;
+use crate::bytes::Bytes;
 
 /// Everything the library can refuse. None of these is a bug: each one is a
 /// property of the input (or of the machine) that the caller can report.
@@ -31,7 +31,7 @@ pub enum Error {
 
     /// A run whose memory filled before it finished (the symbolic
     /// engine's node store: its size cannot be known in advance).
-    #[error("not reached: {what} filled the node store of {nodes} nodes ({bytes}) at ply {ply}; raise --max-memory")]
+    #[error("{}", self.render(plain))]
     StoreFull {
         /// What was being made.
         what: String,
@@ -88,6 +88,180 @@ pub enum Error {
     /// Rayon could not start the requested worker threads.
     #[error("could not start the thread pool: {0}")]
     ThreadPool(String),
+
+    /// One setting of a request is refused: what is wrong with it, in
+    /// words that name no front end's spelling of it. Each front end
+    /// names the setting its own way ([`Error::render`]): the command
+    /// line as a flag, Python as a keyword argument.
+    #[error("{}", self.render(plain))]
+    Setting {
+        /// The setting refused.
+        setting: Setting,
+        /// Why, starting with the value given where it helps (`h8 h8: …`);
+        /// `{remedy}` in it stands for the remedy, named by the front end.
+        message: String,
+        /// The setting (and value) that would serve instead, if any.
+        remedy: Option<Remedy>,
+    },
+}
+
+/// What a refusal suggests instead: a setting, and the value to give it
+/// when one does (`method` `threats`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Remedy {
+    /// The setting to give.
+    pub setting: Setting,
+    /// Its value, if the remedy names one.
+    pub value: Option<&'static str>,
+}
+
+/// A setting named in plain words, for a message read outside any front
+/// end: "the method threats".
+pub fn plain(setting: Setting, value: Option<&str>) -> String {
+    match value {
+        Some(value) => format!("{} {value}", setting.plain()),
+        None => setting.plain().to_string(),
+    }
+}
+
+/// A setting of a request that an error may refer to, named by each front
+/// end in its own words ([`Error::render`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// The memory budget.
+    MaxMemory,
+    /// The time limit.
+    TimeLimit,
+    /// The prover to use.
+    Method,
+    /// The moves to a position to prove.
+    After,
+    /// The file a certificate is written to.
+    Proof,
+    /// The file a threat proof's state is kept in.
+    Checkpoint,
+    /// Files of other threat proofs' states to add.
+    MergeCheckpoint,
+    /// Seconds between checkpoints.
+    CheckpointEvery,
+    /// Seconds between progress lines.
+    ReportEvery,
+    /// The threat prover's horizons.
+    MaxStones,
+    /// The threat prover's zone moves.
+    ZoneMoves,
+    /// The threat prover's runs of fours a defender turn looks for.
+    Covers,
+    /// The threat prover's search for the defender's own runs of fours.
+    DefenderRuns,
+}
+
+impl Setting {
+    /// The setting in words, for a message read outside any front end.
+    pub fn plain(self) -> &'static str {
+        match self {
+            Setting::MaxMemory => "the memory budget",
+            Setting::TimeLimit => "the time limit",
+            Setting::Method => "the method",
+            Setting::After => "the moves to prove after",
+            Setting::Proof => "the certificate file",
+            Setting::Checkpoint => "the checkpoint file",
+            Setting::MergeCheckpoint => "a checkpoint to merge",
+            Setting::CheckpointEvery => "the seconds between checkpoints",
+            Setting::ReportEvery => "the seconds between reports",
+            Setting::MaxStones => "the horizon",
+            Setting::ZoneMoves => "the zone moves",
+            Setting::Covers => "the covers",
+            Setting::DefenderRuns => "the defender runs",
+        }
+    }
+}
+
+/// A setting's name and what is wrong with it: `NAME MESSAGE`, or
+/// `NAME: …` when the message starts with its own colon.
+fn joined(name: &str, message: &str) -> String {
+    if message.starts_with([':', ',']) {
+        format!("{name}{message}")
+    } else {
+        format!("{name} {message}")
+    }
+}
+
+impl Error {
+    /// The same error with `note` added to its message (a refusal stays a
+    /// refusal of its setting).
+    pub fn with_note(self, note: &str) -> Self {
+        match self {
+            Error::Setting {
+                setting,
+                message,
+                remedy,
+            } => Error::Setting {
+                setting,
+                message: message + note,
+                remedy,
+            },
+            other => Error::InvalidInput(format!("{other}{note}")),
+        }
+    }
+
+    /// A refusal of `setting`, for the reason `message`.
+    pub fn setting(setting: Setting, message: impl Into<String>) -> Self {
+        Error::Setting {
+            setting,
+            message: message.into(),
+            remedy: None,
+        }
+    }
+
+    /// A refusal of `setting` whose `message` names, where it says
+    /// `{remedy}`, the setting (and value) that would serve instead.
+    pub fn setting_with(
+        setting: Setting,
+        message: impl Into<String>,
+        remedy: Setting,
+        value: Option<&'static str>,
+    ) -> Self {
+        Error::Setting {
+            setting,
+            message: message.into(),
+            remedy: Some(Remedy {
+                setting: remedy,
+                value,
+            }),
+        }
+    }
+
+    /// The message with each setting it refers to named by `name` (the
+    /// command line's `--max-memory` or `--method threats`, Python's
+    /// `max_memory=` or `method="threats"`); its `Display` names them in
+    /// plain words ([`plain`]).
+    pub fn render(&self, name: impl Fn(Setting, Option<&str>) -> String) -> String {
+        match self {
+            Error::Setting {
+                setting,
+                message,
+                remedy,
+            } => {
+                let message = match remedy {
+                    Some(r) => message.replace("{remedy}", &name(r.setting, r.value)),
+                    None => message.clone(),
+                };
+                joined(&name(*setting, None), &message)
+            }
+            Error::StoreFull {
+                what,
+                ply,
+                nodes,
+                bytes,
+            } => format!(
+                "not reached: {what} filled the node store of {nodes} nodes ({bytes}) at ply \
+                 {ply}; raise {}",
+                name(Setting::MaxMemory, None)
+            ),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// Shorthand for results of this crate.

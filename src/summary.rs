@@ -9,11 +9,11 @@ use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::games::mnk::Mnk;
-use crate::position::oracles::gravity_key;
 use crate::position::Position;
-use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts};
-use crate::solve::sparse_layered::GravityCounts;
+use crate::tablefile::oracles::gravity_key;
 use crate::tablefile::GravityValues;
+use crate::tables::layered::{GameCounts, MnkSolution, PlyCounts};
+use crate::tables::sparse::GravityCounts;
 
 /// A value for the first player as a game result: `"first"`, `"second"`
 /// or `"draw"` (as printed in JSON).

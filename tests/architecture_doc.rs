@@ -38,6 +38,32 @@ fn every_source_file_is_described_and_every_named_path_exists() {
     assert!(gone.is_empty(), "named but gone: {gone:?}");
 }
 
+/// A circle through `m` of the graph `edges`, by depth-first search.
+fn visit(
+    m: &str,
+    edges: &[(String, String)],
+    path: &mut Vec<String>,
+    done: &mut Vec<String>,
+) -> Option<Vec<String>> {
+    if let Some(i) = path.iter().position(|p| p == m) {
+        let mut cycle = path[i..].to_vec();
+        cycle.push(m.to_string());
+        return Some(cycle);
+    }
+    if done.iter().any(|d| d == m) {
+        return None;
+    }
+    path.push(m.to_string());
+    for (_, to) in edges.iter().filter(|(f, _)| f == m) {
+        if let Some(c) = visit(to, edges, path, done) {
+            return Some(c);
+        }
+    }
+    path.pop();
+    done.push(m.to_string());
+    None
+}
+
 /// The sibling modules of `src/cli/` that `file` names (`super::NAME`,
 /// `super::super::NAME` from a nested module, or `use super::{NAME, …}`).
 fn cli_siblings_named(file: &Path, siblings: &[String]) -> Vec<String> {
@@ -101,31 +127,6 @@ fn the_command_modules_import_each_other_without_a_circle() {
             }
         }
     }
-    // depth-first search for a cycle
-    fn visit(
-        m: &str,
-        edges: &[(String, String)],
-        path: &mut Vec<String>,
-        done: &mut Vec<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(i) = path.iter().position(|p| p == m) {
-            let mut cycle = path[i..].to_vec();
-            cycle.push(m.to_string());
-            return Some(cycle);
-        }
-        if done.iter().any(|d| d == m) {
-            return None;
-        }
-        path.push(m.to_string());
-        for (_, to) in edges.iter().filter(|(f, _)| f == m) {
-            if let Some(c) = visit(to, edges, path, done) {
-                return Some(c);
-            }
-        }
-        path.pop();
-        done.push(m.to_string());
-        None
-    }
     let mut done = Vec::new();
     for m in &modules {
         if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
@@ -138,4 +139,123 @@ fn the_command_modules_import_each_other_without_a_circle() {
     assert!(edges
         .iter()
         .any(|(f, t)| f == "connect" && t == "distributed"));
+}
+
+/// Code of `file` without its comments.
+fn code_of(file: &Path) -> String {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| l.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level modules of the library that `code` names: `crate::NAME`,
+/// `crate::{NAME, …}`, and `super::` chains that climb to the crate root
+/// from a file `depth` modules below it.
+fn crate_modules_named(code: &str, depth: usize, modules: &[String]) -> Vec<String> {
+    let ident = |rest: &str| -> String {
+        rest.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut named = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            named.extend(group.split(',').map(|item| ident(item.trim())));
+        } else {
+            named.push(ident(rest));
+        }
+    }
+    let climb = "super::".repeat(depth);
+    if depth > 0 {
+        for (i, _) in code.match_indices(&climb) {
+            let rest = &code[i + climb.len()..];
+            if !rest.starts_with("super::") {
+                named.push(ident(rest));
+            }
+        }
+    }
+    named.retain(|n| modules.contains(n));
+    named.sort();
+    named.dedup();
+    named
+}
+
+/// Issue 74, line 8: the library's top-level modules (rooms such as
+/// `tables`, `search`, `prove`, `position`, `tablefile`) import each
+/// other one way only, so that a room can be read, tested and changed
+/// with only the rooms below it in mind.
+#[test]
+fn the_library_rooms_import_each_other_without_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    source_files(&src, &mut files);
+    let module_of = |f: &str| -> (String, usize) {
+        let rel = Path::new(f).strip_prefix(&src).unwrap();
+        let parts: Vec<&str> = rel.iter().map(|c| c.to_str().unwrap()).collect();
+        // a file's depth below the root: `a/b.rs` and `a/b/mod.rs` are 2
+        let depth = parts.len() - usize::from(parts.last() == Some(&"mod.rs"));
+        (parts[0].trim_end_matches(".rs").to_string(), depth)
+    };
+    let mut modules: Vec<String> = files.iter().map(|f| module_of(f).0).collect();
+    modules.sort();
+    modules.dedup();
+    // the binary and the crate root stand above every room
+    modules.retain(|m| !["main", "lib", "cli"].contains(&m.as_str()));
+    let mut edges: Vec<(String, String)> = Vec::new();
+    for f in &files {
+        let (from, depth) = module_of(f);
+        if !modules.contains(&from) {
+            continue;
+        }
+        for to in crate_modules_named(&code_of(Path::new(f)), depth, &modules) {
+            if to != from {
+                edges.push((from.clone(), to));
+            }
+        }
+    }
+    edges.sort();
+    edges.dedup();
+    let mut done = Vec::new();
+    for m in &modules {
+        if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
+            panic!(
+                "the library's modules import each other in a circle: {}",
+                cycle.join(" -> ")
+            );
+        }
+    }
+    // the check sees the imports it is about
+    for (from, to) in [
+        ("tables", "game"),
+        ("prove", "search"),
+        ("tablefile", "tables"),
+    ] {
+        assert!(
+            edges.iter().any(|(f, t)| f == from && t == to),
+            "{from} -> {to} not seen"
+        );
+    }
+}
+
+/// Issue 74, line 7: docs/ARCHITECTURE.md is written for a reader, its
+/// lines at most 100 characters (table rows included).
+#[test]
+fn the_architecture_page_keeps_its_lines_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
+    let long: Vec<(usize, usize)> = doc
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.chars().count()))
+        .filter(|&(_, n)| n > 100)
+        .collect();
+    assert!(
+        long.is_empty(),
+        "lines over 100 characters (line, length): {long:?}"
+    );
 }

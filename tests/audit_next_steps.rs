@@ -91,13 +91,13 @@ fn search_mnk_proves_the_empty_board_past_the_engine() {
     let (code, out, _) = search_mnk("--cols 7 --rows 7 --k 5 --moves d4,a1 --time-limit 0.05 -q");
     assert_eq!(code, Some(3));
     assert!(out.contains("not reached"), "{out}");
-    // past the provers' sides: one line naming the commands, before any note
+    // past the provers' sides: one line, before any note (issue 74: the
+    // library's words, which name no command)
     let (code, _, err) = search_mnk("--cols 27 --rows 27 --k 5");
     assert_eq!(code, Some(2));
     assert_eq!(
         err.trim(),
-        "error: the m,n,k provers (`prove mnk`, and `search mnk` on an empty board past 40 \
-         cells) take sides of 1 to 26; a 27 × 27 board is past them"
+        "error: the m,n,k provers take sides of 1 to 26; a 27 × 27 board is past them"
     );
 }
 

@@ -9,7 +9,7 @@ mod cli_support;
 
 use cli_support::{refused, retrograde, run_within};
 use retrograde::games::gravity::Gravity;
-use retrograde::solve::sparse_layered::{project_positions, PROJECTION_SEEN};
+use retrograde::tables::sparse::{project_positions, PROJECTION_SEEN};
 
 #[test]
 fn line_13_verify_says_why_a_case_was_not_reached_and_shows_rows_whole() {

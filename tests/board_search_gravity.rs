@@ -10,10 +10,10 @@ use common::Rng;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::in_pool;
-use retrograde::solve::search::Precision;
-use retrograde::solve::sparse_layered::solve_gravity;
+use retrograde::runtime::in_pool;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
+use retrograde::tables::sparse::solve_gravity;
 
 /// Large enough that the table keeps best moves (2^22 entries and up).
 const ENTRIES: usize = 1 << 22;
@@ -72,7 +72,7 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
 /// move, from the table.
 fn after_move(
     game: &Gravity,
-    table: &retrograde::solve::sparse_layered::GravitySolution,
+    table: &retrograde::tables::sparse::GravitySolution,
     x: u64,
     occupied: u64,
     bit: u64,
@@ -229,7 +229,7 @@ fn finished_and_malformed_positions_are_refused() {
 #[test]
 #[ignore]
 fn time_both_engines() {
-    use retrograde::solve::search::{SearchBoard, Searcher};
+    use retrograde::search::general::{SearchBoard, Searcher};
     for (cols, rows) in [(6u32, 4u32), (5, 5), (6, 5), (5, 6), (7, 5), (6, 6)] {
         let game = Gravity::new(cols, rows, 4).unwrap();
         let clock = std::time::Instant::now();

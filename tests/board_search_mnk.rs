@@ -11,10 +11,10 @@ use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk, MnkSolution};
-use retrograde::solve::search::Precision;
+use retrograde::runtime::in_pool;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
+use retrograde::tables::layered::{solve_mnk, MnkSolution};
 
 /// Row-major cells (row 0 at the top) to the bitboard's.
 fn to_bitboard(board: &Bitboard, cols: u32, rows: u32, cells: u32) -> u64 {

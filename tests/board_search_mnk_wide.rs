@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use common::Rng;
 use retrograde::game::Outcome;
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::in_pool;
-use retrograde::solve::search::Precision;
+use retrograde::runtime::in_pool;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
 
 /// Row-major boards (bit `r · cols + c`, row 0 at the top) and their lines.
 struct Reference {

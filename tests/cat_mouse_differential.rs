@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 
 use common::{random_graph, Rng};
 use retrograde::games::cat_mouse::{CatMouseGraph, Player, Position, Turn};
-use retrograde::solve::retrograde::solve;
+use retrograde::tables::retrograde::solve;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Label {

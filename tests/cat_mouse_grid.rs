@@ -6,7 +6,8 @@ mod common;
 
 use common::Rng;
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition, Turn};
-use retrograde::solve::{in_pool, retrograde::solve};
+use retrograde::runtime::in_pool;
+use retrograde::tables::retrograde::solve;
 
 fn leetcode(grid: &[&str], cat_jump: u32, mouse_jump: u32) -> bool {
     let game = CatMouseGrid::new(grid, cat_jump, mouse_jump).unwrap();

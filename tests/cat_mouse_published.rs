@@ -4,7 +4,7 @@
 mod common;
 
 use retrograde::games::cat_mouse::{CatMouseGraph, Player, Turn};
-use retrograde::solve::retrograde::solve;
+use retrograde::tables::retrograde::solve;
 
 /// LeetCode's answer: 1 mouse, 2 cat, 0 draw; and the start's depth.
 fn answer(graph: &[Vec<u32>]) -> (u8, Option<u32>) {

@@ -4,9 +4,10 @@
 mod common;
 
 use common::{bench_graph, random_graph, Rng};
+use retrograde::game::table::OutcomeTable;
 use retrograde::games::cat_mouse::CatMouseGraph;
-use retrograde::solve::{in_pool, retrograde::solve};
-use retrograde::table::OutcomeTable;
+use retrograde::runtime::in_pool;
+use retrograde::tables::retrograde::solve;
 
 fn tables_at(graph: &[Vec<u32>]) -> Vec<OutcomeTable> {
     let game = CatMouseGraph::new(graph).unwrap();

@@ -12,7 +12,7 @@ use retrograde::games::can_i_win::solve_can_i_win;
 use retrograde::games::ends::{solve_ends, End};
 use retrograde::games::nim::solve_nim;
 use retrograde::memory::Budget;
-use retrograde::solve::in_pool;
+use retrograde::runtime::in_pool;
 
 fn nim_reference(n: u64, m: u64, memo: &mut HashMap<u64, bool>) -> bool {
     if let Some(&w) = memo.get(&n) {

@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
-use retrograde::solve::in_pool;
-use retrograde::solve::sparse_layered::solve_gravity;
+use retrograde::runtime::in_pool;
+use retrograde::tables::sparse::solve_gravity;
 
 /// Tromp's counts of positions (play stops at a win; positions containing
 /// a win counted): width × height 4×4 161,029; 5×4 3,945,711.

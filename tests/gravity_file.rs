@@ -4,10 +4,10 @@
 
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
-use retrograde::solve::sparse_layered::solve_gravity;
 use retrograde::tablefile::{
     load, save, GravityFile, GravityValues, SavedGame, SavedTable, BLOCK_POSITIONS,
 };
+use retrograde::tables::sparse::solve_gravity;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(

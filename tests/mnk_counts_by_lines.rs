@@ -14,7 +14,7 @@
 
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::layered::solve_mnk;
+use retrograde::tables::layered::solve_mnk;
 use serde_json::Value;
 
 #[path = "common/mnk_lines.rs"]

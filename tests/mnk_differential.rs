@@ -12,7 +12,7 @@ use mnk_reference::{Reference, Value};
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::layered::{solve_mnk, PlyCounts};
+use retrograde::tables::layered::{solve_mnk, PlyCounts};
 
 fn compare(rows: u32, cols: u32, k: u32) {
     let reference = Reference::new(rows, cols, k);

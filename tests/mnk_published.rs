@@ -13,7 +13,7 @@ mod mnk_reference;
 
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::layered::{solve_mnk, MnkSolution};
+use retrograde::tables::layered::{solve_mnk, MnkSolution};
 
 fn solve(rows: u32, cols: u32, k: u32) -> MnkSolution {
     solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap()
@@ -21,7 +21,7 @@ fn solve(rows: u32, cols: u32, k: u32) -> MnkSolution {
 
 fn column(
     solution: &MnkSolution,
-    field: impl Fn(&retrograde::solve::layered::PlyCounts) -> u64,
+    field: impl Fn(&retrograde::tables::layered::PlyCounts) -> u64,
 ) -> Vec<u64> {
     solution.counts.iter().map(field).collect()
 }

@@ -2,7 +2,8 @@
 
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::{in_pool, layered::solve_mnk};
+use retrograde::runtime::in_pool;
+use retrograde::tables::layered::solve_mnk;
 
 #[test]
 fn tables_are_bit_identical_at_1_2_and_4_threads() {

@@ -12,8 +12,8 @@ use std::process::{Command, Output};
 
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
-use retrograde::solve::sparse_layered::solve_gravity;
 use retrograde::tablefile::{GravityValues, MappedGravity};
+use retrograde::tables::sparse::solve_gravity;
 
 const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
 

@@ -1,5 +1,5 @@
 //! Pairing certificates checked by a checker written here, apart from the
-//! library (it shares no code with `solve::pairing`: its own parser, its
+//! library (it shares no code with `prove::pairing`: its own parser, its
 //! own lines, its own cell names), and pairings set against the search on
 //! random positions: a pairing for one player must mean the other cannot
 //! win.
@@ -17,9 +17,9 @@ use cli_support::{retrograde, scratch_dir};
 use common::Rng;
 use mnk_lines::{all_lines, parse_cell};
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::pairing::{find_pairing, Holder, PairingBoard};
-use retrograde::solve::search::Precision;
+use retrograde::prove::pairing::{find_pairing, Holder, PairingBoard};
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
 
 /// Accepts a certificate of a draw on the empty board, or says why not:
 /// the header, the board, pairs of distinct cells on the board, no cell

@@ -5,9 +5,9 @@
 use std::collections::{HashMap, HashSet};
 
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::proof_tree::{certificate, claims_of, Claim, Goal};
-use retrograde::solve::search::Precision;
+use retrograde::prove::proof_tree::{certificate, claims_of, Claim, Goal};
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
 
 #[path = "common/cli.rs"]
 mod cli_support;
@@ -370,7 +370,7 @@ fn prove_mnk_out_of_time_claims_nothing() {
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("not proved") && text.contains("--time-limit"),
+        text.contains("not proved") && text.contains("within the time limit of 0.5 s"),
         "{text}"
     );
     assert!(!proof.exists());
@@ -380,7 +380,7 @@ fn prove_mnk_out_of_time_claims_nothing() {
 /// Certificates of the df-pn win prover replay like the search's.
 #[test]
 fn the_win_provers_certificates_replay() {
-    use retrograde::solve::win_proof::win_certificate;
+    use retrograde::prove::win::win_certificate;
     for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (6, 5, 4)] {
         let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
         let (text, size, _) = win_certificate(&board, true, 1 << 22, None, None)

@@ -12,16 +12,16 @@ mod common;
 use std::sync::atomic::AtomicU64;
 
 use common::for_each_position_in_play;
+use retrograde::analyzer::oracles::{ProversThenSearch, Search};
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::answer::{answer_with, Lookup, MoveDetail, Oracle};
-use retrograde::position::oracles::{ProversThenSearch, Search};
 use retrograde::position::{BoardGame, Family, Position, Status};
-use retrograde::solve::clock::Clock;
-use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::pairing::PairingBoard;
-use retrograde::solve::search::{Precision, SearchBoard, Searcher};
+use retrograde::prove::pairing::PairingBoard;
+use retrograde::runtime::clock::Clock;
+use retrograde::search::general::{Precision, SearchBoard, Searcher};
+use retrograde::tables::layered::solve_mnk;
 
 /// The oracle on `game`, the prover first for positions with at least
 /// `min_empty` empty cells. Its search is exact: it answers with a depth,

@@ -8,9 +8,9 @@ use common::Rng;
 use retrograde::game::Outcome as Value;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk, MnkSolution};
-use retrograde::solve::search::{value_of, Precision, SearchBoard, Searcher};
+use retrograde::runtime::in_pool;
+use retrograde::search::general::{value_of, Precision, SearchBoard, Searcher};
+use retrograde::tables::layered::{solve_mnk, MnkSolution};
 
 const CAPACITY: usize = 1 << 22;
 
@@ -166,7 +166,7 @@ mod gravity {
     use super::*;
     use retrograde::game::Outcome;
     use retrograde::games::gravity::Gravity;
-    use retrograde::solve::sparse_layered::solve_gravity;
+    use retrograde::tables::sparse::solve_gravity;
 
     /// Gravity key bits (column-major with a spare bit a column) to search
     /// cells (row-major from the bottom).
@@ -227,13 +227,13 @@ fn a_search_past_its_deadline_reports_nothing() {
     let board = SearchBoard::new(5, 5, 4).unwrap();
     let now = std::time::Instant::now();
     assert_eq!(
-        retrograde::solve::search::value_within(&board, 0, 0, CAPACITY, Some(now)).unwrap(),
+        retrograde::search::general::value_within(&board, 0, 0, CAPACITY, Some(now)).unwrap(),
         None
     );
     let quick = SearchBoard::new(3, 3, 3).unwrap();
     let later = now + std::time::Duration::from_secs(600);
     let found =
-        retrograde::solve::search::value_within(&quick, 0, 0, CAPACITY, Some(later)).unwrap();
+        retrograde::search::general::value_within(&quick, 0, 0, CAPACITY, Some(later)).unwrap();
     assert_eq!(
         found.map(|r| r.value),
         Some(retrograde::game::Outcome::Draw)

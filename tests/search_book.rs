@@ -17,13 +17,13 @@ use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::book::{make_book, Book};
-use retrograde::solve::in_pool;
-use retrograde::solve::progress::Silent;
-use retrograde::solve::search::{depth_of_score, Precision, SearchResult};
-use retrograde::solve::sparse_layered::solve_gravity;
+use retrograde::runtime::in_pool;
+use retrograde::runtime::progress::Silent;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::book::{make_book, Book};
+use retrograde::search::general::{depth_of_score, Precision, SearchResult};
 use retrograde::tablefile::book::{decode_book, write_book};
+use retrograde::tables::sparse::solve_gravity;
 
 const ENTRIES: usize = 1 << 22;
 

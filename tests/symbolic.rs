@@ -10,13 +10,13 @@ use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::{Budget, Bytes};
 use retrograde::position::Family;
-use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::progress::Silent;
-use retrograde::solve::sparse_layered::{solve_gravity, GravityCounts};
-use retrograde::solve::symbolic::{
+use retrograde::runtime::progress::Silent;
+use retrograde::tablefile::symbolic::{Set, SolvedSets, SymbolicSets};
+use retrograde::tables::layered::solve_mnk;
+use retrograde::tables::sparse::{solve_gravity, GravityCounts};
+use retrograde::tables::symbolic::{
     solve_symbolic, Encoding, Layout, PlySink, SymbolicRun, SymbolicSolution,
 };
-use retrograde::tablefile::symbolic::{Set, SolvedSets, SymbolicSets};
 
 fn run(layout: Layout, threads: usize, count_only: bool) -> SymbolicSolution {
     solve_symbolic(

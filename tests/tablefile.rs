@@ -13,9 +13,9 @@ use retrograde::games::cat_mouse::CatMouseGraph;
 use retrograde::games::cat_mouse_grid::CatMouseGrid;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::retrograde::solve;
 use retrograde::tablefile::{decode, encode, load, save, SavedGame, SavedTable};
+use retrograde::tables::layered::solve_mnk;
+use retrograde::tables::retrograde::solve;
 
 const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
 

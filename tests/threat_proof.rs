@@ -1,4 +1,4 @@
-//! The threat prover (`retrograde::solve::threat_proof`) against the
+//! The threat prover (`retrograde::prove::threats`) against the
 //! exhaustive tables on every position of the small boards, and its
 //! certificates against a checker written apart (`tests/threat_checker`).
 
@@ -6,10 +6,10 @@ use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::threat_proof::board::{Board, Geometry};
-use retrograde::solve::threat_proof::{self, Settings, ThreatProver, Verdict};
+use retrograde::prove::threats::board::{Board, Geometry};
+use retrograde::prove::threats::{self, Settings, ThreatProver, Verdict};
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::tables::layered::solve_mnk;
 
 mod common;
 mod threat_checker;
@@ -555,7 +555,7 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
         walks += 1;
         match put_together.certificate(&mut root) {
             Ok((text, _)) => break text,
-            Err(e) if walks < 8 && e.to_string().starts_with(threat_proof::CUTS_REMADE) => {}
+            Err(e) if walks < 8 && e.to_string().starts_with(threats::CUTS_REMADE) => {}
             Err(e) => panic!("walk {walks}: {e}"),
         }
     };

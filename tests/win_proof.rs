@@ -1,4 +1,4 @@
-//! The df-pn win prover (`retrograde::solve::win_proof`) against the
+//! The df-pn win prover (`retrograde::prove::win`) against the
 //! bitboard search and, on every position of every board up to 4×4, the
 //! exhaustive tables.
 
@@ -6,10 +6,10 @@ use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::search::Precision;
-use retrograde::solve::win_proof::{Verdict, WinProver};
+use retrograde::prove::win::{Verdict, WinProver};
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
+use retrograde::tables::layered::solve_mnk;
 
 mod common;
 

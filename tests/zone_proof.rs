@@ -1,4 +1,4 @@
-//! The zone prover (`solve::zone_proof`): its certificates replayed by a
+//! The zone prover (`prove::zones`): its certificates replayed by a
 //! checker written here, apart from the library (its own lines, parser and
 //! zones; it trusts only the zone lemma of the module docs), and its
 //! verdicts against the exhaustive tables on every position of every board
@@ -10,12 +10,10 @@ use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::pairing::PairingBoard;
-use retrograde::solve::zone_proof::{
-    prove_draw, Cells, DrawProof, Node, Search, Verdict, ZoneProver,
-};
+use retrograde::prove::pairing::PairingBoard;
+use retrograde::prove::zones::{prove_draw, Cells, DrawProof, Node, Search, Verdict, ZoneProver};
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::tables::layered::solve_mnk;
 
 #[path = "common/cli.rs"]
 mod cli_support;
@@ -417,7 +415,7 @@ fn write_and_replay(
 
 fn draw_certificate(cols: u32, rows: u32, k: u32) -> String {
     let board = PairingBoard::new(cols, rows, k).unwrap();
-    let memory = (1 << 24) * retrograde::solve::zone_proof::BYTES_PER_ENTRY;
+    let memory = (1 << 24) * retrograde::prove::zones::BYTES_PER_ENTRY;
     match prove_draw(board, memory, None, u64::MAX).unwrap() {
         DrawProof::Draw { certificate, .. } => certificate,
         other => panic!("{cols}×{rows} k={k}: {other:?}"),

@@ -2,7 +2,7 @@
 
 The Rust library through its extension module (:class:`Game`,
 :func:`solve`, :func:`open_table`, :class:`Table`, :class:`Searcher`,
-:func:`mcts_action`), Gymnasium environments (registered as
+:func:`prove`, :func:`mcts_action`), Gymnasium environments (registered as
 ``retrograde/ConnectFour-v0`` and ``retrograde/MNK-v0``), PettingZoo AEC
 environments (:mod:`retrograde.aec`, registered as
 ``retrograde/connect_four_v0`` and ``retrograde/mnk_v0`` when PettingZoo is
@@ -20,6 +20,7 @@ from retrograde._native import (
     TableFileError,
     mcts_action,
     open_table,
+    prove,
     solve,
 )
 from retrograde.counts import per_ply
@@ -36,6 +37,7 @@ __all__ = [
     "mcts_action",
     "open_table",
     "per_ply",
+    "prove",
     "solve",
 ]
 

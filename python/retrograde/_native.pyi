@@ -123,4 +123,17 @@ def solve(
     max_memory: int | str | None = None,
 ) -> Table: ...
 def open_table(path: str | PathLike[str], *, max_memory: int | str | None = None) -> Table: ...
+def prove(
+    cols: int,
+    rows: int,
+    k: int,
+    *,
+    method: str = "auto",
+    after: str = "",
+    time_limit: float | None = None,
+    proof: str | PathLike[str] | None = None,
+    replace_any_file: bool = False,
+    threads: int | None = None,
+    max_memory: int | str | None = None,
+) -> dict[str, Any]: ...
 def mcts_action(game: Game, playouts: int, seed: int, exploration: float = 1.4) -> int: ...

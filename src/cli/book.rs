@@ -1,17 +1,17 @@
 //! `search mnk|connect --make-book PLIES --out FILE` (make a book of exact
 //! scores near the root) and `--book FILE` (search with one): the command
-//! line of [`retrograde::solve::book`] and [`retrograde::tablefile::book`].
+//! line of [`retrograde::search::book`] and [`retrograde::tablefile::book`].
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+use retrograde::analyzer::searching::board_table_entries;
 use retrograde::memory::Budget;
-use retrograde::position::searching::board_table_entries;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher, POSITION_BYTES};
-use retrograde::solve::book::{make_book, Book};
-use retrograde::solve::in_pool;
+use retrograde::runtime::in_pool;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher, POSITION_BYTES};
+use retrograde::search::book::{make_book, Book};
 use retrograde::tablefile::book::{load_book, save_book};
 use serde_json::json;
 
@@ -70,7 +70,7 @@ pub fn make(
     let budget = run.budget();
     let empty = board.cells().saturating_sub(plies);
     let entries = board_table_entries(&budget, board.dimensions().0, empty);
-    let table_bytes = entries as u64 * retrograde::solve::board_search::BYTES_PER_ENTRY;
+    let table_bytes = entries as u64 * retrograde::search::bitboard::BYTES_PER_ENTRY;
     let max_positions = (budget.0 .0.saturating_sub(table_bytes) / POSITION_BYTES) as usize;
     let bar = run.progress();
     let book = in_pool(run.threads(), || {

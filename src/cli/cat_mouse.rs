@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use retrograde::game::table::OutcomeTable;
 use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Player, Turn, WinnerTotals};
-use retrograde::table::OutcomeTable;
 use retrograde::tablefile::SavedGame;
 use serde_json::json;
 

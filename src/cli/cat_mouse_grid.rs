@@ -4,11 +4,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use rayon::prelude::*;
+use retrograde::game::table::OutcomeTable;
 use retrograde::games::cat_mouse::winner_totals;
 use retrograde::games::cat_mouse::Turn;
 use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition, Player};
-use retrograde::solve::in_pool;
-use retrograde::table::OutcomeTable;
+use retrograde::runtime::in_pool;
 use retrograde::tablefile::SavedGame;
 use serde_json::json;
 

@@ -10,7 +10,7 @@ use clap::Args;
 use retrograde::games::can_i_win::{solve_can_i_win_reporting, CanIWinTable};
 use retrograde::games::ends::{solve_ends, End, EndsSolution};
 use retrograde::games::nim::{solve_nim_reporting, NimTable};
-use retrograde::solve::in_pool;
+use retrograde::runtime::in_pool;
 use retrograde::tablefile::{SavedGame, SavedTable};
 use serde_json::{json, Value};
 

@@ -8,13 +8,13 @@ use std::time::Instant;
 
 use clap::Args;
 use retrograde::games::gravity::Gravity;
-use retrograde::position::oracles::GravityTable;
 use retrograde::position::{BoardGame, Family, Position};
-use retrograde::solve::in_pool;
-use retrograde::solve::sparse_layered::{solve_gravity_reporting, GravityCounts};
+use retrograde::runtime::in_pool;
 use retrograde::summary::{gravity_counts_summary, gravity_empty_board, gravity_totals};
+use retrograde::tablefile::oracles::GravityTable;
 use retrograde::tablefile::GravityValues;
 use retrograde::tablefile::{SavedGame, SavedTable};
+use retrograde::tables::sparse::{solve_gravity_reporting, GravityCounts};
 use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
@@ -140,7 +140,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
             | retrograde::error::Error::ProjectedOverBudget(_)),
         ) if args.engine.engine == EngineChoice::Auto => {
             bar.finish();
-            let layout = retrograde::solve::symbolic::Layout::new(
+            let layout = retrograde::tables::symbolic::Layout::new(
                 Family::Gravity,
                 cols,
                 rows,

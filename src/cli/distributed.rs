@@ -14,8 +14,8 @@ use std::process::ExitCode;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
-use retrograde::solve::layered::{GameCounts, PlyCounts};
-use retrograde::solve::sparse_layered::GravityCounts;
+use retrograde::tables::layered::{GameCounts, PlyCounts};
+use retrograde::tables::sparse::GravityCounts;
 
 use super::{OutArgs, RunArgs, Timing};
 
@@ -111,16 +111,16 @@ mod with_mpi {
     use anyhow::bail;
     use retrograde::games::gravity::Gravity;
     use retrograde::memory::Budget;
-    use retrograde::solve::in_pool;
-    use retrograde::solve::progress::{Progress, Silent};
-    use retrograde::solve::sparse_layered::distributed::mpi::MpiRanks;
-    use retrograde::solve::sparse_layered::distributed::ranks::Ranks;
-    use retrograde::solve::sparse_layered::distributed::{
-        all_ok, gather_mnk_solution, solve_gravity_distributed, solve_mnk_distributed, RankSolution,
-    };
-    use retrograde::solve::sparse_layered::{decode, GravitySolution};
+    use retrograde::runtime::in_pool;
+    use retrograde::runtime::progress::{Progress, Silent};
     use retrograde::tablefile::parted::{part_path, write_manifest};
     use retrograde::tablefile::{SavedGame, SavedTable};
+    use retrograde::tables::sparse::distributed::mpi::MpiRanks;
+    use retrograde::tables::sparse::distributed::ranks::Ranks;
+    use retrograde::tables::sparse::distributed::{
+        all_ok, gather_mnk_solution, solve_gravity_distributed, solve_mnk_distributed, RankSolution,
+    };
+    use retrograde::tables::sparse::{decode, GravitySolution};
 
     use super::super::Timing;
     use super::{Board, RankReport, Ranked, Request};

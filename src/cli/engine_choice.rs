@@ -7,8 +7,8 @@
 //! for (`--engine symbolic`).
 
 use retrograde::position::Family;
-use retrograde::solve::symbolic::projection::{duration_in_words, project, Projection};
-use retrograde::solve::symbolic::Layout;
+use retrograde::tables::symbolic::projection::{duration_in_words, project, Projection};
+use retrograde::tables::symbolic::Layout;
 
 /// The longest symbolic run `auto` starts unasked, in seconds.
 pub const LONG_RUN: f64 = 300.0;

@@ -8,7 +8,7 @@
 //! (results/TIMINGS.md: 6×4 and 5×5 at 14–15 M positions/s), the dense
 //! m,n,k engine [`MNK_SLOTS_PER_SECOND`] board slots a second (4×5 k=4:
 //! 741 M slots in 57 s), the symbolic engine from its measured runs
-//! ([`retrograde::solve::symbolic::projection`]).
+//! ([`retrograde::tables::symbolic::projection`]).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -17,9 +17,9 @@ use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::{Budget, Bytes};
 use retrograde::position::Family;
-use retrograde::solve::sparse_layered::{project_gravity, PROJECTION_SEEN};
-use retrograde::solve::symbolic::projection::{duration_in_words, project};
-use retrograde::solve::symbolic::Layout;
+use retrograde::tables::sparse::{project_gravity, PROJECTION_SEEN};
+use retrograde::tables::symbolic::projection::{duration_in_words, project};
+use retrograde::tables::symbolic::Layout;
 use serde_json::{json, Value};
 
 use super::engine_choice::{projected, search_command};
@@ -177,8 +177,8 @@ pub fn mnk(
     let mut lines = Vec::new();
     match Mnk::new(rows, cols, k) {
         Ok(game) => {
-            let slots = retrograde::solve::layered::board_slots(&game);
-            let bytes = retrograde::solve::layered::estimate_bytes(&game);
+            let slots = retrograde::tables::layered::board_slots(&game);
+            let bytes = retrograde::tables::layered::estimate_bytes(&game);
             let seconds = slots as f64 / MNK_SLOTS_PER_SECOND;
             lines.push(Line {
                 engine: "explicit",
@@ -265,6 +265,6 @@ pub fn ranked_game(
     run: &super::RunArgs,
 ) -> anyhow::Result<ExitCode> {
     let bytes =
-        retrograde::solve::retrograde::estimate_bytes(game.state_count(), game.max_move_count());
+        retrograde::game::table::retrograde_bytes(game.state_count(), game.max_move_count());
     states(name, game.state_count(), bytes, &run.budget(), run.json)
 }

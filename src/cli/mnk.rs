@@ -9,11 +9,11 @@ use clap::Args;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::position::answer::plies;
-use retrograde::position::oracles::MnkTable;
 use retrograde::position::{BoardGame, Family, Position};
-use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
+use retrograde::runtime::in_pool;
 use retrograde::summary::MnkSummary;
+use retrograde::tablefile::oracles::MnkTable;
+use retrograde::tables::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
 use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
@@ -165,7 +165,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     let beyond_dense = || -> anyhow::Result<bool> {
         let why = match Mnk::new(rows, cols, k) {
             Ok(game) => {
-                let needed = retrograde::solve::layered::estimate_bytes(&game);
+                let needed = retrograde::tables::layered::estimate_bytes(&game);
                 let budget = args.run.budget();
                 if budget.check("the dense engine", needed).is_ok() {
                     return Ok(false);
@@ -185,7 +185,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
                 cols * rows
             );
         }
-        let layout = retrograde::solve::symbolic::Layout::new(
+        let layout = retrograde::tables::symbolic::Layout::new(
             Family::Mnk,
             cols,
             rows,

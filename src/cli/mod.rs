@@ -76,12 +76,12 @@ enum Command {
 }
 
 /// A number of seconds on the command line: a finite decimal above 0 and
-/// at most [`retrograde::position::searching::MAX_TIME_LIMIT`]. A negative
+/// at most [`retrograde::analyzer::searching::MAX_TIME_LIMIT`]. A negative
 /// number reaches this parser (the options that take it allow a leading
 /// `-`), so `-1` is refused for what it is, and `1e309` — infinity to a
 /// 64-bit float — is refused rather than echoed as "inf".
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
-    use retrograde::position::searching::MAX_TIME_LIMIT;
+    use retrograde::analyzer::searching::MAX_TIME_LIMIT;
     let seconds: f64 = text
         .trim()
         .parse()
@@ -252,16 +252,21 @@ pub fn solve_retrograde<G: retrograde::game::RankedGame>(
     saved: retrograde::tablefile::SavedGame,
     run: &RunArgs,
     out: &OutArgs,
-) -> anyhow::Result<(retrograde::table::OutcomeTable, Timing)> {
+) -> anyhow::Result<(retrograde::game::table::OutcomeTable, Timing)> {
     use retrograde::tablefile::SavedTable;
     out.check()?;
     let threads = run.threads();
     let budget = run.budget();
     let bar = run.progress();
     let clock = std::time::Instant::now();
-    let (table, stats) = retrograde::solve::in_pool(threads, || {
+    let (table, stats) = retrograde::runtime::in_pool(threads, || {
         // the saved game's description is held during the solve too
-        retrograde::solve::retrograde::solve_holding(game, &budget, &bar, Bytes(saved.heap_bytes()))
+        retrograde::tables::retrograde::solve_holding(
+            game,
+            &budget,
+            &bar,
+            Bytes(saved.heap_bytes()),
+        )
     })??;
     bar.finish();
     let timing = Timing {
@@ -449,7 +454,7 @@ pub fn main() -> ExitCode {
         // output::emit does for the one-shot reports
         Err(err) if output::reader_went_away(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", output::error_line(&err));
             ExitCode::from(2)
         }
     }

@@ -99,10 +99,7 @@ pub fn result_in_words(result: &str) -> &'static str {
     }
 }
 
-/// `1234567` → `1,234,567`.
-pub fn grouped(n: u64) -> String {
-    grouped_u128(u128::from(n))
-}
+pub use retrograde::numbers::{grouped, grouped_u128};
 
 /// A board's size as every report names it: width first, `7 columns × 6 rows`.
 pub fn board_name(cols: u32, rows: u32) -> String {
@@ -112,19 +109,6 @@ pub fn board_name(cols: u32, rows: u32) -> String {
         unit(cols, "column", "columns"),
         unit(rows, "row", "rows")
     )
-}
-
-/// [`grouped`] for the 128-bit game counts.
-pub fn grouped_u128(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// A rate such as `41.3 M states/s`.
@@ -137,6 +121,50 @@ pub fn rate(states: u64, seconds: f64) -> String {
     } else {
         format!("{:.0} states/s", per_second)
     }
+}
+
+/// The flag that sets `setting` on the command line, with `value` if one
+/// is given (`--method threats`).
+pub fn flag(setting: retrograde::error::Setting, value: Option<&str>) -> String {
+    use retrograde::error::Setting;
+    let name = match setting {
+        Setting::MaxMemory => "--max-memory",
+        Setting::TimeLimit => "--time-limit",
+        Setting::Method => "--method",
+        Setting::After => "--after",
+        Setting::Proof => "--proof",
+        Setting::Checkpoint => "--checkpoint",
+        Setting::MergeCheckpoint => "--merge-checkpoint",
+        Setting::CheckpointEvery => "--checkpoint-every",
+        Setting::ReportEvery => "--report-every",
+        Setting::MaxStones => "--max-stones",
+        Setting::ZoneMoves => "--zone-moves",
+        Setting::Covers => "--covers",
+        Setting::DefenderRuns => "--defender-runs",
+    };
+    match value {
+        Some(value) => format!("{name} {value}"),
+        None => name.to_string(),
+    }
+}
+
+/// A library error in the command line's words: the settings it refers
+/// to named by their flags ([`flag`]).
+pub fn flag_error(err: retrograde::Error) -> anyhow::Error {
+    anyhow::anyhow!(err.render(flag))
+}
+
+/// An error's one line as the command prints it: each cause after a colon
+/// (anyhow's `{:#}`), the library's errors with their settings named by
+/// their flags.
+pub fn error_line(err: &anyhow::Error) -> String {
+    err.chain()
+        .map(|cause| match cause.downcast_ref::<retrograde::Error>() {
+            Some(e) => e.render(flag),
+            None => cause.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 #[cfg(test)]

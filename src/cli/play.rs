@@ -15,24 +15,25 @@ use std::sync::atomic::AtomicU64;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use retrograde::analyzer::oracles::{BoardSearch, Search};
 use retrograde::error::Error;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::{
     answer, answer_with, plies, MoveDetail, Oracle, PositionAnswer,
 };
-use retrograde::position::oracles::{BoardSearch, GravityTable, MnkTable, Search};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
-use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
-use retrograde::solve::clock::Clock;
-use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk_reporting, MnkSolution};
-use retrograde::solve::pairing::PairingBoard;
-use retrograde::solve::progress::Silent;
-use retrograde::solve::search::{Precision, SearchBoard, Searcher};
-use retrograde::solve::sparse_layered::solve_gravity_reporting;
+use retrograde::prove::pairing::PairingBoard;
+use retrograde::runtime::clock::Clock;
+use retrograde::runtime::in_pool;
+use retrograde::runtime::progress::Silent;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
+use retrograde::search::general::{Precision, SearchBoard, Searcher};
 use retrograde::tablefile::open::OpenTable;
+use retrograde::tablefile::oracles::{GravityTable, MnkTable};
 use retrograde::tablefile::GravityValues;
 use retrograde::tablefile::{SavedGame, SavedTable};
+use retrograde::tables::layered::{solve_mnk_reporting, MnkSolution};
+use retrograde::tables::sparse::solve_gravity_reporting;
 
 use super::position::{board_size, PositionArgs};
 use super::prompt::{ask_until, ECHO_CHARS};
@@ -99,7 +100,7 @@ enum Solved {
     Search(Bitboard, std::time::Duration),
     /// No table, and m,n,k boards past the bitboard search (41 to 64
     /// cells): the zone prover, then the general search
-    /// ([`retrograde::position::oracles::ProversThenSearch`]), a position at
+    /// ([`retrograde::analyzer::oracles::ProversThenSearch`]), a position at
     /// a time within the time given.
     Provers(SearchBoard, PairingBoard, std::time::Duration),
 }
@@ -116,9 +117,9 @@ impl Solved {
                 game,
                 solution: solution.as_ref(),
             }),
-            Solved::Symbolic(table) => {
-                Box::new(retrograde::position::oracles::SymbolicTable(table.as_ref()))
-            }
+            Solved::Symbolic(table) => Box::new(retrograde::tablefile::oracles::SymbolicTable(
+                table.as_ref(),
+            )),
             Solved::Search(..) | Solved::Provers(..) => return None,
         })
     }
@@ -218,7 +219,7 @@ fn play_past_positions(args: &PlayArgs, cols: u32, rows: u32) -> anyhow::Result<
     if args.out.out.is_some() {
         bail!("--out saves a table; past 64 cells ({cols} × {rows}) play goes by the threat prover (drop --out)");
     }
-    super::prove::ensure_sides(cols, rows)?;
+    retrograde::analyzer::prove::ensure_sides(cols, rows)?;
     let seconds = move_seconds(args.move_seconds)?;
     let human = usize::from(args.human == HumanSide::O);
     let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use retrograde::position::mnk_distance_from_centre;
-use retrograde::solve::threat_proof::board::{Board, Geometry};
+use retrograde::prove::threats::board::{Board, Geometry};
 
 use super::prompt::{ask_until, ECHO_CHARS};
 use super::threat_answer::{render, value_of, Value};

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use retrograde::solve::progress::Progress;
+use retrograde::runtime::progress::Progress;
 
 /// A solve's progress bar, or nothing.
 pub struct Bar(Option<ProgressBar>);

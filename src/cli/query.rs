@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use retrograde::game::table::OutcomeTable;
 use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
 use retrograde::games::cat_mouse_grid::CatMouseGrid;
 use retrograde::memory::Bytes;
 use retrograde::position::Family;
-use retrograde::table::OutcomeTable;
 use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::{
     GravityValues, MappedGravity, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
@@ -280,7 +280,7 @@ fn gravity(
         // the counts printed are derived from the stored positions
         let bar = args.run.progress();
         let budget = args.run.budget();
-        retrograde::solve::in_pool(args.run.threads(), || table.certify(&budget, &bar))??;
+        retrograde::runtime::in_pool(args.run.threads(), || table.certify(&budget, &bar))??;
         bar.finish();
     }
     if args.check {

@@ -5,29 +5,31 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use retrograde::analyzer::oracles::{BoardSearch, ProversThenSearch, Search};
+use retrograde::analyzer::prove::ProveRequest;
+pub use retrograde::analyzer::searching::{board_table_entries, table_capacity};
+use retrograde::analyzer::searching::{time_limit, MAX_TIME_LIMIT};
+use retrograde::board::BoardSize;
 use retrograde::memory::Budget;
 use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
-use retrograde::position::oracles::{BoardSearch, ProversThenSearch, Search};
-pub use retrograde::position::searching::{board_table_entries, table_capacity};
-use retrograde::position::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::position::{BoardGame, Family, Position};
-use retrograde::solve::board_search::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
-use retrograde::solve::clock::Clock;
-use retrograde::solve::in_pool;
-use retrograde::solve::pairing::PairingBoard;
-use retrograde::solve::search::{Precision, SearchBoard, Searcher};
+use retrograde::prove::pairing::PairingBoard;
+use retrograde::runtime::clock::Clock;
+use retrograde::runtime::in_pool;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
+use retrograde::search::general::{Precision, SearchBoard, Searcher};
+use retrograde::Analyzer;
 use serde_json::json;
 
 use super::batch::lines::{fewest_stones, Lines};
 use super::batch::Batch;
 use super::book;
-use super::output::grouped;
+use super::output::{flag_error, grouped};
 use super::position::{board_size, print_answer, PositionArgs};
 use super::progress::Bar;
-use super::prove::ProveMnkArgs;
 use super::threat_answer;
 use super::RunArgs;
 
@@ -110,8 +112,17 @@ pub struct SearchBoardArgs {
     #[arg(long, value_name = "FILE", requires = "make_book")]
     out: Option<PathBuf>,
 
-    /// Replace the file at --out even if it is not a table of retrograde.
-    #[arg(long, requires = "out")]
+    /// m,n,k boards, the empty board's value alone: prove it by the
+    /// provers' cascade (as `prove mnk` does: a pairing, zones, the win
+    /// prover, the search) and write its certificate to FILE
+    /// (docs/FORMAT.md), atomically. A file already there is replaced only
+    /// if it is a certificate of retrograde, or with --force.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board", "positions", "all_moves", "make_book", "book"])]
+    proof: Option<PathBuf>,
+
+    /// Replace the file at --out (or --proof) even if it is not a table
+    /// (or certificate) of retrograde.
+    #[arg(long)]
     force: bool,
 
     #[command(flatten)]
@@ -147,6 +158,7 @@ impl SearchBoardArgs {
             book: None,
             make_book: None,
             out: None,
+            proof: None,
             force: false,
             run: run.clone(),
         }
@@ -176,7 +188,8 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
              (leave it out for no limit)"
         ),
     };
-    if let Some(code) = prove_empty_board(family, cols, rows, k, args)? {
+    let size = BoardSize::new(cols, rows, k);
+    if let Some(code) = prove_empty_board(family, size, args, time_limit)? {
         return Ok(code);
     }
     if family == Family::Mnk
@@ -219,8 +232,25 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         );
     }
     // one position's clock runs from the start, table included; a batch
-    // line's from the start of its search
-    let clock = Clock::until(time_limit.map(|l| started + l));
+    // line's from the start of its search. The empty m,n,k board's value
+    // alone (--weak), under a time limit: the search gets a share of it,
+    // the provers' cascade the rest
+    let cascade = family == Family::Mnk && args.weak && value_alone(args) && p.stones() == 0;
+    let clock = Clock::until(time_limit.map(|l| match cascade {
+        true => started + l / WEAK_SEARCH_SHARE,
+        false => started + l,
+    }));
+    let then_the_provers = || -> anyhow::Result<ExitCode> {
+        let rest = time_limit.map(|l| (started + l).saturating_duration_since(Instant::now()));
+        if rest.is_some_and(|r| r.is_zero()) {
+            return super::position::not_reached();
+        }
+        prove_by_the_cascade(size, args, rest)
+    };
+    let fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>> = match cascade {
+        true => Some(&then_the_provers),
+        false => None,
+    };
     let precision = if args.weak {
         Precision::Weak
     } else {
@@ -293,7 +323,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
                         precision,
                     };
                     let stats = || (searcher.nodes(), searcher.hits());
-                    run.one(&p, &oracle, &stats, &bar)
+                    run.one(&p, &oracle, &stats, &bar, fallback)
                 }
             }
         }
@@ -333,7 +363,13 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
                         clock: &clock,
                         precision,
                     };
-                    run.one(&p, provers_first(search, provers).as_ref(), &stats, &bar)
+                    run.one(
+                        &p,
+                        provers_first(search, provers).as_ref(),
+                        &stats,
+                        &bar,
+                        fallback,
+                    )
                 }
             }
         }
@@ -350,7 +386,7 @@ fn answer_by_threats(
     deadline: Option<Instant>,
 ) -> anyhow::Result<ExitCode> {
     // (a --board diagram that large was refused when its size was read)
-    super::prove::ensure_sides(cols, rows)?;
+    retrograde::analyzer::prove::ensure_sides(cols, rows).map_err(flag_error)?;
     threat_answer::answer(&threat_answer::Question {
         cols,
         rows,
@@ -364,41 +400,78 @@ fn answer_by_threats(
     })
 }
 
-/// The empty m,n,k board past the bitboard search's [`MAX_MNK_CELLS`]
-/// cells (7,7,5, 8,8,5, gomoku's 15 × 15 …), asked for its value alone:
-/// answered by the provers of `prove mnk` (a pairing, relevance zones),
-/// which reach such boards where a search does not; `None` for every other
-/// question, which the search answers.
-fn prove_empty_board(
-    family: Family,
-    cols: u32,
-    rows: u32,
-    k: u32,
-    args: &SearchBoardArgs,
-) -> anyhow::Result<Option<ExitCode>> {
-    let past_the_engine = u64::from(cols) * u64::from(rows) > u64::from(MAX_MNK_CELLS);
-    let value_alone = !args.position.given()
+/// Whether `args` ask the empty board's value alone (no position, no
+/// moves listed, no batch, no book).
+fn value_alone(args: &SearchBoardArgs) -> bool {
+    !args.position.given()
         && !args.all_moves
         && args.positions.is_none()
         && args.make_book.is_none()
-        && args.book.is_none();
-    if family != Family::Mnk || !past_the_engine || !value_alone {
+        && args.book.is_none()
+}
+
+/// The empty m,n,k board asked for its value alone where the provers
+/// answer it: past the bitboard search's [`MAX_MNK_CELLS`] cells (7,7,5,
+/// 8,8,5, gomoku's 15 × 15 …), or with `--proof`. Answered by the provers'
+/// cascade of `prove mnk` ([`retrograde::analyzer::prove`]), which reaches
+/// such boards where a search does not; `None` for every other question,
+/// which the search answers.
+fn prove_empty_board(
+    family: Family,
+    size: BoardSize,
+    args: &SearchBoardArgs,
+    time_limit: Option<Duration>,
+) -> anyhow::Result<Option<ExitCode>> {
+    let past_the_engine = size.cells() > u64::from(MAX_MNK_CELLS);
+    if args.proof.is_some() && (family != Family::Mnk || !value_alone(args)) {
+        anyhow::bail!(
+            "--proof certifies the empty m,n,k board's value alone (search mnk without \
+             --moves, --board or --all-moves)"
+        );
+    }
+    if family != Family::Mnk || !value_alone(args) || !(past_the_engine || args.proof.is_some()) {
         return Ok(None);
     }
-    super::prove::ensure_sides(cols, rows)?;
-    if !args.run.quiet() {
+    retrograde::analyzer::prove::ensure_sides(size.cols, size.rows).map_err(flag_error)?;
+    if !args.run.quiet() && past_the_engine {
         eprintln!(
-            "note: the empty {cols} × {rows} board is past the search's {MAX_MNK_CELLS} cells: its value (no depth, no move) is proved as `retrograde prove mnk` proves it{}",
-            if args.time_limit.is_none() {
+            "note: the empty {} × {} board is past the search's {MAX_MNK_CELLS} cells: its value (no depth, no move) is proved as `retrograde prove mnk` proves it{}",
+            size.cols,
+            size.rows,
+            if time_limit.is_none() {
                 "; without --time-limit it may run for hours"
             } else {
                 ""
             }
         );
     }
-    let prove = ProveMnkArgs::for_search(cols, rows, k, args.time_limit, &args.run);
-    super::prove::prove_mnk(&prove).map(Some)
+    prove_by_the_cascade(size, args, time_limit).map(Some)
 }
+
+/// The empty m,n,k board's value by the provers' cascade, printed as
+/// `prove mnk` prints it (with `--proof`, its certificate written).
+fn prove_by_the_cascade(
+    size: BoardSize,
+    args: &SearchBoardArgs,
+    time_limit: Option<Duration>,
+) -> anyhow::Result<ExitCode> {
+    let request = ProveRequest {
+        certificate: args.proof.clone(),
+        replace_any_file: args.force,
+        time_limit,
+        ..ProveRequest::new(size)
+    };
+    let report = Analyzer::new(args.run.budget(), args.run.threads())
+        .prove(&request)
+        .map_err(flag_error)?;
+    super::prove::print_report(&request, &report, args.run.json)
+}
+
+/// The share of a `--weak` search's time limit that the search of an empty
+/// m,n,k board gets before the provers' cascade is asked with the rest
+/// (9,4,4: the search does not reach its value in 300 s, the win prover in
+/// about 90).
+const WEAK_SEARCH_SHARE: u32 = 4;
 
 /// The general search, behind the zone prover when `provers` gives an
 /// m,n,k board, the run's memory budget (a quarter of it for each proof's
@@ -439,19 +512,24 @@ type Stats<'s> = dyn Fn() -> (u64, u64) + 's;
 
 impl Run<'_> {
     /// Answers one position and prints the answer with nodes, rate,
-    /// transposition hits and time.
+    /// transposition hits and time; not reached, `fallback` answers
+    /// instead, if there is one.
     fn one(
         &self,
         p: &Position,
         oracle: &(dyn Oracle + Sync),
         stats: &Stats,
         bar: &Bar,
+        fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>>,
     ) -> anyhow::Result<ExitCode> {
         let clock = Instant::now();
         let result = in_pool(self.threads, || {
             answer_with(self.game, p, oracle, self.detail)
         })??;
         bar.finish();
+        if let (None, Some(fallback)) = (&result, fallback) {
+            return fallback();
+        }
         let seconds = clock.elapsed().as_secs_f64();
         let (nodes, hits) = stats();
         let threads = self.threads;

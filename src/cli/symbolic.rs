@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use retrograde::position::oracles::SymbolicTable;
 use retrograde::position::{BoardGame, Family};
-use retrograde::solve::sparse_layered::GravityCounts;
-use retrograde::solve::symbolic::{
-    solve_symbolic, Encoding, Layout, PlyReport, PlySink, SymbolicRun,
-};
+use retrograde::tablefile::oracles::SymbolicTable;
 use retrograde::tablefile::symbolic::{
     SolvedSets, SymbolicFile, SymbolicSets, SymbolicTableWriter,
+};
+use retrograde::tables::sparse::GravityCounts;
+use retrograde::tables::symbolic::{
+    solve_symbolic, Encoding, Layout, PlyReport, PlySink, SymbolicRun,
 };
 use serde_json::{json, Value};
 
@@ -227,8 +227,8 @@ impl PlySink for Sinks<'_> {
     fn solved(
         &mut self,
         ply: u32,
-        won: &retrograde::solve::symbolic::flat::FlatBdd,
-        lost: &retrograde::solve::symbolic::flat::FlatBdd,
+        won: &retrograde::tables::symbolic::flat::FlatBdd,
+        lost: &retrograde::tables::symbolic::flat::FlatBdd,
     ) -> retrograde::error::Result<()> {
         if let Some(w) = self.0.as_deref_mut() {
             w.solved(ply, won, lost)?;

@@ -1,7 +1,7 @@
 //! Position answers on m,n,k boards past what positions describe (more
 //! than [`MAX_CELLS`] cells, up to the threat prover's 256: gomoku's
 //! 15 × 15), for `search mnk --moves`: the threat prover
-//! ([`retrograde::solve::threat_proof`]) asked whether the side to move
+//! ([`retrograde::prove::threats`]) asked whether the side to move
 //! wins (its winning move is the best move) and, if not, whether the
 //! other side does (every move loses). It proves wins by threats; a draw,
 //! or a win it does not find among its few attacker moves, is "not
@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use retrograde::position::{mnk_column_letter, render_rows, Side, Status, MAX_CELLS};
-use retrograde::solve::threat_proof::board::{Board, Geometry};
-use retrograde::solve::threat_proof::{Settings, ThreatProver, Verdict};
+use retrograde::prove::threats::board::{Board, Geometry};
+use retrograde::prove::threats::{Settings, ThreatProver, Verdict};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped};

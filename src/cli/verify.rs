@@ -2,7 +2,7 @@
 //! (counts, and values by search) and checks every figure; exit 1 if any
 //! differs.
 
-use retrograde::solve::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
+use retrograde::tables::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -11,14 +11,14 @@ use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
-use retrograde::solve::board_search::{Bitboard, BoardSearcher};
-use retrograde::solve::in_pool;
-use retrograde::solve::layered::{solve_mnk, MnkSolution, PlyCounts};
-use retrograde::solve::pairing::{checked_empty_board_pairing, PairingBoard};
-use retrograde::solve::search::Precision;
-use retrograde::solve::sparse_layered::solve_gravity_within;
-use retrograde::solve::win_proof::{self, win_certificate, Verdict};
-use retrograde::solve::zone_proof::{self, DrawProof};
+use retrograde::prove::pairing::{checked_empty_board_pairing, PairingBoard};
+use retrograde::prove::win::{self, win_certificate, Verdict};
+use retrograde::prove::zones::{self, DrawProof};
+use retrograde::runtime::in_pool;
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
+use retrograde::tables::layered::{solve_mnk, MnkSolution, PlyCounts};
+use retrograde::tables::sparse::solve_gravity_within;
 
 use super::mnk::empty_board_value;
 use super::output::{emit, emit_while_read, first_player_result};
@@ -249,7 +249,7 @@ const PAIRING_DRAWS: [(u32, u32, u32); 8] = [
 ];
 
 /// Boards (columns, rows, k) that verify proves drawn by the zone prover
-/// ([`retrograde::solve::zone_proof`]: a defender search closed by
+/// ([`retrograde::prove::zones`]: a defender search closed by
 /// pairings, with a certificate the tests replay). Published: 6,6,5 and
 /// 7,7,5 draws (Hsu, Ko, Chen, Wei, Hsueh & Wu, Theoretical Computer
 /// Science 815, 2020, who prove every board from 5×5 to 8×8 with k = 5 a
@@ -321,7 +321,7 @@ fn case_names() -> Vec<String> {
 const ZONE_DRAWS: [(u32, u32, u32); 3] = [(6, 6, 5), (7, 6, 5), (7, 7, 5)];
 
 /// Boards (columns, rows, k) that verify proves first-player wins by the
-/// df-pn win prover ([`retrograde::solve::win_proof`]), each proof written
+/// df-pn win prover ([`retrograde::prove::win`]), each proof written
 /// out as a proof tree (every defender reply tried) before it counts; the
 /// tests replay such certificates with an independent checker. Published:
 /// (m,n,4) a first-player win for m ≥ 6, n ≥ 5 (Uiterwijk 2019), 6,6,4 and
@@ -339,7 +339,7 @@ fn win_by_certificate(
     deadline: Instant,
     case_seconds: f64,
 ) -> Result<String, NotReached> {
-    let max_entries = win_proof::certificate_entries(budget.0 .0);
+    let max_entries = win::certificate_entries(budget.0 .0);
     match win_certificate(board, true, max_entries, Some(deadline), None) {
         Ok(Ok(_)) => Ok("first".to_string()),
         Ok(Err(Verdict::NoWin)) => Ok("not a first-player win".to_string()),
@@ -370,7 +370,7 @@ fn zone_draw(
     deadline: Instant,
     case_seconds: f64,
 ) -> Result<String, NotReached> {
-    match zone_proof::prove_draw(board, budget.0 .0, Some(deadline), u64::MAX) {
+    match zones::prove_draw(board, budget.0 .0, Some(deadline), u64::MAX) {
         Ok(DrawProof::Draw { .. }) => Ok("draw".to_string()),
         Ok(DrawProof::Wins { first_player }) => {
             Ok(if first_player { "first" } else { "second" }.to_string())
@@ -576,7 +576,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
              7 min 25 s together on this project's 2-core machine, 2026-11-29)\n",
             if chosen == 1 { "" } else { "s" },
             super::output::grouped(args.case_seconds as u64),
-            retrograde::solve::symbolic::projection::duration_in_words(
+            retrograde::tables::symbolic::projection::duration_in_words(
                 chosen as f64 * args.case_seconds
             ),
             names.len()

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::index::colex::{binomial, colex_unrank, next_subset};
 use crate::memory::{Budget, Bytes};
-use crate::solve::progress::{Progress, Silent};
+use crate::runtime::progress::{Progress, Silent};
 
 /// Largest `M`.
 pub const MAX_NUMBERS: u32 = 30;

@@ -22,9 +22,9 @@
 
 use super::adjacency::Adjacency;
 use crate::error::{Error, Result};
+use crate::game::table::OutcomeTable;
 use crate::game::{Outcome, RankedGame};
 use crate::index::MixedRadix;
-use crate::table::OutcomeTable;
 
 /// Whose turn it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -25,10 +25,10 @@
 
 use super::adjacency::Adjacency;
 use crate::error::{Error, Result};
+use crate::game::table::OutcomeTable;
 use crate::game::{Outcome, RankedGame};
 use crate::index::MixedRadix;
 use crate::memory::{Budget, Bytes};
-use crate::table::OutcomeTable;
 
 pub use super::cat_mouse::{Player, Turn};
 
@@ -74,7 +74,7 @@ impl CatMouseGrid {
 
     /// [`Self::new`], refusing before the jump tables are built a grid
     /// whose jump tables and solve (the estimate of
-    /// [`crate::solve::retrograde::estimate_bytes`]) do not fit `budget`.
+    /// [`crate::game::table::retrograde_bytes`]) do not fit `budget`.
     pub fn new_within(
         rows_text: &[&str],
         cat_jump: u32,
@@ -144,7 +144,7 @@ impl CatMouseGrid {
             .saturating_add(f.saturating_mul(2 * 24 + 8));
         let states = f.saturating_mul(f).saturating_mul(2);
         let most_moves = u32::try_from(most_cat.max(most_mouse)).unwrap_or(u32::MAX);
-        let solve = crate::solve::retrograde::estimate_bytes(states, most_moves);
+        let solve = crate::game::table::retrograde_bytes(states, most_moves);
         budget.check(
             &format!("solving the grid (its jump tables and {states} states)"),
             Bytes(jump_bytes.saturating_add(solve.0)),

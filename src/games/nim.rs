@@ -10,7 +10,7 @@ use bitvec::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::memory::{Budget, Bytes};
-use crate::solve::progress::{Progress, Silent};
+use crate::runtime::progress::{Progress, Silent};
 
 /// The solved heaps `0..=N`.
 #[derive(Clone, Debug)]

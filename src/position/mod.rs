@@ -33,8 +33,7 @@
 //! the way Connect Four's 7×6 is named.
 
 pub mod answer;
-pub mod oracles;
-pub mod searching;
+pub mod sentinel;
 
 use crate::error::{quoted, Error, Result};
 

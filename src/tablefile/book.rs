@@ -1,6 +1,6 @@
 //! Search books on disk (index encoding 9): the exact scores of every
 //! position in play up to some number of stones, as
-//! [`crate::solve::book`] makes them, in the table format's container
+//! [`crate::search::book`] makes them, in the table format's container
 //! (magic, version, kind 3 or 4, `PARM`, checksum trailer; `docs/FORMAT.md`).
 //!
 //! Reading never trusts the file: the checksum covers every byte, the
@@ -26,9 +26,9 @@ use super::{read_header, rename, SavedGame, Summing};
 use crate::error::{Error, Result};
 use crate::memory::{Budget, Bytes};
 use crate::position::Family;
-use crate::solve::board_search::Bitboard;
-use crate::solve::book::Book;
-use crate::solve::search::score_possible;
+use crate::search::bitboard::Bitboard;
+use crate::search::book::Book;
+use crate::search::general::score_possible;
 
 /// The index encoding of a search book.
 pub const BOOK_ENCODING: u32 = 9;

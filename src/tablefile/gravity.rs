@@ -30,8 +30,8 @@ use crate::checksum::Checksum;
 use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
-use crate::solve::sparse_layered::keys::{KeyWord, PlyKeys};
-use crate::solve::sparse_layered::{decode, GravityCounts, GravityPly, GravitySolution};
+use crate::tables::sparse::keys::{KeyWord, PlyKeys};
+use crate::tables::sparse::{decode, GravityCounts, GravityPly, GravitySolution};
 
 /// Stored positions a block holds (the last block of a ply fewer).
 pub const BLOCK_POSITIONS: usize = 4096;

@@ -26,15 +26,18 @@ use crate::games::mnk::Mnk;
 use crate::games::nim::{self, NimTable};
 use crate::index::PlyShape;
 use crate::memory::Budget;
-use crate::solve::certify::{check_gravity, check_mnk, check_retrograde};
-use crate::solve::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
+use crate::tablefile::certify::{check_gravity, check_mnk, check_retrograde};
+use crate::tables::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
 
-use crate::solve::sparse_layered::GravitySolution;
-use crate::table::{code, OutcomeTable};
+use crate::game::table::{code, OutcomeTable};
+use crate::tables::sparse::GravitySolution;
 
 pub mod book;
+pub mod certify;
 mod gravity;
+pub mod gravity_certificate;
 pub mod open;
+pub mod oracles;
 pub mod parted;
 pub mod replace;
 pub mod symbolic;

@@ -7,7 +7,7 @@
 //! ```
 //! use retrograde::games::mnk::Mnk;
 //! use retrograde::memory::Budget;
-//! use retrograde::solve::layered::solve_mnk;
+//! use retrograde::tables::layered::solve_mnk;
 //! use retrograde::tablefile::open::OpenTable;
 //! use retrograde::tablefile::{save, SavedGame, SavedTable};
 //!
@@ -42,9 +42,9 @@ use crate::error::{Error, Result};
 use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
 use crate::position::answer::{answer, Oracle, PositionAnswer};
-use crate::position::oracles::{GravityTable, MnkTable, SymbolicTable};
 use crate::position::{BoardGame, Family, Position};
-use crate::solve::layered::MnkSolution;
+use crate::tablefile::oracles::{GravityTable, MnkTable, SymbolicTable};
+use crate::tables::layered::MnkSolution;
 
 /// A saved table, opened.
 pub enum OpenTable {

@@ -25,10 +25,10 @@ use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
-use crate::solve::gravity_certificate::certify_gravity;
-use crate::solve::progress::{Progress, Silent};
-use crate::solve::sparse_layered::distributed::ranks::{owner, OWNER_SCHEME};
-use crate::solve::sparse_layered::{GravityCounts, GravityPly};
+use crate::runtime::progress::{Progress, Silent};
+use crate::tablefile::gravity_certificate::certify_gravity;
+use crate::tables::sparse::distributed::ranks::{owner, OWNER_SCHEME};
+use crate::tables::sparse::{GravityCounts, GravityPly};
 
 /// The manifest's first line.
 pub const MANIFEST_MAGIC: &[u8] = b"retrograde parted table\n";
@@ -286,7 +286,7 @@ impl MappedGravity {
     }
 
     /// Certifies the whole table against the rules of its board (see
-    /// [`crate::solve::gravity_certificate`]) and every file's trailer
+    /// [`crate::tablefile::gravity_certificate`]) and every file's trailer
     /// checksum; two plies decoded at a time, refused up front if they do
     /// not fit `budget`.
     pub fn certify(&self, budget: &Budget, progress: &dyn Progress) -> Result<()> {
@@ -373,11 +373,11 @@ impl GravityValues for MappedGravity {
 mod tests {
     use super::*;
     use crate::memory::Budget;
-    use crate::solve::progress::Silent;
-    use crate::solve::sparse_layered::distributed::ranks::threads;
-    use crate::solve::sparse_layered::distributed::{solve_gravity_distributed, RankSolution};
-    use crate::solve::sparse_layered::{solve_gravity, GravitySolution};
+    use crate::runtime::progress::Silent;
     use crate::tablefile::{save, SavedGame, SavedTable};
+    use crate::tables::sparse::distributed::ranks::threads;
+    use crate::tables::sparse::distributed::{solve_gravity_distributed, RankSolution};
+    use crate::tables::sparse::{solve_gravity, GravitySolution};
 
     /// Writes the parts and manifest of `game` solved on `ranks` simulated
     /// ranks under `out`, as `mpirun … --out` does.

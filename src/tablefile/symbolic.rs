@@ -1,5 +1,5 @@
 //! Symbolic tables (index encoding 8): each ply's won and lost sets for
-//! the player to move as flat decision diagrams ([`crate::solve::symbolic::flat`]),
+//! the player to move as flat decision diagrams ([`crate::tables::symbolic::flat`]),
 //! for m,n,k (kind 3) and gravity (kind 4) boards. Drawn positions of a ply
 //! are the rest; values only, no depths. `docs/FORMAT.md` has the layout.
 //!
@@ -24,9 +24,9 @@ use crate::checksum::Checksum;
 use crate::error::{Error, Result};
 use crate::game::Outcome;
 use crate::position::Family;
-use crate::solve::symbolic::certify::{certify, Certified, StoredTable};
-use crate::solve::symbolic::flat::{FlatBdd, FlatView, NODE_BYTES};
-use crate::solve::symbolic::{Encoding, Layout, PlyReport, PlySink, SymbolicSolution};
+use crate::tables::symbolic::certify::{certify, Certified, StoredTable};
+use crate::tables::symbolic::flat::{FlatBdd, FlatView, NODE_BYTES};
+use crate::tables::symbolic::{Encoding, Layout, PlyReport, PlySink, SymbolicSolution};
 
 /// The index encoding of a symbolic table.
 pub const SYMBOLIC_ENCODING: u32 = 8;
@@ -545,13 +545,13 @@ impl StoredTable for SymbolicFile {
 
 impl SymbolicFile {
     /// Certifies the table against the rules of its board (every set
-    /// recomputed: [`crate::solve::symbolic::certify`]), after
+    /// recomputed: [`crate::tables::symbolic::certify`]), after
     /// [`Self::check`] of every byte.
     pub fn certify(
         &self,
         budget: &crate::memory::Budget,
         threads: usize,
-        progress: &dyn crate::solve::progress::Progress,
+        progress: &dyn crate::runtime::progress::Progress,
     ) -> Result<Certified> {
         self.check()?;
         certify(self, budget, threads, progress)

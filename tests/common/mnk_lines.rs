@@ -1,6 +1,6 @@
 //! m,n,k lines and cell names for the certificate checkers of the tests,
-//! written apart from the library (no shared code with `solve::pairing` or
-//! `solve::proof_tree`).
+//! written apart from the library (no shared code with `prove::pairing` or
+//! `prove::proof_tree`).
 #![allow(dead_code)]
 
 /// Every line of `k` cells on a `cols` × `rows` board, as (column, row)

@@ -126,7 +126,7 @@ pub fn mnk_boards_up_to_4x4() -> Vec<(u32, u32, u32)> {
 /// the value and depth for the player to move): every (X, O) split of the
 /// board is tried, the table knows the reachable ones.
 pub fn for_each_position_in_play(
-    table: &retrograde::solve::layered::MnkSolution,
+    table: &retrograde::tables::layered::MnkSolution,
     cells: u32,
     mut visit: impl FnMut(u32, u32, retrograde::game::Outcome, u32),
 ) {
@@ -180,8 +180,8 @@ pub fn random_mnk_position(
 /// The value for the player to move of the position (as in
 /// [`random_mnk_position`]) by the bitboard search.
 pub fn bitboard_value(
-    bitboard: &retrograde::solve::board_search::Bitboard,
-    searcher: &retrograde::solve::board_search::BoardSearcher,
+    bitboard: &retrograde::search::bitboard::Bitboard,
+    searcher: &retrograde::search::bitboard::BoardSearcher,
     (cols, rows): (u32, u32),
     (x, o): (u64, u64),
 ) -> retrograde::game::Outcome {
@@ -196,7 +196,7 @@ pub fn bitboard_value(
         .search(
             to_bits(x),
             to_bits(x | o),
-            retrograde::solve::search::Precision::Weak,
+            retrograde::search::general::Precision::Weak,
         )
         .unwrap()
         .unwrap()

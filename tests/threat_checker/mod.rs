@@ -1,6 +1,6 @@
 //! An independent checker of threat proof certificates, written from the
 //! spec alone (`### Threat proof certificates` in `docs/FORMAT.md`) and
-//! sharing no code with the prover (`src/solve/threat_proof/`).
+//! sharing no code with the prover (`src/prove/threats/`).
 //!
 //! Include it with `mod threat_checker;` and call [`check_certificate`].
 //!

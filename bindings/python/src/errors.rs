@@ -7,6 +7,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
+use retrograde::error::Setting;
 use retrograde::Error;
 
 create_exception!(
@@ -29,11 +30,36 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The Python exception for a library error.
+/// The keyword argument that sets `setting` in Python, with `value` if one
+/// is given (`method="threats"`).
+pub fn keyword(setting: Setting, value: Option<&str>) -> String {
+    let name = match setting {
+        Setting::MaxMemory => "max_memory",
+        Setting::TimeLimit => "time_limit",
+        Setting::Method => "method",
+        Setting::After => "after",
+        Setting::Proof => "proof",
+        Setting::Checkpoint => "checkpoint",
+        Setting::MergeCheckpoint => "merge_checkpoint",
+        Setting::CheckpointEvery => "checkpoint_every",
+        Setting::ReportEvery => "report_every",
+        Setting::MaxStones => "max_stones",
+        Setting::ZoneMoves => "zone_moves",
+        Setting::Covers => "covers",
+        Setting::DefenderRuns => "defender_runs",
+    };
+    match value {
+        Some(value) => format!("{name}={value:?}"),
+        None => format!("{name}="),
+    }
+}
+
+/// The Python exception for a library error, the settings it refers to
+/// named as keyword arguments ([`keyword`]).
 pub fn to_py(error: Error) -> PyErr {
-    let text = error.to_string();
+    let text = error.render(keyword);
     match error {
-        Error::InvalidInput(_) => PyValueError::new_err(text),
+        Error::InvalidInput(_) | Error::Setting { .. } => PyValueError::new_err(text),
         Error::OverMemoryBudget { .. }
         | Error::ProjectedOverBudget(_)
         | Error::StoreFull { .. }

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use retrograde::solve::progress::Progress;
+use retrograde::runtime::progress::Progress;
 
 /// The payload of the unwind that ends a cancelled solve.
 struct Cancelled;

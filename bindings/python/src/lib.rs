@@ -25,6 +25,7 @@ mod game;
 mod interrupt;
 mod limits;
 mod mcts;
+mod prove;
 mod search;
 mod table;
 
@@ -39,6 +40,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table::solve, m)?)?;
     m.add_function(wrap_pyfunction!(table::open_table, m)?)?;
     m.add_function(wrap_pyfunction!(mcts::mcts_action, m)?)?;
+    m.add_function(wrap_pyfunction!(prove::prove, m)?)?;
     errors::add(m)?;
     limits::add(m)?;
     Ok(())

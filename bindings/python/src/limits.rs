@@ -15,7 +15,7 @@ use std::ffi::CString;
 use pyo3::exceptions::{PyRuntimeWarning, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
-use retrograde::position::searching::MAX_TIME_LIMIT;
+use retrograde::analyzer::searching::MAX_TIME_LIMIT;
 
 use crate::mcts::MAX_PLAYOUTS;
 

@@ -5,12 +5,12 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use retrograde::position::answer::{MoveDetail, PositionAnswer};
-use retrograde::position::searching::{
+use retrograde::analyzer::searching::{
     time_limit as checked_time_limit, PositionSearcher, MAX_TIME_LIMIT,
 };
-use retrograde::solve::in_pool;
-use retrograde::solve::search::Precision;
+use retrograde::position::answer::{MoveDetail, PositionAnswer};
+use retrograde::runtime::in_pool;
+use retrograde::search::general::Precision;
 
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;

@@ -43,8 +43,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use retrograde::position::answer::PositionAnswer;
 use retrograde::position::{BoardGame, Position};
-use retrograde::solve::clock::Clock;
-use retrograde::solve::thread_pool;
+use retrograde::runtime::clock::Clock;
+use retrograde::runtime::thread_pool;
 
 use super::output::{emit, emit_while_read, grouped};
 use super::progress::Bar;

@@ -20,9 +20,9 @@ use retrograde::games::cat_mouse_grid::{bench_grid, CatMouseGrid};
 use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
-use retrograde::solve::layered::solve_mnk;
-use retrograde::solve::retrograde::solve_within;
-use retrograde::solve::sparse_layered::solve_gravity;
+use retrograde::tables::layered::solve_mnk;
+use retrograde::tables::retrograde::solve_within;
+use retrograde::tables::sparse::solve_gravity;
 
 use super::output::{emit, emit_json};
 use machine::Machine;

@@ -1,0 +1,1646 @@
+//! A prover of wins on m,n,k boards of up to 256 cells (gomoku's 15 × 15
+//! with k = 5 among them): depth-first proof-number search (df-pn; Nagai
+//! 2002) whose attacker moves are chosen by threats and whose defender
+//! moves are cut by *covers*, runs of fours replayed exactly
+//! ([`fours`]). It is the method of Allis, van den Herik & Huntjens
+//! ("Go-Moku solved by new search techniques", 1993/1996: threat-space
+//! search and proof-number search), written here with every pruning step
+//! exact, so that a proof is one of the game and comes with a certificate
+//! a checker of the rules alone can replay.
+//!
+//! * **Nodes**: a position; the side to move follows from the stones (X
+//!   moves first). The *attacker* (X or O) is fixed: OR nodes have it to
+//!   move, AND nodes the *defender*.
+//! * **OR expansion** (attacker to move): a completion cell wins; a full
+//!   board, or two defender completion cells, is not a win; one defender
+//!   completion cell must be taken (the only move); a winning run of fours
+//!   found by [`fours::find_vcf`] wins (a *vcf* leaf). Otherwise the
+//!   candidate moves are every empty cell ([`Settings::attacker_moves`]
+//!   `None`) or the best-scored few (a score of the windows through the
+//!   cell, attack above defence). Leaving attacker moves out can only fail
+//!   to prove a win, never prove a false one: a proof needs one good
+//!   attacker move, and every defender reply below it.
+//! * **AND expansion** (defender to move): a defender completion cell, or
+//!   a full board, is not a win; two attacker completion cells win; one
+//!   must be taken; with [`Settings::defender_runs`], a winning run of
+//!   fours of the defender's own is not a win either. Otherwise the runs
+//!   found after a null move ([`fours::defence`]) cover every defender
+//!   move whose replay still wins, and only the moves left are searched;
+//!   with no run found, every
+//!   empty cell is. With [`Settings::zone_moves`] or more moves left, the
+//!   position after a defender pass is proved first (not a win even then:
+//!   not a win at all, since an extra stone never hurts its owner) and
+//!   only the moves inside the *zone* of that proof are searched: each
+//!   move outside it is answered by the same proof ([`zones`], with the
+//!   lemma). No move is dropped on anything but a replayed win or a zone,
+//!   so the AND side is exact.
+//! * **Numbers**: OR: proof = least of the children's, disproof = sum; AND
+//!   the other way round; a new node starts at (1, moves) at OR and
+//!   (moves, 1) at AND. The child searched gets the parent's threshold,
+//!   cut to the second-best child's number plus a quarter (the "1 + ε"
+//!   trick). A *disproof* means "no win among the moves tried": exact
+//!   only with every attacker move tried. **Saturation**: a sum of an
+//!   unsettled node's children stops at `INFINITE − 1`, never `INFINITE`
+//!   (which only a settled node has on its other side), and the root and
+//!   every child's thresholds go up to `INFINITE`: so no unsettled node is
+//!   ever at or past a threshold it was just given. (Before, sums of
+//!   deep gomoku trees reached `INFINITE` unsettled: the root, searched
+//!   with thresholds `INFINITE − 1`, returned at once forever — m12's run
+//!   searched 40 G positions without a new one.)
+//! * **Symmetry**: positions share a table entry with their images under
+//!   the board's symmetries ([`board::Board::key`]), and each expansion is
+//!   worked out on the position's canonical image and mapped to the
+//!   orientation asked for, so every orientation sees the same moves and
+//!   covers, also when an expansion is worked out again after the cache
+//!   was cleared (otherwise the certificate's walk, which follows one
+//!   orientation, could meet a reply proved only in another).
+//! * **Table** ([`table`]): numbers and work (positions searched below)
+//!   by key of the positions searched and settled, in a flat array that
+//!   grows up to its share of the memory; at its largest, a new key with
+//!   no empty slot near its home replaces the entry of least work not
+//!   proved there (works are halved as new keys crowd it, so that
+//!   entries the search has left make room); a table 15/16 full with
+//!   none near the home gives up the proved entry of least work there,
+//!   which the search proves again if it meets it, and the certificate's
+//!   walk where it needs it (a position the rules prove is read from its
+//!   expansion; a cut whose pass proof lost a searched piece before the
+//!   cut was made searches every reply: its zone cannot be read).
+//!   The numbers of children looked at but not searched (most of those
+//!   read) are kept apart, unsettled only, in a cache that forgets
+//!   ([`leaves`]); a child in neither is worked out from its expansion.
+//!   A position's search keeps the numbers its children's searches
+//!   returned (a pass's only when not proved: its cut is read from the
+//!   table), and reads them for a child whose entry the table gave to
+//!   another key meanwhile (two proofs near one home, each searched
+//!   again with little work, could otherwise give each other up
+//!   forever): re-reading the child's starting
+//!   numbers instead can make the search choose it again with the same
+//!   thresholds, forever. (The likely cause of l10's stall of
+//!   2026-11-27: 13.4 M positions searched in 300 s, every one at the
+//!   same depth, returning at once, its store replacing an entry, with
+//!   no new position or settled one.)
+//! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
+//!   of the process; with zones, an eighth each for the zone memo and the
+//!   kept cuts and moves (each counted at its own size: a cut with its
+//!   lists about four times a chosen move); of what is left, six eighths
+//!   for the table, an eighth for the leaves and an eighth for the cache
+//!   of expansions, counted in bytes (their lists, the allocator's
+//!   headers, the map) and cleared when full. An evicted expansion is
+//!   computed again the same way. The cache matters little and the table
+//!   much once the table is full, as in every hard gomoku class: on j10
+//!   (measured 2026-11-28) a cache of 93 MB worked out 1.71 expansions a
+//!   position searched against 1.69 with 3.4 GB; with 512 MiB, whose
+//!   table fills, j10 was proved in 18.9 M positions with this split
+//!   against 22.6 M with the earlier one (a table of three eighths and
+//!   expansions of four), and its process peaked at 430 MB against
+//!   556 MB.
+//!   A certificate is written out as it is read from the table, never
+//!   held: only the set of the positions it has listed counts, against
+//!   the expansions' share (the cache clears to make room), and may take
+//!   three quarters of it, or the certificate is refused as too large;
+//!   with the proof's positions kept for its checkpoint, their keys count
+//!   too, and are dropped first when both would not fit.
+//!
+//! **Checkpoints** ([`checkpoint`]): the table, the zones' fixed choices
+//! and the counts written to a file and read back into a fresh prover,
+//! so that one proof runs across several processes.
+//!
+//! **Certificate** ([`ThreatProver::certificate`], docs/FORMAT.md "Threat
+//! proof certificates"): from the root, at each OR node the move (`move`)
+//! or the winning run (`vcf`); at each AND node its zone (`zone`) and
+//! covers (`cover`), the entries of the proof after the pass, then the
+//! entries below every defender move no cover or zone answers. A checker
+//! that knows only the rules and the replay of [`fours`] checks it
+//! (`tests/threat_proof.rs`), playing the proof after a pass with each
+//! move outside the zone on the board. An attacker turn the table holds
+//! as proved by no move its expansion offers (an entry a checkpoint
+//! settled under other rules: a run of fours found then and not now) is
+//! proved again from open numbers ([`ThreatStats::proved_afresh`]).
+//! (l10's first proof, 2026-11-27, ended "its certificate could not be
+//! read back" without it.)
+
+pub mod board;
+pub mod checkpoint;
+pub mod fours;
+pub mod leaves;
+pub mod progress;
+pub mod table;
+pub mod zones;
+
+use std::io::Write;
+use std::rc::Rc;
+use std::time::Instant;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::board::cells::Cells;
+use crate::error::{Error, Result};
+use crate::prove::proof_numbers::{capped_sum, Numbers, INFINITE};
+use board::{Board, Geometry};
+use fours::VcfLimits;
+use leaves::Leaves;
+use progress::{Progress, Snapshot};
+use table::{fingerprint, Table};
+use zones::Cut;
+
+/// The first line of a threat proof certificate.
+pub const CERTIFICATE_MAGIC: &str = "# retrograde threat proof certificate 2";
+
+/// Bytes the cache of expansions takes for each expansion beside its
+/// lists: the shared box (counts and the enum) and the allocator's header
+/// and rounding of the box and each list, about (measured with
+/// `mallinfo2` on gomoku positions: within 5 % of the bytes in use).
+const EXPANSION_OVERHEAD: u64 = (16 + std::mem::size_of::<Expansion>() + 4 * 24) as u64;
+
+/// Bytes of the budget left to the rest of the process (its code, stacks,
+/// the runs' small sets), at most a quarter of the budget.
+const PROCESS_BYTES: u64 = 24 << 20;
+
+/// Bytes the cache's map takes for each entry it has room for: the slot
+/// (key and pointer) and control byte, 8/7 for the slots kept empty,
+/// times 3/2 for the old array held while it grows.
+const EXPANSION_MAP_BYTES: u64 = (16 + 8 + 1) * 8 / 7 * 3 / 2;
+
+/// Bytes a position listed in a certificate being written takes, about
+/// (its key in the set of those listed, 17 bytes a slot, at the set's
+/// load and while it grows).
+const BYTES_PER_LISTED: u64 = 40;
+
+/// Bytes a zone worked out takes in its memo (key, cells, overhead).
+pub const BYTES_PER_ZONE: u64 = 96;
+
+/// Bytes a kept cut takes, about: its shared box, its two move lists
+/// (about 16 cells in all) with the allocator's headers, and its map
+/// slot (measured 2026-11-28 with a counting allocator: 170–185 bytes
+/// before the headers).
+pub const BYTES_PER_CUT: u64 = 216;
+
+/// Bytes a chosen move takes, about: its map slot (a `u128` key and a
+/// `u16`, 32 bytes, and a control byte) at the map's load (measured
+/// 2026-11-28: 40–55 bytes by how full the map is). Counted apart from
+/// the cuts: once both were counted at a cut's size, and j8's checkpoint
+/// of 2.5 M cuts and 5.0 M moves, taking about 830 MB, could not be
+/// resumed within the 1.2 GB an eighth of 9 GiB gives.
+pub const BYTES_PER_CHOSEN: u64 = 56;
+
+/// How wide the prover searches.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Limits of each search for a run of fours.
+    pub vcf: VcfLimits,
+    /// The most covers an AND node looks for (each a run starting with a
+    /// different move).
+    pub max_covers: usize,
+    /// The attacker moves tried at an OR node: every empty cell (`None`:
+    /// a disproof is then exact) or the best-scored `n`.
+    pub attacker_moves: Option<usize>,
+    /// AND nodes with at least this many moves left after the covers
+    /// prove the position after a pass first and search only the moves
+    /// inside its zone ([`zones`]); `None`: never.
+    pub zone_moves: Option<usize>,
+    /// Whether an AND node looks for a winning run of fours of the
+    /// defender's own (found: not a win, without a search below it).
+    /// Exact either way. Measured 2026-11-28 (positions searched, on
+    /// against off): with zones off 347 k against 415 k (h8 m12 i9 k10)
+    /// and 247 k against 274 k (h8 m12 i9 l11), 0 to 30% fewer on small
+    /// positions; with zones of 10, 2.1 M against 461 k and 5.1 M against
+    /// 556 k on those two (the search goes elsewhere), so it is off by
+    /// default and the gomoku classes, run without zones, turn it on.
+    pub defender_runs: bool,
+    /// A horizon: an attacker turn with at least this many stones on the
+    /// board and no win by a completion cell or a run of fours is not
+    /// searched further (not a win among the moves tried, as with
+    /// [`Settings::attacker_moves`]; `None`: no horizon). Sound, since the
+    /// stone count is the position's own, not its path's. Changed between
+    /// searches by [`ThreatProver::set_horizon`] (an iterative horizon).
+    /// Measured 2026-11-28 with zones of 10, positions searched to the
+    /// proof: h8 o15 (the a1 class) 4.84 M at 30, 8.14 M at 36, 30.4 M at
+    /// 44; h8 k10 33.3 M at 30.
+    pub max_stones: Option<u32>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            vcf: VcfLimits::default(),
+            max_covers: 3,
+            // measured on 15 × 15 positions with a win by threats: 4, 6, 8,
+            // 12 and 20 moves took 2.3, 6, 9, 15 and 25 s on one of them
+            // (its proof listing 11.5 k, 9.4 k, 7.3 k, 7.4 k, 7.4 k
+            // positions); 6 keeps two more alternatives than the fastest
+            attacker_moves: Some(6),
+            zone_moves: Some(10),
+            defender_runs: false,
+            max_stones: None,
+        }
+    }
+}
+
+/// A horizon in words, as reports and checkpoints write it: its stones,
+/// or `none`.
+pub fn horizon_name(horizon: Option<u32>) -> String {
+    horizon.map_or_else(|| "none".into(), |n| n.to_string())
+}
+
+/// Whether the horizon `new` searches more positions than `old` (`None`:
+/// no horizon, the widest).
+pub fn wider(new: Option<u32>, old: Option<u32>) -> bool {
+    match (new, old) {
+        (_, None) => false,
+        (None, Some(_)) => true,
+        (Some(new), Some(old)) => new > old,
+    }
+}
+
+/// What the rules, runs and covers say of a position, worked out on (and
+/// its cells in the orientation of) the position's canonical image.
+#[derive(Debug)]
+enum Expansion {
+    /// A win for the attacker: at an OR node by this run (empty: a
+    /// completion cell now), at an AND node by two completion cells.
+    Won(Vec<u16>),
+    /// Not a win for the attacker (a defender line, a full board, two
+    /// defender completion cells at the attacker's turn).
+    Lost,
+    /// The moves to search. At an AND node, `covers` answer every other
+    /// move and `all` lists every move left; `moves` is `all` with one
+    /// move kept among those giving symmetric positions. No moves left at
+    /// an AND node is a win. With `pass` (AND nodes only) the position
+    /// after a pass is proved first and the moves are cut to its zone
+    /// ([`zones`]).
+    Moves {
+        moves: Vec<u16>,
+        all: Vec<u16>,
+        covers: Vec<Vec<u16>>,
+        pass: bool,
+        /// The keys of the positions after each of `moves`, worked out the
+        /// first time the position is searched (keys are the same in every
+        /// orientation): a wide node searched again and again re-read
+        /// them at every visit, the most of a long run's time.
+        child_keys: std::cell::OnceCell<Box<[u128]>>,
+    },
+}
+
+impl Expansion {
+    /// Bytes of its lists on the heap (their capacities).
+    fn heap_bytes(&self) -> u64 {
+        let list = |v: &Vec<u16>| (v.capacity() * 2) as u64;
+        match self {
+            Expansion::Won(run) => list(run),
+            Expansion::Lost => 0,
+            Expansion::Moves {
+                moves,
+                all,
+                covers,
+                child_keys,
+                ..
+            } => {
+                list(moves)
+                    + list(all)
+                    + child_keys.get().map_or(0, |k| (k.len() * 16) as u64)
+                    + (covers.capacity() * std::mem::size_of::<Vec<u16>>()) as u64
+                    + covers.iter().map(|c| list(c) + 16).sum::<u64>()
+            }
+        }
+    }
+}
+
+/// The prover's verdict on a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker wins.
+    Proved,
+    /// The attacker does not win with the moves tried (exact when
+    /// [`Settings::attacker_moves`] is `None`).
+    Disproved,
+    /// Stopped (time, positions or memory) before settling.
+    Open,
+}
+
+/// What a run of the prover did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ThreatStats {
+    /// Positions searched (calls of the df-pn step).
+    pub visits: u64,
+    /// Expansions computed (runs of fours searched, covers replayed).
+    pub expansions: u64,
+    /// Table entries held at the end.
+    pub entries: usize,
+    /// AND nodes cut to the zone of their pass's proof, and the defender
+    /// moves those cuts answered by it.
+    pub cuts: u64,
+    pub moves_cut: u64,
+    /// Attacker turns the certificate found proved in the table by no
+    /// move their expansion offers (entries settled under other rules),
+    /// and proved again.
+    pub proved_afresh: u64,
+    /// Positions of the proof the certificate's walk found missing from
+    /// the table (proofs a full table gave up), and proved again.
+    pub proved_again: u64,
+    /// Cuts the certificate's walk found narrower than the zone of their
+    /// pass proof as it stands (merged from another proof), and made
+    /// again ([`zones`]).
+    pub cuts_remade: u64,
+    /// Cuts of positions the table no longer held, forgotten when the
+    /// zones' memory was full ([`zones`]).
+    pub cuts_forgotten: u64,
+}
+
+/// The prover for one board and one attacker (module docs).
+pub struct ThreatProver<'g> {
+    geometry: &'g Geometry,
+    attacker: usize,
+    settings: Settings,
+    table: Table,
+    /// The numbers of children looked at but not searched ([`leaves`]).
+    leaves: Leaves,
+    expansions: FxHashMap<u128, Rc<Expansion>>,
+    /// The attacker's move at proved OR nodes, by key, in the canonical
+    /// image's orientation; fixed once asked ([`zones`]).
+    chosen: FxHashMap<u128, u16>,
+    /// The cuts of AND nodes whose pass is proved, by key; kept.
+    cuts: FxHashMap<u128, Rc<Cut>>,
+    /// Zones worked out, by key and extra stones (canonical orientation).
+    zone_memo: FxHashMap<(u128, u32), Cells>,
+    /// On while the certificate is walked: each cut kept is checked
+    /// against the zone of its pass proof ([`zones`]).
+    checking_cuts: bool,
+    /// With `keeping_proof_keys` ([`Self::keep_proof_positions`]): the
+    /// keys of the positions the last certificate written lists (all of
+    /// its walk), empty if none was or its walk failed: what a
+    /// checkpoint of the proof alone keeps
+    /// ([`Self::save_proof_checkpoint`]). They take their bytes from the
+    /// walk's share, beside the positions listed.
+    proof_keys: FxHashSet<u128>,
+    keeping_proof_keys: bool,
+    /// The board an expansion is worked out on (the canonical image of
+    /// the position), kept to be overwritten by the next.
+    image: Option<Board<'g>>,
+    /// Bytes the expansions cached may take, and take now (about: their
+    /// lists and [`EXPANSION_OVERHEAD`] each); the cache is cleared when
+    /// full.
+    expansion_budget: u64,
+    expansion_bytes: u64,
+    /// Bytes the positions a certificate being written has listed take
+    /// (its set of keys; they count against the expansions' budget), 0
+    /// outside [`Self::write_certificate`].
+    walk_bytes: u64,
+    max_zones: usize,
+    /// The most bytes the cuts and chosen moves kept may take
+    /// ([`Self::kept_bytes`]; they cannot be dropped: the zones and the
+    /// certificate read them).
+    max_kept_bytes: u64,
+    deadline: Option<Instant>,
+    max_visits: u64,
+    stopped: Option<String>,
+    stats: ThreatStats,
+    /// Counts for the progress report ([`progress`]).
+    progress: Progress,
+}
+
+impl<'g> ThreatProver<'g> {
+    /// A prover of `attacker`'s wins (0 = X, 1 = O) on `geometry` that
+    /// keeps its table and expansion cache within `memory` bytes and gives
+    /// up at `deadline`.
+    pub fn new(
+        geometry: &'g Geometry,
+        attacker: usize,
+        settings: Settings,
+        memory: u64,
+        deadline: Option<Instant>,
+    ) -> Self {
+        // with zones, the zone memo and the kept cuts and moves an eighth
+        // each; the rest split below
+        let zones = if settings.zone_moves.is_some() {
+            memory / 4
+        } else {
+            0
+        };
+        let max_zones = (memory / 8 / BYTES_PER_ZONE).clamp(1 << 10, 1 << 32) as usize;
+        let max_kept_bytes = (memory / 8).max(BYTES_PER_CUT << 10);
+        let main = memory - zones - PROCESS_BYTES.min(memory / 4);
+        // six eighths for the positions searched and settled, an eighth
+        // for the leaves' numbers, an eighth for the expansions (module
+        // docs, "Memory")
+        let table = Table::within(main / 8 * 6);
+        let leaves = Leaves::within(main / 8);
+        let expansion_budget = main - main / 8 * 7;
+        Self {
+            geometry,
+            attacker,
+            settings,
+            table,
+            leaves,
+            expansions: FxHashMap::default(),
+            chosen: FxHashMap::default(),
+            cuts: FxHashMap::default(),
+            zone_memo: FxHashMap::default(),
+            checking_cuts: false,
+            proof_keys: FxHashSet::default(),
+            keeping_proof_keys: false,
+            image: None,
+            expansion_budget,
+            expansion_bytes: 0,
+            walk_bytes: 0,
+            max_zones,
+            max_kept_bytes,
+            deadline,
+            max_visits: u64::MAX,
+            stopped: None,
+            stats: ThreatStats::default(),
+            progress: Progress::default(),
+        }
+    }
+
+    /// The horizon the prover searches under ([`Settings::max_stones`]).
+    pub fn horizon(&self) -> Option<u32> {
+        self.settings.max_stones
+    }
+
+    /// Moves the horizon to `max_stones` for the next [`Self::prove`] (an
+    /// iterative horizon's next step), keeping what still holds: every
+    /// proof (a win is a win under any horizon) and, when the horizon is
+    /// not wider, every disproof (a narrower one tries fewer moves).
+    /// Under a wider horizon the disproved entries go: a position
+    /// disproved at the old horizon may be a win with more stones. The
+    /// expansions cached go too (the horizon settles positions there).
+    /// A narrower horizon keeps proofs by quiet moves past it that a
+    /// certificate cannot read back: narrow only a table without them
+    /// (a fresh one).
+    /// Returns the disproved entries removed.
+    pub fn set_horizon(&mut self, max_stones: Option<u32>) -> usize {
+        let removed = if wider(max_stones, self.settings.max_stones) {
+            self.table.forget_disproved()
+        } else {
+            0
+        };
+        self.settings.max_stones = max_stones;
+        self.clear_expansions();
+        removed
+    }
+
+    /// Gives the next [`Self::prove`] a new deadline (the table is kept,
+    /// so a proof stopped by the clock resumes where it stopped).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Writes a line of counts to stderr every `every` while it searches
+    /// ([`progress`]).
+    pub fn report_every(&mut self, every: std::time::Duration) {
+        let now = self.snapshot();
+        self.progress.report_every(every, now);
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            visits: self.stats.visits,
+            expansions: self.stats.expansions,
+            entries: self.table.len(),
+            slots: self.table.slots(),
+            table: self.table.counts(),
+            at_once: self.progress.at_once,
+            root: self.table.get(self.progress.root),
+        }
+    }
+
+    /// Stops the search after `visits` positions.
+    pub fn limit_visits(&mut self, visits: u64) {
+        self.max_visits = visits;
+    }
+
+    pub fn stats(&self) -> ThreatStats {
+        ThreatStats {
+            entries: self.table.len(),
+            ..self.stats
+        }
+    }
+
+    /// Why the last [`Self::prove`] stopped before settling, if it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// Whether the attacker wins from `board` (left as it was).
+    pub fn prove(&mut self, board: &mut Board) -> Verdict {
+        self.stopped = None;
+        self.progress.root = board.key();
+        let mut numbers = self.numbers_of(board);
+        while !numbers.settled() && self.stopped.is_none() {
+            numbers = self.search(board, INFINITE, INFINITE);
+        }
+        match numbers {
+            n if n.proof == 0 => Verdict::Proved,
+            n if n.disproof == 0 => Verdict::Disproved,
+            _ => Verdict::Open,
+        }
+    }
+
+    /// The moves the search tries at `board` now, each with the numbers
+    /// held for the position after it (`None`: not searched, or its
+    /// entry given to another key): at an AND node that passes first, the
+    /// pass (`None` as the move), then, once it is proved, the moves of
+    /// its cut. How far a proof stopped on a limit got, move by move.
+    pub fn moves_searched(&mut self, board: &Board) -> Vec<(Option<u32>, Option<Numbers>)> {
+        let (expansion, t) = self.expansion(board);
+        let mut moves = self.children(board, &expansion, t);
+        if matches!(&*expansion, Expansion::Moves { pass: true, .. }) && moves != [PASS] {
+            moves.insert(0, PASS);
+        }
+        let keys = Self::keys_after(board, &moves, board.to_move());
+        moves
+            .iter()
+            .zip(keys)
+            .map(|(&cell, key)| ((cell != PASS).then_some(cell), self.known(key)))
+            .collect()
+    }
+
+    /// The attacker's winning move at `board` (left as it was), the
+    /// attacker to move there, once [`Self::prove`] proved it: the cell
+    /// completing a line, the first of a winning run of fours, or the
+    /// move the proof chose. `None` where `board` is not a proved
+    /// position with the attacker to move.
+    pub fn winning_move(&mut self, board: &Board) -> Option<u32> {
+        if !self.attacker_to_move(board) || !self.is_proved(board) {
+            return None;
+        }
+        let (expansion, t) = self.expansion(board);
+        match &*expansion {
+            Expansion::Won(run) if run.is_empty() => board.completions(self.attacker).first(),
+            Expansion::Won(run) => Some(u32::from(self.geometry.inverses[t][run[0] as usize])),
+            Expansion::Moves { .. } => self.chosen_move(board),
+            Expansion::Lost => None,
+        }
+    }
+
+    /// Whether `board` is proved: so in the table, or missing there and
+    /// proved by the rules at its expansion (a full table may give up
+    /// proofs: [`table`], "Replacement").
+    fn is_proved(&mut self, board: &Board) -> bool {
+        match self.table.get(board.key()) {
+            Some(n) => n.proof == 0,
+            None => {
+                let (expansion, _) = self.expansion(board);
+                self.starting_numbers(board, &expansion) == Numbers::PROVED
+            }
+        }
+    }
+
+    fn attacker_to_move(&self, board: &Board) -> bool {
+        board.to_move() == self.attacker
+    }
+
+    /// The expansion of `board` (cached by its key) and the symmetry that
+    /// maps `board` onto the canonical image its cells are written in.
+    fn expansion(&mut self, board: &Board) -> (Rc<Expansion>, usize) {
+        let (key, t) = board.canonical();
+        if let Some(e) = self.expansions.get(&key) {
+            return (Rc::clone(e), t);
+        }
+        self.stats.expansions += 1;
+        // worked out on the canonical image itself, so that every
+        // orientation gets the same moves and covers, even after the
+        // cache was cleared
+        let mut image = self
+            .image
+            .take()
+            .unwrap_or_else(|| Board::empty(self.geometry));
+        board.image_into(t, &mut image);
+        let expansion = Rc::new(self.expand(&mut image));
+        self.image = Some(image);
+        let bytes = expansion.heap_bytes() + EXPANSION_OVERHEAD;
+        let map = (self.expansions.capacity() as u64 + 1) * EXPANSION_MAP_BYTES;
+        if self.expansion_bytes + bytes + map + self.walk_bytes > self.expansion_budget {
+            self.clear_expansions();
+        }
+        self.expansion_bytes += bytes;
+        self.expansions.insert(key, Rc::clone(&expansion));
+        (expansion, t)
+    }
+
+    /// Empties the cache of expansions, giving back its memory.
+    fn clear_expansions(&mut self) {
+        self.expansions.clear();
+        self.expansions.shrink_to_fit();
+        self.expansion_bytes = 0;
+        if self.walk_bytes > 0 {
+            // a certificate's walk needs the memory now
+            crate::memory::give_back_freed_memory();
+        }
+    }
+
+    /// Cells of an expansion (canonical orientation) in `board`'s, where
+    /// `t` maps `board` onto the canonical image.
+    fn oriented(&self, cells: &[u16], t: usize) -> Vec<u32> {
+        let inverse = &self.geometry.inverses[t];
+        cells
+            .iter()
+            .map(|&c| u32::from(inverse[c as usize]))
+            .collect()
+    }
+
+    /// The expansion of `board` in its own orientation (module docs).
+    fn expand(&mut self, board: &mut Board) -> Expansion {
+        let (a, d) = (self.attacker, 1 - self.attacker);
+        let mine = board.completions(a);
+        let theirs = board.completions(d);
+        let empties = board.empties();
+        let only = |cell: u32| Expansion::Moves {
+            moves: vec![cell as u16],
+            all: vec![cell as u16],
+            covers: Vec::new(),
+            pass: false,
+            child_keys: Default::default(),
+        };
+        if self.attacker_to_move(board) {
+            if !mine.is_empty() {
+                return Expansion::Won(Vec::new());
+            }
+            if empties.is_empty() || theirs.len() >= 2 {
+                return Expansion::Lost;
+            }
+            if let Some(cell) = theirs.first() {
+                return only(cell);
+            }
+            if let Some(run) = fours::find_vcf(board, a, self.settings.vcf, Cells::default()) {
+                return Expansion::Won(run);
+            }
+            if self
+                .settings
+                .max_stones
+                .is_some_and(|cap| board.occupied().len() >= cap)
+            {
+                return Expansion::Lost;
+            }
+            let candidates = match self.settings.attacker_moves {
+                None => empties.iter().collect(),
+                Some(n) => best_scored(board, a, n),
+            };
+            let moves = distinct(board, a, &candidates);
+            Expansion::Moves {
+                all: moves.clone(),
+                moves,
+                covers: Vec::new(),
+                pass: false,
+                child_keys: Default::default(),
+            }
+        } else {
+            if !theirs.is_empty() || empties.is_empty() {
+                return Expansion::Lost;
+            }
+            if mine.len() >= 2 {
+                return Expansion::Won(Vec::new());
+            }
+            if let Some(cell) = mine.first() {
+                return only(cell);
+            }
+            if self.settings.defender_runs
+                && fours::find_vcf(board, d, self.settings.vcf, Cells::default()).is_some()
+            {
+                // the defender's own run of fours wins for it
+                return Expansion::Lost;
+            }
+            let (covers, open) =
+                fours::defence(board, a, self.settings.vcf, self.settings.max_covers)
+                    .unwrap_or_else(|| (Vec::new(), empties.iter().collect()));
+            Expansion::Moves {
+                moves: distinct(board, d, &open),
+                pass: self.settings.zone_moves.is_some_and(|n| open.len() >= n),
+                all: open.into_iter().map(|c| c as u16).collect(),
+                covers,
+                child_keys: Default::default(),
+            }
+        }
+    }
+
+    /// The numbers a position starts with, before any search below it.
+    /// Settled ones go to the table, the others to the leaves' cache.
+    fn numbers_of(&mut self, board: &mut Board) -> Numbers {
+        if let Some(n) = self.known(board.key()) {
+            return n;
+        }
+        let (expansion, _) = self.expansion(board);
+        let n = self.starting_numbers(board, &expansion);
+        if n.settled() {
+            // (settled by the rules alone: no work below it, so a
+            // disproved one is the first a full table replaces)
+            self.store(board.key(), n, 0);
+        } else {
+            self.leaves.keep(fingerprint(board.key()), n);
+        }
+        n
+    }
+
+    /// The numbers `board` starts with by its expansion: settled by the
+    /// rules, else its mobility.
+    fn starting_numbers(&self, board: &Board, expansion: &Expansion) -> Numbers {
+        match expansion {
+            Expansion::Won(_) => Numbers::PROVED,
+            Expansion::Lost => Numbers::DISPROVED,
+            Expansion::Moves { moves, .. } if moves.is_empty() => {
+                if self.attacker_to_move(board) {
+                    Numbers::DISPROVED
+                } else {
+                    Numbers::PROVED
+                }
+            }
+            Expansion::Moves { moves, .. } => {
+                Numbers::mobility(self.attacker_to_move(board), moves.len() as u32)
+            }
+        }
+    }
+
+    /// The numbers the table holds for `key`, else those the leaves'
+    /// cache keeps (never settled ones: [`leaves`]).
+    fn known(&self, key: u128) -> Option<Numbers> {
+        let f = fingerprint(key);
+        self.table.get_fingerprint(f).or_else(|| self.leaves.get(f))
+    }
+
+    /// The numbers of the child `i` of the position searched, at `key`:
+    /// the table's, else those its search from here `returned` (the
+    /// table may have given its slot to another key since), else the
+    /// leaves' cache's.
+    fn known_child(&self, key: u128, i: usize, returned: &[(usize, Numbers)]) -> Option<Numbers> {
+        let f = fingerprint(key);
+        self.table
+            .get_fingerprint(f)
+            .or_else(|| returned.iter().find(|&&(j, _)| j == i).map(|&(_, n)| n))
+            .or_else(|| self.leaves.get(f))
+    }
+
+    fn store(&mut self, key: u128, numbers: Numbers, work: u32) {
+        self.table.store(key, numbers, work);
+    }
+
+    /// Whether the search must stop now (time, visits); says why once.
+    fn over_limits(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        if self.kept_bytes() > self.max_kept_bytes {
+            // the cuts of positions the table no longer holds go first
+            // (made again as needed: `zones`); stopped if that frees less
+            // than an eighth, so that a sweep is not made at every position
+            // (not while the certificate is walked: a cut forgotten
+            // between its two checks would be made afresh unchecked)
+            if !self.checking_cuts {
+                self.forget_cuts_of_positions_gone();
+            }
+            if self.kept_bytes() > self.max_kept_bytes / 8 * 7 {
+                self.stopped = Some(format!(
+                    "the zones' memory is full ({} cuts, all of positions the table holds, and {} moves kept)",
+                    self.cuts.len(),
+                    self.chosen.len()
+                ));
+                return true;
+            }
+        }
+        self.stop_past_visits();
+        self.stopped.is_some()
+    }
+
+    /// Bytes the cuts and chosen moves kept take, about.
+    fn kept_bytes(&self) -> u64 {
+        self.cuts.len() as u64 * BYTES_PER_CUT + self.chosen.len() as u64 * BYTES_PER_CHOSEN
+    }
+
+    /// Keeps, from now on, the keys of the positions each certificate
+    /// written lists, so that the checkpoint of the proof alone can be
+    /// saved after it ([`Self::save_proof_checkpoint`]).
+    pub fn keep_proof_positions(&mut self) {
+        self.keeping_proof_keys = true;
+    }
+
+    /// Whether the deadline given has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Stops the search once it has searched its positions.
+    fn stop_past_visits(&mut self) {
+        if self.stopped.is_none() && self.stats.visits >= self.max_visits {
+            self.stopped = Some(format!("{} positions visited", self.stats.visits));
+        }
+    }
+
+    /// Stops the search at the deadline or past its positions; called
+    /// every 256 positions from [`Self::search`]'s entry (not only from
+    /// [`Self::over_limits`], which a node that returns at once skips: in
+    /// the saturation livelock (module docs) the search ran past its time
+    /// limit, and past its positions without a deadline).
+    fn check_clock(&mut self) {
+        let now = Instant::now();
+        if self.stopped.is_none() && self.deadline.is_some_and(|d| now >= d) {
+            self.stopped = Some(TIME_LIMIT.into());
+        }
+        self.stop_past_visits();
+        if self.progress.due(now) {
+            let line = self.progress.line(now, self.snapshot());
+            eprintln!("{line}, path {}", self.path_names());
+        }
+    }
+
+    /// The moves from the root to the position being searched, named
+    /// (`pass` for a defender pass), for the progress line.
+    fn path_names(&self) -> String {
+        let names: Vec<String> = self
+            .progress
+            .path
+            .iter()
+            .map(|&cell| match cell {
+                PASS => "pass".into(),
+                cell => self.geometry.cell_name(cell),
+            })
+            .collect();
+        names.join(" ")
+    }
+
+    /// Whether the last [`Self::prove`] stopped at its deadline (and for
+    /// nothing else).
+    pub fn stopped_by_clock(&self) -> bool {
+        self.stopped.as_deref() == Some(TIME_LIMIT)
+    }
+
+    /// The moves searched at `board` now, in its orientation (`t` maps it
+    /// onto the canonical image `expansion` is written in): at an AND node
+    /// that passes first, [`PASS`] alone until the pass is proved, then
+    /// the moves of its cut.
+    fn children(&mut self, board: &Board, expansion: &Expansion, t: usize) -> Vec<u32> {
+        let Expansion::Moves { moves, pass, .. } = expansion else {
+            return Vec::new();
+        };
+        if !*pass {
+            return self.oriented(moves, t);
+        }
+        let passed = match self.table.get(board.key_after_pass()) {
+            Some(n) => n.proof == 0,
+            None => {
+                let mut passed = board.clone();
+                passed.pass();
+                self.is_proved(&passed)
+            }
+        };
+        if !passed {
+            return vec![PASS];
+        }
+        let cut = self.cut(board, expansion);
+        self.oriented(&cut.moves, t)
+    }
+
+    /// The keys of the positions after each of `moves` by `mover`.
+    fn keys_after(board: &Board, moves: &[u32], mover: usize) -> Vec<u128> {
+        moves
+            .iter()
+            .map(|&c| match c {
+                PASS => board.key_after_pass(),
+                c => board.key_after(c, mover),
+            })
+            .collect()
+    }
+
+    /// One df-pn step at `board` within the thresholds; returns its
+    /// numbers (stored in the table).
+    fn search(&mut self, board: &mut Board, proof_limit: u32, disproof_limit: u32) -> Numbers {
+        // (the root's search is at depth 1: its path is empty)
+        let depth = self.progress.path.len() as u32 + 1;
+        self.progress.depth_sum += u64::from(depth);
+        self.progress.max_depth = self.progress.max_depth.max(depth);
+        self.search_below(board, proof_limit, disproof_limit)
+    }
+
+    /// [`Self::search`] but for the depth it counts.
+    fn search_below(
+        &mut self,
+        board: &mut Board,
+        proof_limit: u32,
+        disproof_limit: u32,
+    ) -> Numbers {
+        self.stats.visits += 1;
+        if self.stats.visits.is_multiple_of(256) {
+            self.check_clock();
+        }
+        let (expansion, t) = self.expansion(board);
+        let key = board.key();
+        // the entry's work ([`table`]): its searches before this one, and
+        // the positions this one searches (this one counted)
+        let start = self.stats.visits - 1;
+        let held = self.table.entry(fingerprint(key));
+        let before = held.map_or(0, |(_, w)| w);
+        let work = |s: &Self| {
+            let now = u32::try_from(s.stats.visits - start).unwrap_or(u32::MAX);
+            before.saturating_add(now)
+        };
+        if !matches!(&*expansion, Expansion::Moves { moves, .. } if !moves.is_empty()) {
+            // settled by the rules, and stored so whatever the table or
+            // the leaves held: an entry of a checkpoint written under
+            // other rules, or a false hit of the leaves, gave back open
+            // numbers here, and the parent chose this child again and
+            // again (l10 resumed under the dependent fours: 982 M
+            // positions in 300 s, all at one depth, nothing new)
+            let n = self.starting_numbers(board, &expansion);
+            if held.map(|(held, _)| held) != Some(n) {
+                self.store(key, n, 0);
+            }
+            return n;
+        }
+        let or = self.attacker_to_move(board);
+        let mover = board.to_move();
+        let mut moves = self.children(board, &expansion, t);
+        let mut keys = match &*expansion {
+            Expansion::Moves {
+                pass: false,
+                child_keys,
+                ..
+            } => {
+                // `moves` is the expansion's list oriented: the same keys
+                // in the same order
+                let keys = child_keys.get_or_init(|| {
+                    self.expansion_bytes += (moves.len() * 16) as u64;
+                    Self::keys_after(board, &moves, mover).into_boxed_slice()
+                });
+                std::borrow::Cow::Borrowed(&keys[..])
+            }
+            _ => std::borrow::Cow::Owned(Self::keys_after(board, &moves, mover)),
+        };
+        let pass_penalty = match &*expansion {
+            Expansion::Moves { moves, .. } => moves.len().div_ceil(4) as u32,
+            _ => 0,
+        };
+        let mut descended = false;
+        // the numbers each child searched from here returned, by index in
+        // `moves` (a pass's only when not proved): read where the table
+        // lost the child's entry (module docs, "Table")
+        let mut returned: Vec<(usize, Numbers)> = Vec::new();
+        loop {
+            if moves == [PASS] && self.table.get(keys[0]).is_some_and(|n| n.proof == 0) {
+                // the pass is proved: on to the moves inside its zone (the
+                // pass's returned numbers, at index 0, are not the first
+                // move's)
+                moves = self.children(board, &expansion, t);
+                keys = std::borrow::Cow::Owned(Self::keys_after(board, &moves, mover));
+                returned.clear();
+            }
+            if moves.is_empty() {
+                // a cut AND node whose every move the pass answers
+                self.store(key, Numbers::PROVED, work(self));
+                return Numbers::PROVED;
+            }
+            // (least number, its child, second least, sum of all)
+            let (mut best, mut best_at, mut second, mut sum) = (INFINITE + 1, 0, INFINITE, 0u32);
+            for (i, &cell) in moves.iter().enumerate() {
+                let n = match self.known_child(keys[i], i, &returned) {
+                    Some(n) => n,
+                    None => {
+                        step(board, cell, mover);
+                        let n = self.numbers_of(board);
+                        step_back(board, cell, mover);
+                        n
+                    }
+                };
+                let (select, add) = if or {
+                    (n.proof, n.disproof)
+                } else {
+                    (n.disproof, n.proof)
+                };
+                if select < best {
+                    second = best.min(INFINITE);
+                    best = select;
+                    best_at = i;
+                } else if select < second {
+                    second = select;
+                }
+                sum = sum.saturating_add(add).min(INFINITE);
+            }
+            let best = best.min(INFINITE);
+            // (module docs, "Saturation")
+            let sum = capped_sum(sum, best);
+            let mut numbers = if or {
+                Numbers {
+                    proof: best,
+                    disproof: sum,
+                }
+            } else {
+                Numbers {
+                    proof: sum,
+                    disproof: best,
+                }
+            };
+            if moves == [PASS] {
+                if numbers.proof == 0 {
+                    // proved just now by a transposition: take the cut next
+                    continue;
+                }
+                // the moves inside the zone are still to come: counted
+                // as a quarter of the moves left (about what zones kept
+                // on gomoku positions), so that a pass proved cheaply
+                // does not make the node look cheap
+                numbers.proof = numbers.proof.saturating_add(pass_penalty).min(INFINITE - 1);
+            }
+            self.store(key, numbers, work(self));
+            if numbers.proof >= proof_limit
+                || numbers.disproof >= disproof_limit
+                || numbers.settled()
+                || self.over_limits()
+            {
+                if !descended && !numbers.settled() {
+                    self.progress.at_once += 1;
+                }
+                return numbers;
+            }
+            let cut = second
+                .saturating_add(1)
+                .max(second.saturating_add(second / 4));
+            let child = self
+                .known_child(keys[best_at], best_at, &returned)
+                .unwrap_or(Numbers {
+                    proof: 1,
+                    disproof: 1,
+                });
+            let (child_proof, child_disproof) = if or {
+                (
+                    proof_limit.min(cut),
+                    (disproof_limit - numbers.disproof)
+                        .saturating_add(child.disproof)
+                        .min(INFINITE),
+                )
+            } else {
+                (
+                    (proof_limit - numbers.proof)
+                        .saturating_add(child.proof)
+                        .min(INFINITE),
+                    disproof_limit.min(cut),
+                )
+            };
+            let cell = moves[best_at];
+            step(board, cell, mover);
+            self.progress.path.push(cell);
+            let got = self.search(board, child_proof, child_disproof);
+            self.progress.path.pop();
+            step_back(board, cell, mover);
+            descended = true;
+            returned.retain(|&(i, _)| i != best_at);
+            if got.proof != 0 || cell != PASS {
+                // a move's proof is kept too: read from the table alone, a
+                // proof given up while a sibling's search stored its own
+                // (work about 1 when searched again) could give up that
+                // sibling's in turn, and so on forever. The pass's is not:
+                // the cut is read from the table, and a pass taken as
+                // proved while the cut waits for its entry would loop
+                returned.push((best_at, got));
+            }
+        }
+    }
+
+    /// Whether `board` is proved ([`Self::is_proved`]: the table, or the
+    /// rules at its expansion); if not, proves it again (a proof a full
+    /// table gave up). False when that search does not prove it (not a
+    /// win after all, or a limit: [`Self::stopped`]).
+    fn ensure_proved(&mut self, board: &mut Board) -> bool {
+        if self.is_proved(board) {
+            return true;
+        }
+        self.stats.proved_again += 1;
+        self.prove(board) == Verdict::Proved
+    }
+
+    /// Proves `board` again from open numbers, whatever the table held
+    /// (the certificate's way past an entry its expansion cannot read
+    /// back); false when it is not proved so.
+    fn prove_afresh(&mut self, board: &mut Board) -> bool {
+        self.stats.proved_afresh += 1;
+        let open = Numbers {
+            proof: 1,
+            disproof: 1,
+        };
+        self.store(board.key(), open, 0);
+        self.prove(board) == Verdict::Proved
+    }
+
+    /// The certificate of a proved `board` as text, with its number of
+    /// entries ([`Self::write_certificate`] into memory: for tests and
+    /// small proofs).
+    pub fn certificate(&mut self, board: &mut Board) -> Result<(String, usize)> {
+        let mut text = Vec::new();
+        let entries = self.write_certificate(board, &mut text)?;
+        let text = String::from_utf8(text).expect("a certificate is ASCII");
+        Ok((text, entries))
+    }
+
+    /// Writes the certificate of a proved `board` (docs/FORMAT.md) to
+    /// `out` as it is read from the table: the header and one entry a
+    /// position of the proof, each once; returns the number of entries.
+    /// An error if the proof cannot be read back (a limit hit while a
+    /// piece evicted was proved again), or if `out` fails
+    /// ([`Error::Io`]). Only the set of positions listed is held in
+    /// memory (module docs, "Memory"), never the text.
+    pub fn write_certificate(&mut self, board: &mut Board, out: &mut dyn Write) -> Result<usize> {
+        let g = self.geometry;
+        write!(
+            out,
+            "{CERTIFICATE_MAGIC}\nmnk {} {} {}\nclaim {} wins\nroot {}\n",
+            g.cols,
+            g.rows,
+            g.k,
+            ["X", "O"][self.attacker],
+            board.diagram()
+        )
+        .map_err(written)?;
+        let mut seen = FxHashSet::default();
+        let mut entries = 0;
+        // the cuts are checked as they are read (module docs of `zones`),
+        // against zones worked out afresh
+        self.zone_memo.clear();
+        self.checking_cuts = true;
+        self.proof_keys.clear();
+        let remade = self.stats.cuts_remade;
+        let result = self.write_entries(board, out, &mut seen, &mut entries);
+        self.checking_cuts = false;
+        self.walk_bytes = 0;
+        let result = result.and_then(|()| {
+            if self.stats.cuts_remade > remade {
+                return Err(Error::InvalidInput(format!(
+                    "{CUTS_REMADE} ({} of them): walk it again",
+                    self.stats.cuts_remade - remade
+                )));
+            }
+            out.flush().map_err(written)
+        });
+        if result.is_err() {
+            self.proof_keys = FxHashSet::default();
+        }
+        result.map(|()| entries)
+    }
+
+    /// Writes the entries of the proof below `board`, each position once
+    /// (by `seen`); recursive, one level a ply (at most 256).
+    fn write_entries(
+        &mut self,
+        board: &mut Board,
+        out: &mut dyn Write,
+        seen: &mut FxHashSet<u128>,
+        entries: &mut usize,
+    ) -> Result<()> {
+        let lost = || Error::InvalidInput("its certificate could not be read back".into());
+        if !seen.insert(board.exact_key()) {
+            return Ok(());
+        }
+        if self.keeping_proof_keys {
+            self.proof_keys.insert(board.key());
+        }
+        // the positions listed (and their keys, kept) take their bytes
+        // from the expansions' share (module docs, "Memory")
+        let most = self.expansion_budget / 4 * 3;
+        if (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED > most {
+            // the keys go first: the checkpoint is then of the whole
+            // table ([`Self::save_proof_checkpoint`])
+            self.proof_keys = FxHashSet::default();
+            self.keeping_proof_keys = false;
+        }
+        self.walk_bytes = (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED;
+        if self.walk_bytes > most {
+            return Err(Error::InvalidInput(format!(
+                "its certificate lists more positions than its share of --max-memory keeps ({} at {most} bytes)",
+                seen.len()
+            )));
+        }
+        if !self.ensure_proved(board) {
+            return Err(match self.stopped() {
+                // a piece the full table gave up, proved again on the clock
+                Some(why) => Error::InvalidInput(format!(
+                    "its certificate's walk stopped on {why} while proving again a position the full table gave up"
+                )),
+                None => lost(),
+            });
+        }
+        let (expansion, t) = self.expansion(board);
+        let mover = board.to_move();
+        let g = self.geometry;
+        let names = |cells: &[u32]| -> String {
+            cells
+                .iter()
+                .map(|&c| format!(" {}", g.cell_name(c)))
+                .collect()
+        };
+        match &*expansion {
+            Expansion::Lost => return Err(lost()),
+            Expansion::Won(run) if run.is_empty() => {}
+            Expansion::Won(run) => {
+                let run = self.oriented(run, t);
+                writeln!(out, "vcf {}{}", board.diagram(), names(&run)).map_err(written)?;
+                *entries += 1;
+            }
+            Expansion::Moves {
+                all, covers, pass, ..
+            } => {
+                if self.attacker_to_move(board) {
+                    let chosen = match self.chosen_move(board) {
+                        Some(chosen) => chosen,
+                        None => {
+                            // proved, but by no move the expansion now
+                            // offers: an entry settled under other rules
+                            // (a checkpoint's: a run of fours found then
+                            // and not now); proved again under these
+                            if !self.prove_afresh(board) {
+                                return Err(lost());
+                            }
+                            self.chosen_move(board).ok_or_else(lost)?
+                        }
+                    };
+                    writeln!(out, "move {}{}", board.diagram(), names(&[chosen]))
+                        .map_err(written)?;
+                    *entries += 1;
+                    board.play(chosen, mover);
+                    let written = self.write_entries(board, out, seen, entries);
+                    board.undo(chosen, mover);
+                    written?;
+                } else {
+                    let mut replies = self.oriented(all, t);
+                    if *pass {
+                        let cut = self.cut(board, &expansion);
+                        let zone: Vec<u32> = self.canonical_to_board(cut.zone, t).iter().collect();
+                        writeln!(out, "zone {}{}", board.diagram(), names(&zone))
+                            .map_err(written)?;
+                        *entries += 1;
+                        replies = self.oriented(&cut.all, t);
+                    }
+                    for cover in covers {
+                        let cover = self.oriented(cover, t);
+                        writeln!(out, "cover {}{}", board.diagram(), names(&cover))
+                            .map_err(written)?;
+                        *entries += 1;
+                    }
+                    if *pass {
+                        board.pass();
+                        let written = self.write_entries(board, out, seen, entries);
+                        board.pass();
+                        written?;
+                    }
+                    for reply in replies {
+                        board.play(reply, mover);
+                        let written = self.write_entries(board, out, seen, entries);
+                        board.undo(reply, mover);
+                        written?;
+                    }
+                    if *pass {
+                        // checked again, now that the proofs below are
+                        // all there (module docs of `zones`)
+                        self.cut(board, &expansion);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A certificate's write that failed, as this crate's error (the caller
+/// knows the file).
+fn written(cause: std::io::Error) -> Error {
+    Error::Io {
+        path: "the certificate".into(),
+        cause,
+    }
+}
+
+/// The start of the error of a certificate's walk that made cuts again
+/// ([`zones`]): the certificate written is not to be kept, and a walk
+/// again reads the cuts as they now are.
+pub const CUTS_REMADE: &str =
+    "its certificate's walk found cuts narrower than their pass proofs' zones and made them again";
+
+/// Why a search stopped at its deadline ([`ThreatProver::stopped`]).
+const TIME_LIMIT: &str = "the time limit";
+
+/// The "move" of a defender's pass in a list of moves.
+const PASS: u32 = u32::MAX;
+
+/// Plays `cell` (or passes) for `mover`.
+fn step(board: &mut Board, cell: u32, mover: usize) {
+    match cell {
+        PASS => board.pass(),
+        cell => board.play(cell, mover),
+    }
+}
+
+/// Takes back [`step`].
+fn step_back(board: &mut Board, cell: u32, mover: usize) {
+    match cell {
+        PASS => board.pass(),
+        cell => board.undo(cell, mover),
+    }
+}
+
+/// The `n` empty cells with the best score for `colour` (windows through
+/// the cell: 4ˢ for a window holding `s` of its stones and none of the
+/// other's, 3ˢ for one holding `s` of the other's and none of its own),
+/// best first, ties by cell.
+fn best_scored(board: &Board, colour: usize, n: usize) -> Vec<u32> {
+    let g = board.geometry;
+    let k = g.k as usize;
+    // a window without stones gives each of its cells 1 (4⁰): start from
+    // the count of windows through each cell, then add each window with
+    // stones' share less that 1 (read from the windows' counts, each once);
+    // wrapping sums are the exact ones on every board where they fit,
+    // and a heuristic score anyway
+    let mut score = g.windows_through;
+    board.for_each_window_with_stones(|w, counts| {
+        let share = match (counts[colour], counts[1 - colour]) {
+            (m, 0) => 4u64.saturating_pow(u32::from(m)),
+            (0, t) => 3u64.saturating_pow(u32::from(t)),
+            _ => 0,
+        };
+        let extra = share.wrapping_sub(1);
+        for &c in &g.window_cells[w * k..][..k] {
+            score[usize::from(c)] = score[usize::from(c)].wrapping_add(extra);
+        }
+    });
+    // the first n of the order (highest score, then lowest cell; pairs
+    // are distinct: a total order), kept sorted in one pass
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut best: Vec<(u64, u32)> = Vec::with_capacity(n + 1);
+    for cell in board.empties().iter() {
+        let pair = (u64::MAX - score[cell as usize], cell);
+        if best.len() == n && pair >= best[n - 1] {
+            continue;
+        }
+        let at = best.partition_point(|b| *b < pair);
+        best.insert(at, pair);
+        best.truncate(n);
+    }
+    best.into_iter().map(|(_, c)| c).collect()
+}
+
+/// `cells` with one kept among those where a stone of `colour` gives
+/// symmetric positions (the first), as cells.
+fn distinct(board: &Board, colour: usize, cells: &[u32]) -> Vec<u16> {
+    if !board.is_symmetric() {
+        // dedup is a saving only (one search, not two, of images); most
+        // images of one another come from symmetric positions, and the
+        // test costs a key per symmetry and cell
+        return cells.iter().map(|&c| c as u16).collect();
+    }
+    let mut keys = FxHashSet::default();
+    cells
+        .iter()
+        .filter(|&&c| keys.insert(board.key_after(c, colour)))
+        .map(|&c| c as u16)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers near saturation never stall the search: with every reply
+    /// of the root (an AND node) stored at the largest unsettled numbers,
+    /// the proof still goes on to the end. (Sums saturated at `INFINITE`
+    /// on unsettled positions once made a node return at once from every
+    /// threshold, and the root be searched again forever.)
+    #[test]
+    fn a_proof_goes_through_in_a_table_far_smaller_than_its_search() {
+        // with room, h8 a1 i9 a2 is proved in 163,058 positions and its
+        // table ends at 92,237 entries; 2 MiB hold about 41,000. Before
+        // the table kept leaves apart and replaced by work with ageing,
+        // the search went round its full table: 3 M positions searched
+        // and no proof
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
+        let settings = Settings {
+            zone_moves: None,
+            ..Settings::default()
+        };
+        let mut prover = ThreatProver::new(&geometry, 0, settings, 2 << 20, None);
+        prover.limit_visits(600_000);
+        assert_eq!(
+            prover.prove(&mut board),
+            Verdict::Proved,
+            "{:?}",
+            prover.stopped()
+        );
+        assert!(prover.stats().entries < 45_000, "{:?}", prover.stats());
+    }
+
+    #[test]
+    fn the_moves_searched_at_a_cut_node_stopped_on_a_limit_are_the_pass_then_its_cut() {
+        // h8 a1 i9, O to move: the pass is proved first, then the moves
+        // inside its zone are searched (one of each pair the a1–o15
+        // diagonal mirrors)
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        assert_eq!(prover.moves_searched(&board), [(None, None)]);
+        prover.limit_visits(30_000);
+        assert_eq!(prover.prove(&mut board), Verdict::Open);
+        let moves = prover.moves_searched(&board);
+        assert_eq!(moves[0], (None, Some(Numbers::PROVED)), "{moves:?}");
+        let expansion = prover.expansion(&board).0;
+        let cut = prover.cut(&board, &expansion);
+        assert_eq!(moves.len(), 1 + cut.moves.len(), "{moves:?}");
+        let names: Vec<String> = moves[1..]
+            .iter()
+            .map(|&(cell, _)| geometry.cell_name(cell.unwrap()))
+            .collect();
+        assert!(names.contains(&"h9".to_string()), "{names:?}");
+        assert!(moves[1..].iter().any(|(_, n)| n.is_some()), "{moves:?}");
+    }
+
+    #[test]
+    fn a_cut_narrower_than_its_pass_proof_is_made_again_by_the_walk_and_walked_again() {
+        // h8 a1 i9 a2 h9 (O to move) proved with zones; then the root's
+        // cut is made narrower (a move of its zone left out, as a cut
+        // merged from another proof may be): the walk finds it, makes it
+        // again and fails; the next walk writes the certificate of the
+        // untouched proof, byte for byte
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2,h9").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        assert_eq!(
+            prover.prove(&mut board),
+            Verdict::Proved,
+            "{:?}",
+            prover.stopped()
+        );
+        let (pristine, _) = prover.certificate(&mut board).unwrap();
+        assert_eq!(prover.stats().cuts_remade, 0);
+        let expansion = prover.expansion(&board).0;
+        let cut = prover.cut(&board, &expansion);
+        let left_out = *cut.all.last().unwrap();
+        let narrower = Cut {
+            zone: cut.zone.minus(Cells::one(u32::from(left_out))),
+            moves: cut
+                .moves
+                .iter()
+                .copied()
+                .filter(|&c| c != left_out)
+                .collect(),
+            all: cut.all.iter().copied().filter(|&c| c != left_out).collect(),
+        };
+        prover.cuts.insert(board.key(), Rc::new(narrower));
+        let walked = prover.certificate(&mut board).unwrap_err().to_string();
+        assert!(walked.starts_with(CUTS_REMADE), "{walked}");
+        assert_eq!(prover.stats().cuts_remade, 1);
+        let (again, _) = prover.certificate(&mut board).unwrap();
+        assert_eq!(again, pristine);
+        assert_eq!(prover.stats().cuts_remade, 1);
+        assert!(prover.cut(&board, &expansion).all.contains(&left_out));
+    }
+
+    #[test]
+    fn a_position_settled_by_the_rules_is_settled_whatever_the_table_held() {
+        // X to move with four in a row: won by the rules; the table holds
+        // open numbers for it (as a checkpoint written under other rules
+        // may), and the proof still goes through at once
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i8,a2,j8,a3,k8,a5").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        let open = Numbers {
+            proof: 3,
+            disproof: 4,
+        };
+        prover.table.store(board.key(), open, 9);
+        prover.limit_visits(10_000);
+        assert_eq!(prover.prove(&mut board), Verdict::Proved);
+        assert!(prover.stats().visits <= 1, "{:?}", prover.stats());
+        assert_eq!(prover.table.get(board.key()), Some(Numbers::PROVED));
+    }
+
+    #[test]
+    fn a_proved_entry_no_move_reads_back_is_proved_afresh_for_the_certificate() {
+        // the table says X wins after h8 a1 i9 a2 with nothing below (as
+        // an entry settled under other rules may): the certificate proves
+        // the position again rather than giving up (l10 of 2026-11-27:
+        // "its certificate could not be read back" after 5,479 s)
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
+        prover.table.store(board.key(), Numbers::PROVED, 0);
+        prover.limit_visits(200_000);
+        assert_eq!(prover.prove(&mut board), Verdict::Proved);
+        assert_eq!(prover.stats().visits, 0);
+        let (text, entries) = prover.certificate(&mut board).unwrap();
+        assert!(entries > 100 && text.contains("\nmove "), "{entries}");
+        assert_eq!(prover.stats().proved_afresh, 1);
+    }
+
+    #[test]
+    fn a_defender_with_a_run_of_fours_refutes_its_turn_at_once_when_asked() {
+        // O to move with an open three (d4 e4 f4): g4 makes a four open
+        // at both ends, so O wins whatever X holds
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,d4,a15,e4,o1,f4,o15").unwrap();
+        assert_eq!(board.to_move(), 1);
+        for (defender_runs, refuted) in [(true, true), (false, false)] {
+            let settings = Settings {
+                defender_runs,
+                ..Settings::default()
+            };
+            let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 24, None);
+            let expansion = prover.expand(&mut board);
+            assert_eq!(
+                matches!(expansion, Expansion::Lost),
+                refuted,
+                "{expansion:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn at_the_horizon_the_attacker_wins_only_by_runs_of_fours() {
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        // X to move, six stones, an open three (h8 i8 j8): a run of fours
+        let mut three = Board::after(&geometry, "h8,a1,i8,a2,j8,a4").unwrap();
+        // X to move, two stones: quiet moves only
+        let mut quiet = Board::after(&geometry, "h8,a1").unwrap();
+        for (cap, three_won, quiet_lost) in [(None, true, false), (Some(2), true, true)] {
+            let settings = Settings {
+                max_stones: cap,
+                ..Settings::default()
+            };
+            let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 24, None);
+            let won = prover.expand(&mut three);
+            assert_eq!(matches!(won, Expansion::Won(_)), three_won, "{won:?}");
+            let lost = prover.expand(&mut quiet);
+            assert_eq!(matches!(lost, Expansion::Lost), quiet_lost, "{lost:?}");
+        }
+        // below the horizon the quiet moves are offered
+        let settings = Settings {
+            max_stones: Some(3),
+            ..Settings::default()
+        };
+        let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 24, None);
+        let moves = prover.expand(&mut quiet);
+        assert!(matches!(moves, Expansion::Moves { .. }), "{moves:?}");
+    }
+
+    #[test]
+    fn a_wider_horizon_keeps_the_proofs_and_forgets_the_disproofs() {
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
+        let settings = Settings {
+            max_stones: Some(14),
+            ..Settings::default()
+        };
+        let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
+        assert_eq!(prover.prove(&mut board), Verdict::Disproved);
+        // the entries proved, or disproved
+        let of = |prover: &ThreatProver, proved: bool| -> Vec<_> {
+            let mut held: Vec<_> = prover
+                .table
+                .entries()
+                .filter(|&(_, n, _)| {
+                    if proved {
+                        n.proof == 0
+                    } else {
+                        n.disproof == 0
+                    }
+                })
+                .map(|(f, _, _)| (f.high, f.low))
+                .collect();
+            held.sort_unstable();
+            held
+        };
+        let (proved, disproved) = (of(&prover, true), of(&prover, false));
+        assert!(!proved.is_empty() && !disproved.is_empty());
+        // narrower: nothing forgotten
+        assert_eq!(prover.set_horizon(Some(12)), 0);
+        assert_eq!(of(&prover, false), disproved);
+        // wider: every disproof forgotten, every proof kept
+        assert_eq!(prover.set_horizon(Some(16)), disproved.len());
+        assert!(of(&prover, false).is_empty());
+        assert_eq!(of(&prover, true), proved);
+        assert_eq!(prover.horizon(), Some(16));
+        assert_eq!(prover.prove(&mut board), Verdict::Proved);
+        // and none is wider than no horizon
+        assert!(wider(None, Some(40)) && !wider(Some(40), None) && !wider(None, None));
+    }
+
+    #[test]
+    fn saturated_numbers_do_not_stall_the_search() {
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut board = Board::after(&geometry, "h8,a1,i9,a2,h9").unwrap();
+        let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 1 << 30, None);
+        let defender = board.to_move();
+        assert_eq!(defender, 1);
+        for cell in board.empties().iter() {
+            let key = board.key_after(cell, defender);
+            prover.table.store(
+                key,
+                Numbers {
+                    proof: 1,
+                    disproof: INFINITE - 1,
+                },
+                1,
+            );
+        }
+        prover.limit_visits(3_000_000);
+        assert_eq!(
+            prover.prove(&mut board),
+            Verdict::Proved,
+            "{:?}",
+            prover.stopped()
+        );
+    }
+}

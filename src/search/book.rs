@@ -1,0 +1,194 @@
+//! Opening books for the bitboard search ([`crate::search::bitboard`]):
+//! the exact scores of every position in play up to some number of stones,
+//! proved once by the tool itself and reused by later searches.
+//!
+//! * **What a book holds.** For one board (family, columns, rows, `k`),
+//!   every position in play (no line, not full) reachable in at most
+//!   `max_stones` moves, one of each set of symmetric images, under the
+//!   search's table key, with its exact score (the convention of
+//!   [`crate::search::general::Precision::Exact`]). A position of at most
+//!   `max_stones` stones that the book lacks is one that is over or
+//!   unreachable.
+//! * **How a search uses it.** A node with at most `max_stones` stones whose
+//!   key is in the book returns the book's score at once: an exact score is
+//!   a valid result for any window, so a book changes the time of a search,
+//!   never its answer.
+//! * **How a book is made** ([`make_book`]): the positions are enumerated
+//!   ply by ply, then searched from the deepest ply up, side by side on the
+//!   pool's workers with one shared table; each finished ply joins the book,
+//!   so every shallower position is settled by its children's book entries
+//!   in a few nodes. The work is that of the deepest ply.
+//!
+//! On disk a book is a table file of its own encoding
+//! ([`crate::tablefile::book`], `docs/FORMAT.md`), checksummed and checked
+//! against the board on reading.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::runtime::progress::{Progress, Silent};
+use crate::search::bitboard::{Bitboard, BoardSearcher};
+use crate::search::general::Precision;
+
+/// Exact scores of positions near the root, by table key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    /// Positions of at most this many stones are all in the book (those in
+    /// play).
+    max_stones: u32,
+    scores: HashMap<u64, i8>,
+}
+
+impl Book {
+    /// A book of `scores` (key, exact score) complete up to `max_stones`
+    /// stones. Contract: the keys are the search's keys of one board.
+    pub fn new(max_stones: u32, scores: impl IntoIterator<Item = (u64, i8)>) -> Self {
+        Self {
+            max_stones,
+            scores: scores.into_iter().collect(),
+        }
+    }
+
+    /// The most stones of the positions the book holds.
+    pub fn max_stones(&self) -> u32 {
+        self.max_stones
+    }
+
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.scores.len()
+    }
+
+    /// Whether the book holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.scores.is_empty()
+    }
+
+    /// The exact score of the position of table key `key`, if held.
+    #[inline]
+    pub fn score(&self, key: u64) -> Option<i8> {
+        self.scores.get(&key).copied()
+    }
+
+    /// Checks that every position of fewer than [`Self::max_stones`] stones
+    /// has the negamax of its children's scores: for each move, a win
+    /// completed on `m` stones scores `cells − m`, a full board without a
+    /// line 0, and any other child the negation of its book score — which
+    /// the book must hold. The positions of the deepest ply are the only
+    /// scores taken on trust (their children are not in the book). Keys
+    /// must decode to positions on `board` (as [`crate::tablefile::book`]
+    /// checks on reading).
+    pub fn check_negamax(&self, board: &Bitboard) -> std::result::Result<(), String> {
+        let cells = board.cells();
+        for (key, score) in self.entries() {
+            let (x, occupied) = board
+                .position_of_key(key)
+                .ok_or_else(|| format!("key {key:#x}: not a position of the board"))?;
+            let stones = occupied.count_ones();
+            if stones >= self.max_stones {
+                continue;
+            }
+            let x_moves = stones % 2 == 0;
+            let me = if x_moves { x } else { occupied & !x };
+            let mut best: Option<i32> = None;
+            let mut open = board.playable_cells(occupied);
+            while open != 0 {
+                let cell = open & open.wrapping_neg();
+                open ^= cell;
+                let (x2, occupied2) = (if x_moves { x | cell } else { x }, occupied | cell);
+                let value = if board.has_line(me | cell) {
+                    (cells - stones) as i32
+                } else if stones + 1 == cells {
+                    0
+                } else {
+                    let child = board.position_key(x2, occupied2);
+                    let s = self.score(child).ok_or_else(|| {
+                        format!(
+                            "key {key:#x} ({stones} stones): a child (key {child:#x}) is \
+                             missing, and the book holds every position up to {} stones",
+                            self.max_stones
+                        )
+                    })?;
+                    -i32::from(s)
+                };
+                best = Some(best.map_or(value, |b| b.max(value)));
+            }
+            if best != Some(i32::from(score)) {
+                return Err(format!(
+                    "key {key:#x} ({stones} stones): its score {score} is not the negamax of \
+                     its children's ({})",
+                    best.map_or("no move".into(), |b| b.to_string())
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every (key, score), keys ascending.
+    pub fn entries(&self) -> Vec<(u64, i8)> {
+        let mut entries: Vec<(u64, i8)> = self.scores.iter().map(|(&k, &s)| (k, s)).collect();
+        entries.sort_unstable();
+        entries
+    }
+}
+
+/// Makes the book of `board` up to `plies` stones (module docs) on the
+/// current rayon pool, with a table of `entries` entries, starting from
+/// `start` (an earlier book of the same board, whose positions are not
+/// searched again). The positions are held in memory: a ply of more than
+/// `max_positions` is refused before it is searched (7×6 Connect Four has
+/// about 1.7 million positions at ply 12, half of them kept).
+/// `progress` is told of each position proved (stage "positions").
+pub fn make_book(
+    board: Bitboard,
+    entries: usize,
+    plies: u32,
+    max_positions: usize,
+    start: Option<Arc<Book>>,
+    progress: &dyn Progress,
+) -> Result<Book> {
+    if plies > MAX_BOOK_PLIES {
+        return Err(Error::InvalidInput(format!(
+            "a book of {plies} plies is beyond the {MAX_BOOK_PLIES} this tool makes"
+        )));
+    }
+    let by_ply = board.positions_in_play(plies, max_positions)?;
+    let total: usize = by_ply.iter().map(Vec::len).sum();
+    progress.stage("positions", total as u64);
+    let mut searcher = BoardSearcher::new(board, entries, None, &Silent).side_by_side();
+    let mut book = start.map_or_else(Book::default, |b| Book::clone(&b));
+    for ply in (0..by_ply.len()).rev() {
+        let positions = &by_ply[ply];
+        let proved: Vec<(u64, i8)> = positions
+            .par_iter()
+            .map(|&(x, occupied)| {
+                let key = searcher.board().position_key(x, occupied);
+                let score = match book.score(key) {
+                    Some(s) => s,
+                    None => {
+                        let r = searcher
+                            .search(x, occupied, Precision::Exact)?
+                            .expect("a search without a deadline finishes");
+                        r.score.expect("an exact search gives the score")
+                    }
+                };
+                progress.advance(1);
+                Ok((key, score))
+            })
+            .collect::<Result<_>>()?;
+        book.scores.extend(proved);
+        book.max_stones = book.max_stones.max(ply as u32);
+        searcher.set_book(Arc::new(book.clone()));
+    }
+    // the search's scores checked against each other before they are kept
+    book.check_negamax(searcher.board()).map_err(|why| {
+        Error::InvalidInput(format!("the book made is inconsistent (a bug): {why}"))
+    })?;
+    Ok(book)
+}
+
+/// The most plies [`make_book`] takes.
+pub const MAX_BOOK_PLIES: u32 = 20;
