@@ -383,7 +383,7 @@ fn the_win_provers_certificates_replay() {
     use retrograde::prove::win::win_certificate;
     for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (6, 5, 4)] {
         let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
-        let (text, size, _) = win_certificate(&board, true, 1 << 22, None, None)
+        let (text, size, _) = win_certificate(&board, true, 1 << 22, None, None, None)
             .unwrap()
             .unwrap_or_else(|v| panic!("{cols},{rows},{k}: {v:?}"));
         assert!(size.moves > 0);

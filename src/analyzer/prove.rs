@@ -25,11 +25,12 @@
 //! Where nothing proves the claim, the report says why and proves nothing.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::BoardSize;
 use crate::error::{os_text, Error, Result, Setting};
-use crate::game::GameValue;
+use crate::game::{GameValue, Outcome};
 use crate::memory::Budget;
 use crate::numbers::grouped;
 use crate::position::Family;
@@ -41,6 +42,7 @@ use crate::prove::threats::checkpoint::Merged;
 use crate::prove::threats::{self, horizon_name, wider, Settings, ThreatProver, Verdict};
 use crate::prove::win;
 use crate::prove::zones::{self, DrawProof};
+use crate::runtime::clock::Clock;
 use crate::runtime::in_pool;
 use crate::runtime::progress::Silent;
 use crate::search::bitboard::{self, Bitboard, BoardSearcher, MAX_MNK_CELLS};
@@ -373,7 +375,7 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
                 ));
             };
             provers
-                .by_win_proof(bitboard, None, deadline)?
+                .by_win_proof(bitboard, None, deadline, None)?
                 .ok_or_else(|| "the win prover did not prove a first-player win".to_string())
         }
         Method::Auto => match by_pairing(board, lines)? {
@@ -390,7 +392,7 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
                         }
                         None => (Some(WIN_VISITS_FIRST), None),
                     };
-                    match provers.by_win_proof(&bitboard, visits, until)? {
+                    match provers.by_win_proof(&bitboard, visits, until, None)? {
                         Some(p) => Ok(p),
                         None => provers.by_search(bitboard)?,
                     }
@@ -413,6 +415,108 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// What settled the empty board's value in [`race_for_the_value`].
+#[derive(Debug)]
+pub enum Settled {
+    /// The search, whose table now holds the root's value (for the first
+    /// player, to move).
+    BySearch(Outcome),
+    /// A prover, with its proof and certificate.
+    ByProof(Box<Proof>),
+    /// Nothing before the deadline.
+    NotReached,
+}
+
+/// The empty m,n,k board's value alone, on a board the bitboard search
+/// takes, when `searcher` (of that board, its table kept) has not found it
+/// in a first share: a pairing and the zone prover within
+/// [`ZONE_NODES_FIRST`] positions, then the df-pn win prover on one thread
+/// racing `searcher` on the others until one settles the value or the
+/// deadline passes (the other is stopped); at one thread, the win prover
+/// for half the time left, then the search. `search mnk --weak` asks it:
+/// 9,4,4's win takes the win prover about 86 s, which the search does not
+/// reach in 300 s; 8,4,4's draw the search about 30 s, which the win prover
+/// never proves.
+pub fn race_for_the_value(
+    size: BoardSize,
+    searcher: &BoardSearcher,
+    budget: &Budget,
+    threads: usize,
+    deadline: Option<Instant>,
+) -> Result<Settled> {
+    let request = ProveRequest {
+        time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        ..ProveRequest::new(size)
+    };
+    let provers = Provers {
+        request: &request,
+        budget,
+        threads,
+        deadline,
+    };
+    let board = PairingBoard::new(size.cols, size.rows, size.k)?;
+    let lines = board
+        .board_lines()
+        .iter()
+        .map(|l| l.len() + 1 - size.k as usize)
+        .sum();
+    if let Some(proof) = by_pairing(board, lines)? {
+        return Ok(Settled::ByProof(Box::new(proof)));
+    }
+    if let Ok(proof) = provers.by_zones(board, ZONE_NODES_FIRST)? {
+        return Ok(Settled::ByProof(Box::new(proof)));
+    }
+    let bitboard = searcher.board().clone();
+    if threads <= 1 {
+        // one thread: the win prover for half the time left (without a
+        // time limit, WIN_VISITS_FIRST positions), then the search
+        let (visits, until) = match deadline {
+            Some(d) => {
+                let now = Instant::now();
+                (None, Some(now + d.saturating_duration_since(now) / 2))
+            }
+            None => (Some(WIN_VISITS_FIRST), None),
+        };
+        if let Some(proof) = provers.by_win_proof(&bitboard, visits, until, None)? {
+            return Ok(Settled::ByProof(Box::new(proof)));
+        }
+        let clock = Clock::until(deadline);
+        return Ok(
+            match in_pool(1, || searcher.search_within(0, 0, Precision::Weak, &clock))?? {
+                Some(result) => Settled::BySearch(result.value),
+                None => Settled::NotReached,
+            },
+        );
+    }
+    // each stops the other once it settles the value
+    let (search_done, proof_done) = (AtomicBool::new(false), AtomicBool::new(false));
+    let (searched, proved) = std::thread::scope(|scope| {
+        let prover = scope.spawn(|| {
+            let proved = provers.by_win_proof(&bitboard, None, deadline, Some(&search_done));
+            if matches!(proved, Ok(Some(_))) {
+                proof_done.store(true, Ordering::Relaxed);
+            }
+            proved
+        });
+        let clock = Clock::until(deadline).cancelled_by(&proof_done);
+        let searched = in_pool(threads.saturating_sub(1).max(1), || {
+            searcher.search_within(0, 0, Precision::Weak, &clock)
+        });
+        if matches!(searched, Ok(Ok(Some(_)))) {
+            search_done.store(true, Ordering::Relaxed);
+        }
+        let proved = prover.join().expect("the win prover does not panic");
+        (searched, proved)
+    });
+    if let Some(proof) = proved? {
+        return Ok(Settled::ByProof(Box::new(proof)));
+    }
+    Ok(match searched?? {
+        Some(result) => Settled::BySearch(result.value),
+        None => Settled::NotReached,
+    })
 }
 
 /// Refuses to replace at `path` a file that is not a certificate of
@@ -575,10 +679,11 @@ impl Provers<'_> {
         bitboard: &Bitboard,
         max_visits: Option<u64>,
         deadline: Option<Instant>,
+        cancel: Option<&AtomicBool>,
     ) -> Result<Option<Proof>> {
         let max_entries = win::certificate_entries(self.budget.0 .0);
         let Ok((certificate, size, stats)) =
-            win::win_certificate(bitboard, true, max_entries, deadline, max_visits)?
+            win::win_certificate(bitboard, true, max_entries, deadline, max_visits, cancel)?
         else {
             return Ok(None);
         };

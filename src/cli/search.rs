@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use retrograde::analyzer::oracles::{BoardSearch, ProversThenSearch, Search};
-use retrograde::analyzer::prove::ProveRequest;
+use retrograde::analyzer::prove::{race_for_the_value, ProveReport, ProveRequest, Settled};
 pub use retrograde::analyzer::searching::{board_table_entries, table_capacity};
 use retrograde::analyzer::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::board::BoardSize;
@@ -233,24 +233,15 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     }
     // one position's clock runs from the start, table included; a batch
     // line's from the start of its search. The empty m,n,k board's value
-    // alone (--weak), under a time limit: the search gets a share of it,
-    // the provers' cascade the rest
-    let cascade = family == Family::Mnk && args.weak && value_alone(args) && p.stones() == 0;
-    let clock = Clock::until(time_limit.map(|l| match cascade {
-        true => started + l / WEAK_SEARCH_SHARE,
-        false => started + l,
-    }));
-    let then_the_provers = || -> anyhow::Result<ExitCode> {
-        let rest = time_limit.map(|l| (started + l).saturating_duration_since(Instant::now()));
-        if rest.is_some_and(|r| r.is_zero()) {
-            return super::position::not_reached();
-        }
-        prove_by_the_cascade(size, args, rest)
-    };
-    let fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>> = match cascade {
-        true => Some(&then_the_provers),
-        false => None,
-    };
+    // alone (--weak): the search alone for a first share, then the provers
+    // beside it (race_for_the_value)
+    let race = family == Family::Mnk && args.weak && value_alone(args) && p.stones() == 0;
+    let deadline = time_limit.map(|l| started + l);
+    let clock = Clock::until(match (race, time_limit) {
+        (true, Some(l)) => Some(started + (l / WEAK_SEARCH_SHARE).min(WEAK_SEARCH_FIRST)),
+        (true, None) => Some(started + WEAK_SEARCH_FIRST),
+        (false, _) => deadline,
+    });
     let precision = if args.weak {
         Precision::Weak
     } else {
@@ -323,6 +314,48 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
                         precision,
                     };
                     let stats = || (searcher.nodes(), searcher.hits());
+                    // not reached in its share: the race, then the answer
+                    // from the table the search filled, or the proof
+                    let then_the_race = || -> anyhow::Result<ExitCode> {
+                        if !args.run.quiet() {
+                            eprintln!(
+                                "note: the search did not reach the value in its first {:.0} s; \
+                                 the provers (a pairing, zones, the win prover) join it",
+                                started.elapsed().as_secs_f64()
+                            );
+                        }
+                        let budget = args.run.budget();
+                        match race_for_the_value(size, &searcher, &budget, threads, deadline)
+                            .map_err(flag_error)?
+                        {
+                            Settled::BySearch(_) => {
+                                let clock = Clock::until(deadline);
+                                let oracle = BoardSearch {
+                                    searcher: &searcher,
+                                    clock: &clock,
+                                    precision,
+                                };
+                                run.one_since(started, &p, &oracle, &stats, &bar, None)
+                            }
+                            Settled::ByProof(proof) => {
+                                let request = ProveRequest::new(size);
+                                let report = ProveReport {
+                                    proof: Some(*proof),
+                                    why_not: None,
+                                    checkpoint: None,
+                                    merged: None,
+                                    moves_searched: None,
+                                    seconds: started.elapsed().as_secs_f64(),
+                                };
+                                super::prove::print_report(&request, &report, args.run.json)
+                            }
+                            Settled::NotReached => super::position::not_reached(),
+                        }
+                    };
+                    let fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>> = match race {
+                        true => Some(&then_the_race),
+                        false => None,
+                    };
                     run.one(&p, &oracle, &stats, &bar, fallback)
                 }
             }
@@ -368,7 +401,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
                         provers_first(search, provers).as_ref(),
                         &stats,
                         &bar,
-                        fallback,
+                        None,
                     )
                 }
             }
@@ -467,11 +500,18 @@ fn prove_by_the_cascade(
     super::prove::print_report(&request, &report, args.run.json)
 }
 
-/// The share of a `--weak` search's time limit that the search of an empty
-/// m,n,k board gets before the provers' cascade is asked with the rest
-/// (9,4,4: the search does not reach its value in 300 s, the win prover in
-/// about 90).
+/// The share of a `--weak` search's time limit (at most
+/// [`WEAK_SEARCH_FIRST`]) that the search of an empty m,n,k board gets
+/// alone before the provers join it ([`race_for_the_value`]; the search
+/// goes on beside them with its table).
 const WEAK_SEARCH_SHARE: u32 = 4;
+
+/// The most time the search of an empty m,n,k board gets alone, asked
+/// `--weak`, before the provers join it: every board the search answers
+/// at once (to 5 × 5) is answered by it alone, as before; 9,4,4's win
+/// takes the win prover about 90 s more, which the search does not reach
+/// in 300 s.
+const WEAK_SEARCH_FIRST: Duration = Duration::from_secs(10);
 
 /// The general search, behind the zone prover when `provers` gives an
 /// m,n,k board, the run's memory budget (a quarter of it for each proof's
@@ -522,7 +562,20 @@ impl Run<'_> {
         bar: &Bar,
         fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>>,
     ) -> anyhow::Result<ExitCode> {
-        let clock = Instant::now();
+        self.one_since(Instant::now(), p, oracle, stats, bar, fallback)
+    }
+
+    /// [`Self::one`], its time counted from `clock` (a search that went on
+    /// from an earlier one's table counts both).
+    fn one_since(
+        &self,
+        clock: Instant,
+        p: &Position,
+        oracle: &(dyn Oracle + Sync),
+        stats: &Stats,
+        bar: &Bar,
+        fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>>,
+    ) -> anyhow::Result<ExitCode> {
         let result = in_pool(self.threads, || {
             answer_with(self.game, p, oracle, self.detail)
         })??;

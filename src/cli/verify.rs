@@ -340,7 +340,7 @@ fn win_by_certificate(
     case_seconds: f64,
 ) -> Result<String, NotReached> {
     let max_entries = win::certificate_entries(budget.0 .0);
-    match win_certificate(board, true, max_entries, Some(deadline), None) {
+    match win_certificate(board, true, max_entries, Some(deadline), None, None) {
         Ok(Ok(_)) => Ok("first".to_string()),
         Ok(Err(Verdict::NoWin)) => Ok("not a first-player win".to_string()),
         Ok(Err(_)) => Err(NotReached::time(case_seconds)),

@@ -89,6 +89,7 @@
 //! [`WinProver::winning_move`] for the attacker's move, tries every
 //! defender reply itself, and an independent checker replays it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -326,6 +327,8 @@ pub struct WinProver<'b> {
     /// The rules' verdicts on positions seen lately.
     expansions: ExpansionCache,
     deadline: Option<Instant>,
+    /// Set from outside to stop the search (another engine answered).
+    cancel: Option<&'b AtomicBool>,
     max_visits: Option<u64>,
     stats: WinStats,
     /// Set when a limit is reached (time, positions, or a table that
@@ -362,6 +365,7 @@ impl<'b> WinProver<'b> {
             max_entries: max_entries.max(1024),
             expansions: ExpansionCache::for_table(max_entries),
             deadline,
+            cancel: None,
             max_visits: None,
             stats: WinStats::default(),
             stopped: false,
@@ -815,7 +819,8 @@ impl<'b> WinProver<'b> {
         }
         if self.max_visits.is_some_and(|m| self.stats.visits >= m)
             || (self.stats.visits.is_multiple_of(4096)
-                && self.deadline.is_some_and(|d| Instant::now() >= d))
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))))
         {
             self.stopped = true;
         }
@@ -944,19 +949,22 @@ pub fn certificate_entries(bytes: u64) -> usize {
 
 /// The attacker's win from the empty board of `board`, proved and written
 /// as a proof-tree certificate (at most `max_entries` positions listed,
-/// the search stopping at `deadline` or after `max_visits` positions);
-/// `Ok(None)` with the verdict when it is not a proved win.
+/// the search stopping at `deadline`, after `max_visits` positions or once
+/// `cancel` is set); `Ok(None)` with the verdict when it is not a proved
+/// win.
 pub fn win_certificate(
     board: &Bitboard,
     attacker_is_x: bool,
     max_entries: usize,
     deadline: Option<Instant>,
     max_visits: Option<u64>,
+    cancel: Option<&AtomicBool>,
 ) -> Result<std::result::Result<(String, ProofSize, WinStats), Verdict>> {
     let mut prover = WinProver::new(board, attacker_is_x, max_entries, deadline)?;
     if let Some(visits) = max_visits {
         prover.limit_visits(visits);
     }
+    prover.cancel = cancel;
     let verdict = prover.prove(0, 0);
     if verdict != Verdict::Win {
         return Ok(Err(verdict));
