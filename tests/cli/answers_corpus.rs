@@ -6,7 +6,7 @@
 //!
 //! To record the answers anew (after a change that is meant to change one,
 //! said in its commit): `RETROGRADE_RECORD_CORPUS=1 cargo test --release
-//! --test answers_corpus`, then read the diff of answers.jsonl.
+//! --test cli answers_corpus::`, then read the diff of answers.jsonl.
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -15,7 +15,7 @@
 //! Blocks marked `console slow` (minutes each) run only in the ignored test
 //! `slow_examples_work_as_printed`.
 //!
-//! `UPDATE_DOC_EXAMPLES=1 cargo test --release --test doc_examples` writes
+//! `UPDATE_DOC_EXAMPLES=1 cargo test --release --test cli doc_examples::` writes
 //! each example's actual output into the document where it differs (the
 //! `…` of a matching example are kept).
 

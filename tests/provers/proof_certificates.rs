@@ -306,8 +306,8 @@ fn prove_mnk_writes_a_proof_tree_that_replays() {
 }
 
 /// Replays the certificate file named by `RG_PROOF` (a documented run:
-/// `RG_PROOF=FILE cargo test --release --test proof_certificates --
-/// --ignored`), printing the claims it proves.
+/// `RG_PROOF=FILE cargo test --release --test provers
+/// proof_certificates:: -- --ignored`), printing the claims it proves.
 #[test]
 #[ignore]
 fn replay_a_certificate_file() {

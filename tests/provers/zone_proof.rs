@@ -646,8 +646,8 @@ fn random_4x5_positions_agree() {
 }
 
 /// Replays the certificate file named by `RG_ZONE_PROOF` (a documented
-/// run: `RG_ZONE_PROOF=FILE cargo test --release --test zone_proof --
-/// --ignored`), printing the claims it proves.
+/// run: `RG_ZONE_PROOF=FILE cargo test --release --test provers
+/// zone_proof::replay_a_zone -- --ignored`), printing the claims it proves.
 #[test]
 #[ignore]
 fn replay_a_zone_certificate_file() {
@@ -677,10 +677,11 @@ fn prove_mnk_proves_7x6_k5_by_zones() {
 /// player's defence after each first move up to the board's symmetry,
 /// each searched for at most `RG_SECONDS` (default 60) and `RG_NODES`
 /// positions (default no limit), printed as proved or open with its
-/// counts: `RG_BOARD=8,8,5 cargo test --release --test zone_proof
-/// first_move -- --ignored --nocapture`. `RG_FIRST=d4` tries only that
-/// first move (`RG_FIRST=b1,d4` those); `RG_ENTRIES` bounds the table
-/// (default 2²⁶ positions); `RG_SEARCH=dd` searches by iterative deepening;
+/// counts: `RG_BOARD=8,8,5 cargo test --release --test provers
+/// zone_proof::the_defence_after_each_first_move -- --ignored
+/// --nocapture`. `RG_FIRST=d4` tries only that first move
+/// (`RG_FIRST=b1,d4` those); `RG_ENTRIES` bounds the table (default 2²⁶
+/// positions); `RG_SEARCH=dd` searches by iterative deepening;
 /// `RG_CERTIFY=1` writes each proved defence's certificate and replays it
 /// from the first move with the checker above; `RG_X_CLAIM=1` first
 /// proves and replays the draw's other claim (X, moving first, stops O).
