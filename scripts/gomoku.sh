@@ -116,11 +116,11 @@ mkdir -p "$out" "$certificates" "$checkpoints"
 build_into() {
   cargo build --release --quiet
   local checker
-  checker=$(cargo test --release --test threat_proof --no-run --message-format=json 2>/dev/null |
+  checker=$(cargo test --release --test provers --no-run --message-format=json 2>/dev/null |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "threat_proof" and m.get("executable"):
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "provers" and m.get("executable"):
         print(m["executable"])')
   cp target/release/retrograde "$1/retrograde"
   cp "$checker" "$1/checker"
@@ -219,7 +219,7 @@ EOF
     verdict=refused
     # accepted only on the checker's own word (a renamed test would run
     # nothing and exit 0)
-    RG_THREAT_PROOF="$certificate" "$bin/checker" a_certificate_from_the_environment \
+    RG_THREAT_PROOF="$certificate" "$bin/checker" threat_proof::a_certificate_from_the_environment \
       --exact --ignored --nocapture > "$out/$name.check" 2>&1 &&
       grep -q ': accepted, ' "$out/$name.check" && verdict=accepted
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The symbolic engine's kill-and-resume measurement on boards larger than
-# the test's (tests/cli_symbolic.rs kills a small solve twice): each run is
+# the test's (tests/cli/symbolic.rs kills a small solve twice): each run is
 # made once without a checkpoint, then again with one, killed with SIGKILL
 # when a given checkpoint file appears (each kill waits for its own file),
 # then run to the end; the two JSON reports, timing keys removed, must be

@@ -773,7 +773,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         return Ok(report.exit_code(code, args.strict));
     }
     let article = if report.wants("4,4,3 positions") {
-        "note: a popular article on tic-tac-toe-family counts prints 6,035,992 positions for 4,4,3;\n      the dense engine and an independent hash-set enumeration (tests/mnk_published.rs)\n      both count 6,036,001.\n"
+        "note: a popular article on tic-tac-toe-family counts prints 6,035,992 positions for 4,4,3;\n      the dense engine and an independent hash-set enumeration (tests/engines/mnk_published.rs)\n      both count 6,036,001.\n"
     } else {
         ""
     };

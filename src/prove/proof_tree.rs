@@ -19,7 +19,7 @@
 //! whose value is the position's, so the claim carries over to the child; a position whose value does not support the
 //! claim is an error (the claim was false). A value is thus shown two
 //! ways: proved by the search, and replayed from the certificate by an
-//! independent checker (`tests/proof_certificates.rs`).
+//! independent checker (`tests/provers/proof_certificates.rs`).
 //!
 //! Format (docs/FORMAT.md): the line `# retrograde proof certificate 1`,
 //! `mnk COLS ROWS K`, then one section a claim: `claim X wins` or `claim O

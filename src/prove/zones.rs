@@ -59,7 +59,7 @@
 //! (`zone_proof/proof_numbers.rs`, the default), and depth-first search with
 //! iterative deepening on the number of defender moves. Each is
 //! exhaustive when not stopped, so on small boards its answer equals the
-//! complete tables (`tests/zone_proof.rs`, both searches).
+//! complete tables (`tests/provers/zone_proof.rs`, both searches).
 //!
 //! **Certificates** ([`prove_draw`], [`ZoneProver::write_proof`]): every position of the
 //! proof with its side to move, the defender's move at its turns, a
@@ -69,7 +69,7 @@
 //! maps onto it, which is sound because the symmetries map lines onto
 //! lines. [`prove_draw`] so proves the second player's defence one class
 //! of first moves at a time, each on a fresh table. The checker
-//! (`tests/zone_proof.rs`, written apart) recomputes every zone from the
+//! (`tests/provers/zone_proof.rs`, written apart) recomputes every zone from the
 //! certificate, checks each pairing against the rules, and follows the
 //! null move and every attacker move inside its zone; it trusts only the
 //! lemma above and the board's symmetry. Format in docs/FORMAT.md.

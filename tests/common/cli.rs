@@ -124,3 +124,17 @@ pub fn scratch_dir(tag: &str, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Runs `args` (which must succeed, quietly) and returns its stdout.
+pub fn succeeds(args: &[&str]) -> String {
+    let out = retrograde(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Makes a FIFO at `path` (with the system's `mkfifo`).
+pub fn mkfifo(path: &std::path::Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}

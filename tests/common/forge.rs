@@ -175,3 +175,10 @@ pub fn value_byte(outcome: char, depth: u8) -> u8 {
     };
     depth << 2 | code
 }
+
+/// Recomputes a table file's checksum after an edit, as an attacker would.
+pub fn resum(bytes: &mut [u8]) {
+    let body = bytes.len() - 12;
+    let sum = Checksum::default().bytes(&bytes[..body]).value();
+    bytes[body + 4..].copy_from_slice(&sum.to_le_bytes());
+}

@@ -1,6 +1,16 @@
-//! Helpers shared by the integration tests: a seeded generator and random
-//! graphs. Written for the tests only; the library does not use them.
+//! Helpers shared by the integration tests, a module of every test target
+//! (`#[path = "../common/mod.rs"] mod common;` in each `tests/AREA/main.rs`):
+//! here a seeded generator, random graphs and positions; in the modules
+//! below, running the binary (`cli`), forging table files (`forge`,
+//! `symbolic_forge`) and m,n,k references (`mnk_lines`, `mnk_reference`).
+//! Written for the tests only; the library does not use them.
 #![allow(dead_code)]
+
+pub mod cli;
+pub mod forge;
+pub mod mnk_lines;
+pub mod mnk_reference;
+pub mod symbolic_forge;
 
 /// SplitMix64: a tiny, well-known seeded generator, so that every random
 /// instance of the tests is reproducible from its seed.

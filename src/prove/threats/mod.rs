@@ -111,7 +111,7 @@
 //! covers (`cover`), the entries of the proof after the pass, then the
 //! entries below every defender move no cover or zone answers. A checker
 //! that knows only the rules and the replay of [`fours`] checks it
-//! (`tests/threat_proof.rs`), playing the proof after a pass with each
+//! (`tests/provers/threat_proof.rs`), playing the proof after a pass with each
 //! move outside the zone on the board. An attacker turn the table holds
 //! as proved by no move its expansion offers (an entry a checkpoint
 //! settled under other rules: a run of fours found then and not now) is

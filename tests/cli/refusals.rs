@@ -1,0 +1,117 @@
+//! Refusals as a user meets them: one plain line, exit 2, never a panic or
+//! a hang — sizes checked without wrapping, a FIFO given as an input file,
+//! I/O errors said once, caps and board sizes named as the reports do.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::common::cli::{mkfifo, refused, retrograde, run_within, scratch_dir};
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+// issue 12, line 3
+#[test]
+fn connect_sizes_are_checked_without_wrapping() {
+    for args in [
+        ["connect", "--cols", "4", "--rows", "4294967295", "--k", "4"],
+        ["connect", "--cols", "2147483648", "--rows", "1", "--k", "1"],
+        ["connect", "--cols", "65536", "--rows", "65535", "--k", "1"],
+    ] {
+        let (code, _, err) = run_within(&args, 5, None);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}
+
+// issue 12, line 10
+#[test]
+fn a_fifo_is_no_input_file() {
+    let dir = scratch_dir("hardening", "line10");
+    let fifo = dir.join("f");
+    mkfifo(&fifo);
+    for args in [
+        vec!["cat-mouse", "--graph-file", s(&fifo)],
+        vec![
+            "cat-mouse-grid",
+            "--grid-file",
+            s(&fifo),
+            "--cat-jump",
+            "1",
+            "--mouse-jump",
+            "1",
+        ],
+        vec!["query", s(&fifo)],
+        vec!["play", s(&fifo)],
+    ] {
+        let (code, _, err) = run_within(&args, 5, None);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("FIFO"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// issue 12, line 13
+#[test]
+fn messages_say_things_once_and_plainly() {
+    let line = refused(&["query", "/nonexistent-dir/x.rtb"]);
+    assert!(!line.contains("os error"), "{line}");
+    let line = refused(&["query", "/"]);
+    assert!(line.contains("a directory"), "{line}");
+    let line = refused(&[
+        "cat-mouse-grid",
+        "--grid",
+        "M.C...F",
+        "--cat-jump",
+        "4294967296",
+        "--mouse-jump",
+        "1",
+    ]);
+    assert!(line.contains("from 0 to 4294967295"), "{line}");
+    // figures that print alike get their bytes
+    let needed = retrograde::games::nim::estimate_bytes(100_000_000).0;
+    let line = refused(&[
+        "nim",
+        "--stones",
+        "100000000",
+        "--max-memory",
+        &(needed - 1).to_string(),
+    ]);
+    assert!(line.contains("bytes"), "{line}");
+    let started = Instant::now();
+    let out = retrograde(&["mnk", "--threads", "4096", "--json"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("capped"));
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// Messages: `--time-limit 1e9+` names its real cap (it said only "above
+/// 0"), and m,n,k refusals name columns first as the reports do (`--cols
+/// 6 --rows 2` was "a 2×6 board").
+// issue 26, line 8
+#[test]
+fn messages_name_the_cap_and_columns_first() {
+    let cap = refused(&["search", "connect", "--moves", "1", "--time-limit", "2e9"]);
+    assert!(cap.contains("at most 1000000000"), "{cap}");
+    let wide = refused(&["mnk", "--cols", "6", "--rows", "2", "--engine", "explicit"]);
+    assert!(wide.contains("6 columns × 2 rows"), "{wide}");
+    let k = refused(&[
+        "mnk", "--cols", "4", "--rows", "2", "--k", "5", "--engine", "explicit",
+    ]);
+    assert!(k.contains("4 columns × 2 rows"), "{k}");
+    let memory = refused(&[
+        "mnk",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--k",
+        "4",
+        "--engine",
+        "explicit",
+        "--max-memory",
+        "1MiB",
+    ]);
+    assert!(memory.contains("5 columns × 4 rows"), "{memory}");
+}

@@ -1,0 +1,391 @@
+//! Proof certificates replayed by a checker written here, apart from the
+//! library: it knows only the rules (its own lines, its own parser) and
+//! tries every reply of the player who does not prove.
+
+use std::collections::{HashMap, HashSet};
+
+use retrograde::position::Family;
+use retrograde::prove::proof_tree::{certificate, claims_of, Claim, Goal};
+use retrograde::search::bitboard::{Bitboard, BoardSearcher};
+use retrograde::search::general::Precision;
+
+use crate::common::cli::{retrograde, scratch_dir};
+use crate::common::mnk_lines::{all_lines, parse_cell};
+
+/// What a certificate lists at a position.
+enum Listed {
+    Move(usize),
+    Pairs(Vec<(usize, usize)>),
+}
+
+/// One claim being replayed.
+struct Replay<'a> {
+    cols: usize,
+    lines: &'a [Vec<usize>],
+    prover: u8,
+    win: bool,
+    listed: &'a HashMap<String, Listed>,
+    done: HashSet<Vec<u8>>,
+}
+
+impl Replay<'_> {
+    fn diagram(&self, cells: &[u8]) -> String {
+        let rows: Vec<String> = cells
+            .chunks(self.cols)
+            .map(|r| {
+                r.iter()
+                    .map(|&c| [b'.', b'X', b'O'][c as usize] as char)
+                    .collect()
+            })
+            .collect();
+        rows.join("/")
+    }
+
+    fn has_line(&self, cells: &[u8], who: u8) -> bool {
+        self.lines
+            .iter()
+            .any(|l| l.iter().all(|&c| cells[c] == who))
+    }
+
+    /// Whether the claim holds from `cells` (no line on it), by the
+    /// certificate: `Err` names the position where it fails.
+    fn holds(&mut self, cells: Vec<u8>) -> Result<(), String> {
+        if self.done.contains(&cells) {
+            return Ok(());
+        }
+        let at = self.diagram(&cells);
+        let fail = |why: &str| Err(format!("{why} at {at}"));
+        let xs = cells.iter().filter(|&&c| c == 1).count();
+        let os = cells.iter().filter(|&&c| c == 2).count();
+        let to_move = if xs == os { 1 } else { 2 };
+        let other = 3 - self.prover;
+        match self.listed.get(&at) {
+            Some(Listed::Pairs(pairs)) => {
+                if self.win {
+                    return fail("a pairing proves no win");
+                }
+                let mut partner = HashMap::new();
+                for &(a, b) in pairs {
+                    if a == b || cells[a] != 0 || cells[b] != 0 {
+                        return fail("a pair of cells not both empty");
+                    }
+                    if partner.insert(a, b).is_some() || partner.insert(b, a).is_some() {
+                        return fail("a cell paired twice");
+                    }
+                }
+                for line in self.lines {
+                    let blocked = line.iter().any(|&c| cells[c] == self.prover);
+                    let covered = line
+                        .iter()
+                        .any(|c| partner.get(c).is_some_and(|p| line.contains(p)));
+                    if !blocked && !covered {
+                        return fail("an open line without a pair");
+                    }
+                }
+            }
+            _ if cells.iter().all(|&c| c != 0) => {
+                if self.win {
+                    return fail("a full board is no win");
+                }
+            }
+            listed if to_move == self.prover => {
+                let Some(Listed::Move(m)) = listed else {
+                    return fail("no move listed");
+                };
+                if cells[*m] != 0 {
+                    return fail("the listed move is on a stone");
+                }
+                let mut next = cells.clone();
+                next[*m] = self.prover;
+                if !self.has_line(&next, self.prover) {
+                    self.holds(next)?;
+                }
+            }
+            _ => {
+                for m in (0..cells.len()).filter(|&m| cells[m] == 0) {
+                    let mut next = cells.clone();
+                    next[m] = other;
+                    if self.has_line(&next, other) {
+                        return fail("the other player completes a line");
+                    }
+                    self.holds(next)?;
+                }
+            }
+        }
+        self.done.insert(cells);
+        Ok(())
+    }
+}
+
+/// Replays every claim of a certificate from the empty board: the claims
+/// (as `X wins`, `O draws`) if all hold, else why not.
+fn check_certificate(text: &str) -> Result<Vec<String>, String> {
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') || l.contains("certificate"));
+    if lines.next() != Some("# retrograde proof certificate 1") {
+        return Err("not a proof certificate".into());
+    }
+    let board: Vec<usize> = lines
+        .next()
+        .and_then(|l| l.strip_prefix("mnk "))
+        .map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect())
+        .unwrap_or_default();
+    let [cols, rows, k] = board[..] else {
+        return Err("bad board line".into());
+    };
+    // (issue 73, line 9: `mnk 4 4 0` was accepted) a board of cells and a
+    // line of at least one stone
+    if cols == 0 || rows == 0 || k == 0 || cols * rows > 64 {
+        return Err(format!("bad board line: mnk {cols} {rows} {k}"));
+    }
+    let index = |name: &str| -> Result<usize, String> {
+        match parse_cell(name) {
+            Some((c, r)) if (c as usize) < cols && (r as usize) < rows => {
+                Ok(r as usize * cols + c as usize)
+            }
+            _ => Err(format!("bad cell {name}")),
+        }
+    };
+    let board_lines: Vec<Vec<usize>> = all_lines(cols as i32, rows as i32, k as i32)
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|&(c, r)| r as usize * cols + c as usize)
+                .collect()
+        })
+        .collect();
+    // the sections: a claim, then its listed positions
+    let mut sections: Vec<(String, HashMap<String, Listed>)> = Vec::new();
+    for line in lines {
+        let words: Vec<&str> = line.split(' ').collect();
+        match words[..] {
+            ["claim", _, _] => sections.push((line.to_string(), HashMap::new())),
+            ["move", board, cell] => {
+                let (_, listed) = sections.last_mut().ok_or("an entry before any claim")?;
+                listed.insert(board.to_string(), Listed::Move(index(cell)?));
+            }
+            ["pairing", board, ref cells @ ..] if cells.len() % 2 == 0 => {
+                let (_, listed) = sections.last_mut().ok_or("an entry before any claim")?;
+                let cells: Vec<usize> = cells.iter().map(|c| index(c)).collect::<Result<_, _>>()?;
+                let pairs = cells.chunks(2).map(|p| (p[0], p[1])).collect();
+                listed.insert(board.to_string(), Listed::Pairs(pairs));
+            }
+            _ => return Err(format!("bad line {line:?}")),
+        }
+    }
+    let mut proved = Vec::new();
+    for (claim, listed) in &sections {
+        let (prover, win) = match claim.as_str() {
+            "claim X wins" => (1, true),
+            "claim O wins" => (2, true),
+            "claim X draws" => (1, false),
+            "claim O draws" => (2, false),
+            _ => return Err(format!("bad claim {claim:?}")),
+        };
+        let mut replay = Replay {
+            cols,
+            lines: &board_lines,
+            prover,
+            win,
+            listed,
+            done: HashSet::new(),
+        };
+        replay.holds(vec![0; cols * rows])?;
+        proved.push(claim.trim_start_matches("claim ").to_string());
+    }
+    Ok(proved)
+}
+
+/// The certificate of the empty board's value, as the library writes it.
+fn certificate_of(cols: u32, rows: u32, k: u32) -> String {
+    let searcher =
+        BoardSearcher::quiet(Bitboard::new(Family::Mnk, cols, rows, k).unwrap(), 1 << 20);
+    let value = searcher
+        .search(0, 0, Precision::Weak)
+        .unwrap()
+        .unwrap()
+        .value;
+    let (text, _) = certificate(&searcher, &claims_of(value), 1 << 22).unwrap();
+    text
+}
+
+#[test]
+fn the_certificates_of_small_boards_replay() {
+    for (cols, rows, k, claims) in [
+        (3, 3, 3, &["X draws", "O draws"][..]),
+        (4, 3, 3, &["X wins"][..]),
+        (3, 4, 3, &["X wins"][..]),
+        (4, 4, 3, &["X wins"][..]),
+        (4, 4, 4, &["X draws", "O draws"][..]),
+        (5, 4, 4, &["X draws", "O draws"][..]),
+    ] {
+        let text = certificate_of(cols, rows, k);
+        assert_eq!(
+            check_certificate(&text),
+            Ok(claims.iter().map(|c| c.to_string()).collect()),
+            "{cols}×{rows} k = {k}"
+        );
+    }
+}
+
+#[test]
+fn the_checker_refuses_a_damaged_certificate() {
+    let text = certificate_of(4, 4, 3);
+    // the first move swapped for another cell, one by one: some swap must
+    // break the proof (not every cell wins)
+    let first_move = text.lines().find(|l| l.starts_with("move ")).unwrap();
+    let broken = ["a1", "b1", "c1", "d1", "a2", "d2"]
+        .iter()
+        .filter(|cell| {
+            let line = format!("move ..../..../..../.... {cell}");
+            check_certificate(&text.replacen(first_move, &line, 1)).is_err()
+        })
+        .count();
+    assert!(broken > 0, "every first move still replays");
+    // a claim for the wrong player, an entry dropped, a bad header
+    assert!(check_certificate(&text.replacen("claim X wins", "claim O wins", 1)).is_err());
+    let second = text
+        .lines()
+        .filter(|l| l.starts_with("move "))
+        .nth(1)
+        .unwrap();
+    assert!(check_certificate(&text.replacen(&format!("{second}\n"), "", 1)).is_err());
+    assert!(check_certificate(&text.replacen("certificate 1", "certificate 9", 1)).is_err());
+    assert!(text.contains("\nmnk 4 4 3\n"));
+    for header in [
+        "mnk 4 4 0",
+        "mnk 0 4 3",
+        "mnk 4 0 3",
+        "mnk 4 4",
+        "mnk 4 4 x",
+    ] {
+        let forged = text.replacen("\nmnk 4 4 3\n", &format!("\n{header}\n"), 1);
+        assert!(check_certificate(&forged).is_err(), "{header} refused");
+    }
+    // a draw's pairing with one pair dropped
+    let draw = certificate_of(5, 4, 4);
+    let pairing = draw
+        .lines()
+        .find(|l| l.starts_with("pairing "))
+        .expect("a pairing leaf");
+    let mut words: Vec<&str> = pairing.split(' ').collect();
+    words.truncate(words.len() - 2);
+    assert!(check_certificate(&draw.replacen(pairing, &words.join(" "), 1)).is_err());
+}
+
+#[test]
+fn a_false_claim_is_refused_by_the_builder() {
+    let searcher = BoardSearcher::quiet(Bitboard::new(Family::Mnk, 3, 3, 3).unwrap(), 1 << 16);
+    let claim = Claim {
+        prover_is_x: true,
+        goal: Goal::Win,
+    };
+    assert!(certificate(&searcher, &[claim], 1 << 20).is_err());
+}
+
+/// `prove mnk` on a board without a pairing proves the first player's win
+/// by proof-number search and writes a certificate that replays.
+#[test]
+fn prove_mnk_writes_a_proof_tree_that_replays() {
+    let dir = scratch_dir("proof", "tree");
+    let proof = dir.join("4-4-3.txt");
+    let path = proof.to_str().unwrap();
+    let out = retrograde(&[
+        "prove", "mnk", "--cols", "4", "--rows", "4", "--k", "3", "--json", "--proof", path,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        json.contains(r#""value":"first""#) && json.contains(r#""method":"proof-number search""#),
+        "{json}"
+    );
+    let text = std::fs::read_to_string(&proof).unwrap();
+    assert_eq!(check_certificate(&text), Ok(vec!["X wins".to_string()]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Replays the certificate file named by `RG_PROOF` (a documented run:
+/// `RG_PROOF=FILE cargo test --release --test provers
+/// proof_certificates:: -- --ignored`), printing the claims it proves.
+#[test]
+#[ignore]
+fn replay_a_certificate_file() {
+    let path = std::env::var("RG_PROOF").expect("RG_PROOF names a certificate file");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let claims = check_certificate(&text).unwrap_or_else(|why| panic!("{path}: {why}"));
+    eprintln!("{path}: proved {claims:?}");
+}
+
+/// The certificates kept in results/proofs/ (9,4,4 and 10,4,4, the
+/// first player's wins; xz-compressed, read through the `xz` program):
+/// each replays to "X wins". A documented run of about 15 s.
+#[test]
+#[ignore]
+fn the_kept_certificates_replay() {
+    for name in ["9-4-4", "10-4-4"] {
+        let path = format!(
+            "{}/results/proofs/{name}.txt.xz",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let out = std::process::Command::new("xz")
+            .args(["-dc", &path])
+            .output()
+            .expect("the xz program decompresses the kept certificates");
+        assert!(out.status.success(), "xz -dc {path}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let claims = check_certificate(&text).unwrap_or_else(|why| panic!("{path}: {why}"));
+        assert_eq!(claims, ["X wins"], "{path}");
+    }
+}
+
+/// A search that does not finish within `--time-limit` proves nothing:
+/// exit 3, "not proved" with the reason, no certificate written.
+#[test]
+fn prove_mnk_out_of_time_claims_nothing() {
+    let dir = scratch_dir("proof", "late");
+    let proof = dir.join("9-4-4.txt");
+    let path = proof.to_str().unwrap();
+    // a first-player win: the zone prover does not settle it, the search
+    // needs far more than half a second
+    let out = retrograde(&[
+        "prove",
+        "mnk",
+        "--cols",
+        "9",
+        "--rows",
+        "4",
+        "--k",
+        "4",
+        "--time-limit",
+        "0.5",
+        "--proof",
+        path,
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not proved") && text.contains("within the time limit of 0.5 s"),
+        "{text}"
+    );
+    assert!(!proof.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Certificates of the df-pn win prover replay like the search's.
+#[test]
+fn the_win_provers_certificates_replay() {
+    use retrograde::prove::win::win_certificate;
+    for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (6, 5, 4)] {
+        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let (text, size, _) = win_certificate(&board, true, 1 << 22, None, None, None)
+            .unwrap()
+            .unwrap_or_else(|v| panic!("{cols},{rows},{k}: {v:?}"));
+        assert!(size.moves > 0);
+        assert_eq!(
+            check_certificate(&text),
+            Ok(vec!["X wins".to_string()]),
+            "{cols},{rows},{k}"
+        );
+    }
+}
