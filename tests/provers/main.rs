@@ -8,6 +8,7 @@ mod common;
 
 mod threat_checker;
 
+mod facade;
 mod oracle;
 mod pairing_certificates;
 mod proof_certificates;

@@ -17,10 +17,7 @@ use retrograde::runtime::progress::Silent;
 use retrograde::search::bitboard::{Bitboard, BoardSearcher};
 use retrograde::Analyzer;
 
-#[path = "common/cli.rs"]
-mod cli_support;
-
-use cli_support::{json_of, refused, retrograde, scratch_dir};
+use crate::common::cli::{json_of, refused, retrograde, scratch_dir};
 
 fn analyzer() -> Analyzer {
     Analyzer::new(Budget(Bytes(1 << 30)), 2)
