@@ -1,6 +1,6 @@
 //! The exhaustive engines (`src/tables/`) and their games: published
 //! figures, differential tests against simple references written in the
-//! tests, thread-count independence, and memory within its budget.
+//! tests, thread-count independence, and the projection of a solve's size.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -13,7 +13,6 @@ mod cat_mouse_threads;
 mod classics;
 mod connect_projection;
 mod gravity;
-mod memory_budget;
 mod mnk_counts_by_lines;
 mod mnk_differential;
 mod mnk_published;
