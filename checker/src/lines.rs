@@ -1,7 +1,7 @@
-//! m,n,k lines and cell names for the certificate checkers of the tests,
-//! written apart from the library (no shared code with `prove::pairing` or
-//! `prove::proof_tree`).
-#![allow(dead_code)]
+//! m,n,k lines and cell names for the certificate checkers, written apart
+//! from the library (no shared code with `prove::pairing` or
+//! `prove::proof_tree`); the tests take them as an independent reference
+//! too.
 
 /// Every line of `k` cells on a `cols` × `rows` board, as (column, row)
 /// pairs (row 0 at the top), found by trying every cell as a start in
