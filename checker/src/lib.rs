@@ -161,3 +161,85 @@ pub fn check(text: &str) -> Result<Checked, String> {
         Kind::Threats => threats::check(text),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A certificate of each kind, by hand, on a tiny board.
+    const PAIRING: &str = "# retrograde pairing certificate 1\nmnk 2 1 2\na1 b1\n";
+    const TREE: &str = "# retrograde proof certificate 1\nmnk 1 1 1\nclaim X wins\nmove . a1\n";
+    const ZONES: &str = "# retrograde zone proof certificate 2\nmnk 1 1 2\n\
+                         claim O draws\npairing X .\nclaim X draws\nmove X . a1\n";
+    const THREATS: &str = "# retrograde threat proof certificate 2\nmnk 3 1 2\n\
+                           claim X wins\nroot ...\nmove ... b1\n";
+
+    #[test]
+    fn each_kind_is_recognised_by_its_first_line_and_checked() {
+        for (text, kind, board, claims) in [
+            (
+                PAIRING,
+                Kind::Pairing,
+                (2, 1, 2),
+                &["X draws", "O draws"][..],
+            ),
+            (TREE, Kind::ProofTree, (1, 1, 1), &["X wins"][..]),
+            (ZONES, Kind::Zones, (1, 1, 2), &["X draws", "O draws"][..]),
+            (THREATS, Kind::Threats, (3, 1, 2), &["X wins"][..]),
+        ] {
+            assert_eq!(Kind::of(text), Some(kind));
+            let checked = check(text).unwrap_or_else(|why| panic!("{kind:?}: {why}"));
+            assert_eq!(checked.kind, kind);
+            assert_eq!(checked.board, board, "{kind:?}");
+            assert_eq!(checked.claims, claims, "{kind:?}");
+            assert_eq!(checked.positions.is_none(), kind == Kind::Pairing);
+            assert_eq!(checked.root, None, "{kind:?}: the empty board");
+        }
+    }
+
+    #[test]
+    fn what_does_not_hold_or_is_no_certificate_is_refused_in_one_line() {
+        for (text, why) in [
+            ("", "empty"),
+            ("notes\n", "not a certificate"),
+            (
+                "# retrograde zone proof certificate 9\n",
+                "names no certificate",
+            ),
+            (
+                &PAIRING.replace("a1 b1\n", ""),
+                "the line a1 b1 holds no pair",
+            ),
+            (&TREE.replace("move . a1\n", ""), "no move listed"),
+            (&ZONES.replace("move X . a1\n", ""), "no fitting entry"),
+            (&THREATS.replace(" b1", " a1"), "the defender's reply"),
+            // (a certificate of no claim proved nothing, yet was accepted)
+            (&TREE.replace("claim X wins\nmove . a1\n", ""), "no claim"),
+            // (`mnk 5 5 0` panicked and `mnk 0 5 5` was accepted as a
+            // pairing; `mnk 0 0 5` panicked as a zone proof)
+            (&PAIRING.replace("mnk 2 1 2", "mnk 5 5 0"), "bad board"),
+            (
+                &PAIRING.replace("mnk 2 1 2\na1 b1", "mnk 0 5 5"),
+                "bad board",
+            ),
+            (
+                "# retrograde zone proof certificate 2\nmnk 0 0 5\nclaim O draws\nclaim X draws\n",
+                "unsupported board",
+            ),
+        ] {
+            let refused = check(text).expect_err(text);
+            assert!(refused.contains(why), "{text:?}: {refused}");
+            assert!(!refused.contains('\n'), "{refused}");
+        }
+    }
+
+    #[test]
+    fn a_threat_proofs_root_is_named_by_its_stones() {
+        let text = THREATS
+            .replace("root ...", "root X.O")
+            .replace("move ... b1", "move X.O b1");
+        let checked = check(&text).unwrap();
+        assert_eq!(checked.root.as_deref(), Some("X.O"));
+        assert_eq!(checked.root_in_words().as_deref(), Some("X a1, O c1"));
+    }
+}

@@ -31,6 +31,12 @@ pub fn check_certificate(text: &str) -> Result<(i32, i32, i32), String> {
             if words.first() != Some(&"mnk") || numbers.len() != 3 || words.len() != 4 {
                 return Err(format!("bad board line {line:?}"));
             }
+            // sides of cells, lettered `a` to `z` (`mnk 5 5 0` panicked,
+            // `mnk 0 5 5` was accepted), and a line of at least one stone
+            if !(1..=26).contains(&numbers[0]) || !(1..=26).contains(&numbers[1]) || numbers[2] < 1
+            {
+                return Err(format!("bad board line {line:?}"));
+            }
             board = Some((numbers[0], numbers[1], numbers[2]));
             continue;
         }
@@ -56,7 +62,11 @@ pub fn check_certificate(text: &str) -> Result<(i32, i32, i32), String> {
             .iter()
             .any(|c| partner.get(c).is_some_and(|p| line.contains(p)));
         if !covered {
-            return Err(format!("the line from {:?} holds no pair", line[0]));
+            let cells: Vec<String> = line
+                .iter()
+                .map(|&(x, y)| format!("{}{}", (b'a' + x as u8) as char, y + 1))
+                .collect();
+            return Err(format!("the line {} holds no pair", cells.join(" ")));
         }
     }
     Ok((cols, rows, k))

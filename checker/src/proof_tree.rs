@@ -140,7 +140,7 @@ pub fn check(text: &str) -> Result<Checked, String> {
     };
     // (issue 73, line 9: `mnk 4 4 0` was accepted) a board of cells and a
     // line of at least one stone
-    if cols == 0 || rows == 0 || k == 0 || cols * rows > 64 {
+    if cols == 0 || rows == 0 || k == 0 || cols.checked_mul(rows).is_none_or(|c| c > 64) {
         return Err(format!("bad board line: mnk {cols} {rows} {k}"));
     }
     let index = |name: &str| -> Result<usize, String> {
@@ -177,6 +177,10 @@ pub fn check(text: &str) -> Result<Checked, String> {
             }
             _ => return Err(format!("bad line {line:?}")),
         }
+    }
+    // (a certificate of no claim proves nothing)
+    if sections.is_empty() {
+        return Err("the certificate makes no claim".into());
     }
     let mut proved = Vec::new();
     let mut positions = 0;

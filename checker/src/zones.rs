@@ -250,6 +250,11 @@ fn parse_certificate(text: &str) -> Result<Parsed, String> {
     let [cols, rows_n, k] = dims[..] else {
         return Err("mnk needs three sizes".into());
     };
+    // sides of cells, lettered `a` to `z` (`mnk 0 0 5` panicked), and a
+    // line of at least one stone
+    if !(1..=26).contains(&cols) || !(1..=26).contains(&rows_n) || k == 0 {
+        return Err(format!("an unsupported board: mnk {cols} {rows_n} {k}"));
+    }
     let lines: Vec<Vec<usize>> = all_lines(cols as i32, rows_n as i32, k as i32)
         .into_iter()
         .map(|l| {
@@ -339,35 +344,27 @@ fn parse_certificate(text: &str) -> Result<Parsed, String> {
 /// Replays a zone proof certificate: `Ok` with its claims (the letters of
 /// the defenders, `["O", "X"]`) when both hold from the empty board.
 pub fn check_certificate(text: &str) -> Result<Vec<String>, String> {
-    replay_both(text).map(|(names, _, _)| names)
+    check(text).map(|_| vec!["O".into(), "X".into()])
 }
 
 /// Replays a zone proof certificate as [`check_certificate`] does: what it
 /// proves (the board, `X draws` and `O draws`, and the positions the
 /// replay visited) or a one-line reason.
 pub fn check(text: &str) -> Result<Checked, String> {
-    let (_, board, visited) = replay_both(text)?;
-    Ok(Checked {
-        kind: Kind::Zones,
-        board,
-        claims: vec!["X draws".into(), "O draws".into()],
-        root: None,
-        positions: Some(visited),
-    })
-}
-
-/// The defenders' letters, the board (columns, rows, `k`) and the
-/// positions visited, when both claims hold from the empty board.
-fn replay_both(text: &str) -> Result<(Vec<String>, (usize, usize, usize), usize), String> {
     let parsed = parse_certificate(text)?;
-    let mut names: Vec<String> = parsed.claims.iter().map(|c| c.defender.clone()).collect();
+    let mut names: Vec<&str> = parsed.claims.iter().map(|c| c.defender.as_str()).collect();
     names.sort();
     if names != ["O", "X"] {
         return Err("a draw needs the claims of both players".into());
     }
     let visited = replay_claims(&parsed, &vec![0; parsed.cells], 1)?;
-    let board = (parsed.cols, parsed.cells / parsed.cols, parsed.k);
-    Ok((names, board, visited))
+    Ok(Checked {
+        kind: Kind::Zones,
+        board: (parsed.cols, parsed.cells / parsed.cols, parsed.k),
+        claims: vec!["X draws".into(), "O draws".into()],
+        root: None,
+        positions: Some(visited),
+    })
 }
 
 /// Replays a certificate's claims (one or both) from `start` with `to_move`
