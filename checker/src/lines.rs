@@ -24,6 +24,19 @@ pub fn all_lines(cols: i32, rows: i32, k: i32) -> Vec<Vec<(i32, i32)>> {
     lines
 }
 
+/// Every line of `k` cells on a `cols` × `rows` board as [`all_lines`]
+/// finds them, each cell as its index `row · cols + column`.
+pub fn cell_lines(cols: usize, rows: usize, k: usize) -> Vec<Vec<usize>> {
+    all_lines(cols as i32, rows as i32, k as i32)
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|&(c, r)| r as usize * cols + c as usize)
+                .collect()
+        })
+        .collect()
+}
+
 /// Reads a cell name such as `c12`: a column letter, a row from 1 at the
 /// top; (column, row) from 0.
 pub fn parse_cell(name: &str) -> Option<(i32, i32)> {

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::lines::{all_lines, parse_cell};
+use crate::lines::{cell_lines, parse_cell};
 use crate::{Checked, Kind};
 
 /// What a certificate lists at a position.
@@ -151,14 +151,7 @@ pub fn check(text: &str) -> Result<Checked, String> {
             _ => Err(format!("bad cell {name}")),
         }
     };
-    let board_lines: Vec<Vec<usize>> = all_lines(cols as i32, rows as i32, k as i32)
-        .iter()
-        .map(|l| {
-            l.iter()
-                .map(|&(c, r)| r as usize * cols + c as usize)
-                .collect()
-        })
-        .collect();
+    let board_lines = cell_lines(cols, rows, k);
     // the sections: a claim, then its listed positions
     let mut sections: Vec<(String, HashMap<String, Listed>)> = Vec::new();
     for line in lines {

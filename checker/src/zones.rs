@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::lines::{all_lines, parse_cell};
+use crate::lines::{cell_lines, parse_cell};
 use crate::{Checked, Kind};
 
 /// A board of the checker, row by row from the top: each cell 0 empty,
@@ -255,14 +255,7 @@ fn parse_certificate(text: &str) -> Result<Parsed, String> {
     if !(1..=26).contains(&cols) || !(1..=26).contains(&rows_n) || k == 0 {
         return Err(format!("an unsupported board: mnk {cols} {rows_n} {k}"));
     }
-    let lines: Vec<Vec<usize>> = all_lines(cols as i32, rows_n as i32, k as i32)
-        .into_iter()
-        .map(|l| {
-            l.iter()
-                .map(|&(x, y)| y as usize * cols + x as usize)
-                .collect()
-        })
-        .collect();
+    let lines = cell_lines(cols, rows_n, k);
     let cell = |name: &str| -> Result<usize, String> {
         let (x, y) = parse_cell(name).ok_or(format!("a bad cell {name}"))?;
         if x < 0 || y < 0 || x as usize >= cols || y as usize >= rows_n {

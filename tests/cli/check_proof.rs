@@ -94,6 +94,18 @@ fn moved(text: &str, prefix: &str, cell: &str) -> String {
     text.replacen(line, &format!("{head} {cell}"), 1)
 }
 
+/// How many of the copies of `text` [`moved`] to each of `cells`, written
+/// to `file`, are refused.
+fn refused_moves(file: &Path, text: &str, prefix: &str, cells: &[&str]) -> usize {
+    cells
+        .iter()
+        .filter(|cell| {
+            std::fs::write(file, moved(text, prefix, cell)).unwrap();
+            check(file, &[]).0 == Some(1)
+        })
+        .count()
+}
+
 #[test]
 fn a_pairing_is_accepted_and_a_copy_without_a_pair_refused() {
     let dir = scratch_dir("check-proof", "pairing");
@@ -145,13 +157,8 @@ fn a_proof_tree_of_the_win_prover_is_accepted_and_damaged_copies_refused() {
         Some("proof-tree"),
     );
     // the first move changed: some other cell does not win (not every cell does)
-    let broken = ["a1", "b1", "c1", "d1", "a2", "d2", "a3", "b3", "c3", "d3"]
-        .iter()
-        .filter(|cell| {
-            std::fs::write(&damaged, moved(&text, "move ..../..../.... ", cell)).unwrap();
-            check(&damaged, &[]).0 == Some(1)
-        })
-        .count();
+    let cells = ["a1", "b1", "c1", "d1", "a2", "d2", "a3", "b3", "c3", "d3"];
+    let broken = refused_moves(&damaged, &text, "move ..../..../.... ", &cells);
     assert!(broken > 0, "every first move still replays");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -190,13 +197,7 @@ fn a_zone_proof_is_accepted_and_damaged_copies_refused() {
     std::fs::write(&damaged, without_part).unwrap();
     assert_eq!(check(&damaged, &[]).0, Some(1));
     // the first move changed: some other cell is refused
-    let broken = ["a1", "b2", "c3", "d4", "g7"]
-        .iter()
-        .filter(|cell| {
-            std::fs::write(&damaged, moved(&text, "move ", cell)).unwrap();
-            check(&damaged, &[]).0 == Some(1)
-        })
-        .count();
+    let broken = refused_moves(&damaged, &text, "move ", &["a1", "b2", "c3", "d4", "g7"]);
     assert!(broken >= 2, "{broken}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
