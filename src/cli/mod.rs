@@ -1,13 +1,15 @@
 //! The command line: one file per subcommand, shared options and output.
 //!
-//! Exit codes: 0 success, 1 a check failed (reserved for `verify`/`bench`),
-//! 2 bad input or a solve that cannot run (one line on stderr).
+//! Exit codes: 0 success, 1 a check failed (reserved for `verify`, `bench`
+//! and `check-proof`), 2 bad input or a solve that cannot run (one line on
+//! stderr).
 
 mod batch;
 mod bench;
 mod book;
 mod cat_mouse;
 mod cat_mouse_grid;
+mod check_proof;
 mod classics;
 mod connect;
 mod distributed;
@@ -65,6 +67,18 @@ enum Command {
     Search(search::SearchArgs),
     /// Prove a value with a certificate anyone can check (m,n,k boards up to 26 × 26: pairing strategies).
     Prove(prove::ProveArgs),
+    /// Check a certificate of `prove mnk --proof` with the independent checker, written from docs/FORMAT.md apart from the provers (exit 1 if refused).
+    ///
+    /// The checker (the crate retrograde-checker, checker/) was written
+    /// from docs/FORMAT.md alone: it shares no code with the provers and
+    /// depends on no other crate, and replays a certificate by the rules of
+    /// m,n,k games (a zone proof trusting only the zone lemma proved in
+    /// src/prove/zones.rs). It reads the four kinds `prove mnk --proof`
+    /// writes, told apart by their first line: pairings, proof trees, zone
+    /// proofs and threat proofs. Accepted: a line of what the certificate
+    /// proves, exit 0; refused: `FILE: refused: WHY`, exit 1; a file that
+    /// cannot be read: one line on stderr, exit 2.
+    CheckProof(check_proof::CheckProofArgs),
     /// Answer from a table saved with --out, without solving again.
     Query(query::QueryArgs),
     /// Draw a connect or mnk --json report's per-ply table, or a bench --json report's speed-up by threads, as an SVG (--out FILE).
@@ -442,6 +456,7 @@ pub fn main() -> ExitCode {
         Command::Query(args) => query::run(args),
         Command::Search(args) => search::run(args),
         Command::Prove(args) => prove::run(args),
+        Command::CheckProof(args) => check_proof::run(args),
         Command::Connect(args) => connect::run(args),
         Command::Play(args) => play::run(args),
         Command::Nim(args) => classics::nim(args),

@@ -259,3 +259,37 @@ fn the_architecture_page_keeps_its_lines_short() {
         "lines over 100 characters (line, length): {long:?}"
     );
 }
+
+/// Issue 74, line 6: the independent certificate checker (`checker/`) is
+/// written apart from the provers: it names nothing of the library and
+/// depends on no crate; and the library (`src/` but the command line,
+/// `src/cli/`) does not use it, so that the two never share a mistake.
+#[test]
+fn the_checker_and_the_library_stand_apart() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checker = Vec::new();
+    source_files(&root.join("checker/src"), &mut checker);
+    assert!(checker.len() >= 5, "{checker:?}");
+    for f in &checker {
+        let code = code_of(Path::new(f));
+        assert!(!code.contains("retrograde::"), "{f} uses the library");
+    }
+    let manifest = std::fs::read_to_string(root.join("checker/Cargo.toml")).unwrap();
+    let section = manifest.split("\n[dependencies]").nth(1).unwrap();
+    let dependencies = section.split("\n[").next().unwrap();
+    assert!(
+        dependencies
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim().starts_with('#')),
+        "the checker depends on no crate: {dependencies}"
+    );
+    let mut library = Vec::new();
+    source_files(&root.join("src"), &mut library);
+    let cli = root.join("src/cli");
+    for f in library.iter().filter(|f| !Path::new(f).starts_with(&cli)) {
+        let code = code_of(Path::new(f));
+        assert!(!code.contains("retrograde_checker"), "{f} uses the checker");
+    }
+    // the check sees the one use there is
+    assert!(code_of(&cli.join("check_proof.rs")).contains("retrograde_checker::check"));
+}

@@ -1,7 +1,7 @@
 //! The binary as a user meets it: each command's answers, JSON, CSV and
-//! plots, play, progress and bench, refusals and help, generated bad input,
-//! the answers corpus, and the docs (their examples run, ARCHITECTURE.md
-//! true to the code).
+//! plots, play, progress and bench, certificates checked, refusals and
+//! help, generated bad input, the answers corpus, and the docs (their
+//! examples run, ARCHITECTURE.md true to the code).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -12,6 +12,7 @@ mod architecture_doc;
 mod beyond_reach;
 mod cat_mouse;
 mod cat_mouse_grid;
+mod check_proof;
 mod csv;
 mod doc_examples;
 mod help;

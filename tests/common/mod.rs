@@ -2,13 +2,14 @@
 //! (`#[path = "../common/mod.rs"] mod common;` in each `tests/AREA/main.rs`):
 //! here a seeded generator, random graphs and positions; in the modules
 //! below, running the binary (`cli`), forging table files (`forge`,
-//! `symbolic_forge`) and m,n,k references (`mnk_lines`, `mnk_reference`).
-//! Written for the tests only; the library does not use them.
+//! `symbolic_forge`) and an m,n,k reference (`mnk_reference`; the lines
+//! and cell names of the independent checker, `retrograde_checker::lines`,
+//! serve as another). Written for the tests only; the library does not use
+//! them.
 #![allow(dead_code)]
 
 pub mod cli;
 pub mod forge;
-pub mod mnk_lines;
 pub mod mnk_reference;
 pub mod symbolic_forge;
 

@@ -15,9 +15,8 @@
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::tables::layered::solve_mnk;
+use retrograde_checker::lines::all_lines;
 use serde_json::Value;
-
-use crate::common::mnk_lines::all_lines;
 
 /// The lines of `k` cells of a `cols` × `rows` board as masks, cells
 /// numbered row by row.

@@ -1,12 +1,11 @@
 //! The provers (`src/prove/`): pairings, proof trees, df-pn wins, zones and
-//! threats, their certificates replayed by checkers written here apart from
-//! the library (`threat_checker/`, with its self-test), their verdicts
-//! against the exhaustive tables, and `prove mnk` through the binary.
+//! threats, their certificates replayed by the checkers written apart from
+//! the library (the crate `retrograde_checker`, `checker/`; the threat
+//! checker's self-test is here), their verdicts against the exhaustive
+//! tables, and `prove mnk` through the binary.
 
 #[path = "../common/mod.rs"]
 mod common;
-
-mod threat_checker;
 
 mod facade;
 mod oracle;

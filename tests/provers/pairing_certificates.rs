@@ -1,73 +1,19 @@
-//! Pairing certificates checked by a checker written here, apart from the
-//! library (it shares no code with `prove::pairing`: its own parser, its
-//! own lines, its own cell names), and pairings set against the search on
-//! random positions: a pairing for one player must mean the other cannot
-//! win.
+//! Pairing certificates checked by the checker written apart from the
+//! library (`retrograde_checker::pairing`, in `checker/`: it shares no code
+//! with `prove::pairing`, its own parser, its own lines, its own cell
+//! names), and pairings set against the search on random positions: a
+//! pairing for one player must mean the other cannot win.
 
 use retrograde::game::Outcome;
 use retrograde::position::Family;
 use retrograde::prove::pairing::{find_pairing, Holder, PairingBoard};
 use retrograde::search::bitboard::{Bitboard, BoardSearcher};
 use retrograde::search::general::Precision;
+use retrograde_checker::lines::all_lines;
+use retrograde_checker::pairing::check_certificate;
 
 use crate::common::cli::{retrograde, scratch_dir};
-use crate::common::mnk_lines::{all_lines, parse_cell};
 use crate::common::Rng;
-
-/// Accepts a certificate of a draw on the empty board, or says why not:
-/// the header, the board, pairs of distinct cells on the board, no cell
-/// twice, and every line holding both cells of one pair.
-fn check_certificate(text: &str) -> Result<(i32, i32, i32), String> {
-    let mut lines = text.lines();
-    if lines.next() != Some("# retrograde pairing certificate 1") {
-        return Err("not a pairing certificate".into());
-    }
-    let mut board = None;
-    let mut partner = std::collections::HashMap::new();
-    for line in lines {
-        if line.starts_with('#') {
-            continue;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if board.is_none() {
-            let numbers: Vec<i32> = words
-                .iter()
-                .skip(1)
-                .filter_map(|w| w.parse().ok())
-                .collect();
-            if words.first() != Some(&"mnk") || numbers.len() != 3 || words.len() != 4 {
-                return Err(format!("bad board line {line:?}"));
-            }
-            board = Some((numbers[0], numbers[1], numbers[2]));
-            continue;
-        }
-        let (cols, rows, _) = board.unwrap();
-        let cells: Vec<(i32, i32)> = words.iter().filter_map(|w| parse_cell(w)).collect();
-        if words.len() != 2 || cells.len() != 2 || cells[0] == cells[1] {
-            return Err(format!("bad pair {line:?}"));
-        }
-        for &(x, y) in &cells {
-            if !(0..cols).contains(&x) || !(0..rows).contains(&y) {
-                return Err(format!("{line:?} leaves the board"));
-            }
-        }
-        for (a, b) in [(cells[0], cells[1]), (cells[1], cells[0])] {
-            if partner.insert(a, b).is_some() {
-                return Err(format!("a cell of {line:?} is paired twice"));
-            }
-        }
-    }
-    let (cols, rows, k) = board.ok_or("no board line")?;
-    for line in all_lines(cols, rows, k) {
-        let covered = line
-            .iter()
-            .any(|c| partner.get(c).is_some_and(|p| line.contains(p)));
-        if !covered {
-            return Err(format!("the line from {:?} holds no pair", line[0]));
-        }
-    }
-    Ok((cols, rows, k))
-}
 
 fn certificate(cols: u32, rows: u32, k: u32) -> String {
     let board = PairingBoard::new(cols, rows, k).unwrap();

@@ -1,10 +1,11 @@
 //! Self-test of the independent threat proof certificate checker
-//! (`tests/provers/threat_checker/mod.rs`) on certificates built by hand.
+//! (`retrograde_checker::threats`, `checker/src/threats.rs`) on
+//! certificates built by hand.
 //!
 //! The boards are 7 × 7 with lines of 4 (`mnk 7 7 4`) unless said; cells are
 //! named by column letter (`a` the leftmost) and row number (1 the top).
 
-use crate::threat_checker::check_certificate;
+use retrograde_checker::threats::check_certificate;
 
 const HEADER: &str = "# retrograde threat proof certificate 2";
 const HEADER_V1: &str = "# retrograde threat proof certificate 1";

@@ -1,6 +1,6 @@
 //! The threat prover (`retrograde::prove::threats`) against the
 //! exhaustive tables on every position of the small boards, and its
-//! certificates against a checker written apart (`tests/provers/threat_checker/`).
+//! certificates against a checker written apart (`checker/src/threats.rs`).
 
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
@@ -13,7 +13,7 @@ use retrograde::tables::layered::solve_mnk;
 
 use crate::common;
 use crate::common::Rng;
-use crate::threat_checker::check_certificate;
+use retrograde_checker::threats::check_certificate;
 
 /// A board with these stones (bit `i` = cell `i`, row by row).
 fn board_of(geometry: &Geometry, x: u64, o: u64) -> Board<'_> {

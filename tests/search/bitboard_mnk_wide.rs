@@ -10,8 +10,8 @@ use retrograde::position::Family;
 use retrograde::runtime::in_pool;
 use retrograde::search::bitboard::{Bitboard, BoardSearcher};
 use retrograde::search::general::Precision;
+use retrograde_checker::lines as mnk_lines;
 
-use crate::common::mnk_lines;
 use crate::common::Rng;
 
 /// Row-major boards (bit `r · cols + c`, row 0 at the top) and their lines.

@@ -2,7 +2,8 @@
 //! spec alone (`### Threat proof certificates` in `docs/FORMAT.md`) and
 //! sharing no code with the prover (`src/prove/threats/`).
 //!
-//! Include it with `mod threat_checker;` and call [`check_certificate`].
+//! Call [`check_certificate`] (or the crate's `check`, which recognises
+//! every kind of certificate).
 //!
 //! The checker reads the whole certificate strictly (version 2, or version
 //! 1, which has no `zone` entries), and checks every entry on its own:
@@ -36,6 +37,8 @@
 
 use std::collections::HashMap;
 
+use crate::{Checked, Kind};
+
 const EMPTY: u8 = 0;
 const X: u8 = 1;
 const O: u8 = 2;
@@ -57,6 +60,13 @@ const STACK_BYTES: usize = 256 << 20;
 /// defender to move, plus each defender reply (and the root) settled at
 /// once by a completion cell or a `cover` run.
 pub fn check_certificate(text: &str) -> Result<usize, String> {
+    check(text).map(|checked| checked.positions.unwrap_or_default())
+}
+
+/// Checks a threat proof certificate's text: what it proves (the board,
+/// the claim, the root position unless it is the empty board, and the
+/// number of positions of [`check_certificate`]) or a one-line reason.
+pub fn check(text: &str) -> Result<Checked, String> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("threat-checker".into())
@@ -656,7 +666,7 @@ struct Checker<'a> {
     checked: usize,
 }
 
-fn check_text(text: &str) -> Result<usize, String> {
+fn check_text(text: &str) -> Result<Checked, String> {
     let cert = parse(text)?;
     let mut checker = Checker {
         cert: &cert,
@@ -674,7 +684,15 @@ fn check_text(text: &str) -> Result<usize, String> {
         checker.defender_holds(&root)
     };
     verdict.map_err(|b| format!("the claim fails: {}", b.why))?;
-    Ok(checker.checked)
+    let geo = &cert.geo;
+    let root = cert.root.diagram(geo);
+    Ok(Checked {
+        kind: Kind::Threats,
+        board: (geo.cols, geo.rows, geo.k),
+        claims: vec![format!("{} wins", player_name(cert.attacker))],
+        root: root.contains(['X', 'O']).then_some(root),
+        positions: Some(checker.checked),
+    })
 }
 
 impl Checker<'_> {

@@ -1,7 +1,7 @@
-//! m,n,k lines and cell names for the certificate checkers of the tests,
-//! written apart from the library (no shared code with `prove::pairing` or
-//! `prove::proof_tree`).
-#![allow(dead_code)]
+//! m,n,k lines and cell names for the certificate checkers, written apart
+//! from the library (no shared code with `prove::pairing` or
+//! `prove::proof_tree`); the tests take them as an independent reference
+//! too.
 
 /// Every line of `k` cells on a `cols` × `rows` board, as (column, row)
 /// pairs (row 0 at the top), found by trying every cell as a start in
@@ -22,6 +22,19 @@ pub fn all_lines(cols: i32, rows: i32, k: i32) -> Vec<Vec<(i32, i32)>> {
         }
     }
     lines
+}
+
+/// Every line of `k` cells on a `cols` × `rows` board as [`all_lines`]
+/// finds them, each cell as its index `row · cols + column`.
+pub fn cell_lines(cols: usize, rows: usize, k: usize) -> Vec<Vec<usize>> {
+    all_lines(cols as i32, rows as i32, k as i32)
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|&(c, r)| r as usize * cols + c as usize)
+                .collect()
+        })
+        .collect()
 }
 
 /// Reads a cell name such as `c12`: a column letter, a row from 1 at the
