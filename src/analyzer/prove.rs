@@ -309,11 +309,6 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
     if let Some(path) = &request.certificate {
         check_certificate_output(path, request.replace_any_file)?;
     }
-    let lines: usize = board
-        .board_lines()
-        .iter()
-        .map(|l| l.len() + 1 - size.k as usize)
-        .sum();
     let deadline = request.time_limit.map(|limit| started + limit);
     // the bitboard search takes boards up to its MAX_MNK_CELLS
     let bitboard = Bitboard::new(Family::Mnk, size.cols, size.rows, size.k).ok();
@@ -378,20 +373,12 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
                 .by_win_proof(bitboard, None, deadline, None)?
                 .ok_or_else(|| "the win prover did not prove a first-player win".to_string())
         }
-        Method::Auto => match by_pairing(board, lines)? {
+        Method::Auto => match by_pairing(board)? {
             Some(p) => Ok(p),
             None => match (provers.by_zones(board, zone_nodes)?, bitboard) {
                 (Ok(p), _) => Ok(p),
                 (Err(_), Some(bitboard)) => {
-                    // the win prover's share: half the time left, or
-                    // WIN_VISITS_FIRST positions without a time limit
-                    let (visits, until) = match deadline {
-                        Some(d) => {
-                            let now = Instant::now();
-                            (None, Some(now + d.saturating_duration_since(now) / 2))
-                        }
-                        None => (Some(WIN_VISITS_FIRST), None),
-                    };
+                    let (visits, until) = win_share(deadline);
                     match provers.by_win_proof(&bitboard, visits, until, None)? {
                         Some(p) => Ok(p),
                         None => provers.by_search(bitboard)?,
@@ -457,12 +444,7 @@ pub fn race_for_the_value(
         deadline,
     };
     let board = PairingBoard::new(size.cols, size.rows, size.k)?;
-    let lines = board
-        .board_lines()
-        .iter()
-        .map(|l| l.len() + 1 - size.k as usize)
-        .sum();
-    if let Some(proof) = by_pairing(board, lines)? {
+    if let Some(proof) = by_pairing(board)? {
         return Ok(Settled::ByProof(Box::new(proof)));
     }
     if let Ok(proof) = provers.by_zones(board, ZONE_NODES_FIRST)? {
@@ -472,13 +454,7 @@ pub fn race_for_the_value(
     if threads <= 1 {
         // one thread: the win prover for half the time left (without a
         // time limit, WIN_VISITS_FIRST positions), then the search
-        let (visits, until) = match deadline {
-            Some(d) => {
-                let now = Instant::now();
-                (None, Some(now + d.saturating_duration_since(now) / 2))
-            }
-            None => (Some(WIN_VISITS_FIRST), None),
-        };
+        let (visits, until) = win_share(deadline);
         if let Some(proof) = provers.by_win_proof(&bitboard, visits, until, None)? {
             return Ok(Settled::ByProof(Box::new(proof)));
         }
@@ -583,8 +559,24 @@ fn positions(n: u64) -> String {
     }
 }
 
+/// The win prover's share before the search: half the time left to
+/// `deadline` (positions unbounded), or [`WIN_VISITS_FIRST`] positions
+/// without a deadline.
+fn win_share(deadline: Option<Instant>) -> (Option<u64>, Option<Instant>) {
+    match deadline {
+        Some(d) => {
+            let now = Instant::now();
+            (None, Some(now + d.saturating_duration_since(now) / 2))
+        }
+        None => (Some(WIN_VISITS_FIRST), None),
+    }
+}
+
 /// A draw by a pairing strategy on the empty board, checked.
-fn by_pairing(board: PairingBoard, lines: usize) -> Result<Option<Proof>> {
+fn by_pairing(board: PairingBoard) -> Result<Option<Proof>> {
+    // the board's lines of k: each board line of n cells holds n + 1 - k
+    let k = board.k as usize;
+    let lines: usize = board.board_lines().iter().map(|l| l.len() + 1 - k).sum();
     // never claim what the pairing does not show
     let Some(p) = pairing::checked_empty_board_pairing(board)
         .map_err(|why| Error::InvalidInput(format!("internal error: {why}")))?
