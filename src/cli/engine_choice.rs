@@ -14,8 +14,8 @@ use retrograde::tables::symbolic::Layout;
 pub const LONG_RUN: f64 = 300.0;
 
 /// The 7×6 Connect Four search from the empty board, measured on this
-/// project's 2-core machine (16.8–17.3 s, AMD EPYC host, 2026-12-02;
-/// the figure README and GUIDE give).
+/// project's 2-core machine (16.8–17.3 s, AMD EPYC host; the figure
+/// README and GUIDE give).
 pub const SEARCH_7X6_SECONDS: f64 = 17.0;
 
 /// The command that answers the board by search, and what it is known to

@@ -20,10 +20,10 @@
 //! its slots, leaving the rest for the search. The open entries left out
 //! (the report counts them) are searched again as needed: a settled
 //! entry is the only kind whose loss costs a proof, and those stay.
-//! (Loaded whole in slot order, which is the order of the keys' homes,
-//! a version-3 checkpoint of 178 M entries into a table of 134 M slots
-//! was refused as "not fitting": once 15/16 full, keys whose homes lay
-//! in the still empty end found no open entry near to replace.)
+//! (Loaded whole in slot order, which is the order of the keys' homes, a
+//! checkpoint too large would fill the table from its start: once 15/16
+//! full, keys whose homes lay in the still empty end would find no open
+//! entry near to replace.)
 //!
 //! **Identity.** A checkpoint belongs to one proof: the board, the
 //! attacker, the position proved (its diagram, and its key, so that a
@@ -36,8 +36,8 @@
 //! more; its proofs hold under any horizon). Resumed under a narrower
 //! horizon, a proof by quiet moves past it could not be read back into
 //! the certificate (its expansion there is "not a win"), so `prove mnk`
-//! refuses that. A checkpoint written before the line existed
-//! (2026-11-28) says nothing and is resumed as it is.
+//! refuses that. A checkpoint without the line says nothing and is
+//! resumed as it is.
 //! Another proof's checkpoint is refused, as is a file that fails its
 //! checks (magic, version, sizes, checksum, numbers no search gives); a
 //! save replaces nothing but this proof's checkpoint (a file put at the
@@ -87,11 +87,10 @@
 //! chosen move or a cut) is two `u64`, low first. This is version 4.
 //! Version 3 had no work; it is still read, each entry's work taken as
 //! 0: its open entries are the first replaced and, when the checkpoint is
-//! larger than the table, all left out (its settled ones kept). (Taken
-//! first as its proof plus disproof, the order of replacement then, the
-//! gomoku class l10's starting numbers of defender-to-move leaves,
-//! `(moves, 1)` with up to 200 moves, outranked the new search's entries
-//! and held most of its table: 67.5 M of 105.4 M entries after 30 min.)
+//! larger than the table, all left out (its settled ones kept). (Ranked
+//! by proof plus disproof instead, its starting numbers of
+//! defender-to-move leaves, `(moves, 1)` with up to 200 moves, would
+//! outrank the new search's entries and hold most of its table.)
 //! Version 1 held each entry's whole key in place of its fingerprint (and
 //! no work); it is still read (the fingerprints worked out from the
 //! keys). Version 2 (64-bit fingerprints, development builds of one day)
@@ -147,7 +146,7 @@ pub struct Earlier {
     /// than this run's.
     pub disproofs_dropped: u64,
     /// The checkpoint's horizon (`Some(None)`: none), `None` when it does
-    /// not say (written before 2026-11-28's horizons were recorded).
+    /// not say (a checkpoint written before horizons were recorded).
     pub horizon: Option<Option<u32>>,
 }
 

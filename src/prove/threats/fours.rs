@@ -32,13 +32,14 @@
 //! last). Runs that combine two independent chains of fours are not
 //! found; no run found only means the prover searches the position
 //! itself, and every run found still wins by its replay, so only the
-//! speed changes. Measured (2026-11-27, one thread, positions searched,
-//! certificates listed, user seconds beside two other runs; before →
-//! after): 1.h8 a1 i9 a2 163,058 / 9,564 / 5.7 s → 104,792 / 8,738 /
+//! speed changes. Measured (one thread, positions searched, certificates
+//! listed, user seconds beside two other runs; all fours → dependent
+//! fours): 1.h8 a1 i9 a2 163,058 / 9,564 / 5.7 s → 104,792 / 8,738 /
 //! 2.9 s; 1.h8 m12 i9 l11 281,144 / 18,595 / 11.1 s → 273,802 / 17,655 /
 //! 7.2 s; 1.h8 a1 i9 a4 o15 a3 2,031,625 / 72,699 / 55.2 s → 1,751,949 /
 //! 71,490 / 36.3 s. (Fewer positions too: a search within its
-//! [`VcfLimits::tries`] reaches runs it ran out of tries for before.)
+//! [`VcfLimits::tries`] reaches runs it runs out of tries for with every
+//! four.)
 //!
 //! **Covers.** With the defender to move, a run found as if the defender
 //! passed (the *null move*) *covers* each defender move `x` after which

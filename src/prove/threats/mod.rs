@@ -43,10 +43,9 @@
 //!   unsettled node's children stops at `INFINITE − 1`, never `INFINITE`
 //!   (which only a settled node has on its other side), and the root and
 //!   every child's thresholds go up to `INFINITE`: so no unsettled node is
-//!   ever at or past a threshold it was just given. (Before, sums of
-//!   deep gomoku trees reached `INFINITE` unsettled: the root, searched
-//!   with thresholds `INFINITE − 1`, returned at once forever — m12's run
-//!   searched 40 G positions without a new one.)
+//!   ever at or past a threshold it was just given. (Uncapped, sums of
+//!   deep gomoku trees reach `INFINITE` unsettled, and the root, searched
+//!   with thresholds `INFINITE − 1`, returns at once forever.)
 //! * **Symmetry**: positions share a table entry with their images under
 //!   the board's symmetries ([`board::Board::key`]), and each expansion is
 //!   worked out on the position's canonical image and mapped to the
@@ -75,10 +74,7 @@
 //!   again with little work, could otherwise give each other up
 //!   forever): re-reading the child's starting
 //!   numbers instead can make the search choose it again with the same
-//!   thresholds, forever. (The likely cause of l10's stall of
-//!   2026-11-27: 13.4 M positions searched in 300 s, every one at the
-//!   same depth, returning at once, its store replacing an entry, with
-//!   no new position or settled one.)
+//!   thresholds, forever.
 //! * **Memory** (`--max-memory`): 24 MiB (at most a quarter) for the rest
 //!   of the process; with zones, an eighth each for the zone memo and the
 //!   kept cuts and moves (each counted at its own size: a cut with its
@@ -88,12 +84,11 @@
 //!   headers, the map) and cleared when full. An evicted expansion is
 //!   computed again the same way. The cache matters little and the table
 //!   much once the table is full, as in every hard gomoku class: on j10
-//!   (measured 2026-11-28) a cache of 93 MB worked out 1.71 expansions a
-//!   position searched against 1.69 with 3.4 GB; with 512 MiB, whose
-//!   table fills, j10 was proved in 18.9 M positions with this split
-//!   against 22.6 M with the earlier one (a table of three eighths and
-//!   expansions of four), and its process peaked at 430 MB against
-//!   556 MB.
+//!   a cache of 93 MB works out 1.71 expansions a position searched
+//!   against 1.69 with 3.4 GB; with 512 MiB, whose table fills, j10 is
+//!   proved in 18.9 M positions with this split against 22.6 M with a
+//!   table of three eighths and expansions of four, and its process
+//!   peaks at 430 MB against 556 MB.
 //!   A certificate is written out as it is read from the table, never
 //!   held: only the set of the positions it has listed counts, against
 //!   the expansions' share (the cache clears to make room), and may take
@@ -116,8 +111,6 @@
 //! as proved by no move its expansion offers (an entry a checkpoint
 //! settled under other rules: a run of fours found then and not now) is
 //! proved again from open numbers ([`ThreatStats::proved_afresh`]).
-//! (l10's first proof, 2026-11-27, ended "its certificate could not be
-//! read back" without it.)
 
 pub mod board;
 pub mod checkpoint;
@@ -171,16 +164,16 @@ pub const BYTES_PER_ZONE: u64 = 96;
 
 /// Bytes a kept cut takes, about: its shared box, its two move lists
 /// (about 16 cells in all) with the allocator's headers, and its map
-/// slot (measured 2026-11-28 with a counting allocator: 170–185 bytes
-/// before the headers).
+/// slot (measured with a counting allocator: 170–185 bytes before the
+/// headers).
 pub const BYTES_PER_CUT: u64 = 216;
 
 /// Bytes a chosen move takes, about: its map slot (a `u128` key and a
-/// `u16`, 32 bytes, and a control byte) at the map's load (measured
-/// 2026-11-28: 40–55 bytes by how full the map is). Counted apart from
-/// the cuts: once both were counted at a cut's size, and j8's checkpoint
-/// of 2.5 M cuts and 5.0 M moves, taking about 830 MB, could not be
-/// resumed within the 1.2 GB an eighth of 9 GiB gives.
+/// `u16`, 32 bytes, and a control byte) at the map's load (measured:
+/// 40–55 bytes by how full the map is). Counted apart from the cuts: at a
+/// cut's size, the checkpoint of the gomoku class j8 (2.5 M cuts and
+/// 5.0 M moves, taking about 830 MB) would count past the 1.2 GB an
+/// eighth of 9 GiB gives.
 pub const BYTES_PER_CHOSEN: u64 = 56;
 
 /// How wide the prover searches.
@@ -200,9 +193,9 @@ pub struct Settings {
     pub zone_moves: Option<usize>,
     /// Whether an AND node looks for a winning run of fours of the
     /// defender's own (found: not a win, without a search below it).
-    /// Exact either way. Measured 2026-11-28 (positions searched, on
-    /// against off): with zones off 347 k against 415 k (h8 m12 i9 k10)
-    /// and 247 k against 274 k (h8 m12 i9 l11), 0 to 30% fewer on small
+    /// Exact either way. Measured (positions searched, on against off):
+    /// with zones off 347 k against 415 k (h8 m12 i9 k10) and 247 k
+    /// against 274 k (h8 m12 i9 l11), 0 to 30% fewer on small
     /// positions; with zones of 10, 2.1 M against 461 k and 5.1 M against
     /// 556 k on those two (the search goes elsewhere), so it is off by
     /// default and the gomoku classes, run without zones, turn it on.
@@ -213,9 +206,9 @@ pub struct Settings {
     /// [`Settings::attacker_moves`]; `None`: no horizon). Sound, since the
     /// stone count is the position's own, not its path's. Changed between
     /// searches by [`ThreatProver::set_horizon`] (an iterative horizon).
-    /// Measured 2026-11-28 with zones of 10, positions searched to the
-    /// proof: h8 o15 (the a1 class) 4.84 M at 30, 8.14 M at 36, 30.4 M at
-    /// 44; h8 k10 33.3 M at 30.
+    /// Measured with zones of 10, positions searched to the proof: h8
+    /// o15 (the a1 class) 4.84 M at 30, 8.14 M at 36, 30.4 M at 44; h8
+    /// k10 33.3 M at 30.
     pub max_stones: Option<u32>,
 }
 

@@ -52,9 +52,9 @@
 //!   the least work (then the least proof plus disproof number): in
 //!   place when it lies before the first empty slot, else the victim is
 //!   removed and the key takes the empty slot. Disproved entries are
-//!   replaced like open ones (since 2026-11-28: with a horizon, k8's
-//!   table filled with entries disproved there, worked out again from
-//!   one expansion). With only proved entries there, the key takes the
+//!   replaced like open ones (with a horizon, a table can fill with
+//!   entries disproved there, each worked out again from one
+//!   expansion). With only proved entries there, the key takes the
 //!   first empty slot further on, unless the table is 15/16 full: then
 //!   it replaces the proved entry of least work in those slots, a proof
 //!   *given up* ([`TableCounts::proofs_given_up`]). The prover proves
@@ -64,32 +64,16 @@
 //!   proves each piece it finds missing. Least work is what costs least
 //!   to prove again, and most proved entries of a full table lie off the
 //!   final proof (under positions later disproved, or moves not chosen).
-//!   A key is never refused. (Until late on 2026-11-28 proved entries
-//!   were never replaced and a table with nothing else left stopped the prover ("the
-//!   table is full"): the gomoku class j8 stopped so with its 94.0 M
-//!   entries all settled, nearly all proved, after hours of new keys
-//!   looking through the whole table for a victim, its search slowed
-//!   60-fold; h8 a1 i9 a2 without zones, in 384 KiB, stopped so after
-//!   about 310 K positions, and is now proved in about 300 K. Until
-//!   2026-11-28 the victim was looked for in the first
-//!   [`PROBES`] slots alone, and a key whose slots held only settled
-//!   entries stopped the prover: settled entries gather in runs, since
-//!   only the unsettled ones near a home are replaced, and the gomoku
-//!   class j8 stopped so with 70.8 M of its 125.5 M entries settled. Until
-//!   2026-11-27 a full table looked for a victim only before the first
-//!   empty slot, so a key whose home was empty stopped the prover: the
-//!   gomoku class l10 stopped so with 171 M of its 178 M entries
-//!   unsettled. Until 2026-11-27 the victim was the least proof plus
-//!   disproof number: a forced line holds small numbers over a large
-//!   search, and a full table replaced such entries again and again
-//!   while the search went round them: h8 a1 i9 a4 o15 a3, proved in
-//!   2.0 M positions with room, searched 30 M positions without a proof
-//!   with `--max-memory 56MiB`; by work alone, without ageing, too: the
-//!   table filled with entries the search had left. With work and
-//!   ageing, and the leaves kept apart ([`super::leaves`]), it is proved
-//!   in 3.3 M positions with 56 MiB and in 3.2 M with 24 MiB; h8 a1 i9 a2
-//!   (163,058 positions with room) in 182,169 with 4 MiB, where the old
-//!   table went round 3 M positions without a proof.)
+//!   A key is never refused. Measured with tables that fill:
+//!   h8 a1 i9 a4 o15 a3, proved in 2.0 M positions with room, is proved
+//!   in 3.3 M positions with `--max-memory 56MiB` and in 3.2 M with
+//!   24 MiB; h8 a1 i9 a2 (163,058 positions with room) in 182,169 with
+//!   4 MiB, and without zones, in 384 KiB, in about 300 K. Chosen by the
+//!   least proof plus disproof number instead (a forced line holds small
+//!   numbers over a large search), the victims are such entries again
+//!   and again while the search goes round them: h8 a1 i9 a4 o15 a3
+//!   searches 30 M positions with 56 MiB without a proof; by work without
+//!   ageing, too (the table fills with entries the search has left).
 
 use crate::prove::proof_numbers::Numbers;
 

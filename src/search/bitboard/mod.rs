@@ -59,10 +59,10 @@
 //!   child (a child held to a loss or a draw may cut the node off). First
 //!   for the first player to move on even heights only (claimeven): 6×6 at
 //!   1 thread 44.9 → 43.7 M nodes, 30.3 M with the loss bound, 24.3 M with
-//!   the odd columns paired. In full (2026-11-25): 6×6 25.3 → 19.8 M
-//!   nodes on the node, 14.6 M with every child screened; 7×5 13.6 → 8.6
-//!   → 6.5 M; 6×5 1.66 → 0.90 G instructions (callgrind); 7×6 from the
-//!   empty board at 2 threads 278 → 167 M nodes, 36.8–43 s → 15.6 s.
+//!   the odd columns paired. In full: 6×6 25.3 → 19.8 M nodes on the
+//!   node, 14.6 M with every child screened; 7×5 13.6 → 8.6 → 6.5 M; 6×5
+//!   1.66 → 0.90 G instructions (callgrind); 7×6 from the empty board at
+//!   2 threads 278 → 167 M nodes, 36.8–43 s → 15.6 s.
 //! * **Winning cells handed down**: a node's two sets of winning cells
 //!   come from its parent, which computed them while ordering its moves
 //!   (see `Lines`): 6×5 from the empty board at 1 thread 2.03 → 1.76 G

@@ -25,7 +25,7 @@
 //! The table is exact, and holds value only (won / drawn / lost), no depth:
 //! a depth is found by search when asked.
 //!
-//! ## Measured choices (2 cores, AMD EPYC host, 2026-11-23)
+//! ## Measured choices (2 cores, AMD EPYC host)
 //!
 //! * **Library.** OxiDD 0.13 (complement edges, 32-bit node indices,
 //!   parallel apply). Counting 6×4 Connect Four (94,910,577 positions) takes
@@ -62,8 +62,8 @@
 //!   space and conjoined with the ply's open positions once, after the
 //!   union. Conjoining each move's part with them before the union keeps
 //!   the partial unions smaller (6×4 solve at 1 thread: 1.85 → 1.53 GB
-//!   peak) but took 33–35 s → 43–50 s of CPU, in either order of the two
-//!   conjunctions (2026-11-25); dropped.
+//!   peak) but takes 33–35 s → 43–50 s of CPU, in either order of the
+//!   two conjunctions, so it is not done.
 //! * **Memory.** A count keeps only the ply it expands (keeping every
 //!   ply's set, as a solve without a checkpoint must, takes about 5 times
 //!   the largest ply on 6×6), and glibc's mmap threshold is fixed

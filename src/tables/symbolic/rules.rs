@@ -8,8 +8,8 @@
 //!   pre-image of `T` is `T` with the column's bits replaced by their
 //!   values after the move (one OxiDD substitution, a vector compose), and
 //!   the image of `S` is `S` with them replaced by their values before it
-//!   (`ColumnMoves`): one operation a column. Measured on this 2-core
-//!   host (2026-11-25, 1 thread, user CPU, identical JSON) against the
+//!   (`ColumnMoves`): one operation a column. Measured on 2 cores (AMD
+//!   EPYC host; 1 thread, user CPU, identical JSON) against the
 //!   cofactor form below, one cofactor-and-conjoin a (column, height) and
 //!   their union: counting 7×4 17.2 s → 8.7 s, counting 6×5 66.1 s → 37.8
 //!   s (peak 4.8 → 3.7 GB); solving 6×4 43.3 s → 25.5 s, peak 1.85 → 1.24
