@@ -293,3 +293,95 @@ fn the_checker_and_the_library_stand_apart() {
     // the check sees the one use there is
     assert!(code_of(&cli.join("check_proof.rs")).contains("retrograde_checker::check"));
 }
+
+/// The doc comments (`//!`, `///`) of `file`, a block of consecutive
+/// lines at a time, each with the number of its first line, code spans and
+/// fenced code left out (a span or fence may run over several lines).
+fn doc_prose(file: &str) -> Vec<(usize, String)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut blocks: Vec<(usize, String)> = Vec::new();
+    let mut block: Option<(usize, String)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        let doc = (t.starts_with("//!") || t.starts_with("///")) && !t.starts_with("////");
+        if doc {
+            let b = block.get_or_insert((i + 1, String::new()));
+            b.1.push_str(&t[3..]);
+            b.1.push('\n');
+        } else if let Some(b) = block.take() {
+            blocks.push(b);
+        }
+    }
+    blocks.extend(block);
+    for (_, text) in &mut blocks {
+        let mut prose = String::new();
+        let mut fenced = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+            } else if !fenced {
+                prose.push_str(line);
+                prose.push('\n');
+            }
+        }
+        *text = prose.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    }
+    blocks
+}
+
+/// A date written YYYY-MM-DD in `text`, of the year 2000 or later (a
+/// run's; not a fixed reference such as the Unix epoch, 1970-01-01), if
+/// there is one.
+fn a_date(text: &str) -> Option<String> {
+    let c: Vec<char> = text.chars().collect();
+    let digits = |from: usize, n: usize| c[from..from + n].iter().all(char::is_ascii_digit);
+    let number = |from: usize, n: usize| -> u32 {
+        c[from..from + n]
+            .iter()
+            .collect::<String>()
+            .parse()
+            .unwrap()
+    };
+    (0..c.len().saturating_sub(9))
+        .filter(|&i| i == 0 || !c[i - 1].is_ascii_digit())
+        .filter(|&i| digits(i, 4) && c[i + 4] == '-' && digits(i + 5, 2))
+        .filter(|&i| number(i, 4) >= 2000)
+        .filter(|&i| c[i + 7] == '-' && digits(i + 8, 2))
+        .filter(|&i| (1..=12).contains(&number(i + 5, 2)) && (1..=31).contains(&number(i + 8, 2)))
+        .map(|i| c[i..i + 10].iter().collect())
+        .next()
+}
+
+/// Issue 74, line 1: module and item docs describe the code as it is and
+/// keep their measurements, but no run diary — no date (YYYY-MM-DD) and no
+/// "session" in a `//!` or `///` comment of the library, the checker or
+/// the Python bindings; the dated runs are in `results/LOG.md` and
+/// `results/PROOFS-LOG.md`. Code spans and fenced code are not read: an
+/// example of output may hold a date (`Machine::sentence`'s does); nor
+/// are years before 2000 (the Unix epoch in `civil_from_days`'s doc).
+#[test]
+fn doc_comments_hold_no_run_diary() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "checker/src", "bindings/python/src"] {
+        source_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "{}", files.len());
+    let mut found = Vec::new();
+    for path in &files {
+        let file = Path::new(path).strip_prefix(root).unwrap().display();
+        for (line, text) in doc_prose(path) {
+            let lower = text.to_lowercase();
+            let session = lower
+                .match_indices("session")
+                .any(|(i, _)| !lower[..i].ends_with(char::is_alphabetic));
+            if let Some(date) = a_date(&text) {
+                found.push(format!("{file}, the doc from line {line}: {date}"));
+            }
+            if session {
+                found.push(format!("{file}, the doc from line {line}: \"session\""));
+            }
+        }
+    }
+    assert!(found.is_empty(), "run diaries in doc comments: {found:#?}");
+}
