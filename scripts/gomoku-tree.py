@@ -57,7 +57,7 @@ A White move the prover disproved (none of Black's candidate moves wins
 below it within the horizon), a line whose pass is still open (its moves
 are not known yet) or a report without its moves (an older build's)
 leave the line as it is, said; a certificate the checker refused stops
-the driver. The binaries are built once, at the start. Every decision
+the driver. The binary is built once, at the start. Every decision
 is printed. Two of these may run at once on disjoint lines.
 """
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Free-style gomoku (15,15,5) after 1.h8, one class of White's reply at a
 # time: the threat prover (`prove mnk --method threats --after "h8 REPLY"`)
-# with a certificate, then the tests' independent checker replaying it.
+# with a certificate, then the independent checker replaying it
+# (`retrograde check-proof FILE`).
 # White's 224 replies fall into 35 classes under the symmetries that keep
 # h8; each class is named by its cell with column ≥ h and row ≥ 8 and
 # column − h ≥ row − 8 (o15 is the class of a1). The classes run farthest
@@ -64,10 +65,10 @@
 # scripts/gomoku-tree.py splits a line so, level by level, by itself.
 #
 # Usage: scripts/gomoku.sh [REPLY[:MOVE...] ...]   (default: every class, in
-#        order; from anywhere). The binaries are built once at the start and
+#        order; from anywhere). The binary is built once at the start and
 #        copied aside, so editing the sources during a run changes nothing;
-#        `scripts/gomoku.sh --build-into DIR` only builds them into DIR, and
-#        BIN=DIR runs with those, built once for many calls.
+#        `scripts/gomoku.sh --build-into DIR` only builds it into DIR, and
+#        BIN=DIR runs with the one there, built once for many calls.
 #        `scripts/gomoku.sh --proved PATH` exits with 0 if the line is proved
 #        (as the skip above: its JSON accepted, or a Black move below it),
 #        1 if not.
@@ -112,18 +113,11 @@ if [ "${1:-}" = --proved ]; then
 fi
 mkdir -p "$out" "$certificates" "$checkpoints"
 
-# the prover and the tests' checker, copied into the directory $1
+# the prover and its checker (`retrograde check-proof`), copied into the
+# directory $1
 build_into() {
   cargo build --release --quiet
-  local checker
-  checker=$(cargo test --release --test provers --no-run --message-format=json 2>/dev/null |
-    python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "provers" and m.get("executable"):
-        print(m["executable"])')
   cp target/release/retrograde "$1/retrograde"
-  cp "$checker" "$1/checker"
 }
 if [ "${1:-}" = --build-into ]; then
   mkdir -p "$2"
@@ -217,11 +211,10 @@ os.replace(path + ".tmp", path)
 EOF
     fi
     verdict=refused
-    # accepted only on the checker's own word (a renamed test would run
-    # nothing and exit 0)
-    RG_THREAT_PROOF="$certificate" "$bin/checker" threat_proof::a_certificate_from_the_environment \
-      --exact --ignored --nocapture > "$out/$name.check" 2>&1 &&
-      grep -q ': accepted, ' "$out/$name.check" && verdict=accepted
+    # accepted only on the checker's own word: exit 0 and its line saying
+    # so ("FILE: accepted: ...")
+    "$bin/retrograde" check-proof "$certificate" > "$out/$name.check" 2>&1 &&
+      grep -q ': accepted: ' "$out/$name.check" && verdict=accepted
     [ "${KEEP:-0}" = 1 ] || rm -f "$certificate"
     # (the merged proofs are in this run's checkpoint now, which is kept
     # for a run above to merge unless this run proves a class)
