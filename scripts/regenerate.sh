@@ -42,6 +42,8 @@ Regenerate with \`scripts/regenerate.sh\`. The Cat and Mouse race against
 the C baseline is in [cat-mouse-baseline.md](cat-mouse-baseline.md); the
 Connect Four search beside Pascal Pons' solver in [SEARCH.md](SEARCH.md);
 the Connect Four boards solved completely in [CONNECT.md](CONNECT.md).
+The dates of the engines' measurements that the module docs quote are in
+[LOG.md](LOG.md) (the provers' in [PROOFS-LOG.md](PROOFS-LOG.md)).
 
 | board (columns×rows) | k | value | positions | terminal | classes | terminal classes | games | X wins | O wins | draws |
 |---|---|---|---|---|---|---|---|---|---|---|
