@@ -7,16 +7,37 @@
 //!   cascade of provers.
 //! * [`oracles`]: the searches and provers behind a position answer.
 //! * [`searching`]: answering positions by search with a table sized from
-//!   the budget.
+//!   the budget, and the cascade of engines by board size.
+//! * [`threats`]: position answers by the threat prover on m,n,k boards
+//!   past the searches (to 256 cells).
+//!
+//! ## The answer cascade
+//!
+//! [`Analyzer::answer`] answers a position from a loaded table when one is
+//! given; else by the board's searcher ([`searching::PositionSearcher`]):
+//! the bitboard search where the board fits it (gravity boards with a
+//! sentinel row in 64 bits, m,n,k boards to 40 cells), then to 64 cells the
+//! general search (on m,n,k boards behind the zone prover for positions of
+//! [`searching::LONG_SEARCH_CELLS`] empty cells or more), then on m,n,k
+//! boards to 256 cells the threat prover, which answers in part. The report
+//! names which answered ([`searching::AnsweredBy`]) and its time.
 
 #![warn(missing_docs)]
 
 pub mod oracles;
 pub mod prove;
 pub mod searching;
+pub mod threats;
+
+use std::time::{Duration, Instant};
 
 use crate::error::Result;
 use crate::memory::Budget;
+use crate::position::answer::{answer_with, MoveDetail, Oracle};
+use crate::position::{BoardGame, Position};
+use crate::runtime::in_pool;
+use crate::search::general::Precision;
+use searching::{AnswerReport, AnsweredBy, PositionSearcher, Question};
 
 /// The library's questions, asked within one memory budget on a number of
 /// worker threads.
@@ -50,5 +71,76 @@ impl Analyzer {
     /// shares and what it reports).
     pub fn prove(&self, request: &prove::ProveRequest) -> Result<prove::ProveReport> {
         prove::prove(request, &self.budget, self.threads)
+    }
+
+    /// A searcher for the positions of `game` with at least
+    /// `fewest_stones` stones, its table within the budget: kept, it shares
+    /// what it proved between questions ([`PositionSearcher::new`]: which
+    /// engine).
+    pub fn searcher(&self, game: &BoardGame, fewest_stones: u32) -> Result<PositionSearcher> {
+        PositionSearcher::new(game, &self.budget, fewest_stones)
+    }
+
+    /// The answer to `question` on `game` by the cascade (module docs):
+    /// from `table` when one is given, else by `searcher` (or one made for
+    /// this question) on the analyzer's threads.
+    pub fn answer(
+        &self,
+        game: &BoardGame,
+        table: Option<&dyn Oracle>,
+        searcher: Option<&PositionSearcher>,
+        question: &Question,
+    ) -> Result<AnswerReport> {
+        let started = Instant::now();
+        if let Some(table) = table {
+            let answer = answer_with(game, &question.position, table, question.detail)?;
+            return Ok(AnswerReport {
+                answer,
+                by: AnsweredBy::Table,
+                positions: 0,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
+        let made;
+        let searcher = match searcher {
+            Some(searcher) => searcher,
+            None => {
+                made = self.searcher(game, question.position.stones())?;
+                &made
+            }
+        };
+        in_pool(self.threads, || searcher.answer(question))?
+    }
+
+    /// A move that keeps the value of `position` (in play) for play within
+    /// `time_limit`, by `searcher` (exact depths from the bitboard search,
+    /// values only from the others): `None` when none was proved in time
+    /// (the report says what was).
+    pub fn best_move(
+        &self,
+        searcher: &PositionSearcher,
+        position: Position,
+        time_limit: Option<Duration>,
+    ) -> Result<(Option<u32>, AnswerReport)> {
+        let precision = match searcher.answered_by() {
+            AnsweredBy::Search => Precision::Exact,
+            _ => Precision::Weak,
+        };
+        let question = Question {
+            precision,
+            detail: MoveDetail::Best,
+            time_limit,
+            ..Question::of(position)
+        };
+        let report = self.answer(searcher.game(), None, Some(searcher), &question)?;
+        let game = searcher.game();
+        let best = match report.answer.as_ref() {
+            Some(a) => match a.moves.iter().find(|m| m.best) {
+                Some(m) => Some(game.parse_move(&position, &m.notation)?),
+                None => None,
+            },
+            None => None,
+        };
+        Ok((best, report))
     }
 }

@@ -9,7 +9,7 @@ use crate::position::answer::{Lookup, Oracle};
 use crate::position::sentinel::{position_cell, sentinel_cells};
 use crate::position::{BoardGame, Family, Position};
 use crate::prove::pairing::PairingBoard;
-use crate::prove::zones::{self, Cells, Node, Verdict, ZoneProver};
+use crate::prove::zones::{self, Node, Verdict, ZoneProver};
 use crate::runtime::clock::Clock;
 use crate::search::bitboard::BoardSearcher;
 use crate::search::general::{best_child_bound, Precision, Searcher};
@@ -123,9 +123,12 @@ impl Search<'_> {
     /// The X and O cells of `p` in the search's layout.
     fn engine_cells(&self, p: &Position) -> (u64, u64) {
         match self.game.family() {
-            Family::Mnk => (p.x, p.o),
+            Family::Mnk => p.words(),
             // the search's gravity cells count rows from the bottom
-            Family::Gravity => (flip_rows(self.game, p.x), flip_rows(self.game, p.o)),
+            Family::Gravity => (
+                flip_rows(self.game, p.x.word()),
+                flip_rows(self.game, p.o.word()),
+            ),
         }
     }
 }
@@ -186,15 +189,10 @@ impl ProversThenSearch<'_> {
         if empty < self.min_empty {
             return Ok(None);
         }
-        let cells = |mask: u64| {
-            (0..64)
-                .filter(|i| mask >> i & 1 == 1)
-                .fold(Cells::default(), |s, i| s.with(i))
-        };
         let (mine, theirs) = if p.stones().is_multiple_of(2) {
-            (cells(p.x), cells(p.o))
+            (p.x, p.o)
         } else {
-            (cells(p.o), cells(p.x))
+            (p.o, p.x)
         };
         let (attacker, defender) = if mover_attacks {
             (mine, theirs)

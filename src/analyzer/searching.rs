@@ -22,11 +22,15 @@ pub fn time_limit(seconds: f64) -> Option<Duration> {
         .then(|| Duration::from_secs_f64(seconds))
 }
 
-use super::oracles::{BoardSearch, Search};
-use crate::error::Result;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::oracles::{BoardSearch, ProversThenSearch, Search};
+use super::threats::ThreatOracle;
+use crate::error::{Error, Result};
 use crate::memory::Budget;
-use crate::position::answer::{answer_with, MoveDetail, PositionAnswer};
-use crate::position::{BoardGame, Family, Position};
+use crate::position::answer::{answer_with, MoveDetail, Oracle, PositionAnswer};
+use crate::position::{BoardGame, Family, Position, WORD_CELLS};
+use crate::prove::pairing::PairingBoard;
 use crate::runtime::clock::Clock;
 use crate::runtime::progress::Silent;
 use crate::search::bitboard::{Bitboard, BoardSearcher};
@@ -70,12 +74,130 @@ pub fn board_table_entries(budget: &Budget, family: Family, empty: u32) -> usize
     entries.min(1u64 << log2.min(40)) as usize
 }
 
+/// Positions with at least this many empty cells on an m,n,k board past
+/// the bitboard search go to the zone prover before the general search
+/// ([`provers_first`]): there the search is hopeless.
+pub const LONG_SEARCH_CELLS: u32 = 36;
+
+/// The general search, behind the zone prover when `provers` gives an
+/// m,n,k board, the run's memory budget (a quarter of it for each proof's
+/// table) and a count of the proofs' positions: positions with at least
+/// [`LONG_SEARCH_CELLS`] empty cells go to the prover first, with no limit
+/// but the clock ([`ProversThenSearch`]).
+pub fn provers_first<'a>(
+    search: Search<'a>,
+    provers: Option<(PairingBoard, &Budget, &'a AtomicU64)>,
+) -> Box<dyn Oracle + Sync + 'a> {
+    match provers {
+        Some((board, budget, nodes)) => Box::new(ProversThenSearch {
+            search,
+            board,
+            max_nodes: u64::MAX,
+            memory_bytes: budget.0 .0 / 4,
+            min_empty: LONG_SEARCH_CELLS,
+            nodes,
+        }),
+        None => Box::new(search),
+    }
+}
+
+/// Which engine answers the positions of a board (the cascade of
+/// [`PositionSearcher::new`]), as the facade reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnsweredBy {
+    /// A loaded table.
+    Table,
+    /// The bitboard search (gravity boards with a sentinel row in 64
+    /// bits, m,n,k boards of up to 40 cells).
+    Search,
+    /// The zone prover, then the general search (m,n,k boards of 41–64
+    /// cells).
+    ZonesThenSearch,
+    /// The general search (gravity boards past the bitboard search, to 64
+    /// cells).
+    GeneralSearch,
+    /// The threat prover (m,n,k boards of 65–256 cells): wins, no depths.
+    Threats,
+}
+
+impl AnsweredBy {
+    /// The name reported (`"table"`, `"search"` …).
+    pub fn name(self) -> &'static str {
+        match self {
+            AnsweredBy::Table => "table",
+            AnsweredBy::Search => "search",
+            AnsweredBy::ZonesThenSearch => "zones_then_search",
+            AnsweredBy::GeneralSearch => "general_search",
+            AnsweredBy::Threats => "threats",
+        }
+    }
+}
+
 /// The engine of a [`PositionSearcher`].
 enum Engine {
     /// The bitboard engine, with its table kept between positions.
     Bitboard(BoardSearcher<'static>),
-    /// The general engine's board and table capacity (a table a position).
-    General(SearchBoard, usize),
+    /// The general engine's board and table capacity (a table a
+    /// position), behind the zone prover on m,n,k boards.
+    General {
+        board: SearchBoard,
+        capacity: usize,
+        provers: Option<(PairingBoard, Budget)>,
+    },
+    /// The threat prover, its tables within `memory` bytes.
+    Threats { memory: u64 },
+}
+
+/// A search question about one position.
+#[derive(Clone, Copy, Debug)]
+pub struct Question<'a> {
+    /// The position.
+    pub position: Position,
+    /// Exact depths, or values only.
+    pub precision: Precision,
+    /// Every legal move's value, or one best move.
+    pub detail: MoveDetail,
+    /// When the search gives up (`None`: when it is done).
+    pub time_limit: Option<Duration>,
+    /// A flag that stops the search when set.
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl Question<'_> {
+    /// The question of `position`'s every move's value, exact, no limit.
+    pub fn of(position: Position) -> Self {
+        Self {
+            position,
+            precision: Precision::Exact,
+            detail: MoveDetail::All,
+            time_limit: None,
+            cancel: None,
+        }
+    }
+}
+
+/// A search's answer: the position answer (`None`: not reached within the
+/// time), which engine answered, the positions it searched and the time.
+#[derive(Clone, Debug)]
+pub struct AnswerReport {
+    /// The answer; a source that answers in part leaves values open in it
+    /// ([`PositionAnswer::proved`]).
+    pub answer: Option<PositionAnswer>,
+    /// Which engine answered.
+    pub by: AnsweredBy,
+    /// Positions searched for this answer (nodes of a search, visits of a
+    /// prover).
+    pub positions: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+impl AnswerReport {
+    /// Whether the value asked was found: an answer that holds it.
+    pub fn proved(&self) -> bool {
+        self.answer.as_ref().is_some_and(PositionAnswer::proved)
+    }
 }
 
 /// A searcher for the positions of one board.
@@ -86,7 +208,11 @@ pub struct PositionSearcher {
 
 impl PositionSearcher {
     /// A searcher for `game` whose table fits `budget` and the largest
-    /// search it will be asked: positions of at least `fewest_stones`.
+    /// search it will be asked: positions of at least `fewest_stones`. The
+    /// cascade: the bitboard search where the board fits it; else, to 64
+    /// cells, the general search (behind the zone prover on m,n,k boards);
+    /// else (m,n,k boards to 256 cells) the threat prover. A gravity board
+    /// past 64 cells has no engine: refused.
     pub fn new(game: &BoardGame, budget: &Budget, fewest_stones: u32) -> Result<Self> {
         let (family, cols, rows, k) = (game.family(), game.cols(), game.rows(), game.k());
         let engine = match Bitboard::new(family, cols, rows, k) {
@@ -95,12 +221,27 @@ impl PositionSearcher {
                 let entries = board_table_entries(budget, family, empty);
                 Engine::Bitboard(BoardSearcher::new(bitboard, entries, None, &Silent))
             }
+            Err(_) if game.cells() > WORD_CELLS && family == Family::Mnk => Engine::Threats {
+                memory: budget.0 .0,
+            },
+            Err(_) if game.cells() > WORD_CELLS => {
+                return Err(Error::InvalidInput(format!(
+                    "no engine answers positions of a gravity board of {cols} columns × {rows} rows: the searches take gravity boards of at most {WORD_CELLS} cells"
+                )))
+            }
             Err(_) => {
-                let board = match family {
-                    Family::Mnk => SearchBoard::new(rows, cols, k)?,
-                    Family::Gravity => SearchBoard::gravity(cols, rows, k)?,
+                let (board, provers) = match family {
+                    Family::Mnk => (
+                        SearchBoard::new(rows, cols, k)?,
+                        Some((PairingBoard::new(cols, rows, k)?, *budget)),
+                    ),
+                    Family::Gravity => (SearchBoard::gravity(cols, rows, k)?, None),
                 };
-                Engine::General(board, table_capacity(budget))
+                Engine::General {
+                    board,
+                    capacity: table_capacity(budget),
+                    provers,
+                }
             }
         };
         Ok(Self {
@@ -114,42 +255,77 @@ impl PositionSearcher {
         &self.game
     }
 
-    /// The answer for `p` (every legal move's value with [`MoveDetail::All`],
-    /// one best move with [`MoveDetail::Best`]), or `None` when the search
-    /// did not finish within `time_limit` or before `clock`'s cancel flag
-    /// was set. Runs on the current rayon pool.
-    pub fn answer(
-        &self,
-        p: &Position,
-        precision: Precision,
-        detail: MoveDetail,
-        time_limit: Option<Duration>,
-        cancel: Option<&std::sync::atomic::AtomicBool>,
-    ) -> Result<Option<PositionAnswer>> {
-        let clock = Clock::until(time_limit.map(|l| Instant::now() + l));
-        let clock = match cancel {
+    /// Which engine answers.
+    pub fn answered_by(&self) -> AnsweredBy {
+        match &self.engine {
+            Engine::Bitboard(_) => AnsweredBy::Search,
+            Engine::General {
+                provers: Some(_), ..
+            } => AnsweredBy::ZonesThenSearch,
+            Engine::General { provers: None, .. } => AnsweredBy::GeneralSearch,
+            Engine::Threats { .. } => AnsweredBy::Threats,
+        }
+    }
+
+    /// The answer to `question` (every legal move's value with
+    /// [`MoveDetail::All`], one best move with [`MoveDetail::Best`]), its
+    /// answer `None` when the search did not finish within the time limit
+    /// or before the cancel flag was set. Runs on the current rayon pool.
+    pub fn answer(&self, question: &Question) -> Result<AnswerReport> {
+        let started = Instant::now();
+        let deadline = question.time_limit.map(|l| started + l);
+        let clock = Clock::until(deadline);
+        let clock = match question.cancel {
             Some(flag) => clock.cancelled_by(flag),
             None => clock,
         };
-        match &self.engine {
+        let (p, precision, detail) = (&question.position, question.precision, question.detail);
+        let (answer, positions) = match &self.engine {
             Engine::Bitboard(searcher) => {
+                let before = searcher.nodes();
                 let oracle = BoardSearch {
                     searcher,
                     clock: &clock,
                     precision,
                 };
-                answer_with(&self.game, p, &oracle, detail)
+                let answer = answer_with(&self.game, p, &oracle, detail)?;
+                (answer, searcher.nodes() - before)
             }
-            Engine::General(board, capacity) => {
+            Engine::General {
+                board,
+                capacity,
+                provers,
+            } => {
                 let searcher = Searcher::new(board, *capacity);
-                let oracle = Search {
+                let proved = AtomicU64::new(0);
+                let search = Search {
                     game: &self.game,
                     searcher: &searcher,
                     clock: &clock,
                     precision,
                 };
-                answer_with(&self.game, p, &oracle, detail)
+                let provers = provers.as_ref().map(|(b, budget)| (*b, budget, &proved));
+                let oracle = provers_first(search, provers);
+                let answer = answer_with(&self.game, p, oracle.as_ref(), detail)?;
+                (answer, searcher.nodes() + proved.load(Ordering::Relaxed))
             }
-        }
+            Engine::Threats { memory } => {
+                let oracle = ThreatOracle::new(&self.game, *memory, deadline)?;
+                // the position's question, and one a move when all are asked
+                let questions = match detail {
+                    MoveDetail::All => self.game.legal_cells(p).len() as u32 + 1,
+                    MoveDetail::Best => 1,
+                };
+                oracle.expect_questions(questions);
+                let answer = answer_with(&self.game, p, &oracle, detail)?;
+                (answer, oracle.visits())
+            }
+        };
+        Ok(AnswerReport {
+            answer,
+            by: self.answered_by(),
+            positions,
+            seconds: started.elapsed().as_secs_f64(),
+        })
     }
 }

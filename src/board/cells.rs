@@ -10,6 +10,41 @@ impl Cells {
     /// The most cells a set holds.
     pub const CAPACITY: usize = 256;
 
+    /// The cells of `word`, bit `i` for cell `i` (cells 0 to 63).
+    pub fn from_word(word: u64) -> Self {
+        Self([word, 0, 0, 0])
+    }
+
+    /// Cells 0 to 63 as one word, bit `i` for cell `i`: the whole set when
+    /// it lies in the first 64 cells, the contract of the engines that
+    /// take boards of at most 64 cells (checked in debug builds).
+    pub fn word(&self) -> u64 {
+        debug_assert!(self.0[1..] == [0; 3], "a cell past 63 in a one-word set");
+        self.0[0]
+    }
+
+    /// The set as one word when it lies in the first 64 cells.
+    pub fn as_word(&self) -> Option<u64> {
+        (self.0[1..] == [0; 3]).then_some(self.0[0])
+    }
+
+    /// Cells 0 to `n − 1`. Contract: `n ≤ 256`.
+    pub fn first_n(n: u32) -> Self {
+        Self(std::array::from_fn(|i| {
+            let below = n.saturating_sub(64 * i as u32);
+            match below {
+                0 => 0,
+                64.. => u64::MAX,
+                b => (1u64 << b) - 1,
+            }
+        }))
+    }
+
+    /// The four words, cells 0–63 first.
+    pub fn words(&self) -> [u64; 4] {
+        self.0
+    }
+
     /// The set of one cell.
     pub fn one(cell: u32) -> Self {
         let mut s = Self::default();

@@ -19,7 +19,6 @@ mod generated_section;
 mod mnk;
 mod output;
 mod play;
-mod play_threats;
 mod plot;
 mod position;
 mod progress;
@@ -28,7 +27,6 @@ mod prove;
 mod query;
 mod search;
 mod symbolic;
-mod threat_answer;
 mod verify;
 
 use std::process::ExitCode;

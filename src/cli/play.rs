@@ -6,34 +6,29 @@
 //! the table engines (memory, or m,n,k sides past 5) is played by search
 //! instead, each position within `--move-seconds`: a move the search did
 //! not prove in time is the legal move nearest the centre, marked as not
-//! proved. Past the 64 cells positions describe, m,n,k boards are played
-//! on the threat prover's board instead ([`super::play_threats`]).
+//! proved. The searcher is the facade's ([`Analyzer::best_move`]): the
+//! bitboard search, the zone prover then the general search, or past 64
+//! cells (m,n,k boards to 256 cells, gomoku's 15 × 15) the threat prover.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicU64;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use retrograde::analyzer::oracles::{BoardSearch, Search};
+use retrograde::analyzer::searching::{AnsweredBy, PositionSearcher};
 use retrograde::error::Error;
 use retrograde::games::gravity::Gravity;
-use retrograde::position::answer::{
-    answer, answer_with, plies, MoveDetail, Oracle, PositionAnswer,
-};
+use retrograde::position::answer::{answer, plies, Oracle, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
-use retrograde::prove::pairing::PairingBoard;
-use retrograde::runtime::clock::Clock;
 use retrograde::runtime::in_pool;
-use retrograde::runtime::progress::Silent;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
-use retrograde::search::general::{Precision, SearchBoard, Searcher};
+use retrograde::search::bitboard::MAX_MNK_CELLS;
 use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::oracles::{GravityTable, MnkTable};
 use retrograde::tablefile::GravityValues;
 use retrograde::tablefile::{SavedGame, SavedTable};
 use retrograde::tables::layered::{solve_mnk_reporting, MnkSolution};
 use retrograde::tables::sparse::solve_gravity_reporting;
+use retrograde::Analyzer;
 
 use super::position::{board_size, PositionArgs};
 use super::prompt::{ask_until, ECHO_CHARS};
@@ -95,14 +90,11 @@ enum Solved {
     /// every move adds a stone, so keeping the value ends it).
     Symbolic(Box<retrograde::tablefile::symbolic::SymbolicFile>),
     /// No table: a board beyond the table engines (memory, or m,n,k sides
-    /// past 5), answered by the bitboard search a position at a time, each
-    /// within the time given (`--move-seconds`, checked).
-    Search(Bitboard, std::time::Duration),
-    /// No table, and m,n,k boards past the bitboard search (41 to 64
-    /// cells): the zone prover, then the general search
-    /// ([`retrograde::analyzer::oracles::ProversThenSearch`]), a position at
-    /// a time within the time given.
-    Provers(SearchBoard, PairingBoard, std::time::Duration),
+    /// past 5), answered by the facade's searcher a position at a time
+    /// (the bitboard search, the zone prover then the general search, or
+    /// the threat prover: [`PositionSearcher::new`]), each within the time
+    /// given (`--move-seconds`, checked).
+    Search(Analyzer, PositionSearcher, std::time::Duration),
 }
 
 /// Longest `--move-seconds` (a day).
@@ -120,7 +112,7 @@ impl Solved {
             Solved::Symbolic(table) => Box::new(retrograde::tablefile::oracles::SymbolicTable(
                 table.as_ref(),
             )),
-            Solved::Search(..) | Solved::Provers(..) => return None,
+            Solved::Search(..) => return None,
         })
     }
 }
@@ -129,12 +121,6 @@ impl Solved {
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if args.run.json {
         bail!("play is a conversation in the terminal; --json is not for it (use query --json)");
-    }
-    if args.target == "mnk" {
-        let (cols, rows) = board_size(args.cols, args.rows, &args.position, (3, 3))?;
-        if super::threat_answer::past_positions(cols, rows) {
-            return play_past_positions(args, cols, rows);
-        }
     }
     let (game, solved) = match args.target.as_str() {
         "mnk" | "connect" => solve_now(args)?,
@@ -172,66 +158,15 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         let answer_at = |p: &Position| Ok(answer(&game, p, oracle.as_ref())?);
         return play(&game, start, &answer_at, args.human, input, output);
     }
-    let threads = args.run.threads();
-    let (bitboard, seconds) = match solved {
-        Solved::Search(bitboard, seconds) => (bitboard, seconds),
-        Solved::Provers(board, pairing, seconds) => {
-            let budget = args.run.budget();
-            let searcher = Searcher::new(&board, super::search::table_capacity(&budget));
-            let nodes = AtomicU64::new(0);
-            let answer_at = |p: &Position| {
-                let clock = Clock::until(Some(std::time::Instant::now() + seconds));
-                let search = Search {
-                    game: &game,
-                    searcher: &searcher,
-                    clock: &clock,
-                    precision: Precision::Weak,
-                };
-                let oracle = super::search::provers_first(search, Some((pairing, &budget, &nodes)));
-                Ok(in_pool(threads, || {
-                    answer_with(&game, p, oracle.as_ref(), MoveDetail::Best)
-                })??)
-            };
-            return play(&game, start, &answer_at, args.human, input, output);
-        }
-        _ => unreachable!("every table is an oracle"),
+    let Solved::Search(analyzer, searcher, seconds) = solved else {
+        unreachable!("every table is an oracle")
     };
-    let empty = bitboard.cells() - start.stones();
-    let entries = super::search::board_table_entries(&args.run.budget(), game.family(), empty);
-    let searcher = BoardSearcher::new(bitboard, entries, None, &Silent);
     let answer_at = |p: &Position| {
-        let clock = Clock::until(Some(std::time::Instant::now() + seconds));
-        let oracle = BoardSearch {
-            searcher: &searcher,
-            clock: &clock,
-            precision: Precision::Exact,
-        };
-        Ok(in_pool(threads, || {
-            answer_with(&game, p, &oracle, MoveDetail::Best)
-        })??)
+        let (_, report) = analyzer.best_move(&searcher, *p, Some(seconds))?;
+        // a value the searcher left open is not proved: as a search out of time
+        Ok(report.answer.filter(PositionAnswer::proved))
     };
     play(&game, start, &answer_at, args.human, input, output)
-}
-
-/// `play mnk` past the 64 cells positions describe: by the threat prover
-/// ([`super::play_threats`]).
-fn play_past_positions(args: &PlayArgs, cols: u32, rows: u32) -> anyhow::Result<ExitCode> {
-    if args.out.out.is_some() {
-        bail!("--out saves a table; past 64 cells ({cols} × {rows}) play goes by the threat prover (drop --out)");
-    }
-    retrograde::analyzer::prove::ensure_sides(cols, rows)?;
-    let seconds = move_seconds(args.move_seconds)?;
-    let human = usize::from(args.human == HumanSide::O);
-    let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());
-    super::play_threats::play(
-        (cols, rows, args.k.unwrap_or(3)),
-        args.position.moves.as_deref().unwrap_or(""),
-        human,
-        seconds,
-        args.run.budget().0 .0,
-        input,
-        output,
-    )
 }
 
 /// `--move-seconds`, checked.
@@ -318,27 +253,29 @@ fn by_search(
         bail!("{refused}; --out saves a table, and beyond it play goes by search (drop --out)");
     }
     let seconds = move_seconds(args.move_seconds)?;
-    let Ok(bitboard) = Bitboard::new(family, cols, rows, k) else {
-        match family {
-            Family::Gravity => bail!("{refused}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position"),
-            Family::Mnk => {
-                // positions are read on boards of up to 64 cells (checked
-                // by the caller's BoardGame), past the bitboard search's
-                let board = SearchBoard::new(rows, cols, k)?;
-                let pairing = PairingBoard::new(cols, rows, k)?;
-                eprintln!(
-                    "note: {cols} columns × {rows} rows is past the bitboard search's {MAX_MNK_CELLS} cells; playing by the zone prover (values without depths) and the search, each position within {} s",
-                    seconds.as_secs_f64()
-                );
-                return Ok(Solved::Provers(board, pairing, seconds));
-            }
-        }
+    let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
+    let game = BoardGame::new(family, cols, rows, k)?;
+    let start = args.position.position(&game)?;
+    let searcher = match analyzer.searcher(&game, start.stones()) {
+        Ok(searcher) => searcher,
+        Err(e) => bail!("{refused}; {e}"),
+    };
+    let how = match searcher.answered_by() {
+        AnsweredBy::Search => "by search".to_string(),
+        AnsweredBy::ZonesThenSearch => format!(
+            "by the zone prover (values without depths) and the search: {cols} columns × {rows} rows is past the bitboard search's {MAX_MNK_CELLS} cells"
+        ),
+        AnsweredBy::GeneralSearch => "by the general search".to_string(),
+        AnsweredBy::Threats => format!(
+            "by the threat prover (wins by threats, no depths): {cols} columns × {rows} rows is past the searches' 64 cells"
+        ),
+        AnsweredBy::Table => unreachable!("a searcher is not a table"),
     };
     eprintln!(
-        "note: {cols} columns × {rows} rows is beyond a table's reach here; playing by search, each position within {} s",
+        "note: {cols} columns × {rows} rows is beyond a table's reach here; playing {how}, each position within {} s",
         seconds.as_secs_f64()
     );
-    Ok(Solved::Search(bitboard, seconds))
+    Ok(Solved::Search(analyzer, searcher, seconds))
 }
 
 /// Plays from `start` until the game ends or the input does.

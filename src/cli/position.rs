@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
+use retrograde::analyzer::searching::AnswerReport;
 use retrograde::position::answer::{answer, render, Oracle, PositionAnswer};
 use retrograde::position::{parse_diagram_any, BoardGame, Position};
 use serde_json::Value;
@@ -111,6 +112,50 @@ pub fn print_answer(
         return emit_json(&value);
     }
     emit(&format!("{}{footer}", render(game, p, &a)))
+}
+
+/// Prints a report of the facade's cascade ([`AnswerReport`]): the answer
+/// (human or JSON) with the engine that answered (`"method"`), the
+/// positions it searched and its time. Exit 3 when the value was not
+/// proved: "not reached" for a search stopped by its limit, the answer with
+/// its open values for a prover that answers in part.
+pub fn print_report(
+    game: &BoardGame,
+    p: &Position,
+    report: &AnswerReport,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let Some(a) = &report.answer else {
+        return not_reached();
+    };
+    let by = report.by.name().replace('_', " ");
+    let code = if a.proved() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    };
+    if json {
+        let mut value = serde_json::to_value(a)?;
+        if let Value::Object(map) = &mut value {
+            map.insert("method".into(), report.by.name().into());
+            map.insert("positions_searched".into(), report.positions.into());
+            map.insert("seconds".into(), report.seconds.into());
+        }
+        emit_json(&value)?;
+        return Ok(code);
+    }
+    let open = if a.proved() {
+        ""
+    } else {
+        " (the threat prover proves wins: a draw, or a win past the moves it tries, stays open)"
+    };
+    emit(&format!(
+        "{}searched {} positions by {by} in {:.3} s{open}\n",
+        render(game, p, a),
+        super::output::grouped(report.positions),
+        report.seconds
+    ))?;
+    Ok(code)
 }
 
 /// The answer of a search stopped by its time limit: exit 3, "not reached".

@@ -11,11 +11,11 @@ use clap::{Args, Subcommand};
 use retrograde::analyzer::oracles::{BoardSearch, ProversThenSearch, Search};
 use retrograde::analyzer::prove::{race_for_the_value, ProveReport, ProveRequest, Settled};
 pub use retrograde::analyzer::searching::{board_table_entries, table_capacity};
-use retrograde::analyzer::searching::{time_limit, MAX_TIME_LIMIT};
+use retrograde::analyzer::searching::{time_limit, Question, MAX_TIME_LIMIT};
 use retrograde::board::BoardSize;
 use retrograde::memory::Budget;
 use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
-use retrograde::position::{BoardGame, Family, Position};
+use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
 use retrograde::prove::pairing::PairingBoard;
 use retrograde::runtime::clock::Clock;
 use retrograde::runtime::in_pool;
@@ -30,7 +30,6 @@ use super::book;
 use super::output::{flag_error, grouped};
 use super::position::{board_size, print_answer, PositionArgs};
 use super::progress::Bar;
-use super::threat_answer;
 use super::RunArgs;
 
 /// Arguments of `retrograde search`.
@@ -192,17 +191,15 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     if let Some(code) = prove_empty_board(family, size, args, time_limit)? {
         return Ok(code);
     }
-    if family == Family::Mnk
-        && threat_answer::past_positions(cols, rows)
-        && (args.position.given() || args.all_moves)
+    let game = BoardGame::new(family, cols, rows, k)?;
+    let p = args.position.position(&game)?;
+    if game.cells() > WORD_CELLS
         && args.positions.is_none()
         && args.make_book.is_none()
         && args.book.is_none()
     {
-        return answer_by_threats(cols, rows, k, args, time_limit.map(|l| started + l));
+        return answer_past_the_searches(&game, p, args, time_limit);
     }
-    let game = BoardGame::new(family, cols, rows, k)?;
-    let p = args.position.position(&game)?;
     let engine = Bitboard::new(family, cols, rows, k).ok();
     if let Some(out) = &args.out {
         retrograde::tablefile::replace::check_table_output(out, args.force)
@@ -409,28 +406,40 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     }
 }
 
-/// A position on an m,n,k board past what positions describe (more than
-/// 64 cells), answered by the threat prover ([`threat_answer`]).
-fn answer_by_threats(
-    cols: u32,
-    rows: u32,
-    k: u32,
+/// A position on a board past the searches (more than 64 cells: m,n,k
+/// boards to 256 cells, answered by the threat prover in part), asked of
+/// the facade's cascade ([`Analyzer::answer`]) and printed with the
+/// engine that answered.
+fn answer_past_the_searches(
+    game: &BoardGame,
+    p: Position,
     args: &SearchBoardArgs,
-    deadline: Option<Instant>,
+    time_limit: Option<Duration>,
 ) -> anyhow::Result<ExitCode> {
-    // (a --board diagram that large was refused when its size was read)
-    retrograde::analyzer::prove::ensure_sides(cols, rows).map_err(flag_error)?;
-    threat_answer::answer(&threat_answer::Question {
-        cols,
-        rows,
-        k,
-        moves: args.position.moves.as_deref().unwrap_or(""),
-        all_moves: args.all_moves,
-        deadline,
-        memory: args.run.budget().0 .0,
-        json: args.run.json,
-        quiet: args.run.quiet(),
-    })
+    let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
+    let searcher = analyzer.searcher(game, p.stones()).map_err(flag_error)?;
+    if time_limit.is_none() && !args.run.quiet() {
+        eprintln!(
+            "note: no --time-limit: the threat prover runs until it proves a win for either side or finds none among the moves it tries, which may take hours on {} × {}; --time-limit S stops it",
+            game.cols(),
+            game.rows()
+        );
+    }
+    let question = Question {
+        position: p,
+        precision: Precision::Weak,
+        detail: if args.all_moves {
+            MoveDetail::All
+        } else {
+            MoveDetail::Best
+        },
+        time_limit,
+        cancel: None,
+    };
+    let report = analyzer
+        .answer(game, None, Some(&searcher), &question)
+        .map_err(flag_error)?;
+    super::position::print_report(game, &p, &report, args.run.json)
 }
 
 /// Whether `args` ask the empty board's value alone (no position, no

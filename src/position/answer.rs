@@ -36,6 +36,14 @@ pub trait Oracle {
         Ok((self.lookup(p)?, None))
     }
 
+    /// Whether a position this source does not reach leaves only its own
+    /// value open, not the whole answer: a prover that proves wins and
+    /// not draws (the threat prover) answers what it proves, each move
+    /// apart; a search's answer is all or nothing. By default false.
+    fn answers_in_part(&self) -> bool {
+        false
+    }
+
     /// Whether the move to `child` (a position in play) keeps its parent's
     /// value `value` in `depth` plies (`None`: the value alone), that is,
     /// whether it is a best move. `Ok(None)` when a search ran out of
@@ -79,8 +87,9 @@ pub struct MoveAnswer {
     /// The move in the notation of [`super`].
     #[serde(rename = "move")]
     pub notation: String,
-    /// What the move gets the player who makes it.
-    pub value: &'static str,
+    /// What the move gets the player who makes it; `None` where a source
+    /// that answers in part ([`Oracle::answers_in_part`]) did not prove it.
+    pub value: Option<&'static str>,
     /// Plies to the end after this move, counting it.
     pub depth: Option<u32>,
     /// Gravity boards: the score in Pascal Pons' convention.
@@ -105,7 +114,9 @@ pub struct PositionAnswer {
     /// m,n,k boards: whether legal play reaches the position (LeetCode 794).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reachable: Option<bool>,
-    /// The value for the player to move; `None` for an unreachable board.
+    /// The value for the player to move; `None` for an unreachable board,
+    /// and for a position in play that a source answering in part did not
+    /// prove ([`PositionAnswer::proved`]).
     pub value: Option<&'static str>,
     /// Plies to the end under perfect play (0 once the game is over).
     pub depth: Option<u32>,
@@ -114,6 +125,14 @@ pub struct PositionAnswer {
     pub score: Option<i32>,
     /// Every legal move, in column (gravity) or cell order.
     pub moves: Vec<MoveAnswer>,
+}
+
+impl PositionAnswer {
+    /// Whether the answer holds the value it was asked: false only for a
+    /// reachable position in play whose value was not proved.
+    pub fn proved(&self) -> bool {
+        self.value.is_some() || self.reachable == Some(false)
+    }
 }
 
 /// The score of a value reached `depth` plies from a position with `stones`
@@ -185,16 +204,21 @@ pub fn answer_with(
         out.reachable = Some(false);
         return Ok(Some(out));
     }
+    let in_part = oracle.answers_in_part();
     let (lookup, found_best) = match (status, detail) {
         (Status::InProgress, MoveDetail::Best) => oracle.lookup_best(p)?,
+        // a source that answers in part names its winning move, which
+        // stays one whatever the move's own question finds
+        (Status::InProgress, MoveDetail::All) if in_part => oracle.lookup_best(p)?,
         (Status::InProgress, MoveDetail::All) => (oracle.lookup(p)?, None),
         _ => (Lookup::NotReached, None), // not asked: the game is over
     };
-    let (value, depth) = match status {
-        Status::Won(_) => (Outcome::Loss, Some(0)),
-        Status::Drawn => (Outcome::Draw, Some(0)),
+    let known = match status {
+        Status::Won(_) => Some((Outcome::Loss, Some(0))),
+        Status::Drawn => Some((Outcome::Draw, Some(0))),
         Status::InProgress => match lookup {
-            Lookup::Known(value, depth) => (value, depth),
+            Lookup::Known(value, depth) => Some((value, depth)),
+            Lookup::NotReached if in_part => None,
             Lookup::NotReached => return Ok(None),
             Lookup::Unreachable => {
                 return Err(Error::InvalidInput(format!(
@@ -204,36 +228,45 @@ pub fn answer_with(
             }
         },
     };
-    out.value = Some(value.name());
-    out.depth = depth;
-    out.score = score(p.stones(), value, depth);
+    if let Some((value, depth)) = known {
+        out.value = Some(value.name());
+        out.depth = depth;
+        out.score = score(p.stones(), value, depth);
+    }
     if detail == MoveDetail::Best {
         if status == Status::InProgress {
-            let best = match found_best {
-                Some(cell) => cell,
-                None => match best_move(game, p, oracle, value, depth)? {
-                    Some(cell) => cell,
+            let best = match (found_best, known) {
+                (Some(cell), _) => Some(cell),
+                // a source in part names a winning move or none
+                (None, _) if in_part => None,
+                (None, Some((value, depth))) => match best_move(game, p, oracle, value, depth)? {
+                    Some(cell) => Some(cell),
                     None => return Ok(None),
                 },
+                (None, None) => unreachable!("not reached returned above"),
             };
-            out.moves.push(MoveAnswer {
-                notation: game.format_move(best),
-                value: value.name(),
-                depth,
-                score: out.score,
-                best: true,
-            });
+            if let (Some(best), Some((value, depth))) = (best, known) {
+                out.moves.push(MoveAnswer {
+                    notation: game.format_move(best),
+                    value: Some(value.name()),
+                    depth,
+                    score: out.score,
+                    best: true,
+                });
+            }
         }
         return Ok(Some(out));
     }
     let mut children = Vec::new();
     for cell in game.legal_cells(p) {
         let child = p.with(cell);
-        let (mine, plies) = match game.status(&child) {
-            Status::Won(_) => (Outcome::Win, Some(1)),
-            Status::Drawn => (Outcome::Draw, Some(1)),
+        let mine = match game.status(&child) {
+            Status::Won(_) => Some((Outcome::Win, Some(1))),
+            Status::Drawn => Some((Outcome::Draw, Some(1))),
+            Status::InProgress if found_best == Some(cell) && in_part => Some((Outcome::Win, None)),
             Status::InProgress => match oracle.lookup(&child)? {
-                Lookup::Known(v, d) => (v.flip(), d.map(|d| d + 1)),
+                Lookup::Known(v, d) => Some((v.flip(), d.map(|d| d + 1))),
+                Lookup::NotReached if in_part => None,
                 Lookup::NotReached => return Ok(None),
                 Lookup::Unreachable => {
                     return Err(Error::InvalidInput(format!(
@@ -246,20 +279,62 @@ pub fn answer_with(
         };
         out.moves.push(MoveAnswer {
             notation: game.format_move(cell),
-            value: mine.name(),
-            depth: plies,
-            score: score(p.stones(), mine, plies),
-            best: keeps(value, depth, mine, plies),
+            value: mine.map(|(v, _)| v.name()),
+            depth: mine.and_then(|(_, d)| d),
+            score: mine.and_then(|(v, d)| score(p.stones(), v, d)),
+            best: false,
         });
-        children.push((mine, plies));
+        children.push(mine);
     }
-    if status == Status::InProgress && !follows_from_moves(value, depth, &children) {
-        return Err(Error::InvalidInput(format!(
-            "the table's value for {} does not follow from its moves' values: it is damaged or edited",
-            game.diagram(p)
-        )));
+    let known = match known {
+        Some(known) => Some(known),
+        // the moves settle a position its own question left open: a move
+        // proved to win wins it, every move proved to lose loses it
+        None => {
+            let values: Vec<Option<Outcome>> = children.iter().map(|m| m.map(|m| m.0)).collect();
+            let settled = if values.contains(&Some(Outcome::Win)) {
+                Some(Outcome::Win)
+            } else if !values.is_empty() && values.iter().all(|&v| v == Some(Outcome::Loss)) {
+                Some(Outcome::Loss)
+            } else {
+                None
+            };
+            settled.map(|v| (v, None))
+        }
+    };
+    let Some((value, depth)) = known else {
+        return Ok(Some(out));
+    };
+    out.value = Some(value.name());
+    out.depth = depth;
+    out.score = score(p.stones(), value, depth);
+    for (m, child) in out.moves.iter_mut().zip(&children) {
+        m.best = child.is_some_and(|(mine, plies)| keeps(value, depth, mine, plies));
+    }
+    if status == Status::InProgress {
+        let all: Option<Vec<(Outcome, Option<u32>)>> = children.iter().copied().collect();
+        let consistent = match &all {
+            Some(all) => follows_from_moves(value, depth, all),
+            // moves left open: the proved ones must not beat the value
+            None => !children.iter().flatten().any(|m| rank(m.0) > rank(value)),
+        };
+        if !consistent {
+            return Err(Error::InvalidInput(format!(
+                "the table's value for {} does not follow from its moves' values: it is damaged or edited",
+                game.diagram(p)
+            )));
+        }
     }
     Ok(Some(out))
+}
+
+/// How good `value` is for the mover: a loss 0, a draw 1, a win 2.
+fn rank(value: Outcome) -> u8 {
+    match value {
+        Outcome::Loss => 0,
+        Outcome::Draw => 1,
+        Outcome::Win => 2,
+    }
 }
 
 /// Whether a position worth `value` in `depth` (exact depths) is the
@@ -363,20 +438,22 @@ pub fn render(game: &BoardGame, p: &Position, a: &PositionAnswer) -> String {
             let _ = writeln!(out, "game over: a draw (the board is full)");
         }
         _ => {
-            let _ = writeln!(
-                out,
-                "{} to move: {}{} under perfect play{}",
-                a.to_move,
-                a.value.unwrap_or("unknown"),
-                depth(a.depth),
-                score(a.score)
-            );
+            let _ = match a.value {
+                Some(value) => writeln!(
+                    out,
+                    "{} to move: {value}{} under perfect play{}",
+                    a.to_move,
+                    depth(a.depth),
+                    score(a.score)
+                ),
+                None => writeln!(out, "{} to move: not proved", a.to_move),
+            };
             for m in &a.moves {
                 let _ = writeln!(
                     out,
                     "  {:>3}  {:<4}{}{}{}",
                     m.notation,
-                    m.value,
+                    m.value.unwrap_or("not proved"),
                     depth(m.depth),
                     score(m.score),
                     if m.best { "  (best)" } else { "" }

@@ -35,13 +35,20 @@
 pub mod answer;
 pub mod sentinel;
 
+pub use crate::board::cells::Cells;
 use crate::error::{quoted, Error, Result};
 
 /// Largest side of a board this module describes.
 pub const MAX_SIDE: u32 = 16;
 
-/// Most cells of a board this module describes: one bit a cell in a `u64`.
-pub const MAX_CELLS: u32 = 64;
+/// Most cells of a board this module describes: one bit a cell in a
+/// [`Cells`] (16 × 16, gomoku's 15 × 15 included).
+pub const MAX_CELLS: u32 = Cells::CAPACITY as u32;
+
+/// Most cells of a board whose stones fit one `u64` word: the engines that
+/// answer positions by search and the tables take boards up to this size
+/// ([`Position::words`]).
+pub const WORD_CELLS: u32 = 64;
 
 /// How stones are placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,24 +108,45 @@ impl Status {
     }
 }
 
-/// A position: the cells of each player (layout in the module docs).
+/// A position: the cells of each player (layout in the module docs), on
+/// boards of up to [`MAX_CELLS`] cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Position {
     /// X's stones.
-    pub x: u64,
+    pub x: Cells,
     /// O's stones.
-    pub o: u64,
+    pub o: Cells,
 }
 
 impl Position {
+    /// The position of X's stones `x` and O's `o`, one bit a cell, on a
+    /// board of at most [`WORD_CELLS`] cells.
+    pub fn from_words(x: u64, o: u64) -> Self {
+        Self {
+            x: Cells::from_word(x),
+            o: Cells::from_word(o),
+        }
+    }
+
+    /// X's and O's stones one bit a cell, for the engines of boards of at
+    /// most [`WORD_CELLS`] cells. Contract: no stone lies past cell 63.
+    pub fn words(&self) -> (u64, u64) {
+        (self.x.word(), self.o.word())
+    }
+
+    /// The occupied cells.
+    pub fn occupied(&self) -> Cells {
+        self.x | self.o
+    }
+
     /// Stones on the board.
     pub fn stones(&self) -> u32 {
-        (self.x | self.o).count_ones()
+        self.occupied().len()
     }
 
     /// The player whose turn it is (or would be, in a finished game).
     pub fn to_move(&self) -> Side {
-        if self.x.count_ones() == self.o.count_ones() {
+        if self.x.len() == self.o.len() {
             Side::X
         } else {
             Side::O
@@ -129,12 +157,12 @@ impl Position {
     pub fn with(&self, cell: u32) -> Position {
         match self.to_move() {
             Side::X => Position {
-                x: self.x | 1 << cell,
+                x: self.x.with(cell),
                 o: self.o,
             },
             Side::O => Position {
                 x: self.x,
-                o: self.o | 1 << cell,
+                o: self.o.with(cell),
             },
         }
     }
@@ -147,24 +175,21 @@ pub struct BoardGame {
     cols: u32,
     rows: u32,
     k: u32,
-    lines: Vec<u64>,
+    lines: Vec<Cells>,
 }
 
 impl BoardGame {
     /// Validates the size (sides 1 to [`MAX_SIDE`], at most [`MAX_CELLS`]
     /// cells) and `k` (1 to the longer side) and lists the winning lines.
+    /// Which engines answer positions of a board is the facade's concern
+    /// ([`crate::analyzer`]): the language describes every board.
     pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
         if !(1..=MAX_SIDE).contains(&cols)
             || !(1..=MAX_SIDE).contains(&rows)
             || cols * rows > MAX_CELLS
         {
-            // (issue 73, line 16: a gravity board was given m,n,k advice)
-            let further = match family {
-                Family::Mnk => "; on a larger board `search mnk --moves` and `play mnk` answer m,n,k positions by the threat prover up to 256 cells, and the empty m,n,k board's value goes further (`retrograde search mnk` or `prove mnk` without a position)",
-                Family::Gravity => "; no engine takes a larger gravity board",
-            };
             return Err(Error::InvalidInput(format!(
-                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE}, at most {MAX_CELLS} cells, a cell a bit of 64){further}"
+                "a board of {cols} columns × {rows} rows is outside what positions describe (sides from 1 to {MAX_SIDE})"
             )));
         }
         if k == 0 || k > cols.max(rows) {
@@ -175,7 +200,7 @@ impl BoardGame {
         }
         let lines = winning_lines(cols, rows, k)
             .iter()
-            .map(|cells| cells.iter().fold(0u64, |m, &c| m | 1 << c))
+            .map(|cells| cells.iter().fold(Cells::default(), |m, &c| m.with(c)))
             .collect();
         Ok(Self {
             family,
@@ -212,17 +237,18 @@ impl BoardGame {
     }
 
     /// Every cell.
-    pub fn full(&self) -> u64 {
-        if self.cells() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.cells()) - 1
-        }
+    pub fn full(&self) -> Cells {
+        Cells::first_n(self.cells())
+    }
+
+    /// The empty cells of `p`.
+    pub fn empty(&self, p: &Position) -> Cells {
+        self.full().minus(p.occupied())
     }
 
     /// Whether `stones` hold `k` in a row.
-    pub fn has_line(&self, stones: u64) -> bool {
-        self.lines.iter().any(|&l| l & !stones == 0)
+    pub fn has_line(&self, stones: Cells) -> bool {
+        self.lines.iter().any(|l| l.minus(stones).is_empty())
     }
 
     /// Where the game stands. Both players holding a line happens in no
@@ -236,7 +262,7 @@ impl BoardGame {
             }),
             (true, false) => Status::Won(Side::X),
             (false, true) => Status::Won(Side::O),
-            _ if (p.x | p.o) == self.full() => Status::Drawn,
+            _ if p.occupied() == self.full() => Status::Drawn,
             _ => Status::InProgress,
         }
     }
@@ -247,11 +273,9 @@ impl BoardGame {
         if self.status(p) != Status::InProgress {
             return Vec::new();
         }
-        let empty = self.full() & !(p.x | p.o);
+        let empty = self.empty(p);
         match self.family {
-            Family::Mnk => (0..self.cells())
-                .filter(|&c| empty & (1 << c) != 0)
-                .collect(),
+            Family::Mnk => empty.iter().collect(),
             Family::Gravity => (0..self.cols)
                 .filter_map(|c| self.drop_cell(empty, c))
                 .collect(),
@@ -270,11 +294,11 @@ impl BoardGame {
     }
 
     /// The lowest empty cell of column `col`, if it has room.
-    pub fn drop_cell(&self, empty: u64, col: u32) -> Option<u32> {
+    pub fn drop_cell(&self, empty: Cells, col: u32) -> Option<u32> {
         (0..self.rows)
             .rev()
             .map(|r| r * self.cols + col)
-            .find(|&cell| empty & (1 << cell) != 0)
+            .find(|&cell| empty.has(cell))
     }
 
     /// A move in the notation of the module docs.
@@ -306,8 +330,7 @@ impl BoardGame {
                         self.cols
                     ));
                 }
-                let empty = self.full() & !(p.x | p.o);
-                match self.drop_cell(empty, col - 1) {
+                match self.drop_cell(self.empty(p), col - 1) {
                     Some(cell) => cell,
                     None => return bad(format!("column {col} is full")),
                 }
@@ -316,7 +339,7 @@ impl BoardGame {
         if self.status(p) != Status::InProgress {
             return bad("the game is already over".into());
         }
-        if (p.x | p.o) & (1 << cell) != 0 {
+        if p.occupied().has(cell) {
             return bad(format!("{} is taken", self.format_move(cell)));
         }
         Ok(cell)
@@ -391,17 +414,17 @@ impl BoardGame {
     /// stones and two winners. (An m,n,k position that no legal game
     /// reaches otherwise is answered as unreachable, not refused.)
     pub fn check(&self, p: &Position) -> Result<()> {
-        let (xs, os) = (p.x.count_ones(), p.o.count_ones());
+        let (xs, os) = (p.x.len(), p.o.len());
         if xs != os && xs != os + 1 {
             return Err(Error::InvalidInput(format!(
                 "X has {xs} stones and O {os}: X moves first, so X has as many stones as O or one more"
             )));
         }
         if self.family == Family::Gravity {
-            let occupied = p.x | p.o;
+            let occupied = p.occupied();
             for cell in 0..self.cells() - self.cols {
                 let below = cell + self.cols;
-                if occupied & (1 << cell) != 0 && occupied & (1 << below) == 0 {
+                if occupied.has(cell) && !occupied.has(below) {
                     return Err(Error::InvalidInput(format!(
                         "the stone in column {} floats: on a gravity board every stone rests on the bottom or on another stone",
                         cell % self.cols + 1
@@ -444,23 +467,20 @@ impl BoardGame {
         let last_is_x = p.stones() % 2 == 1;
         let mine = if last_is_x { p.x } else { p.o };
         let take = |cell: u32| {
-            let bit = !(1u64 << cell);
+            let bit = Cells::one(cell);
             Position {
-                x: p.x & bit,
-                o: p.o & bit,
+                x: p.x.minus(bit),
+                o: p.o.minus(bit),
             }
         };
         match self.family {
-            Family::Mnk => (0..self.cells())
-                .filter(|&c| mine & (1 << c) != 0)
-                .map(take)
-                .collect(),
+            Family::Mnk => mine.iter().map(take).collect(),
             Family::Gravity => (0..self.cols)
                 .filter_map(|c| {
                     let top = (0..self.rows)
                         .map(|r| r * self.cols + c)
-                        .find(|&cell| (p.x | p.o) & (1 << cell) != 0)?;
-                    (mine & (1 << top) != 0).then(|| take(top))
+                        .find(|&cell| p.occupied().has(cell))?;
+                    mine.has(top).then(|| take(top))
                 })
                 .collect(),
         }
@@ -468,11 +488,11 @@ impl BoardGame {
 
     /// Depth-first search for a way back to the empty board (see
     /// [`Self::reachable`]); `seen` holds the occupied sets already tried.
-    fn unplay(&self, p: &Position, seen: &mut std::collections::HashSet<u64>) -> bool {
+    fn unplay(&self, p: &Position, seen: &mut std::collections::HashSet<Cells>) -> bool {
         if p.stones() == 0 {
             return true;
         }
-        if !seen.insert(p.x | p.o) {
+        if !seen.insert(p.occupied()) {
             return false;
         }
         self.takebacks(p)
@@ -503,10 +523,10 @@ impl BoardGame {
             .map(|r| {
                 (0..self.cols)
                     .map(|c| {
-                        let bit = 1u64 << (r * self.cols + c);
-                        if p.x & bit != 0 {
+                        let cell = r * self.cols + c;
+                        if p.x.has(cell) {
                             'X'
-                        } else if p.o & bit != 0 {
+                        } else if p.o.has(cell) {
                             'O'
                         } else {
                             '.'
@@ -702,17 +722,17 @@ pub fn parse_diagram_any(text: &str) -> Result<Diagram> {
         || rows.len() * cols > MAX_CELLS as usize
     {
         return bad(format!(
-            "{cols} columns × {} rows is beyond sides of {MAX_SIDE} and {MAX_CELLS} cells (on a larger m,n,k board `search mnk` takes the position as --moves)",
+            "{cols} columns × {} rows is beyond sides of {MAX_SIDE}",
             rows.len()
         ));
     }
     let mut position = Position::default();
     for (r, row) in rows.iter().enumerate() {
         for (c, ch) in row.chars().enumerate() {
-            let bit = 1u64 << (r * cols + c);
+            let cell = (r * cols + c) as u32;
             match ch {
-                'X' => position.x |= bit,
-                'O' => position.o |= bit,
+                'X' => position.x = position.x.with(cell),
+                'O' => position.o = position.o.with(cell),
                 '.' => {}
                 other => return bad(format!("{other:?} is not X, O, . or /")),
             }

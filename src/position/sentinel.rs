@@ -23,10 +23,10 @@ pub fn sentinel_cells(cols: u32, rows: u32, p: &Position) -> (u64, u64) {
     for cell in 0..cols * rows {
         let (r, c) = (cell / cols, cell % cols);
         let bit = 1u64 << (c * (rows + 1) + (rows - 1 - r));
-        if p.x & (1 << cell) != 0 {
+        if p.x.has(cell) {
             x |= bit;
         }
-        if (p.x | p.o) & (1 << cell) != 0 {
+        if p.occupied().has(cell) {
             occupied |= bit;
         }
     }

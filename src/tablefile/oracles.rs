@@ -7,7 +7,7 @@ use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::position::answer::{Lookup, Oracle};
 use crate::position::sentinel::sentinel_cells;
-use crate::position::Position;
+use crate::position::{Cells, Position};
 use crate::tablefile::GravityValues;
 use crate::tables::layered::MnkSolution;
 
@@ -16,7 +16,8 @@ pub struct MnkTable<'a>(pub &'a MnkSolution);
 
 impl Oracle for MnkTable<'_> {
     fn lookup(&self, p: &Position) -> Result<Lookup> {
-        let (Ok(x), Ok(o)) = (u32::try_from(p.x), u32::try_from(p.o)) else {
+        let word = |cells: Cells| cells.as_word().and_then(|w| u32::try_from(w).ok());
+        let (Some(x), Some(o)) = (word(p.x), word(p.o)) else {
             return Ok(Lookup::Unreachable);
         };
         Ok(match self.0.lookup(x, o) {

@@ -24,21 +24,22 @@ fn an_m_n_k_board_beyond_both_table_engines_names_the_search() {
 
 #[test]
 fn a_position_beyond_the_position_language_says_where_it_goes() {
-    // a gravity board past 64 cells: no position answered; (issue 73,
-    // line 16) the message gives no m,n,k advice for a gravity board
+    // a gravity board past 64 cells: its positions are read (issue 74,
+    // line 3), but no engine answers them; (issue 73, line 16) the message
+    // gives no m,n,k advice for a gravity board
     let err = refused(&[
         "search", "connect", "--cols", "9", "--rows", "9", "--moves", "5",
     ]);
     assert!(
-        err.contains("no engine takes a larger gravity board") && !err.contains("mnk"),
+        err.contains("no engine answers positions of a gravity board") && !err.contains("mnk"),
         "{err}"
     );
 
-    // an m,n,k position past the threat prover's 256 cells
+    // a board past the position language's 16 a side
     let err = refused(&[
         "search", "mnk", "--cols", "17", "--rows", "17", "--k", "5", "--moves", "i9",
     ]);
-    assert!(err.contains("the threat prover takes 1 to 256"), "{err}");
+    assert!(err.contains("sides from 1 to 16"), "{err}");
 }
 
 /// `search mnk` with `args` (split at spaces): its exit code, standard
@@ -192,10 +193,10 @@ fn play_mnk_beyond_the_table_engines_plays_by_search() {
         "{out}"
     );
     assert!(out.contains("X plays d4"), "{out}");
-    // past what positions describe: the threat prover (tests/cli/positions.rs),
-    // and past its 256 cells refused in one line
+    // past 64 cells: the threat prover (tests/cli/positions.rs), and past
+    // the position language's 16 a side refused in one line
     let err = refused(&["play", "mnk", "--cols", "17", "--rows", "17", "--k", "5"]);
-    assert!(err.contains("the threat prover takes 1 to 256"), "{err}");
+    assert!(err.contains("sides from 1 to 16"), "{err}");
 }
 
 #[test]

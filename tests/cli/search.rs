@@ -252,12 +252,19 @@ fn every_move_past_64_cells_gets_its_value_and_an_open_one_exits_3() {
     assert_eq!(out.status.code(), Some(3));
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(answer["value"].is_null(), "{answer}");
-    // diagrams are read up to 64 cells only; a taken cell is refused
-    let empty = vec![".".repeat(15); 15].join("/");
-    let err = refused(&words(&format!("{gomoku_search} --board {empty}")));
-    assert!(err.contains("takes the position as --moves"), "{err}");
+    // (issue 74, line 3) one position language to 256 cells: a diagram
+    // is the position its moves give; a taken cell is refused
+    let mut rows = vec![".".repeat(15); 15];
+    rows[7].replace_range(7..8, "X");
+    let diagram = rows.join("/");
+    let by_board = retrograde(&words(&format!(
+        "{gomoku_search} --json -q --board {diagram} --time-limit 1"
+    )));
+    let by_board: Value = serde_json::from_slice(&by_board.stdout).unwrap();
+    assert_eq!(by_board["position"], answer["position"], "{by_board}");
+    assert_eq!(by_board["method"], "threats", "{by_board}");
     let err = refused(&words(&format!("{gomoku_search} --moves h8,h8")));
-    assert!(err.contains("played twice"), "{err}");
+    assert!(err.contains("h8 is taken"), "{err}");
 }
 
 // (issue 73, line 9) `--time-limit -1` was clap's "unexpected argument",

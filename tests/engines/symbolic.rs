@@ -309,7 +309,7 @@ fn every_mnk_board_up_to_12_cells_has_the_explicit_value() {
                 }
                 rest /= 3;
             }
-            let p = retrograde::position::Position { x, o };
+            let p = retrograde::position::Position::from_words(x, o);
             let ply = p.stones();
             let bits = layout.assignment(&p);
             let won = sets.contains(ply, Set::Won, &bits).unwrap();

@@ -62,10 +62,7 @@ fn the_provers_values_equal_the_tables() {
             if seen % stride != 0 {
                 return;
             }
-            let p = Position {
-                x: u64::from(x),
-                o: u64::from(o),
-            };
+            let p = Position::from_words(u64::from(x), u64::from(o));
             match oracle.lookup(&p).unwrap() {
                 // the prover alone: no depth
                 Lookup::Known(v, None) => {
@@ -81,7 +78,8 @@ fn the_provers_values_equal_the_tables() {
             let child = p.with(game.parse_move(&p, &best.notation).unwrap());
             let kept = match game.status(&child) {
                 Status::InProgress => {
-                    let (x, o) = (child.x as u32, child.o as u32);
+                    let (x, o) = child.words();
+                    let (x, o) = (x as u32, o as u32);
                     table.lookup(x, o).unwrap().0.flip()
                 }
                 Status::Won(_) => Outcome::Win,

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyByteArray;
-use retrograde::position::{BoardGame, Family, Position, Side, Status};
+use pyo3::types::{PyByteArray, PyBytes};
+use retrograde::position::{BoardGame, Cells, Family, Position, Side, Status};
 
 use crate::errors::IntoPy;
 
@@ -33,7 +33,7 @@ pub fn family_name(family: Family) -> &'static str {
 }
 
 /// The board of `family` checked as every command checks it (sides 1 to
-/// 8, at most 64 cells, `k` up to the longer side); `k` by default 4 on
+/// 16, `k` up to the longer side); `k` by default 4 on
 /// gravity boards and 3 on m,n,k boards, as the command line's.
 pub fn board(family: &str, cols: u32, rows: u32, k: Option<u32>) -> PyResult<BoardGame> {
     let family = family_named(family)?;
@@ -52,7 +52,7 @@ fn index(side: Side) -> u8 {
     }
 }
 
-/// A board game in play: Connect Four of any size (sides up to 16, at most 64 cells)
+/// A board game in play: Connect Four of any size (sides up to 16)
 /// (`family="connect"`) or an m,n,k game (`family="mnk"`).
 #[pyclass(module = "retrograde._native")]
 #[derive(Clone)]
@@ -99,33 +99,27 @@ impl Game {
             return None;
         }
         let action = u32::try_from(action).ok()?;
-        let empty = self.board.full() & !(self.position.x | self.position.o);
+        let empty = self.board.empty(&self.position);
         match self.board.family() {
             Family::Gravity if action < self.board.cols() => self.board.drop_cell(empty, action),
-            Family::Mnk if action < self.board.cells() && empty & (1 << action) != 0 => {
-                Some(action)
-            }
+            Family::Mnk if action < self.board.cells() && empty.has(action) => Some(action),
             _ => None,
         }
     }
 
-    /// Legal actions as a bit mask.
-    fn legal_bits(&self) -> u64 {
-        let mut bits = 0u64;
+    /// Legal actions as a set, bit `a` for action `a`.
+    fn legal_bits(&self) -> Cells {
         if self.status != Status::InProgress {
-            return bits;
+            return Cells::default();
         }
-        let empty = self.board.full() & !(self.position.x | self.position.o);
+        let empty = self.board.empty(&self.position);
         match self.board.family() {
-            Family::Gravity => {
-                // a column has room when its top cell is empty
-                for c in 0..self.board.cols() {
-                    bits |= ((empty >> c) & 1) << c;
-                }
-            }
-            Family::Mnk => bits = empty,
+            // a column has room when its top cell is empty
+            Family::Gravity => (0..self.board.cols())
+                .filter(|&c| empty.has(c))
+                .fold(Cells::default(), Cells::with),
+            Family::Mnk => empty,
         }
-        bits
     }
 
     /// Plays `cell` (legal).
@@ -248,8 +242,11 @@ impl Game {
     /// The first player's and the second player's stones as bit masks
     /// (bit `row * cols + col`, rows from the top).
     #[getter]
-    fn masks(&self) -> (u64, u64) {
-        (self.position.x, self.position.o)
+    fn masks<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        Ok((
+            python_int(py, self.position.x)?,
+            python_int(py, self.position.o)?,
+        ))
     }
 
     /// Back to the empty board.
@@ -309,10 +306,10 @@ impl Game {
         let Some(cell) = self.history.pop() else {
             return Err(PyValueError::new_err("no move to take back"));
         };
-        let bit = !(1u64 << cell);
+        let bit = Cells::one(cell);
         self.position = Position {
-            x: self.position.x & bit,
-            o: self.position.o & bit,
+            x: self.position.x.minus(bit),
+            o: self.position.o.minus(bit),
         };
         self.status = self.board.status(&self.position);
         Ok(())
@@ -320,17 +317,14 @@ impl Game {
 
     /// The legal actions, in increasing order.
     fn legal_actions(&self) -> Vec<u32> {
-        let bits = self.legal_bits();
-        (0..self.n_actions())
-            .filter(|&a| bits >> a & 1 != 0)
-            .collect()
+        self.legal_bits().iter().collect()
     }
 
     /// One byte an action, 1 where legal (all 0 once the game is over).
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
         let bits = self.legal_bits();
         let mask: Vec<u8> = (0..self.n_actions())
-            .map(|a| (bits >> a & 1) as u8)
+            .map(|a| u8::from(bits.has(a)))
             .collect();
         PyByteArray::new(py, &mask)
     }
@@ -346,9 +340,11 @@ impl Game {
         };
         let cells = self.board.cells() as usize;
         let mut out = vec![0u8; 2 * cells];
-        for cell in 0..cells {
-            out[2 * cell] = (mine >> cell & 1) as u8;
-            out[2 * cell + 1] = (theirs >> cell & 1) as u8;
+        for cell in mine.iter() {
+            out[2 * cell as usize] = 1;
+        }
+        for cell in theirs.iter() {
+            out[2 * cell as usize + 1] = 1;
         }
         Ok(PyByteArray::new(py, &out))
     }
@@ -356,9 +352,9 @@ impl Game {
     /// The board as `rows × cols` bytes from the top row: 0 empty, 1 the
     /// first player's stone, 2 the second's.
     fn grid<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
-        let cells = self.board.cells() as usize;
-        let out: Vec<u8> = (0..cells)
-            .map(|c| (self.position.x >> c & 1) as u8 + 2 * (self.position.o >> c & 1) as u8)
+        let (x, o) = (self.position.x, self.position.o);
+        let out: Vec<u8> = (0..self.board.cells())
+            .map(|c| u8::from(x.has(c)) + 2 * u8::from(o.has(c)))
             .collect();
         PyByteArray::new(py, &out)
     }
@@ -380,7 +376,7 @@ impl Game {
         );
         let mut cells: Vec<u32> = lines
             .iter()
-            .filter(|line| line.iter().all(|&c| stones >> c & 1 != 0))
+            .filter(|line| line.iter().all(|&c| stones.has(c)))
             .flatten()
             .copied()
             .collect();
@@ -451,4 +447,12 @@ pub fn position_of(board: &BoardGame, obj: &Bound<'_, PyAny>) -> PyResult<Positi
     Err(PyValueError::new_err(
         "a position is a retrograde.Game or a move list such as \"4 4 5\" or \"b2 a1\"",
     ))
+}
+
+/// `cells` as a Python integer, bit `i` for cell `i` (as wide as the
+/// board: past 64 bits on boards of more than 64 cells).
+fn python_int<'py>(py: Python<'py>, cells: Cells) -> PyResult<Bound<'py, PyAny>> {
+    let bytes: Vec<u8> = cells.words().iter().flat_map(|w| w.to_le_bytes()).collect();
+    py.get_type::<pyo3::types::PyInt>()
+        .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
 }

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use retrograde::position::{BoardGame, Family, Position, Status};
+use retrograde::position::{BoardGame, Cells, Family, Position, Status};
 
 use crate::game::Game;
 use crate::interrupt;
@@ -38,23 +38,20 @@ impl Rng {
     }
 }
 
-/// The cells the player to move may take, as a bit mask.
-fn legal(board: &BoardGame, p: &Position) -> u64 {
-    let empty = board.full() & !(p.x | p.o);
+/// The cells the player to move may take.
+fn legal(board: &BoardGame, p: &Position) -> Cells {
+    let empty = board.empty(p);
     match board.family() {
         Family::Mnk => empty,
         Family::Gravity => (0..board.cols())
             .filter_map(|c| board.drop_cell(empty, c))
-            .fold(0, |m, cell| m | 1 << cell),
+            .fold(Cells::default(), Cells::with),
     }
 }
 
-/// The `i`-th set bit of `mask` (i < popcount).
-fn nth_bit(mut mask: u64, i: u32) -> u32 {
-    for _ in 0..i {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros()
+/// The `i`-th cell of `cells` (i < its length).
+fn nth_bit(cells: Cells, i: u32) -> u32 {
+    cells.iter().nth(i as usize).expect("i is below the length")
 }
 
 /// One node of the tree.
@@ -62,7 +59,7 @@ struct Node {
     position: Position,
     status: Status,
     /// Cells not yet expanded.
-    untried: u64,
+    untried: Cells,
     /// (cell, child index).
     children: Vec<(u32, usize)>,
     visits: f64,
@@ -98,7 +95,7 @@ fn search(
             untried: if status == Status::InProgress {
                 legal(board, &p)
             } else {
-                0
+                Cells::default()
             },
             children: Vec::new(),
             visits: 0.0,
@@ -115,7 +112,7 @@ fn search(
         let mut at = 0;
         path.push(at);
         // select
-        while tree[at].untried == 0 && !tree[at].children.is_empty() {
+        while tree[at].untried.is_empty() && !tree[at].children.is_empty() {
             let log_n = tree[at].visits.ln();
             let best = tree[at]
                 .children
@@ -131,10 +128,10 @@ fn search(
             path.push(at);
         }
         // expand
-        if tree[at].untried != 0 {
+        if !tree[at].untried.is_empty() {
             let untried = tree[at].untried;
-            let cell = nth_bit(untried, rng.below(untried.count_ones()));
-            tree[at].untried &= !(1 << cell);
+            let cell = nth_bit(untried, rng.below(untried.len()));
+            tree[at].untried = untried.minus(Cells::one(cell));
             let child = node(tree[at].position.with(cell));
             tree.push(child);
             let c = tree.len() - 1;
@@ -150,7 +147,7 @@ fn search(
         let mut plies = 0u32;
         while status == Status::InProgress {
             let moves = legal(board, &p);
-            p = p.with(nth_bit(moves, rng.below(moves.count_ones())));
+            p = p.with(nth_bit(moves, rng.below(moves.len())));
             status = board.status(&p);
             plies += 1;
         }

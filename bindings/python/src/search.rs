@@ -6,11 +6,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use retrograde::analyzer::searching::{
-    time_limit as checked_time_limit, PositionSearcher, MAX_TIME_LIMIT,
+    time_limit as checked_time_limit, PositionSearcher, Question, MAX_TIME_LIMIT,
 };
 use retrograde::position::answer::{MoveDetail, PositionAnswer};
-use retrograde::runtime::in_pool;
 use retrograde::search::general::Precision;
+use retrograde::Analyzer;
 
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;
@@ -22,13 +22,14 @@ use crate::table::budget;
 /// A search for the positions of one board.
 #[pyclass(module = "retrograde._native", frozen)]
 pub struct Searcher {
+    analyzer: Analyzer,
     inner: PositionSearcher,
-    threads: usize,
 }
 
 impl Searcher {
-    /// The answer for `obj` within `time_limit` seconds; `None` when not
-    /// reached in time.
+    /// The answer for `obj` within `time_limit` seconds, by the facade's
+    /// cascade (`retrograde::Analyzer::answer`); `None` when its value was
+    /// not proved in time.
     fn search(
         &self,
         py: Python<'_>,
@@ -47,14 +48,19 @@ impl Searcher {
                 )))
             }
         };
-        let threads = self.threads;
         interrupt::run(py, |cancel| {
-            in_pool(threads, || {
-                self.inner
-                    .answer(&p, precision, detail, limit, Some(cancel))
-            })
-            .py_err()?
-            .py_err()
+            let question = Question {
+                position: p,
+                precision,
+                detail,
+                time_limit: limit,
+                cancel: Some(cancel),
+            };
+            let report = self
+                .analyzer
+                .answer(self.inner.game(), None, Some(&self.inner), &question)
+                .py_err()?;
+            Ok(report.answer.filter(PositionAnswer::proved))
         })
     }
 }
@@ -78,9 +84,10 @@ impl Searcher {
     ) -> PyResult<Self> {
         let game = board(family, cols, rows, k)?;
         let budget = budget(max_memory)?;
+        let analyzer = Analyzer::new(budget, limits::threads(py, threads)?);
         Ok(Self {
-            inner: PositionSearcher::new(&game, &budget, 0).py_err()?,
-            threads: limits::threads(py, threads)?,
+            inner: analyzer.searcher(&game, 0).py_err()?,
+            analyzer,
         })
     }
 

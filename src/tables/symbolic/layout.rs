@@ -155,13 +155,14 @@ impl Layout {
     /// (checked by the position module before any lookup).
     pub fn assignment(&self, p: &Position) -> Vec<bool> {
         let mut bits = vec![false; self.vars() as usize];
+        let (x, o) = p.words();
         match self.encoding {
             Encoding::Pair => {
                 for c in 0..self.cols {
                     for r in 0..self.rows {
                         let bit = self.position_bit(c, r);
-                        bits[self.pair_var(c, r, 0) as usize] = p.x & bit != 0;
-                        bits[self.pair_var(c, r, 1) as usize] = p.o & bit != 0;
+                        bits[self.pair_var(c, r, 0) as usize] = x & bit != 0;
+                        bits[self.pair_var(c, r, 1) as usize] = o & bit != 0;
                     }
                 }
             }
@@ -170,8 +171,8 @@ impl Layout {
                     let mut height = 0;
                     for r in 0..self.rows {
                         let bit = self.position_bit(c, r);
-                        if (p.x | p.o) & bit != 0 {
-                            bits[self.column_var(c, r) as usize] = p.x & bit != 0;
+                        if (x | o) & bit != 0 {
+                            bits[self.column_var(c, r) as usize] = x & bit != 0;
                             height = r + 1;
                         }
                     }
@@ -218,10 +219,7 @@ mod tests {
         // 2 columns × 2 rows; X in column 0, O on it; X in column 1
         let layout = Layout::new(Family::Gravity, 2, 2, 2, Encoding::Column).unwrap();
         // position bits: row 0 (top) = bits 0,1; row 1 (bottom) = bits 2,3
-        let p = Position {
-            x: 0b0100 | 0b1000,
-            o: 0b0001,
-        };
+        let p = Position::from_words(0b0100 | 0b1000, 0b0001);
         let bits = layout.assignment(&p);
         // column 0: X, O, sentinel at 2; column 1: X, sentinel at 1
         assert_eq!(bits, vec![true, false, true, true, true, false]);
