@@ -507,8 +507,14 @@ fn check_certificate_output(path: &Path, replace_any_file: bool) -> Result<()> {
     ];
     let head_len = ours.iter().map(|m| m.len()).max().unwrap_or(0);
     let is_ours = |head: &[u8]| ours.iter().any(|m| head.starts_with(m.as_bytes()));
-    check_replaceable(path, replace_any_file, head_len, is_ours, "a certificate")
-        .map_err(|e| Error::setting(Setting::Proof, e.to_string()))
+    check_replaceable(
+        path,
+        (replace_any_file, Setting::ReplaceAnyFile),
+        head_len,
+        is_ours,
+        "a certificate",
+    )
+    .map_err(|e| e.of_setting(Setting::Proof))
 }
 
 /// The checkpoint files of a threat request: not among those merged, not

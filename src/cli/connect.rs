@@ -137,7 +137,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let solution = match in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))? {
         Err(
             refused @ (retrograde::error::Error::OverMemoryBudget { .. }
-            | retrograde::error::Error::ProjectedOverBudget(_)),
+            | retrograde::error::Error::ProjectedOverBudget { .. }),
         ) if args.engine.engine == EngineChoice::Auto => {
             bar.finish();
             let layout = retrograde::tables::symbolic::Layout::new(
@@ -150,7 +150,10 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
             let note = super::engine_choice::symbolic_instead(
                 &layout,
                 args.engine.count_only,
-                &format!("the explicit engine stops: {refused}"),
+                &format!(
+                    "the explicit engine stops: {}",
+                    super::output::in_flags(&refused)
+                ),
             )?;
             if !args.run.quiet() {
                 eprintln!("note: {note}");

@@ -194,16 +194,16 @@ pub fn mnk(
         }
         Err(e) => lines.push(Line {
             engine: "explicit",
-            json: json!({ "refused": e.to_string() }),
-            text: format!("does not take the board: {e}"),
+            json: json!({ "refused": super::output::in_flags(&e) }),
+            text: format!("does not take the board: {}", super::output::in_flags(&e)),
         }),
     }
     match Layout::new(Family::Mnk, cols, rows, k, engine.encoding(Family::Mnk)) {
         Ok(layout) => lines.push(symbolic_line(&layout, engine.count_only)),
         Err(e) => lines.push(Line {
             engine: "symbolic",
-            json: json!({ "refused": e.to_string() }),
-            text: format!("does not take the board: {e}"),
+            json: json!({ "refused": super::output::in_flags(&e) }),
+            text: format!("does not take the board: {}", super::output::in_flags(&e)),
         }),
     }
     print(Family::Mnk, (cols, rows, k), budget, lines, json_out)

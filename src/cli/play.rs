@@ -277,7 +277,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         // beyond the table engines (memory, or m,n,k sides): play by search
         Err(
             refused @ (Error::OverMemoryBudget { .. }
-            | Error::ProjectedOverBudget(_)
+            | Error::ProjectedOverBudget { .. }
             | Error::InvalidInput(_)),
         ) => {
             bar.finish();
@@ -315,12 +315,15 @@ fn by_search(
     refused: Error,
 ) -> anyhow::Result<Solved> {
     if args.out.out.is_some() {
-        bail!("{refused}; --out saves a table, and beyond it play goes by search (drop --out)");
+        bail!(
+            "{}; --out saves a table, and beyond it play goes by search (drop --out)",
+            super::output::in_flags(&refused)
+        );
     }
     let seconds = move_seconds(args.move_seconds)?;
     let Ok(bitboard) = Bitboard::new(family, cols, rows, k) else {
         match family {
-            Family::Gravity => bail!("{refused}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position"),
+            Family::Gravity => bail!("{}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position", super::output::in_flags(&refused)),
             Family::Mnk => {
                 // positions are read on boards of up to 64 cells (checked
                 // by the caller's BoardGame), past the bitboard search's

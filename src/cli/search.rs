@@ -206,7 +206,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     let engine = Bitboard::new(family, cols, rows, k).ok();
     if let Some(out) = &args.out {
         retrograde::tablefile::replace::check_table_output(out, args.force)
-            .map_err(|e| anyhow::anyhow!("--out {e}"))?;
+            .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
     }
     let book = match (&args.book, &engine) {
         (Some(path), Some(bitboard)) => Some(book::open_book(path, bitboard, &args.run.budget())?),

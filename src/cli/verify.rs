@@ -402,13 +402,16 @@ impl NotReached {
             Some(
                 Error::OverMemoryBudget { .. }
                 | Error::StoreFull { .. }
-                | Error::ProjectedOverBudget(_),
+                | Error::ProjectedOverBudget { .. },
             ) => "memory",
             _ => "error",
         };
         Self {
             reason,
-            message: err.to_string(),
+            message: match err.downcast_ref::<Error>() {
+                Some(e) => super::output::in_flags(e),
+                None => err.to_string(),
+            },
         }
     }
 

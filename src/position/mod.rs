@@ -160,7 +160,7 @@ impl BoardGame {
         {
             // (issue 73, line 16: a gravity board was given m,n,k advice)
             let further = match family {
-                Family::Mnk => "; on a larger board `search mnk --moves` and `play mnk` answer m,n,k positions by the threat prover up to 256 cells, and the empty m,n,k board's value goes further (`retrograde search mnk` or `prove mnk` without a position)",
+                Family::Mnk => "; on a larger board a search and play answer m,n,k positions, given as moves, by the threat prover up to 256 cells, and the empty m,n,k board's value goes further (a search or a proof without a position)",
                 Family::Gravity => "; no engine takes a larger gravity board",
             };
             return Err(Error::InvalidInput(format!(
@@ -702,7 +702,7 @@ pub fn parse_diagram_any(text: &str) -> Result<Diagram> {
         || rows.len() * cols > MAX_CELLS as usize
     {
         return bad(format!(
-            "{cols} columns × {} rows is beyond sides of {MAX_SIDE} and {MAX_CELLS} cells (on a larger m,n,k board `search mnk` takes the position as --moves)",
+            "{cols} columns × {} rows is beyond sides of {MAX_SIDE} and {MAX_CELLS} cells (on a larger m,n,k board a search takes the position as its moves)",
             rows.len()
         ));
     }

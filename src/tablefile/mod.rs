@@ -683,7 +683,8 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
         }
         (_, book::BOOK_ENCODING) => {
             return Err(
-                "a search book, not a table: give it to `retrograde search … --book FILE`".into(),
+                "a search book, not a table: a search of its board takes it as its opening book"
+                    .into(),
             )
         }
         (_, other) => {

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use super::{SavedGame, FORMAT_VERSION, MAGIC, TRAILER_BYTES};
 use crate::atomic_file::write_atomically_with;
 use crate::checksum::Checksum;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result, Setting};
 use crate::game::Outcome;
 use crate::position::Family;
 use crate::tables::symbolic::certify::{certify, Certified, StoredTable};
@@ -203,7 +203,10 @@ impl SymbolicTableWriter {
         let layout = &solution.layout;
         let cells = layout.cells();
         let value = solution.value.ok_or_else(|| {
-            Error::InvalidInput("a count-only run has no values to save (drop --count-only)".into())
+            Error::refused(
+                "a count-only run has no values to save (drop {remedy})",
+                &[Remedy::give(Setting::CountOnly)],
+            )
         })?;
         self.entries.sort_by_key(|e| (e.ply, e.set));
         let complete = self.entries.len() == 2 * (cells as usize + 1)

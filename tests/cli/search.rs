@@ -255,7 +255,7 @@ fn every_move_past_64_cells_gets_its_value_and_an_open_one_exits_3() {
     // diagrams are read up to 64 cells only; a taken cell is refused
     let empty = vec![".".repeat(15); 15].join("/");
     let err = refused(&words(&format!("{gomoku_search} --board {empty}")));
-    assert!(err.contains("takes the position as --moves"), "{err}");
+    assert!(err.contains("takes the position as its moves"), "{err}");
     let err = refused(&words(&format!("{gomoku_search} --moves h8,h8")));
     assert!(err.contains("played twice"), "{err}");
 }

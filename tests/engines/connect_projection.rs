@@ -69,10 +69,13 @@ fn the_projection_refusal_says_what_budget_would_do_and_what_goes_further() {
         "1GiB",
     ]);
     assert!(
-        err.contains("a --max-memory of 2.7 GiB or more lets the engine try"),
+        err.contains("raising --max-memory to 2.7 GiB or more lets the engine try"),
         "{err}"
     );
-    assert!(err.contains("`--engine symbolic`"), "{err}");
+    assert!(
+        err.contains("; --engine symbolic (decision diagrams)"),
+        "{err}"
+    );
     assert!(err.contains("mpirun"), "{err}");
     // the truth, 2.82e9 positions and 12.8 GiB measured, lies in the range said
     assert!(err.contains("between 2.7 GiB and 85.4 GiB"), "{err}");

@@ -108,7 +108,7 @@ use std::rc::Rc;
 use crate::atomic_file::write_atomically_with;
 use crate::board::cells::Cells;
 use crate::checksum::StreamChecksum;
-use crate::error::{quoted, Error, Result, QUOTED_CHARS};
+use crate::error::{quoted, Error, Remedy, Result, Setting, QUOTED_CHARS};
 use rustc_hash::FxHashSet;
 
 use super::board::Board;
@@ -646,10 +646,13 @@ impl ThreatProver<'_> {
                 continue;
             }
             if !self.store_giving_up_no_proof(fingerprint, numbers, work) {
-                return Err(Error::InvalidInput(format!(
-                    "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
-                    input.path
-                )));
+                return Err(Error::refused(
+                    format!(
+                        "{}: the checkpoint's {entries} positions do not fit the table that {{remedy}} gives; give the budget of the run that wrote it",
+                        input.path
+                    ),
+                    &[Remedy::give(Setting::MaxMemory)],
+                ));
             }
         }
         self.read_moves_and_cuts(&mut input)?;
@@ -717,14 +720,17 @@ impl ThreatProver<'_> {
             self.forget_cuts_of_positions_gone();
         }
         if self.kept_bytes() > self.max_kept_bytes {
-            return Err(Error::InvalidInput(format!(
-                "{}: the checkpoint's cuts and chosen moves, with those held, {} and {} (about {} bytes), are more than this --max-memory keeps ({} bytes); give at least the budget of the run that wrote it",
-                input.path,
-                self.cuts.len(),
-                self.chosen.len(),
-                self.kept_bytes(),
-                self.max_kept_bytes
-            )));
+            return Err(Error::refused(
+                format!(
+                    "{}: the checkpoint's cuts and chosen moves, with those held, {} and {} (about {} bytes), are more than {{remedy}} keeps ({} bytes); give at least the budget of the run that wrote it",
+                    input.path,
+                    self.cuts.len(),
+                    self.chosen.len(),
+                    self.kept_bytes(),
+                    self.max_kept_bytes
+                ),
+                &[Remedy::give(Setting::MaxMemory)],
+            ));
         }
         Ok((chosen, cut))
     }
@@ -771,10 +777,13 @@ impl ThreatProver<'_> {
                 continue;
             }
             if !self.store_giving_up_no_proof(fingerprint, numbers, work) {
-                return Err(Error::InvalidInput(format!(
-                    "{}: its proofs, with those held, do not fit the table this --max-memory gives ({} stored when one was given up); give a larger budget",
-                    input.path, proved
-                )));
+                return Err(Error::refused(
+                    format!(
+                        "{}: its proofs, with those held, do not fit the table that {{remedy}} gives ({} stored when one was given up); give a larger budget",
+                        input.path, proved
+                    ),
+                    &[Remedy::give(Setting::MaxMemory)],
+                ));
             }
             proved += 1;
         }

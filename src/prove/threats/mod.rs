@@ -134,7 +134,7 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::board::cells::Cells;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result, Setting};
 use crate::prove::proof_numbers::{capped_sum, Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
@@ -1199,10 +1199,13 @@ impl<'g> ThreatProver<'g> {
         }
         self.walk_bytes = (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED;
         if self.walk_bytes > most {
-            return Err(Error::InvalidInput(format!(
-                "its certificate lists more positions than its share of --max-memory keeps ({} at {most} bytes)",
-                seen.len()
-            )));
+            return Err(Error::refused(
+                format!(
+                    "its certificate lists more positions than its share of {{remedy}} keeps ({} at {most} bytes)",
+                    seen.len()
+                ),
+                &[Remedy::give(Setting::MaxMemory)],
+            ));
         }
         if !self.ensure_proved(board) {
             return Err(match self.stopped() {

@@ -356,7 +356,10 @@ impl Bitboard {
                                     (limit as u64 + 1).saturating_mul(POSITION_BYTES),
                                 ),
                                 budget: crate::memory::Bytes(limit as u64 * POSITION_BYTES),
-                                hint: "; raise --max-memory, or make a book of fewer plies".into(),
+                                hint: "; raise {remedy}, or make a book of fewer plies".into(),
+                                remedies: vec![crate::error::Remedy::give(
+                                    crate::error::Setting::MaxMemory,
+                                )],
                             });
                         }
                     }

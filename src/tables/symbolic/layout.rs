@@ -29,7 +29,7 @@
 //! assignment that a set holds is a position, so a set's model count over
 //! [`Layout::vars`] variables is its number of positions.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result, Setting};
 use crate::position::{Family, Position};
 
 /// How a position is spelled in variables.
@@ -97,8 +97,9 @@ impl Layout {
             return Err(Error::InvalidInput(format!("k = {k} must be 1 to 64")));
         }
         if encoding == Encoding::Column && family != Family::Gravity {
-            return Err(Error::InvalidInput(
-                "the column encoding is for gravity boards (use --encoding pair)".into(),
+            return Err(Error::refused(
+                "the column encoding is for gravity boards (use {remedy})",
+                &[Remedy::set(Setting::Encoding, "pair")],
             ));
         }
         Ok(Self {

@@ -367,6 +367,7 @@ fn check_budget<N: Ranks>(
         hint: format!(
             " a rank; at least {fitting} ranks of this budget would share the work so far (more for the plies to come)"
         ),
+        remedies: Vec::new(),
     })
 }
 
