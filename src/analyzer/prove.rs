@@ -305,13 +305,13 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
     let started = Instant::now();
     let size = request.size;
     ensure_sides(size.cols, size.rows)?;
-    let board = PairingBoard::new(size.cols, size.rows, size.k)?;
+    let board = PairingBoard::new(size)?;
     if let Some(path) = &request.certificate {
         check_certificate_output(path, request.replace_any_file)?;
     }
     let deadline = request.time_limit.map(|limit| started + limit);
     // the bitboard search takes boards up to its MAX_MNK_CELLS
-    let bitboard = Bitboard::new(Family::Mnk, size.cols, size.rows, size.k).ok();
+    let bitboard = Bitboard::new(Family::Mnk, size).ok();
     let zone_nodes = if bitboard.is_some() {
         ZONE_NODES_FIRST
     } else {
@@ -443,7 +443,7 @@ pub fn race_for_the_value(
         threads,
         deadline,
     };
-    let board = PairingBoard::new(size.cols, size.rows, size.k)?;
+    let board = PairingBoard::new(size)?;
     if let Some(proof) = by_pairing(board)? {
         return Ok(Settled::ByProof(Box::new(proof)));
     }
@@ -791,7 +791,7 @@ impl Provers<'_> {
         let options = &request.threats;
         let size = request.size;
         let deadline = self.deadline;
-        let geometry = Geometry::new(size.cols, size.rows, size.k)?;
+        let geometry = Geometry::new(size)?;
         let mut board = Board::after(&geometry, &request.after)
             .map_err(|e| Error::setting(Setting::After, format!(": {e}")))?;
         if board.has_line() {

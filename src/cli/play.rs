@@ -9,6 +9,7 @@
 //! proved. Past the 64 cells positions describe, m,n,k boards are played
 //! on the threat prover's board instead ([`super::play_threats`]).
 
+use retrograde::board::BoardSize;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicU64;
@@ -261,12 +262,12 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     let (budget, bar) = (args.run.budget(), args.run.progress());
     let threads = args.run.threads();
     let solved = if gravity {
-        Gravity::new(cols, rows, k).and_then(|engine| {
+        Gravity::new(BoardSize { cols, rows, k }).and_then(|engine| {
             in_pool(threads, || solve_gravity_reporting(&engine, &budget, &bar))?
                 .map(|solution| (SavedTable::Gravity(solution), Some(engine)))
         })
     } else {
-        retrograde::games::mnk::Mnk::new(rows, cols, k).and_then(|engine| {
+        retrograde::games::mnk::Mnk::new(BoardSize { cols, rows, k }).and_then(|engine| {
             in_pool(threads, || solve_mnk_reporting(&engine, &budget, &bar))?
                 .map(|solution| (SavedTable::Layered(solution), None))
         })
@@ -321,14 +322,14 @@ fn by_search(
         );
     }
     let seconds = move_seconds(args.move_seconds)?;
-    let Ok(bitboard) = Bitboard::new(family, cols, rows, k) else {
+    let Ok(bitboard) = Bitboard::new(family, BoardSize { cols, rows, k }) else {
         match family {
             Family::Gravity => bail!("{}; the search plays boards of at most 64 cells with a sentinel row (columns × (rows + 1)); `retrograde search connect --cols {cols} --rows {rows} --moves …` answers one position", super::output::in_flags(&refused)),
             Family::Mnk => {
                 // positions are read on boards of up to 64 cells (checked
                 // by the caller's BoardGame), past the bitboard search's
-                let board = SearchBoard::new(rows, cols, k)?;
-                let pairing = PairingBoard::new(cols, rows, k)?;
+                let board = SearchBoard::new(BoardSize { cols, rows, k })?;
+                let pairing = PairingBoard::new(BoardSize { cols, rows, k })?;
                 eprintln!(
                     "note: {cols} columns × {rows} rows is past the bitboard search's {MAX_MNK_CELLS} cells; playing by the zone prover (values without depths) and the search, each position within {} s",
                     seconds.as_secs_f64()

@@ -6,6 +6,7 @@
 //! where no win is proved for it, the empty cell nearest the centre (said
 //! so), as play by search does when a search runs out of time.
 
+use retrograde::board::BoardSize;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -27,7 +28,7 @@ pub fn play(
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
-    let geometry = Geometry::new(cols, rows, k)?;
+    let geometry = Geometry::new(BoardSize { cols, rows, k })?;
     let mut board = Board::after(&geometry, moves).map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
     let name = |colour: usize| ["X", "O"][colour];
     eprintln!(

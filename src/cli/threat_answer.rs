@@ -9,6 +9,7 @@
 //! each move gets both questions in its share of the time left. Values
 //! come without depths: df-pn proves a win, not its shortest length.
 
+use retrograde::board::BoardSize;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -60,7 +61,7 @@ impl Value {
 /// Answers `question` and prints it (exit 3 when the value is not proved).
 pub fn answer(question: &Question) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let geometry = Geometry::new(question.cols, question.rows, question.k)?;
+    let geometry = Geometry::new(BoardSize::new(question.cols, question.rows, question.k))?;
     let mut board =
         Board::after(&geometry, question.moves).map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
     if question.deadline.is_none() && !question.quiet {

@@ -11,6 +11,7 @@
 //! time a lookup walks into it; [`SymbolicFile::check`] checks every byte
 //! and every node.
 
+use crate::board::BoardSize;
 use std::collections::HashSet;
 use std::io::{BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -615,7 +616,7 @@ fn parse_head(bytes: &[u8]) -> std::result::Result<Head, String> {
         Some("pair") => Encoding::Pair,
         other => return Err(format!("unknown diagram encoding {other:?}")),
     };
-    let layout = Layout::new(family, cols, rows, k, encoding)
+    let layout = Layout::new(family, BoardSize { cols, rows, k }, encoding)
         .map_err(|e| format!("the stored board is invalid: {e}"))?;
     let value = match summary["value"].as_str() {
         Some("first") => Outcome::Win,

@@ -846,6 +846,7 @@ mod tests {
     use super::super::board::Geometry;
     use super::super::Verdict;
     use super::*;
+    use crate::board::BoardSize;
 
     #[test]
     fn the_settings_identity_is_the_text_older_checkpoints_hold() {
@@ -883,7 +884,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retrograde-kept-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("h8-a1.checkpoint");
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let board = Board::after(&geometry, "h8,a1").unwrap();
         let prover = || ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         let mut full = prover();
@@ -949,7 +950,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retrograde-hz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("h8-a1-i9-a2.checkpoint");
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let prover = |max_stones| {
             let settings = Settings {
@@ -996,7 +997,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retrograde-ck-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("h8-a1-i9-a2.checkpoint");
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let settings = Settings {
             zone_moves: None,
