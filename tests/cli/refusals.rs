@@ -133,7 +133,19 @@ fn remedies_are_named_by_their_flags() {
         "{err}"
     );
     // the certificate: the same leave, named the same way
-    let err = refused(&["prove", "mnk", "--k", "3", "--proof", s(&notes), "-q"]);
+    let err = refused(&[
+        "prove",
+        "mnk",
+        "--cols",
+        "3",
+        "--rows",
+        "3",
+        "--k",
+        "3",
+        "--proof",
+        s(&notes),
+        "-q",
+    ]);
     assert!(
         err.contains(&format!(
             "--proof {}: exists and is not a certificate",

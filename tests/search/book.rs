@@ -279,6 +279,9 @@ fn the_command_line_makes_and_uses_books() {
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
     let out = retrograde(&["query", p]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--book"));
+    // (issue 74, line 4: in the library's words, which name no flag)
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "a search book, not a table: a search of its board takes it as its opening book"
+    ));
     let _ = std::fs::remove_dir_all(&dir);
 }
