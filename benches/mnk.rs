@@ -3,13 +3,14 @@
 //! change fails. Run: `cargo bench --bench mnk`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::tables::layered::solve_mnk;
 
 fn mnk_4x4_k4(c: &mut Criterion) {
-    let game = Mnk::new(4, 4, 4).unwrap();
+    let game = Mnk::new(BoardSize::new(4, 4, 4)).unwrap();
     let mut group = c.benchmark_group("mnk_4x4_k4");
     group.sample_size(10);
     group.throughput(Throughput::Elements(9_722_011));

@@ -10,6 +10,7 @@
 //! figures. Run: `cargo bench --bench search`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::pons_score;
@@ -88,7 +89,7 @@ fn run(board: &Bitboard, cases: &[Case], precision: Precision) {
 }
 
 fn position_sets(c: &mut Criterion) {
-    let board = Bitboard::gravity(&Gravity::new(7, 6, 4).unwrap());
+    let board = Bitboard::gravity(&Gravity::new(BoardSize::new(7, 6, 4)).unwrap());
     for (name, count) in [("late", 200), ("middle", 50), ("early", 4)] {
         let cases = load(name, count);
         let mut group = c.benchmark_group(format!("search_connect4_7x6_{name}"));
@@ -112,7 +113,7 @@ fn empty_boards(c: &mut Criterion) {
     let mut group = c.benchmark_group("search_connect4_empty");
     group.sample_size(10);
     for (cols, rows, value, depth) in [(6, 6, Outcome::Loss, 36), (7, 5, Outcome::Draw, 35)] {
-        let board = Bitboard::gravity(&Gravity::new(cols, rows, 4).unwrap());
+        let board = Bitboard::gravity(&Gravity::new(BoardSize::new(cols, rows, 4)).unwrap());
         for threads in [1, 2] {
             let pool = pool(threads);
             group.bench_function(format!("{cols}x{rows}_{threads}_threads"), |b| {

@@ -7,6 +7,7 @@
 //! `scripts/symbolic.sh`. Run: `cargo bench --bench symbolic`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::memory::{Budget, Bytes};
 use retrograde::position::Family;
@@ -15,7 +16,12 @@ use retrograde::tables::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun
 
 /// Positions and value of a run on a `cols` × `rows` board.
 fn run(cols: u32, rows: u32, threads: usize, count_only: bool) -> (u64, Option<Outcome>) {
-    let layout = Layout::new(Family::Gravity, cols, rows, 4, Encoding::Column).unwrap();
+    let layout = Layout::new(
+        Family::Gravity,
+        BoardSize::new(cols, rows, 4),
+        Encoding::Column,
+    )
+    .unwrap();
     let solution = solve_symbolic(
         &SymbolicRun {
             layout,

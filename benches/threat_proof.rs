@@ -6,6 +6,7 @@
 //! asserted. Each iteration has a fresh prover of 2 GiB. Throughput is in
 //! positions searched a second. Run: `cargo bench --bench threat_proof`.
 
+use retrograde::board::BoardSize;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -37,7 +38,7 @@ fn run(geometry: &Geometry, moves: &str, visits: u64) -> (u64, Option<usize>) {
 }
 
 fn threat_prover(c: &mut Criterion) {
-    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
     let mut group = c.benchmark_group("threat_prover");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(60));

@@ -8,6 +8,7 @@
 //! (the shipped sets: `late 28 41 1000 1`, `middle 14 27 1000 2`,
 //! `early 6 13 1000 3`).
 
+use retrograde::board::BoardSize;
 use std::collections::HashSet;
 
 use retrograde::games::gravity::Gravity;
@@ -44,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (low, high): (u32, u32) = (low.parse()?, high.parse()?);
     let (count, seed): (usize, u64) = (count.parse()?, seed.parse()?);
     let board = BoardGame::new(Family::Gravity, 7, 6, 4)?;
-    let game = Gravity::new(7, 6, 4)?;
+    let game = Gravity::new(BoardSize::new(7, 6, 4))?;
     let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 26);
     let mut rng = SplitMix(seed);
     let mut seen = HashSet::new();

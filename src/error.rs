@@ -13,11 +13,17 @@ pub enum Error {
 
     /// A board projected, from its first plies, to need far more memory
     /// than the budget (the text gives the projection and its range).
-    #[error("{0}")]
-    ProjectedOverBudget(String),
+    #[error("{}", self.render(plain))]
+    ProjectedOverBudget {
+        /// The projection, its range and what reaches further; each
+        /// `{remedy}` in it stands for the next of `remedies`.
+        message: String,
+        /// The settings (and values) the message names.
+        remedies: Vec<Remedy>,
+    },
 
     /// The solve would need more memory than the budget allows.
-    #[error("{what} needs an estimated {} of memory, over the budget of {}{hint}", figures(*needed, *budget).0, figures(*needed, *budget).1)]
+    #[error("{}", self.render(plain))]
     OverMemoryBudget {
         /// What was being sized, e.g. "the cat-and-mouse table".
         what: String,
@@ -25,8 +31,11 @@ pub enum Error {
         needed: Bytes,
         /// The budget in force.
         budget: Bytes,
-        /// How to get more: raise the budget, or nothing on this machine.
+        /// How to get more: raise the budget, or nothing on this machine;
+        /// each `{remedy}` in it stands for the next of `remedies`.
         hint: String,
+        /// The settings (and values) the hint names.
+        remedies: Vec<Remedy>,
     },
 
     /// A run whose memory filled before it finished (the symbolic
@@ -98,10 +107,23 @@ pub enum Error {
         /// The setting refused.
         setting: Setting,
         /// Why, starting with the value given where it helps (`h8 h8: …`);
-        /// `{remedy}` in it stands for the remedy, named by the front end.
+        /// each `{remedy}` in it stands for the next of `remedies`, named
+        /// by the front end.
         message: String,
-        /// The setting (and value) that would serve instead, if any.
-        remedy: Option<Remedy>,
+        /// The settings (and values) that would serve instead, if any.
+        remedies: Vec<Remedy>,
+    },
+
+    /// An input refused for a reason that names settings to give instead
+    /// (`{remedy}` in the message, each standing for the next of
+    /// `remedies`), each front end naming them its own way
+    /// ([`Error::render`]); an [`Error::InvalidInput`] otherwise.
+    #[error("{}", self.render(plain))]
+    Refused {
+        /// Why, with a `{remedy}` for each of `remedies`.
+        message: String,
+        /// The settings (and values) that would serve instead.
+        remedies: Vec<Remedy>,
     },
 }
 
@@ -113,6 +135,44 @@ pub struct Remedy {
     pub setting: Setting,
     /// Its value, if the remedy names one.
     pub value: Option<&'static str>,
+}
+
+impl Remedy {
+    /// The remedy of giving `setting` (raising a budget, dropping a switch).
+    pub const fn give(setting: Setting) -> Self {
+        Remedy {
+            setting,
+            value: None,
+        }
+    }
+
+    /// The remedy of giving `setting` the value `value` (`engine` `symbolic`).
+    pub const fn set(setting: Setting, value: &'static str) -> Self {
+        Remedy {
+            setting,
+            value: Some(value),
+        }
+    }
+}
+
+/// `message` with each `{remedy}` in it replaced by the next of
+/// `remedies`, named by `name` (a `{remedy}` past the last one stays).
+fn filled(
+    message: &str,
+    remedies: &[Remedy],
+    name: &impl Fn(Setting, Option<&str>) -> String,
+) -> String {
+    let mut parts = message.split("{remedy}");
+    let mut text = parts.next().unwrap_or_default().to_string();
+    let mut remedies = remedies.iter();
+    for part in parts {
+        match remedies.next() {
+            Some(r) => text.push_str(&name(r.setting, r.value)),
+            None => text.push_str("{remedy}"),
+        }
+        text.push_str(part);
+    }
+    text
 }
 
 /// A setting named in plain words, for a message read outside any front
@@ -154,6 +214,21 @@ pub enum Setting {
     Covers,
     /// The threat prover's search for the defender's own runs of fours.
     DefenderRuns,
+    /// The engine that solves a table.
+    Engine,
+    /// The symbolic engine's encoding of a board.
+    Encoding,
+    /// A solve that counts positions only, with no values.
+    CountOnly,
+    /// Leave to replace a file at the output path that is not a table.
+    Force,
+    /// Leave to replace a file at the certificate path that is not a
+    /// certificate.
+    ReplaceAnyFile,
+    /// The largest number of Can I Win.
+    LargestNumber,
+    /// The most stones a Nim move takes.
+    MaxTake,
 }
 
 impl Setting {
@@ -165,7 +240,7 @@ impl Setting {
             Setting::Method => "the method",
             Setting::After => "the moves to prove after",
             Setting::Proof => "the certificate file",
-            Setting::Checkpoint => "the checkpoint file",
+            Setting::Checkpoint => "the checkpoint",
             Setting::MergeCheckpoint => "a checkpoint to merge",
             Setting::CheckpointEvery => "the seconds between checkpoints",
             Setting::ReportEvery => "the seconds between reports",
@@ -173,6 +248,13 @@ impl Setting {
             Setting::ZoneMoves => "the zone moves",
             Setting::Covers => "the covers",
             Setting::DefenderRuns => "the defender runs",
+            Setting::Engine => "the engine",
+            Setting::Encoding => "the encoding",
+            Setting::CountOnly => "the count-only option",
+            Setting::Force => "the force option",
+            Setting::ReplaceAnyFile => "the replace-any-file option",
+            Setting::LargestNumber => "the largest number",
+            Setting::MaxTake => "the largest take",
         }
     }
 }
@@ -189,19 +271,56 @@ fn joined(name: &str, message: &str) -> String {
 
 impl Error {
     /// The same error with `note` added to its message (a refusal stays a
-    /// refusal of its setting).
+    /// refusal of its setting, with its remedies).
     pub fn with_note(self, note: &str) -> Self {
         match self {
             Error::Setting {
                 setting,
                 message,
-                remedy,
+                remedies,
             } => Error::Setting {
                 setting,
                 message: message + note,
-                remedy,
+                remedies,
+            },
+            Error::Refused { message, remedies } => Error::Refused {
+                message: message + note,
+                remedies,
+            },
+            Error::ProjectedOverBudget { message, remedies } => Error::ProjectedOverBudget {
+                message: message + note,
+                remedies,
+            },
+            Error::OverMemoryBudget {
+                what,
+                needed,
+                budget,
+                hint,
+                remedies,
+            } => Error::OverMemoryBudget {
+                what,
+                needed,
+                budget,
+                hint: hint + note,
+                remedies,
             },
             other => Error::InvalidInput(format!("{other}{note}")),
+        }
+    }
+
+    /// The same error as a refusal of `setting`: its message (with the
+    /// remedies it names) after the setting's name.
+    pub fn of_setting(self, setting: Setting) -> Self {
+        match self {
+            Error::Refused { message, remedies }
+            | Error::Setting {
+                message, remedies, ..
+            } => Error::Setting {
+                setting,
+                message,
+                remedies,
+            },
+            other => Error::setting(setting, other.to_string()),
         }
     }
 
@@ -210,7 +329,7 @@ impl Error {
         Error::Setting {
             setting,
             message: message.into(),
-            remedy: None,
+            remedies: Vec::new(),
         }
     }
 
@@ -225,10 +344,19 @@ impl Error {
         Error::Setting {
             setting,
             message: message.into(),
-            remedy: Some(Remedy {
+            remedies: vec![Remedy {
                 setting: remedy,
                 value,
-            }),
+            }],
+        }
+    }
+
+    /// An input refused for the reason `message`, which names each of
+    /// `remedies` where it says `{remedy}` ([`Error::Refused`]).
+    pub fn refused(message: impl Into<String>, remedies: &[Remedy]) -> Self {
+        Error::Refused {
+            message: message.into(),
+            remedies: remedies.to_vec(),
         }
     }
 
@@ -241,13 +369,22 @@ impl Error {
             Error::Setting {
                 setting,
                 message,
-                remedy,
+                remedies,
+            } => joined(&name(*setting, None), &filled(message, remedies, &name)),
+            Error::Refused { message, remedies }
+            | Error::ProjectedOverBudget { message, remedies } => filled(message, remedies, &name),
+            Error::OverMemoryBudget {
+                what,
+                needed,
+                budget,
+                hint,
+                remedies,
             } => {
-                let message = match remedy {
-                    Some(r) => message.replace("{remedy}", &name(r.setting, r.value)),
-                    None => message.clone(),
-                };
-                joined(&name(*setting, None), &message)
+                let (needed, budget) = figures(*needed, *budget);
+                format!(
+                    "{what} needs an estimated {needed} of memory, over the budget of {budget}{}",
+                    filled(hint, remedies, &name)
+                )
             }
             Error::StoreFull {
                 what,

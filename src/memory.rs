@@ -13,7 +13,7 @@
 //! 68.2 MiB.
 
 pub use crate::bytes::Bytes;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result, Setting};
 
 /// The fixed memory a run takes beside its budget (module doc): peak
 /// resident memory stays within `--max-memory` plus this.
@@ -131,11 +131,19 @@ impl Budget {
     /// Refuses `needed` bytes for `what` if they exceed the budget.
     pub fn check(&self, what: &str, needed: Bytes) -> Result<()> {
         if needed > self.0 {
+            let (hint, remedies) = match beyond_this_machine(needed) {
+                Some(hint) => (hint, Vec::new()),
+                None => (
+                    " (raise {remedy})".to_string(),
+                    vec![Remedy::give(Setting::MaxMemory)],
+                ),
+            };
             return Err(Error::OverMemoryBudget {
                 what: what.to_string(),
                 needed,
                 budget: self.0,
-                hint: beyond_machine_hint(needed),
+                hint,
+                remedies,
             });
         }
         Ok(())
@@ -172,14 +180,15 @@ pub fn usable_memory() -> Option<Bytes> {
         .map(Bytes)
 }
 
-/// What to tell a user whose solve needs `needed`: raise `--max-memory`
-/// while this process may use that much memory, else that it may not.
-pub fn beyond_machine_hint(needed: Bytes) -> String {
+/// What to tell a user whose solve needs `needed` when this process may
+/// not use that much memory (`; this process may use only …`); `None`
+/// when it may, and raising the budget is the remedy.
+pub fn beyond_this_machine(needed: Bytes) -> Option<String> {
     match usable_memory() {
-        Some(total) if needed > total => {
-            format!("; this process may use only {total} of memory here")
-        }
-        _ => " (raise it with --max-memory)".into(),
+        Some(total) if needed > total => Some(format!(
+            "; this process may use only {total} of memory here"
+        )),
+        _ => None,
     }
 }
 

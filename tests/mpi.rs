@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use retrograde::board::BoardSize;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
 use retrograde::tablefile::{GravityValues, MappedGravity};
@@ -105,7 +106,10 @@ fn every_small_gravity_board_on_1_2_3_ranks_equals_one_process() {
                     assert_eq!(got, want, "{board}");
                     assert_eq!(got_ranks, Some(ranks as u64), "{board}");
                     if cols * rows <= 16 {
-                        every_position_agrees(&out, &Gravity::new(cols, rows, k).unwrap());
+                        every_position_agrees(
+                            &out,
+                            &Gravity::new(BoardSize { cols, rows, k }).unwrap(),
+                        );
                     }
                     // and `query` reads the parted table as one
                     let (queried, _) = report(&single(&["query", out.to_str().unwrap(), "--json"]));

@@ -26,6 +26,29 @@ def test_budget_refusal_is_a_memory_error():
         retrograde.solve("connect", 4, 4, max_memory="lots")
 
 
+def test_remedies_are_named_as_keyword_arguments(tmp_path):
+    # issue 74, line 4: the library's remedies, in Python's words
+    with pytest.raises(retrograde.BudgetError) as refused:
+        retrograde.solve("mnk", 4, 4, 4, max_memory="1KiB")
+    assert str(refused.value).endswith("(raise max_memory=)"), refused.value
+    table = retrograde.solve("mnk", 3, 3)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    with pytest.raises(ValueError) as refused:
+        table.save(str(notes))
+    assert str(refused.value).endswith(
+        "give another path, or force=True to replace it"
+    ), refused.value
+    with pytest.raises(ValueError) as refused:
+        retrograde.prove(3, 3, 3, proof=notes)
+    assert str(refused.value).startswith(f"proof= {notes}: exists")
+    assert str(refused.value).endswith(
+        "give another path, or replace_any_file=True to replace it"
+    ), refused.value
+    assert notes.read_text() == "mine"
+    assert "--" not in str(refused.value)
+
+
 def test_files(tmp_path):
     with pytest.raises(FileNotFoundError):
         retrograde.open_table(str(tmp_path / "missing.rgt"))

@@ -305,13 +305,13 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
     let started = Instant::now();
     let size = request.size;
     ensure_sides(size.cols, size.rows)?;
-    let board = PairingBoard::new(size.cols, size.rows, size.k)?;
+    let board = PairingBoard::new(size)?;
     if let Some(path) = &request.certificate {
         check_certificate_output(path, request.replace_any_file)?;
     }
     let deadline = request.time_limit.map(|limit| started + limit);
     // the bitboard search takes boards up to its MAX_MNK_CELLS
-    let bitboard = Bitboard::new(Family::Mnk, size.cols, size.rows, size.k).ok();
+    let bitboard = Bitboard::new(Family::Mnk, size).ok();
     let zone_nodes = if bitboard.is_some() {
         ZONE_NODES_FIRST
     } else {
@@ -443,7 +443,7 @@ pub fn race_for_the_value(
         threads,
         deadline,
     };
-    let board = PairingBoard::new(size.cols, size.rows, size.k)?;
+    let board = PairingBoard::new(size)?;
     if let Some(proof) = by_pairing(board)? {
         return Ok(Settled::ByProof(Box::new(proof)));
     }
@@ -507,8 +507,14 @@ fn check_certificate_output(path: &Path, replace_any_file: bool) -> Result<()> {
     ];
     let head_len = ours.iter().map(|m| m.len()).max().unwrap_or(0);
     let is_ours = |head: &[u8]| ours.iter().any(|m| head.starts_with(m.as_bytes()));
-    check_replaceable(path, replace_any_file, head_len, is_ours, "a certificate")
-        .map_err(|e| Error::setting(Setting::Proof, e.to_string()))
+    check_replaceable(
+        path,
+        (replace_any_file, Setting::ReplaceAnyFile),
+        head_len,
+        is_ours,
+        "a certificate",
+    )
+    .map_err(|e| e.of_setting(Setting::Proof))
 }
 
 /// The checkpoint files of a threat request: not among those merged, not
@@ -785,7 +791,7 @@ impl Provers<'_> {
         let options = &request.threats;
         let size = request.size;
         let deadline = self.deadline;
-        let geometry = Geometry::new(size.cols, size.rows, size.k)?;
+        let geometry = Geometry::new(size)?;
         let mut board = Board::after(&geometry, &request.after)
             .map_err(|e| Error::setting(Setting::After, format!(": {e}")))?;
         if board.has_line() {

@@ -8,6 +8,7 @@
 //! position to the next, so a game's later positions reuse what its
 //! earlier searches proved; the general engine builds a table a position.
 
+use crate::board::BoardSize;
 use std::time::{Duration, Instant};
 
 /// The longest time limit a search takes, in seconds (about 31 years:
@@ -215,7 +216,7 @@ impl PositionSearcher {
     /// past 64 cells has no engine: refused.
     pub fn new(game: &BoardGame, budget: &Budget, fewest_stones: u32) -> Result<Self> {
         let (family, cols, rows, k) = (game.family(), game.cols(), game.rows(), game.k());
-        let engine = match Bitboard::new(family, cols, rows, k) {
+        let engine = match Bitboard::new(family, BoardSize { cols, rows, k }) {
             Ok(bitboard) => {
                 let empty = bitboard.cells().saturating_sub(fewest_stones);
                 let entries = board_table_entries(budget, family, empty);
@@ -232,10 +233,10 @@ impl PositionSearcher {
             Err(_) => {
                 let (board, provers) = match family {
                     Family::Mnk => (
-                        SearchBoard::new(rows, cols, k)?,
-                        Some((PairingBoard::new(cols, rows, k)?, *budget)),
+                        SearchBoard::new(BoardSize { cols, rows, k })?,
+                        Some((PairingBoard::new(BoardSize { cols, rows, k })?, *budget)),
                     ),
-                    Family::Gravity => (SearchBoard::gravity(cols, rows, k)?, None),
+                    Family::Gravity => (SearchBoard::gravity(BoardSize { cols, rows, k })?, None),
                 };
                 Engine::General {
                     board,

@@ -36,7 +36,11 @@ impl ThreatOracle {
     /// `deadline`.
     pub fn new(game: &BoardGame, memory: u64, deadline: Option<Instant>) -> Result<Self> {
         Ok(Self {
-            geometry: Geometry::new(game.cols(), game.rows(), game.k())?,
+            geometry: Geometry::new(crate::board::BoardSize::new(
+                game.cols(),
+                game.rows(),
+                game.k(),
+            ))?,
             memory,
             deadline,
             questions_left: Cell::new(1),

@@ -21,7 +21,8 @@ use super::RunArgs;
 /// Reads the book at `path` for `board` within `budget`, with a refusal
 /// that names the option.
 pub fn open_book(path: &Path, board: &Bitboard, budget: &Budget) -> anyhow::Result<Arc<Book>> {
-    let book = load_book(path, board, budget).map_err(|e| anyhow::anyhow!("--book {e}"))?;
+    let book = load_book(path, board, budget)
+        .map_err(|e| anyhow::anyhow!("--book {}", super::output::in_flags(&e)))?;
     Ok(Arc::new(book))
 }
 

@@ -2,6 +2,7 @@
 //! exhaustively ply by ply — the whole board's counts, or one position's
 //! answer (`--moves` / `--board`).
 
+use retrograde::board::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -65,7 +66,7 @@ pub struct ConnectArgs {
 /// The engine's board and the position language's board of one size.
 pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGame)> {
     Ok((
-        Gravity::new(cols, rows, k)?,
+        Gravity::new(BoardSize { cols, rows, k })?,
         BoardGame::new(Family::Gravity, cols, rows, k)?,
     ))
 }
@@ -92,7 +93,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     // one process); otherwise the search comes before the tables' board
     // check, since it takes boards (8×8) that the tables do not
     if super::distributed::launched_ranks().is_some() {
-        let game = Gravity::new(cols, rows, args.k)?;
+        let game = Gravity::new(BoardSize::new(cols, rows, args.k))?;
         let request = Request {
             board: Board::Connect(&game),
             run: &args.run,
@@ -137,20 +138,21 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let solution = match in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))? {
         Err(
             refused @ (retrograde::error::Error::OverMemoryBudget { .. }
-            | retrograde::error::Error::ProjectedOverBudget(_)),
+            | retrograde::error::Error::ProjectedOverBudget { .. }),
         ) if args.engine.engine == EngineChoice::Auto => {
             bar.finish();
             let layout = retrograde::tables::symbolic::Layout::new(
                 Family::Gravity,
-                cols,
-                rows,
-                args.k,
+                BoardSize::new(cols, rows, args.k),
                 args.engine.encoding(Family::Gravity),
             )?;
             let note = super::engine_choice::symbolic_instead(
                 &layout,
                 args.engine.count_only,
-                &format!("the explicit engine stops: {refused}"),
+                &format!(
+                    "the explicit engine stops: {}",
+                    super::output::in_flags(&refused)
+                ),
             )?;
             if !args.run.quiet() {
                 eprintln!("note: {note}");

@@ -10,6 +10,7 @@
 //! 741 M slots in 57 s), the symbolic engine from its measured runs
 //! ([`retrograde::tables::symbolic::projection`]).
 
+use retrograde::board::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -114,12 +115,10 @@ pub fn connect(
     budget: &Budget,
     json_out: bool,
 ) -> anyhow::Result<ExitCode> {
-    let game = Gravity::new(cols, rows, k)?;
+    let game = Gravity::new(BoardSize { cols, rows, k })?;
     let layout = Layout::new(
         Family::Gravity,
-        cols,
-        rows,
-        k,
+        BoardSize { cols, rows, k },
         engine.encoding(Family::Gravity),
     )?;
     let mut lines = Vec::new();
@@ -175,7 +174,7 @@ pub fn mnk(
     json_out: bool,
 ) -> anyhow::Result<ExitCode> {
     let mut lines = Vec::new();
-    match Mnk::new(rows, cols, k) {
+    match Mnk::new(BoardSize { cols, rows, k }) {
         Ok(game) => {
             let slots = retrograde::tables::layered::board_slots(&game);
             let bytes = retrograde::tables::layered::estimate_bytes(&game);
@@ -194,16 +193,20 @@ pub fn mnk(
         }
         Err(e) => lines.push(Line {
             engine: "explicit",
-            json: json!({ "refused": e.to_string() }),
-            text: format!("does not take the board: {e}"),
+            json: json!({ "refused": super::output::in_flags(&e) }),
+            text: format!("does not take the board: {}", super::output::in_flags(&e)),
         }),
     }
-    match Layout::new(Family::Mnk, cols, rows, k, engine.encoding(Family::Mnk)) {
+    match Layout::new(
+        Family::Mnk,
+        BoardSize { cols, rows, k },
+        engine.encoding(Family::Mnk),
+    ) {
         Ok(layout) => lines.push(symbolic_line(&layout, engine.count_only)),
         Err(e) => lines.push(Line {
             engine: "symbolic",
-            json: json!({ "refused": e.to_string() }),
-            text: format!("does not take the board: {e}"),
+            json: json!({ "refused": super::output::in_flags(&e) }),
+            text: format!("does not take the board: {}", super::output::in_flags(&e)),
         }),
     }
     print(Family::Mnk, (cols, rows, k), budget, lines, json_out)

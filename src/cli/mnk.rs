@@ -1,6 +1,7 @@
 //! `retrograde mnk`: m,n,k boards — the full solution with every count, or
 //! one position's answer (`--board`).
 
+use retrograde::board::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -67,7 +68,7 @@ pub fn boards(
     position: &PositionArgs,
 ) -> anyhow::Result<(Mnk, BoardGame)> {
     let (cols, rows) = board_size(cols, rows, position, (3, 3))?;
-    let game = Mnk::new(rows, cols, k)?;
+    let game = Mnk::new(BoardSize { cols, rows, k })?;
     Ok((game, BoardGame::new(Family::Mnk, cols, rows, k)?))
 }
 
@@ -163,7 +164,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
         BoardGame::new(Family::Mnk, cols, rows, k)?;
     }
     let beyond_dense = || -> anyhow::Result<bool> {
-        let why = match Mnk::new(rows, cols, k) {
+        let why = match Mnk::new(BoardSize { cols, rows, k }) {
             Ok(game) => {
                 let needed = retrograde::tables::layered::estimate_bytes(&game);
                 let budget = args.run.budget();
@@ -187,9 +188,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
         }
         let layout = retrograde::tables::symbolic::Layout::new(
             Family::Mnk,
-            cols,
-            rows,
-            k,
+            BoardSize { cols, rows, k },
             args.engine.encoding(Family::Mnk),
         )?;
         let note = super::engine_choice::symbolic_instead(&layout, args.engine.count_only, &why)?;

@@ -233,7 +233,7 @@ impl OutArgs {
         match &self.out {
             Some(path) => Ok(self
                 .check_path(path)
-                .map_err(|e| anyhow::anyhow!("--out {e}"))?),
+                .map_err(|e| anyhow::anyhow!("--out {}", output::in_flags(&e)))?),
             None => Ok(()),
         }
     }

@@ -141,11 +141,24 @@ pub fn flag(setting: retrograde::error::Setting, value: Option<&str>) -> String 
         Setting::ZoneMoves => "--zone-moves",
         Setting::Covers => "--covers",
         Setting::DefenderRuns => "--defender-runs",
+        Setting::Engine => "--engine",
+        Setting::Encoding => "--encoding",
+        Setting::CountOnly => "--count-only",
+        // `prove` and `search` name leave to replace any file `--force`
+        Setting::Force | Setting::ReplaceAnyFile => "--force",
+        Setting::LargestNumber => "--max",
+        Setting::MaxTake => "--max-take",
     };
     match value {
         Some(value) => format!("{name} {value}"),
         None => name.to_string(),
     }
+}
+
+/// A library error's message in the command line's words: the settings it
+/// refers to named by their flags ([`flag`]).
+pub fn in_flags(err: &retrograde::Error) -> String {
+    err.render(flag)
 }
 
 /// A library error in the command line's words: the settings it refers

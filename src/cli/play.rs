@@ -10,6 +10,7 @@
 //! bitboard search, the zone prover then the general search, or past 64
 //! cells (m,n,k boards to 256 cells, gomoku's 15 × 15) the threat prover.
 
+use retrograde::board::BoardSize;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
@@ -196,12 +197,12 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     let (budget, bar) = (args.run.budget(), args.run.progress());
     let threads = args.run.threads();
     let solved = if gravity {
-        Gravity::new(cols, rows, k).and_then(|engine| {
+        Gravity::new(BoardSize { cols, rows, k }).and_then(|engine| {
             in_pool(threads, || solve_gravity_reporting(&engine, &budget, &bar))?
                 .map(|solution| (SavedTable::Gravity(solution), Some(engine)))
         })
     } else {
-        retrograde::games::mnk::Mnk::new(rows, cols, k).and_then(|engine| {
+        retrograde::games::mnk::Mnk::new(BoardSize { cols, rows, k }).and_then(|engine| {
             in_pool(threads, || solve_mnk_reporting(&engine, &budget, &bar))?
                 .map(|solution| (SavedTable::Layered(solution), None))
         })
@@ -212,7 +213,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         // beyond the table engines (memory, or m,n,k sides): play by search
         Err(
             refused @ (Error::OverMemoryBudget { .. }
-            | Error::ProjectedOverBudget(_)
+            | Error::ProjectedOverBudget { .. }
             | Error::InvalidInput(_)),
         ) => {
             bar.finish();
@@ -250,7 +251,10 @@ fn by_search(
     refused: Error,
 ) -> anyhow::Result<Solved> {
     if args.out.out.is_some() {
-        bail!("{refused}; --out saves a table, and beyond it play goes by search (drop --out)");
+        bail!(
+            "{}; --out saves a table, and beyond it play goes by search (drop --out)",
+            super::output::in_flags(&refused)
+        );
     }
     let seconds = move_seconds(args.move_seconds)?;
     let analyzer = Analyzer::new(args.run.budget(), args.run.threads());

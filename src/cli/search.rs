@@ -200,10 +200,10 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     {
         return answer_past_the_searches(&game, p, args, time_limit);
     }
-    let engine = Bitboard::new(family, cols, rows, k).ok();
+    let engine = Bitboard::new(family, BoardSize { cols, rows, k }).ok();
     if let Some(out) = &args.out {
         retrograde::tablefile::replace::check_table_output(out, args.force)
-            .map_err(|e| anyhow::anyhow!("--out {e}"))?;
+            .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
     }
     let book = match (&args.book, &engine) {
         (Some(path), Some(bitboard)) => Some(book::open_book(path, bitboard, &args.run.budget())?),
@@ -215,8 +215,8 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         return book::make(bitboard, plies, book, out, &args.run);
     }
     let board = match family {
-        Family::Mnk => SearchBoard::new(rows, cols, k)?,
-        Family::Gravity => SearchBoard::gravity(cols, rows, k)?,
+        Family::Mnk => SearchBoard::new(BoardSize { cols, rows, k })?,
+        Family::Gravity => SearchBoard::gravity(BoardSize { cols, rows, k })?,
     };
     let empty = game.cells() - p.stones();
     if time_limit.is_none()
@@ -364,7 +364,11 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             // would take long; the nodes reported count its positions too
             let (proved_nodes, budget) = (AtomicU64::new(0), args.run.budget());
             let provers = match family {
-                Family::Mnk => Some((PairingBoard::new(cols, rows, k)?, &budget, &proved_nodes)),
+                Family::Mnk => Some((
+                    PairingBoard::new(BoardSize { cols, rows, k })?,
+                    &budget,
+                    &proved_nodes,
+                )),
                 Family::Gravity => None,
             };
             let stats = || {

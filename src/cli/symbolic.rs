@@ -2,6 +2,7 @@
 //! `--encoding`, `--checkpoint` of `connect` and `mnk`; its report; and
 //! answers from its tables (`query`, `play`).
 
+use retrograde::board::BoardSize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -135,7 +136,7 @@ pub fn run(
     } else {
         None
     };
-    let layout = Layout::new(family, cols, rows, k, engine.encoding(family))?;
+    let layout = Layout::new(family, BoardSize { cols, rows, k }, engine.encoding(family))?;
     if engine.count_only && (out.out.is_some() || position.is_some()) {
         anyhow::bail!("--count-only gives counts only: it saves no table and answers no position");
     }

@@ -2,6 +2,7 @@
 //! (counts, and values by search) and checks every figure; exit 1 if any
 //! differs.
 
+use retrograde::board::BoardSize;
 use retrograde::tables::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -206,7 +207,7 @@ fn search_cases() -> Vec<SearchCase> {
         case: format!("{name} value (search)"),
         published: value.to_string(),
         precision: Precision::Weak,
-        board: Bitboard::new(Family::Mnk, cols, rows, k).map_err(Into::into),
+        board: Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).map_err(Into::into),
     };
     let mut cases = vec![
         mnk("4,5,4", "draw", 5, 4, 4),
@@ -228,7 +229,8 @@ fn search_cases() -> Vec<SearchCase> {
             case: format!("Connect Four {cols}×{rows} value"),
             published: search_result(value, Some(end_move)),
             precision: Precision::Exact,
-            board: Bitboard::new(Family::Gravity, cols, rows, 4).map_err(Into::into),
+            board: Bitboard::new(Family::Gravity, BoardSize::new(cols, rows, 4))
+                .map_err(Into::into),
         });
     }
     cases
@@ -402,13 +404,16 @@ impl NotReached {
             Some(
                 Error::OverMemoryBudget { .. }
                 | Error::StoreFull { .. }
-                | Error::ProjectedOverBudget(_),
+                | Error::ProjectedOverBudget { .. },
             ) => "memory",
             _ => "error",
         };
         Self {
             reason,
-            message: err.to_string(),
+            message: match err.downcast_ref::<Error>() {
+                Some(e) => super::output::in_flags(e),
+                None => err.to_string(),
+            },
         }
     }
 
@@ -594,7 +599,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         if checks.is_empty() {
             continue;
         }
-        let game = Mnk::new(rows, cols, k)?;
+        let game = Mnk::new(BoardSize { cols, rows, k })?;
         let clock = Instant::now();
         // a board over the memory budget is not reached, case by case
         let solution =
@@ -621,7 +626,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         }
         let clock = Instant::now();
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
-        let game = Gravity::new(cols, rows, 4)?;
+        let game = Gravity::new(BoardSize::new(cols, rows, 4))?;
         let bar = args.run.progress_plies();
         let counted = in_pool(threads, || {
             solve_gravity_within(&game, &budget, &bar, Some(deadline))
@@ -646,7 +651,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let clock = Instant::now();
         let bar = args.run.progress_plies();
         let run = SymbolicRun {
-            layout: Layout::new(Family::Gravity, cols, rows, 4, Encoding::Column)?,
+            layout: Layout::new(
+                Family::Gravity,
+                BoardSize::new(cols, rows, 4),
+                Encoding::Column,
+            )?,
             threads,
             budget,
             count_only: true,
@@ -711,7 +720,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         let clock = Instant::now();
-        let board = Bitboard::new(Family::Mnk, cols, rows, k)?;
+        let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k })?;
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
         let value = win_by_certificate(&board, &budget, deadline, args.case_seconds);
         let case = format!("{cols},{rows},{k} value (win certificate)");
@@ -741,7 +750,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         let clock = Instant::now();
-        let board = PairingBoard::new(cols, rows, k)?;
+        let board = PairingBoard::new(BoardSize { cols, rows, k })?;
         let deadline = clock + Duration::from_secs_f64(args.case_seconds);
         let (value, how) = if by_pairing {
             (pairing_draw(board), "pairing certificate")

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 use crate::index::colex::{binomial, colex_unrank, next_subset};
 use crate::memory::{Budget, Bytes};
 use crate::runtime::progress::{Progress, Silent};
@@ -62,9 +62,10 @@ pub fn solve_can_i_win_reporting(
     progress: &dyn Progress,
 ) -> Result<CanIWinTable> {
     if numbers > MAX_NUMBERS {
-        return Err(Error::InvalidInput(format!(
-            "--max {numbers} is above {MAX_NUMBERS}: the table has 2^M states"
-        )));
+        return Err(Error::setting(
+            Setting::LargestNumber,
+            format!("{numbers} is above {MAX_NUMBERS}: the table has 2^M states"),
+        ));
     }
     budget.check(
         &format!("the table of 2^{numbers} states"),

@@ -18,6 +18,7 @@
 //! its X stones — a bijection between positions and keys, so a ply's
 //! positions are a sorted `Vec<u64>`.
 
+use crate::board::BoardSize;
 use crate::error::{Error, Result};
 
 /// A validated gravity board.
@@ -39,7 +40,8 @@ pub struct Gravity {
 
 impl Gravity {
     /// Validates the dimensions: `cols · (rows + 1) ≤ 64`, `1 ≤ k ≤ max`.
-    pub fn new(cols: u32, rows: u32, k: u32) -> Result<Self> {
+    pub fn new(size: BoardSize) -> Result<Self> {
+        let BoardSize { cols, rows, k } = size;
         let bits = u64::from(cols) * (u64::from(rows) + 1);
         if cols == 0 || rows == 0 || bits > 64 {
             return Err(Error::InvalidInput(format!(
@@ -179,7 +181,7 @@ mod tests {
                     continue;
                 }
                 for k in 1..=cols.max(rows) {
-                    let game = Gravity::new(cols, rows, k).unwrap();
+                    let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
                     let at = |c: u32, r: u32| 1u64 << (c * (rows + 1) + r);
                     // k in a row from (c, r) along (dc, dr), cell by cell
                     let line_from = |stones: u64, c: i64, r: i64, dc: i64, dr: i64| {
@@ -218,7 +220,7 @@ mod tests {
 
     #[test]
     fn keys_round_trip_and_lines_are_found() {
-        let g = Gravity::new(7, 6, 4).unwrap();
+        let g = Gravity::new(BoardSize::new(7, 6, 4)).unwrap();
         let (mut x, mut occ) = (0u64, 0u64);
         for (i, c) in [3, 3, 4, 2, 4, 5, 4].into_iter().enumerate() {
             let cell = g.drop_cell(occ, c).unwrap();
@@ -242,7 +244,7 @@ mod tests {
         assert_eq!((mx >> (3 * 7)) & 0x7f, (x >> (3 * 7)) & 0x7f);
         assert_eq!((mocc >> (2 * 7)) & 0x7f, (occ >> (4 * 7)) & 0x7f);
         assert_eq!(g.canonical(mirrored), g.canonical(g.key(x, occ)));
-        assert!(Gravity::new(8, 8, 4).is_err());
-        assert!(Gravity::new(4, 4, 5).is_err());
+        assert!(Gravity::new(BoardSize::new(8, 8, 4)).is_err());
+        assert!(Gravity::new(BoardSize::new(4, 4, 5)).is_err());
     }
 }

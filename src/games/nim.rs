@@ -8,7 +8,7 @@
 
 use bitvec::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 use crate::memory::{Budget, Bytes};
 use crate::runtime::progress::{Progress, Silent};
 
@@ -40,7 +40,7 @@ pub fn solve_nim_reporting(
     progress: &dyn Progress,
 ) -> Result<NimTable> {
     if max_take == 0 {
-        return Err(Error::InvalidInput("--max-take must be at least 1".into()));
+        return Err(Error::setting(Setting::MaxTake, "must be at least 1"));
     }
     budget.check(
         &format!("the Nim table of {stones} stones"),

@@ -50,6 +50,7 @@
 //! line (format in docs/FORMAT.md), checked in the tests by a separate
 //! checker that shares no code with this module.
 
+use crate::board::BoardSize;
 use std::fmt::Write as _;
 
 use crate::error::{Error, Result};
@@ -75,7 +76,8 @@ impl PairingBoard {
     /// The board, or a one-line error for sides outside 1..=[`MAX_SIDE`] or
     /// a `k` of 0 or that no line of the board reaches (with `k` = 1 every
     /// cell is a line and no pairing exists; [`find_pairing`] finds none).
-    pub fn new(cols: u32, rows: u32, k: u32) -> Result<Self> {
+    pub fn new(size: BoardSize) -> Result<Self> {
+        let BoardSize { cols, rows, k } = size;
         if !(1..=MAX_SIDE).contains(&cols) || !(1..=MAX_SIDE).contains(&rows) {
             return Err(Error::InvalidInput(format!(
                 "a {cols} × {rows} board is outside pairing's sides of 1 to {MAX_SIDE}"
@@ -476,16 +478,16 @@ mod tests {
 
     #[test]
     fn board_lines_of_tic_tac_toe() {
-        let b = PairingBoard::new(3, 3, 3).unwrap();
+        let b = PairingBoard::new(BoardSize::new(3, 3, 3)).unwrap();
         assert_eq!(b.board_lines().len(), 8);
-        let b = PairingBoard::new(4, 3, 3).unwrap();
+        let b = PairingBoard::new(BoardSize::new(4, 3, 3)).unwrap();
         // 3 rows, 4 columns, diagonals of 3 cells: 2 each way
         assert_eq!(b.board_lines().len(), 11);
     }
 
     #[test]
     fn a_found_pairing_checks_and_a_broken_one_does_not() {
-        let b = PairingBoard::new(8, 8, 8).unwrap();
+        let b = PairingBoard::new(BoardSize::new(8, 8, 8)).unwrap();
         let p = find_pairing(b, &empty(b)).expect("8,8,8 has a pairing");
         assert_eq!(p.check(), Ok(()));
         let mut broken = p.clone();
@@ -499,7 +501,7 @@ mod tests {
     #[test]
     fn tic_tac_toe_has_no_pairing() {
         // 8 lines need 16 cells of 9
-        let b = PairingBoard::new(3, 3, 3).unwrap();
+        let b = PairingBoard::new(BoardSize::new(3, 3, 3)).unwrap();
         assert_eq!(find_pairing(b, &empty(b)), None);
     }
 
@@ -507,7 +509,7 @@ mod tests {
     fn a_position_needs_pairs_only_on_live_lines() {
         // 3×3, k = 3: a defender stone in the centre kills 4 lines; the 4
         // edges need 8 cells of the 8 left
-        let b = PairingBoard::new(3, 3, 3).unwrap();
+        let b = PairingBoard::new(BoardSize::new(3, 3, 3)).unwrap();
         let mut holders = empty(b);
         holders[4] = Holder::Defender;
         let p = find_pairing(b, &holders).expect("the edges pair up");

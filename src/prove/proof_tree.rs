@@ -28,6 +28,7 @@
 //! diagram (rows from the top separated by `/`, `X`, `O`, `.`), `CELL` a
 //! column letter and a row number from 1 at the top.
 
+use crate::board::BoardSize;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -136,7 +137,7 @@ impl<'s> ProofBuilder<'s> {
         Ok(Self {
             source,
             board,
-            pairing_board: PairingBoard::new(cols, rows, k)?,
+            pairing_board: PairingBoard::new(BoardSize { cols, rows, k })?,
             max_entries,
         })
     }

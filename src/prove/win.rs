@@ -1000,6 +1000,7 @@ fn lowest(bits: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::BoardSize;
 
     /// The `n`th set bit of `bits`.
     fn nth_bit(mut bits: u64, n: u32) -> u64 {
@@ -1023,7 +1024,7 @@ mod tests {
             ((z ^ (z >> 31)) % below as u64) as u32
         };
         for (cols, rows, k) in [(4, 4, 3), (5, 4, 4), (6, 5, 4), (9, 4, 4), (5, 5, 4)] {
-            let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+            let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
             let prover = WinProver::new(&board, true, 1024, None).unwrap();
             let (mut dismissed, mut lost_kept) = (0, 0);
             for _ in 0..3000 {

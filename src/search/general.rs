@@ -16,6 +16,7 @@
 //! can only be a true bound. So values do not depend on the thread count,
 //! the order in which workers finish, or the capacity — only node counts do.
 
+use crate::board::BoardSize;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -52,15 +53,15 @@ pub struct SearchBoard {
 
 impl SearchBoard {
     /// An m,n,k board: a stone may go on any empty cell.
-    pub fn new(rows: u32, cols: u32, k: u32) -> Result<Self> {
-        Self::build(rows, cols, k, false)
+    pub fn new(size: BoardSize) -> Result<Self> {
+        Self::build(size.rows, size.cols, size.k, false)
     }
 
     /// A gravity board (the Connect-Four family) of `cols` columns and
     /// `rows` rows: a stone drops to the lowest empty cell of its column.
     /// Cell `r · cols + c` is row `r` from the bottom, column `c`.
-    pub fn gravity(cols: u32, rows: u32, k: u32) -> Result<Self> {
-        Self::build(rows, cols, k, true)
+    pub fn gravity(size: BoardSize) -> Result<Self> {
+        Self::build(size.rows, size.cols, size.k, true)
     }
 
     /// Validates and precomputes lines, move order and symmetries.
@@ -841,9 +842,14 @@ mod tests {
     #[test]
     fn small_known_values() {
         let value = |r, c, k| {
-            value_of(&SearchBoard::new(r, c, k).unwrap(), 0, 0, 1 << 20)
-                .unwrap()
-                .value
+            value_of(
+                &SearchBoard::new(BoardSize::new(c, r, k)).unwrap(),
+                0,
+                0,
+                1 << 20,
+            )
+            .unwrap()
+            .value
         };
         assert_eq!(value(3, 3, 3), Outcome::Draw);
         assert_eq!(value(4, 3, 3), Outcome::Win);

@@ -106,7 +106,7 @@ pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, 
     let (mut r, game, encoding, count) = read_header(bytes, true)?;
     if encoding != BOOK_ENCODING {
         return Err(format!(
-            "a {} table, not a search book (made by `search … --make-book PLIES --out FILE`)",
+            "a {} table, not a search book (a search makes one of a board's first plies)",
             game.kind_name()
         ));
     }

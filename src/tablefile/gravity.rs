@@ -19,6 +19,7 @@
 //! a damaged index when the file is opened. [`GravityFile::check_blocks`]
 //! checks every block. `docs/FORMAT.md` gives the layout byte by byte.
 
+use crate::board::BoardSize;
 use std::io::Write;
 use std::path::Path;
 
@@ -495,7 +496,7 @@ impl GravityFile {
                 game.kind()
             )));
         }
-        let game = Gravity::new(cols, rows, k)
+        let game = Gravity::new(BoardSize { cols, rows, k })
             .map_err(|e| bad(format!("the stored game is invalid: {e}")))?;
         let layout = read_layout(&mut r, &game, states).map_err(bad)?;
         Ok(Some(Self {

@@ -7,6 +7,7 @@
 //! parameters imply, the checksum covers every byte before it, and every
 //! failure is a [`Error::BadTableFile`] — never a panic, never a wrong answer.
 
+use crate::board::BoardSize;
 use std::path::Path;
 
 use serde_json::{json, Value};
@@ -623,7 +624,7 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
             SavedTable::Retrograde(table)
         }
         (SavedGame::Mnk { rows, cols, k }, 2) => {
-            let board = Mnk::new(*rows, *cols, *k).map_err(bad_game)?;
+            let board = Mnk::new(BoardSize::new(*cols, *rows, *k)).map_err(bad_game)?;
             let solution = read_layered(&mut r, board.cells(), states)?;
             check_mnk(&board, &solution)?;
             SavedTable::Layered(solution)
@@ -632,7 +633,7 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
             return Err("a gravity table of an older build (full keys, no mirror symmetry): solve the board again".into())
         }
         (SavedGame::Gravity { cols, rows, k }, GRAVITY_ENCODING) => {
-            let board = Gravity::new(*cols, *rows, *k).map_err(bad_game)?;
+            let board = Gravity::new(BoardSize::new(*cols, *rows, *k)).map_err(bad_game)?;
             let solution = gravity::read_solution(&mut r, &board, states)?;
             check_gravity(&board, &solution)?;
             SavedTable::Gravity(solution)
@@ -683,7 +684,8 @@ fn decode_checked(bytes: &[u8]) -> std::result::Result<(SavedGame, SavedTable), 
         }
         (_, book::BOOK_ENCODING) => {
             return Err(
-                "a search book, not a table: give it to `retrograde search … --book FILE`".into(),
+                "a search book, not a table: a search of its board takes it as its opening book"
+                    .into(),
             )
         }
         (_, other) => {

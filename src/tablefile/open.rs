@@ -7,6 +7,7 @@
 //! ```
 //! use retrograde::games::mnk::Mnk;
 //! use retrograde::memory::Budget;
+//! use retrograde::board::BoardSize;
 //! use retrograde::tables::layered::solve_mnk;
 //! use retrograde::tablefile::open::OpenTable;
 //! use retrograde::tablefile::{save, SavedGame, SavedTable};
@@ -15,7 +16,7 @@
 //! let dir = std::env::temp_dir().join(format!("retrograde-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let path = dir.join("ttt.rgt");
-//! let solution = solve_mnk(&Mnk::new(3, 3, 3).unwrap(), &Budget::unlimited()).unwrap();
+//! let solution = solve_mnk(&Mnk::new(BoardSize::new(3, 3, 3)).unwrap(), &Budget::unlimited()).unwrap();
 //! let game = SavedGame::Mnk { rows: 3, cols: 3, k: 3 };
 //! save(&path, &game, &SavedTable::Layered(solution)).unwrap();
 //!

@@ -12,6 +12,7 @@
 //! block of a part starts with a key its rank owns (parts swapped or mixed
 //! up are refused).
 
+use crate::board::BoardSize;
 use std::borrow::Cow;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -121,7 +122,7 @@ impl PartedGravity {
         if manifest.ranks == 0 || manifest.parts.len() != manifest.ranks {
             return Err(bad("the manifest's parts do not fit its rank count".into()));
         }
-        let game = Gravity::new(manifest.cols, manifest.rows, manifest.k)
+        let game = Gravity::new(BoardSize::new(manifest.cols, manifest.rows, manifest.k))
             .map_err(|e| bad(format!("the manifest's board is invalid: {e}")))?;
         let dir = path.parent().unwrap_or(Path::new(""));
         let mut parts = Vec::with_capacity(manifest.ranks);
@@ -424,7 +425,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retrograde-parted-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let game = Gravity::new(4, 4, 4).unwrap();
+        let game = Gravity::new(BoardSize::new(4, 4, 4)).unwrap();
         let want = solve_gravity(&game, &Budget::unlimited()).unwrap();
         let out = dir.join("c44");
         write_parted(&game, 3, &out);
@@ -452,7 +453,7 @@ mod tests {
 
         // a part of another board in its place
         let other = dir.join("other");
-        write_parted(&Gravity::new(5, 4, 4).unwrap(), 3, &other);
+        write_parted(&Gravity::new(BoardSize::new(5, 4, 4)).unwrap(), 3, &other);
         std::fs::copy(part_path(&other, 2, 3), part_path(&out, 2, 3)).unwrap();
         assert!(refusal(&out).contains("another board"), "{}", refusal(&out));
 

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use super::parted::MANIFEST_MAGIC;
 use super::MAGIC;
-use crate::error::{os_text, Error, Result};
+use crate::error::{os_text, Error, Remedy, Result, Setting};
 
 /// Whether the bytes `head` (a file's first bytes, or all of a shorter
 /// file) open a table of this program.
@@ -34,21 +34,28 @@ pub fn opens_a_table(head: &[u8]) -> bool {
 /// [`crate::files::check_output`] (a regular file or nothing, in a
 /// directory that takes a new file), and a file already there is a table
 /// of this program ([`opens_a_table`]) unless `force`. The refusal is one
-/// sentence naming `--force`.
+/// sentence naming [`Setting::Force`] as its remedy.
 pub fn check_table_output(path: &Path, force: bool) -> Result<()> {
-    check_replaceable(path, force, MANIFEST_MAGIC.len(), opens_a_table, "a table")
+    check_replaceable(
+        path,
+        (force, Setting::Force),
+        MANIFEST_MAGIC.len(),
+        opens_a_table,
+        "a table",
+    )
 }
 
 /// [`check_table_output`] for any file this program writes: a file already
 /// at `path` is replaced only if its first `head_len` bytes (or all of a
-/// shorter file) pass `ours`, or with `force`; else the refusal names
-/// `what` the file is not ("a table", "a certificate"). A path that passes
+/// shorter file) pass `ours`, or with `force` (its value, and the setting
+/// that gives it, the refusal's remedy); else the refusal names `what` the
+/// file is not ("a table", "a certificate"). A path that passes
 /// is claimed ([`crate::atomic_file::claim`]): the write at the end of the
 /// run replaces only the file checked now, or takes the path only if it is
 /// still empty.
 pub fn check_replaceable(
     path: &Path,
-    force: bool,
+    (force, switch): (bool, Setting),
     head_len: usize,
     ours: impl Fn(&[u8]) -> bool,
     what: &str,
@@ -60,10 +67,13 @@ pub fn check_replaceable(
         return Ok(());
     }
     let refuse = |why: String| {
-        Err(Error::InvalidInput(format!(
-            "{}: {why}; give another path, or --force to replace it",
-            path.display()
-        )))
+        Err(Error::refused(
+            format!(
+                "{}: {why}; give another path, or {{remedy}} to replace it",
+                path.display()
+            ),
+            &[Remedy::give(switch)],
+        ))
     };
     let mut head = Vec::with_capacity(head_len);
     match std::fs::File::open(path) {
@@ -98,8 +108,15 @@ mod tests {
         std::fs::write(&table, b"RETROGRD and the rest").unwrap();
         let manifest = dir.join("m.rtb");
         std::fs::write(&manifest, MANIFEST_MAGIC).unwrap();
-        let message = check_table_output(&notes, false).unwrap_err().to_string();
-        assert!(message.contains("--force"), "{message}");
+        let refused = check_table_output(&notes, false).unwrap_err();
+        // the library's words name no flag; a front end names its own
+        let message = refused.to_string();
+        assert!(
+            message.ends_with("or the force option to replace it"),
+            "{message}"
+        );
+        let named = refused.render(|s, _| format!("<{s:?}>"));
+        assert!(named.ends_with("or <Force> to replace it"), "{named}");
         assert!(check_table_output(&notes, true).is_ok());
         assert!(check_table_output(&table, false).is_ok());
         assert!(check_table_output(&manifest, false).is_ok());

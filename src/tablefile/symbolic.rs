@@ -11,6 +11,7 @@
 //! time a lookup walks into it; [`SymbolicFile::check`] checks every byte
 //! and every node.
 
+use crate::board::BoardSize;
 use std::collections::HashSet;
 use std::io::{BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -21,7 +22,7 @@ use serde_json::{json, Value};
 use super::{SavedGame, FORMAT_VERSION, MAGIC, TRAILER_BYTES};
 use crate::atomic_file::write_atomically_with;
 use crate::checksum::Checksum;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result, Setting};
 use crate::game::Outcome;
 use crate::position::Family;
 use crate::tables::symbolic::certify::{certify, Certified, StoredTable};
@@ -203,7 +204,10 @@ impl SymbolicTableWriter {
         let layout = &solution.layout;
         let cells = layout.cells();
         let value = solution.value.ok_or_else(|| {
-            Error::InvalidInput("a count-only run has no values to save (drop --count-only)".into())
+            Error::refused(
+                "a count-only run has no values to save (drop {remedy})",
+                &[Remedy::give(Setting::CountOnly)],
+            )
         })?;
         self.entries.sort_by_key(|e| (e.ply, e.set));
         let complete = self.entries.len() == 2 * (cells as usize + 1)
@@ -612,7 +616,7 @@ fn parse_head(bytes: &[u8]) -> std::result::Result<Head, String> {
         Some("pair") => Encoding::Pair,
         other => return Err(format!("unknown diagram encoding {other:?}")),
     };
-    let layout = Layout::new(family, cols, rows, k, encoding)
+    let layout = Layout::new(family, BoardSize { cols, rows, k }, encoding)
         .map_err(|e| format!("the stored board is invalid: {e}"))?;
     let value = match summary["value"].as_str() {
         Some("first") => Outcome::Win,

@@ -385,3 +385,110 @@ fn doc_comments_hold_no_run_diary() {
     }
     assert!(found.is_empty(), "run diaries in doc comments: {found:#?}");
 }
+
+/// The string literals of Rust `code`, in order: `"…"` (escapes kept as
+/// written) and raw `r"…"`, `r#"…"#`; comments and character literals
+/// skipped.
+fn string_literals(code: &str) -> Vec<String> {
+    let chars: Vec<char> = code.chars().collect();
+    let (mut found, mut i) = (Vec::new(), 0);
+    while i < chars.len() {
+        let rest = |at: usize| chars.get(at).copied().unwrap_or('\0');
+        match chars[i] {
+            '/' if rest(i + 1) == '/' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '/' if rest(i + 1) == '*' => {
+                i += 2;
+                while i < chars.len() && !(chars[i] == '*' && rest(i + 1) == '/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            // a character literal ('"', '\'', '\\'), not a lifetime
+            '\'' if rest(i + 1) == '\\' => i += 4,
+            '\'' if rest(i + 2) == '\'' => i += 3,
+            'r' if (rest(i + 1) == '"' || rest(i + 1) == '#')
+                && !(i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_')) =>
+            {
+                let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
+                let open = i + 1 + hashes;
+                if rest(open) != '"' {
+                    i += 1;
+                    continue;
+                }
+                let close: String = std::iter::once('"')
+                    .chain(std::iter::repeat_n('#', hashes))
+                    .collect();
+                let body: String = chars[open + 1..].iter().collect();
+                let end = body.find(&close).expect("a raw string ends");
+                found.push(body[..end].to_string());
+                i = open + 1 + body[..end].chars().count() + close.chars().count();
+            }
+            '"' => {
+                let mut text = String::new();
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    if chars[i] == '\\' {
+                        text.push(chars[i]);
+                        i += 1;
+                    }
+                    text.push(chars[i]);
+                    i += 1;
+                }
+                found.push(text);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+#[test]
+fn string_literals_are_read_whole_and_comments_skipped() {
+    let code = "let a = \"one --x\"; // \"--y\"\n/* \"--z\" */ let c = '\"'; \
+                let b = r#\"two \"--w\"\"#; let l: &'static str = \"\\\"--v\";";
+    assert_eq!(
+        string_literals(code),
+        ["one --x", "two \"--w\"", "\\\"--v"].map(String::from)
+    );
+}
+
+/// Issue 74, line 4: no message of the library names a command-line flag
+/// (`--max-memory`): a refusal names its settings as an
+/// `error::Remedy`, which the command line renders as flags and Python as
+/// keyword arguments; only `src/cli/` and `src/main.rs` write flags.
+#[test]
+fn no_library_string_names_a_command_line_flag() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut library = Vec::new();
+    source_files(&root.join("src"), &mut library);
+    let (cli, main) = (root.join("src/cli"), root.join("src/main.rs"));
+    let flag = |text: &str| {
+        text.match_indices("--").any(|(at, _)| {
+            text[at + 2..].starts_with(|c: char| c.is_ascii_lowercase())
+                && !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '-')
+        })
+    };
+    let mut named = Vec::new();
+    for f in library
+        .iter()
+        .filter(|f| !Path::new(f).starts_with(&cli) && Path::new(f) != main)
+    {
+        let code = std::fs::read_to_string(f).unwrap();
+        for text in string_literals(&code).iter().filter(|t| flag(t)) {
+            named.push(format!("{f}: {text:?}"));
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "library strings naming a flag:\n{}",
+        named.join("\n")
+    );
+    // the scan sees a flag where the command line writes one
+    let prove = std::fs::read_to_string(cli.join("output.rs")).unwrap();
+    assert!(string_literals(&prove).iter().any(|t| flag(t)));
+}

@@ -46,7 +46,7 @@ fn play_survives_bad_lines_and_refuses_ignored_flags() {
         .chain(small_budget.split(' '))
         .collect();
     let line = refused(&solve);
-    assert!(line.contains("raise it with --max-memory"), "{line}");
+    assert!(line.contains("(raise --max-memory)"), "{line}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

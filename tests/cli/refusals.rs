@@ -115,3 +115,66 @@ fn messages_name_the_cap_and_columns_first() {
     ]);
     assert!(memory.contains("5 columns × 4 rows"), "{memory}");
 }
+
+// issue 74, line 4
+#[test]
+fn remedies_are_named_by_their_flags() {
+    let dir = scratch_dir("remedies", "flags");
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "mine").unwrap();
+    // the table file: leave to replace it is --force
+    let err = refused(&["mnk", "--out", s(&notes), "-q"]);
+    assert!(
+        err.ends_with(&format!(
+            "--out {}: exists and is not a table of retrograde, so it is not replaced; give \
+             another path, or --force to replace it\n",
+            s(&notes)
+        )),
+        "{err}"
+    );
+    // the certificate: the same leave, named the same way
+    let err = refused(&[
+        "prove",
+        "mnk",
+        "--cols",
+        "3",
+        "--rows",
+        "3",
+        "--k",
+        "3",
+        "--proof",
+        s(&notes),
+        "-q",
+    ]);
+    assert!(
+        err.contains(&format!(
+            "--proof {}: exists and is not a certificate",
+            s(&notes)
+        )) && err.ends_with("give another path, or --force to replace it\n"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
+    // the memory budget, and the encoding that serves instead
+    let err = refused(&[
+        "mnk",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--k",
+        "4",
+        "--engine",
+        "explicit",
+        "--max-memory",
+        "1KiB",
+    ]);
+    assert!(err.trim_end().ends_with("(raise --max-memory)"), "{err}");
+    let err = refused(&["mnk", "--engine", "symbolic", "--encoding", "column", "-q"]);
+    assert_eq!(
+        err,
+        "error: the column encoding is for gravity boards (use --encoding pair)\n"
+    );
+    let err = refused(&["nim", "--stones", "5", "--max-take", "0"]);
+    assert_eq!(err, "error: --max-take must be at least 1\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,6 +2,7 @@
 //! range on every board counted completely (the results files), and its
 //! refusal says what budget would do and what goes further.
 
+use retrograde::board::BoardSize;
 use retrograde::games::gravity::Gravity;
 use retrograde::tables::sparse::{project_positions, PROJECTION_SEEN};
 
@@ -43,7 +44,7 @@ fn the_connect_projection_stays_within_its_measured_range() {
     assert!(boards.len() >= 15, "{}", boards.len());
     let (low, high) = PROJECTION_SEEN;
     for (cols, rows, plies) in boards.iter().filter(|(c, r, _)| c * r > 12) {
-        let game = Gravity::new(*cols, *rows, 4).unwrap();
+        let game = Gravity::new(BoardSize::new(*cols, *rows, 4)).unwrap();
         let projected = project_positions(&game, &plies[..10]) as f64;
         let truth: u64 = plies.iter().sum();
         let ratio = projected / truth as f64;
@@ -69,10 +70,13 @@ fn the_projection_refusal_says_what_budget_would_do_and_what_goes_further() {
         "1GiB",
     ]);
     assert!(
-        err.contains("a --max-memory of 2.7 GiB or more lets the engine try"),
+        err.contains("raising --max-memory to 2.7 GiB or more lets the engine try"),
         "{err}"
     );
-    assert!(err.contains("`--engine symbolic`"), "{err}");
+    assert!(
+        err.contains("; --engine symbolic (decision diagrams)"),
+        "{err}"
+    );
     assert!(err.contains("mpirun"), "{err}");
     // the truth, 2.82e9 positions and 12.8 GiB measured, lies in the range said
     assert!(err.contains("between 2.7 GiB and 85.4 GiB"), "{err}");

@@ -2,6 +2,7 @@
 //! a differential test against a simple reference on every small board, and
 //! thread independence.
 
+use retrograde::board::BoardSize;
 use std::collections::{HashMap, HashSet};
 
 use retrograde::game::Outcome;
@@ -15,9 +16,13 @@ use retrograde::tables::sparse::solve_gravity;
 #[test]
 fn tromps_position_counts() {
     for (cols, rows, want) in [(4, 4, 161_029), (5, 4, 3_945_711)] {
-        let s = solve_gravity(&Gravity::new(cols, rows, 4).unwrap(), &Budget::unlimited()).unwrap();
+        let s = solve_gravity(
+            &Gravity::new(BoardSize::new(cols, rows, 4)).unwrap(),
+            &Budget::unlimited(),
+        )
+        .unwrap();
         assert_eq!(s.positions(), want, "{cols}×{rows}");
-        let game = Gravity::new(cols, rows, 4).unwrap();
+        let game = Gravity::new(BoardSize::new(cols, rows, 4)).unwrap();
         assert_eq!(
             s.lookup(0, game.key(0, 0)).unwrap().0,
             Outcome::Draw,
@@ -126,7 +131,7 @@ fn key_of(game: &Gravity, b: &Columns) -> u64 {
 /// Checks every position and count of the solve of `cols × rows`, `k`
 /// against the reference, ply by ply.
 fn check_against_reference(cols: usize, rows: usize, k: usize) {
-    let game = Gravity::new(cols as u32, rows as u32, k as u32).unwrap();
+    let game = Gravity::new(BoardSize::new(cols as u32, rows as u32, k as u32)).unwrap();
     let solution = solve_gravity(&game, &Budget::unlimited()).unwrap();
     let reference = Reference { cols, rows, k };
     let mut memo = HashMap::new();
@@ -193,7 +198,7 @@ fn every_small_board_matches_the_reference() {
 fn boards_with_wide_keys_match_the_reference() {
     for (cols, rows, k) in [(4, 8, 2), (5, 6, 2), (6, 6, 2), (8, 4, 2)] {
         assert!(
-            Gravity::new(cols as u32, rows as u32, k as u32)
+            Gravity::new(BoardSize::new(cols as u32, rows as u32, k as u32))
                 .unwrap()
                 .key_bits()
                 > 32
@@ -206,8 +211,8 @@ fn boards_with_wide_keys_match_the_reference() {
 fn plies_are_identical_at_1_2_and_4_threads() {
     // 32-bit and 64-bit key words
     for game in [
-        Gravity::new(5, 4, 4).unwrap(),
-        Gravity::new(8, 4, 2).unwrap(),
+        Gravity::new(BoardSize::new(5, 4, 4)).unwrap(),
+        Gravity::new(BoardSize::new(8, 4, 2)).unwrap(),
     ] {
         let runs: Vec<_> = [1, 2, 4]
             .into_iter()

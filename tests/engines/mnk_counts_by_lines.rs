@@ -12,6 +12,7 @@
 //! count enumerates `M` and counts the line-free `N` of the right size in
 //! the cells left by inclusion and exclusion over the lines inside them.
 
+use retrograde::board::BoardSize;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::tables::layered::solve_mnk;
@@ -123,7 +124,7 @@ fn the_line_count_equals_the_exhaustive_engine() {
         (5, 3, 4),
         (5, 3, 5),
     ] {
-        let game = Mnk::new(rows, cols, k).unwrap();
+        let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
         let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
         let expected: Vec<(u64, u64, u64)> = table
             .counts

@@ -3,6 +3,7 @@
 //! 5×5) and every k: every count of every ply, the games, and every
 //! position's value and depth.
 
+use retrograde::board::BoardSize;
 use std::collections::{HashMap, HashSet};
 
 use retrograde::game::Outcome;
@@ -14,7 +15,11 @@ use crate::common::mnk_reference::{Reference, Value};
 
 fn compare(rows: u32, cols: u32, k: u32) {
     let reference = Reference::new(rows, cols, k);
-    let solution = solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap();
+    let solution = solve_mnk(
+        &Mnk::new(BoardSize { cols, rows, k }).unwrap(),
+        &Budget::unlimited(),
+    )
+    .unwrap();
     let name = format!("{rows}×{cols} k={k}");
     for (ply, boards) in reference.plies.iter().enumerate() {
         let c = &solution.counts[ply];
@@ -113,7 +118,11 @@ fn every_board_of_at_most_12_cells_and_every_k_matches_the_reference() {
 
 #[test]
 fn unreachable_boards_have_no_value() {
-    let solution = solve_mnk(&Mnk::new(3, 3, 3).unwrap(), &Budget::unlimited()).unwrap();
+    let solution = solve_mnk(
+        &Mnk::new(BoardSize::new(3, 3, 3)).unwrap(),
+        &Budget::unlimited(),
+    )
+    .unwrap();
     // X has a full row and O's third stone was still played: never legal.
     assert_eq!(solution.lookup(0b000_000_111, 0b011_010_000), None);
     // too many X stones

@@ -8,6 +8,7 @@
 //! rows for n = 4, per ply, up to symmetry; the 4,3,3 / 3,4,3 / 4,4,3
 //! first-player wins (m,n,k-game results, e.g. Wikipedia "m,n,k-game").
 
+use retrograde::board::BoardSize;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::tables::layered::{solve_mnk, MnkSolution};
@@ -15,7 +16,11 @@ use retrograde::tables::layered::{solve_mnk, MnkSolution};
 use crate::common::mnk_reference;
 
 fn solve(rows: u32, cols: u32, k: u32) -> MnkSolution {
-    solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap()
+    solve_mnk(
+        &Mnk::new(BoardSize { cols, rows, k }).unwrap(),
+        &Budget::unlimited(),
+    )
+    .unwrap()
 }
 
 fn column(

@@ -1,5 +1,6 @@
 //! m,n,k tables and counts are bit-identical at 1, 2 and 4 threads.
 
+use retrograde::board::BoardSize;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::runtime::in_pool;
@@ -8,7 +9,7 @@ use retrograde::tables::layered::solve_mnk;
 #[test]
 fn tables_are_bit_identical_at_1_2_and_4_threads() {
     for (rows, cols, k) in [(4, 4, 3), (4, 4, 4), (3, 4, 3)] {
-        let game = Mnk::new(rows, cols, k).unwrap();
+        let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
         let runs: Vec<_> = [1, 2, 4]
             .into_iter()
             .map(|threads| {

@@ -5,6 +5,7 @@
 //! counts; and a checkpointed run killed part-way that resumes to the
 //! identical result.
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
@@ -43,12 +44,14 @@ fn gravity_boards_up_to_5x4_equal_the_explicit_engine() {
     for cols in 1..=5u32 {
         for rows in 1..=4u32 {
             for k in 1..=cols.max(rows) {
-                let game = Gravity::new(cols, rows, k).unwrap();
+                let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
                 let explicit = solve_gravity(&game, &Budget::unlimited()).unwrap();
                 let value = explicit.lookup(0, game.key(0, 0)).unwrap().0;
                 for encoding in [Encoding::Column, Encoding::Pair] {
                     for threads in [1, 2] {
-                        let layout = Layout::new(Family::Gravity, cols, rows, k, encoding).unwrap();
+                        let layout =
+                            Layout::new(Family::Gravity, BoardSize { cols, rows, k }, encoding)
+                                .unwrap();
                         let s = run(layout, threads, false);
                         let what = format!("{cols}×{rows} k={k} {encoding:?} {threads} threads");
                         assert_eq!(counts(&s), explicit.counts, "{what}");
@@ -65,11 +68,13 @@ fn mnk_boards_up_to_4x4_equal_the_explicit_engine() {
     for cols in 1..=4u32 {
         for rows in 1..=4u32 {
             for k in 1..=cols.max(rows) {
-                let game = Mnk::new(rows, cols, k).unwrap();
+                let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
                 let explicit = solve_mnk(&game, &Budget::unlimited()).unwrap();
                 let value = explicit.lookup(0, 0).unwrap().0;
                 for threads in [1, 2] {
-                    let layout = Layout::new(Family::Mnk, cols, rows, k, Encoding::Pair).unwrap();
+                    let layout =
+                        Layout::new(Family::Mnk, BoardSize { cols, rows, k }, Encoding::Pair)
+                            .unwrap();
                     let s = run(layout, threads, false);
                     let what = format!("{cols}×{rows} k={k}, {threads} threads");
                     assert_eq!(s.value, Some(value), "{what}");
@@ -128,7 +133,12 @@ fn boecks_counts_of_small_boards() {
         (7, 2, 189_648),
     ];
     for &(cols, rows, want) in table {
-        let layout = Layout::new(Family::Gravity, cols, rows, 4, Encoding::Column).unwrap();
+        let layout = Layout::new(
+            Family::Gravity,
+            BoardSize::new(cols, rows, 4),
+            Encoding::Column,
+        )
+        .unwrap();
         let s = run(layout, 2, true);
         let total: u64 = s.plies.iter().map(|p| p.counts.positions).sum();
         assert_eq!(total, want, "{cols}×{rows}");
@@ -138,7 +148,7 @@ fn boecks_counts_of_small_boards() {
 
 #[test]
 fn a_tiny_store_is_refused_with_the_ply_not_a_crash() {
-    let layout = Layout::new(Family::Gravity, 6, 4, 4, Encoding::Column).unwrap();
+    let layout = Layout::new(Family::Gravity, BoardSize::new(6, 4, 4), Encoding::Column).unwrap();
     let err = solve_symbolic(
         &SymbolicRun {
             layout,
@@ -172,7 +182,7 @@ fn a_tiny_store_is_refused_with_the_ply_not_a_crash() {
 /// plies they had expanded, 6×4 was refused at ply 20 in 64 MiB.
 #[test]
 fn a_count_fits_a_store_smaller_than_all_its_plies() {
-    let layout = Layout::new(Family::Gravity, 7, 4, 4, Encoding::Column).unwrap();
+    let layout = Layout::new(Family::Gravity, BoardSize::new(7, 4, 4), Encoding::Column).unwrap();
     let tight = solve_symbolic(
         &SymbolicRun {
             layout,
@@ -217,7 +227,12 @@ fn empty_board_values() {
         (Family::Mnk, 4, 4, 3, Outcome::Win),
         (Family::Gravity, 5, 4, 4, Outcome::Draw),
     ] {
-        let layout = Layout::new(family, cols, rows, k, Encoding::best_for(family)).unwrap();
+        let layout = Layout::new(
+            family,
+            BoardSize { cols, rows, k },
+            Encoding::best_for(family),
+        )
+        .unwrap();
         assert_eq!(
             run(layout, 2, false).value,
             Some(want),
@@ -251,9 +266,14 @@ fn sets_of(layout: Layout) -> SolvedSets {
 #[test]
 fn every_gravity_position_up_to_5x4_has_the_explicit_value() {
     for (cols, rows, k) in [(4, 4, 4), (5, 4, 4), (4, 4, 3), (5, 3, 3), (3, 5, 3)] {
-        let game = Gravity::new(cols, rows, k).unwrap();
+        let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
         let explicit = solve_gravity(&game, &Budget::unlimited()).unwrap();
-        let layout = Layout::new(Family::Gravity, cols, rows, k, Encoding::Column).unwrap();
+        let layout = Layout::new(
+            Family::Gravity,
+            BoardSize { cols, rows, k },
+            Encoding::Column,
+        )
+        .unwrap();
         let sets = sets_of(layout);
         let field = rows + 1;
         let mirror = |key: u64| -> u64 {
@@ -294,9 +314,9 @@ fn every_mnk_board_up_to_12_cells_has_the_explicit_value() {
         (4, 3, 2),
         (2, 5, 3),
     ] {
-        let game = Mnk::new(rows, cols, k).unwrap();
+        let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
         let explicit = solve_mnk(&game, &Budget::unlimited()).unwrap();
-        let layout = Layout::new(Family::Mnk, cols, rows, k, Encoding::Pair).unwrap();
+        let layout = Layout::new(Family::Mnk, BoardSize { cols, rows, k }, Encoding::Pair).unwrap();
         let sets = sets_of(layout);
         let cells = cols * rows;
         for pattern in 0..3u64.pow(cells) {

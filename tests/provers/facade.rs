@@ -142,7 +142,7 @@ fn search_mnk_writes_the_certificate_of_the_empty_boards_value() {
 #[test]
 fn the_race_settles_the_value_the_search_would() {
     let size = BoardSize::new(6, 5, 4);
-    let bitboard = Bitboard::new(Family::Mnk, 6, 5, 4).unwrap();
+    let bitboard = Bitboard::new(Family::Mnk, BoardSize::new(6, 5, 4)).unwrap();
     let budget = Budget(Bytes(1 << 28));
     for threads in [1, 2] {
         let searcher = BoardSearcher::new(bitboard.clone(), 1 << 20, None, &Silent);

@@ -7,6 +7,7 @@
 //! value by the table; and a position with too few empty
 //! cells goes to the search, which gives a depth.
 
+use retrograde::board::BoardSize;
 use std::sync::atomic::AtomicU64;
 
 use retrograde::analyzer::oracles::{ProversThenSearch, Search};
@@ -39,7 +40,7 @@ fn provers_then_search<'a>(
             clock,
             precision: Precision::Exact,
         },
-        board: PairingBoard::new(game.cols(), game.rows(), game.k()).unwrap(),
+        board: PairingBoard::new(BoardSize::new(game.cols(), game.rows(), game.k())).unwrap(),
         max_nodes: u64::MAX,
         memory_bytes: 64 << 20,
         min_empty,
@@ -50,9 +51,13 @@ fn provers_then_search<'a>(
 #[test]
 fn the_provers_values_equal_the_tables() {
     for (cols, rows, k, stride) in [(4, 4, 3, 97), (4, 4, 4, 211), (4, 3, 3, 7)] {
-        let table = solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap();
+        let table = solve_mnk(
+            &Mnk::new(BoardSize { cols, rows, k }).unwrap(),
+            &Budget::unlimited(),
+        )
+        .unwrap();
         let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
-        let board = SearchBoard::new(rows, cols, k).unwrap();
+        let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
         let searcher = Searcher::new(&board, 1 << 16);
         let (clock, nodes) = (Clock::until(None), AtomicU64::new(0));
         let oracle = provers_then_search(&game, &searcher, &clock, &nodes, 0);
@@ -101,7 +106,7 @@ fn the_provers_values_equal_the_tables() {
 fn positions_with_few_empty_cells_go_to_the_search() {
     let (cols, rows, k) = (4, 4, 3);
     let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
-    let board = SearchBoard::new(rows, cols, k).unwrap();
+    let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
     let searcher = Searcher::new(&board, 1 << 16);
     let (clock, nodes) = (Clock::until(None), AtomicU64::new(0));
     let oracle = provers_then_search(&game, &searcher, &clock, &nodes, 17);

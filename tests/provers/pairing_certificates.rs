@@ -4,6 +4,7 @@
 //! names), and pairings set against the search on random positions: a
 //! pairing for one player must mean the other cannot win.
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::position::Family;
 use retrograde::prove::pairing::{find_pairing, Holder, PairingBoard};
@@ -16,7 +17,7 @@ use crate::common::cli::{retrograde, scratch_dir};
 use crate::common::Rng;
 
 fn certificate(cols: u32, rows: u32, k: u32) -> String {
-    let board = PairingBoard::new(cols, rows, k).unwrap();
+    let board = PairingBoard::new(BoardSize { cols, rows, k }).unwrap();
     let pairing = find_pairing(board, &vec![Holder::Empty; board.cells()])
         .unwrap_or_else(|| panic!("{cols}×{rows}, k = {k}: no pairing found"));
     pairing.to_certificate()
@@ -93,9 +94,11 @@ fn a_pairing_means_the_other_player_cannot_win() {
 /// The number of pairings found and of positions won (by either player).
 fn pairings_agree_with_the_search(k: u32) -> (usize, usize) {
     let (cols, rows) = (5u32, 5u32);
-    let board = PairingBoard::new(cols, rows, k).unwrap();
-    let searcher =
-        BoardSearcher::quiet(Bitboard::new(Family::Mnk, cols, rows, k).unwrap(), 1 << 20);
+    let board = PairingBoard::new(BoardSize { cols, rows, k }).unwrap();
+    let searcher = BoardSearcher::quiet(
+        Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap(),
+        1 << 20,
+    );
     let lines = all_lines(cols as i32, rows as i32, k as i32);
     let mut rng = Rng::new(29);
     let (mut tried, mut paired, mut decided) = (0, 0, 0);

@@ -3,6 +3,7 @@
 //! the rules, its own lines and its own parser, and tries every reply of
 //! the player who does not prove).
 
+use retrograde::board::BoardSize;
 use retrograde::position::Family;
 use retrograde::prove::proof_tree::{certificate, claims_of, Claim, Goal};
 use retrograde::search::bitboard::{Bitboard, BoardSearcher};
@@ -13,8 +14,10 @@ use crate::common::cli::{retrograde, scratch_dir};
 
 /// The certificate of the empty board's value, as the library writes it.
 fn certificate_of(cols: u32, rows: u32, k: u32) -> String {
-    let searcher =
-        BoardSearcher::quiet(Bitboard::new(Family::Mnk, cols, rows, k).unwrap(), 1 << 20);
+    let searcher = BoardSearcher::quiet(
+        Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap(),
+        1 << 20,
+    );
     let value = searcher
         .search(0, 0, Precision::Weak)
         .unwrap()
@@ -90,7 +93,10 @@ fn the_checker_refuses_a_damaged_certificate() {
 
 #[test]
 fn a_false_claim_is_refused_by_the_builder() {
-    let searcher = BoardSearcher::quiet(Bitboard::new(Family::Mnk, 3, 3, 3).unwrap(), 1 << 16);
+    let searcher = BoardSearcher::quiet(
+        Bitboard::new(Family::Mnk, BoardSize::new(3, 3, 3)).unwrap(),
+        1 << 16,
+    );
     let claim = Claim {
         prover_is_x: true,
         goal: Goal::Win,
@@ -191,7 +197,7 @@ fn prove_mnk_out_of_time_claims_nothing() {
 fn the_win_provers_certificates_replay() {
     use retrograde::prove::win::win_certificate;
     for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (6, 5, 4)] {
-        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let (text, size, _) = win_certificate(&board, true, 1 << 22, None, None, None)
             .unwrap()
             .unwrap_or_else(|v| panic!("{cols},{rows},{k}: {v:?}"));

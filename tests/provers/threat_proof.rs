@@ -2,6 +2,7 @@
 //! exhaustive tables on every position of the small boards, and its
 //! certificates against a checker written apart (`checker/src/threats.rs`).
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
@@ -69,9 +70,9 @@ fn prover_value(provers: &mut [ThreatProver; 2], board: &mut Board) -> Outcome {
 /// Checks the complete prover on every `stride`-th position in play of the
 /// board against the exhaustive table; returns how many.
 fn positions_agree(cols: u32, rows: u32, k: u32, stride: u64) -> u64 {
-    let game = Mnk::new(rows, cols, k).unwrap();
+    let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
     let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
-    let geometry = Geometry::new(cols, rows, k).unwrap();
+    let geometry = Geometry::new(BoardSize { cols, rows, k }).unwrap();
     // (one prover a side for every position of the board: 4 × 4's keep
     // more than 155,000 cuts, 34 MB at a cut's size, past the eighth of
     // 256 MiB)
@@ -110,9 +111,9 @@ fn random_5x4_positions_agree() {
     let mut rng = Rng::new(54);
     let (cols, rows) = (5u32, 4u32);
     for k in 3..=5u32 {
-        let bitboard = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let bitboard = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let searcher = BoardSearcher::quiet(bitboard.clone(), 1 << 18);
-        let geometry = Geometry::new(cols, rows, k).unwrap();
+        let geometry = Geometry::new(BoardSize { cols, rows, k }).unwrap();
         let (mut checked, mut proofs) = (0, 0);
         while checked < 60 {
             // 5 moves or more: fewer stones take the complete prover long
@@ -148,7 +149,7 @@ fn a_position_from_the_environment() {
     let v: Vec<u32> = spec.split(',').map(|s| s.parse().unwrap()).collect();
     let moves = std::env::var("RG_MOVES").unwrap_or("h8".into());
     let seconds: u64 = std::env::var("RG_SECONDS").map_or(60, |s| s.parse().unwrap());
-    let geometry = Geometry::new(v[0], v[1], v[2]).unwrap();
+    let geometry = Geometry::new(BoardSize::new(v[0], v[1], v[2])).unwrap();
     let mut board = Board::after(&geometry, &moves).unwrap();
     let start = std::time::Instant::now();
     // RG_ZONE_MOVES: the least moves an AND node cuts by a pass's zone
@@ -208,7 +209,7 @@ fn a_certificate_from_the_environment() {
 /// Proves `moves` on the board with the default (restricted) settings and
 /// returns the certificate, or `None` if not proved within `visits`.
 fn proved(cols: u32, rows: u32, k: u32, moves: &str, visits: u64) -> Option<String> {
-    let geometry = Geometry::new(cols, rows, k).unwrap();
+    let geometry = Geometry::new(BoardSize { cols, rows, k }).unwrap();
     let mut board = Board::after(&geometry, moves).unwrap();
     let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 1 << 30, None);
     prover.limit_visits(visits);
@@ -221,7 +222,7 @@ fn proved(cols: u32, rows: u32, k: u32, moves: &str, visits: u64) -> Option<Stri
 /// accepted.
 #[test]
 fn a_wider_horizon_proves_what_a_narrower_one_disproved() {
-    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
     let mut board = Board::after(&geometry, "h8 a1 i9 a2").unwrap();
     let narrow = Settings {
         max_stones: Some(14),
@@ -261,7 +262,7 @@ fn a_gomoku_certificate_is_accepted_and_a_damaged_one_refused() {
 /// certificate is accepted.
 #[test]
 fn gomoku_certificates_with_other_cover_counts_are_accepted() {
-    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
     for max_covers in [2, 4] {
         let mut board = Board::after(&geometry, "h8 a1 i9 a15").unwrap();
         let settings = Settings {
@@ -321,9 +322,9 @@ const BOARDS: [(u32, u32, u32, u64); 2] = [(4, 4, 3, 1), (4, 4, 4, 23)];
 fn restricted_proofs_checked(settings: Settings, boards: &[(u32, u32, u32, u64)]) -> u64 {
     let (mut proofs, mut with_zones) = (0u64, 0);
     for &(cols, rows, k, stride) in boards {
-        let game = Mnk::new(rows, cols, k).unwrap();
+        let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
         let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
-        let geometry = Geometry::new(cols, rows, k).unwrap();
+        let geometry = Geometry::new(BoardSize { cols, rows, k }).unwrap();
         let mut provers = [0, 1].map(|a| ThreatProver::new(&geometry, a, settings, 1 << 28, None));
         let mut seen = 0u64;
         common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
@@ -370,7 +371,7 @@ fn restricted_proofs_checked(settings: Settings, boards: &[(u32, u32, u32, u64)]
 /// in the checkpoint too) and without.
 #[test]
 fn a_proof_resumed_from_checkpoints_is_accepted_and_not_searched_again() {
-    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
     let dir = std::env::temp_dir().join(format!("retrograde-threat-ck-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("proof.checkpoint");
@@ -426,7 +427,7 @@ fn a_proof_resumed_from_checkpoints_is_accepted_and_not_searched_again() {
 /// walk proves again the pieces given up, and the checker accepts it.
 #[test]
 fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through() {
-    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
     let dir = std::env::temp_dir().join(format!("retrograde-threat-full-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("proof.checkpoint");
@@ -478,7 +479,7 @@ fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through()
 /// other settings is refused.
 #[test]
 fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
-    let geometry = Geometry::new(15, 15, 5).unwrap();
+    let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
     let dir = std::env::temp_dir().join(format!("retrograde-merge-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut root = Board::after(&geometry, "h8 a1 i9 a2 h9").unwrap();

@@ -2,6 +2,7 @@
 //! bitboard search and, on every position of every board up to 4×4, the
 //! exhaustive tables.
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
@@ -19,7 +20,7 @@ fn a_board_from_the_environment() {
     let spec = std::env::var("RG_BOARD").unwrap_or("9,4,4".into());
     let v: Vec<u32> = spec.split(',').map(|s| s.parse().unwrap()).collect();
     let seconds: u64 = std::env::var("RG_SECONDS").map_or(60, |s| s.parse().unwrap());
-    let board = Bitboard::new(Family::Mnk, v[0], v[1], v[2]).unwrap();
+    let board = Bitboard::new(Family::Mnk, BoardSize::new(v[0], v[1], v[2])).unwrap();
     let start = std::time::Instant::now();
     let mut prover = WinProver::new(
         &board,
@@ -46,7 +47,7 @@ fn small_boards_agree_with_the_search() {
         (4, 4, 4),
         (5, 4, 3),
     ] {
-        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let searcher = BoardSearcher::quiet(board.clone(), 1 << 20);
         let value = searcher
             .search(0, 0, Precision::Weak)
@@ -83,7 +84,7 @@ fn random_positions_agree_with_the_search() {
         seed
     };
     for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (5, 4, 4)] {
-        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let searcher = BoardSearcher::quiet(board.clone(), 1 << 20);
         let mut checked = 0;
         while checked < 100 {
@@ -153,9 +154,9 @@ fn prover_value(provers: &mut [WinProver; 2], x: u64, occupied: u64) -> Outcome 
 /// (reachable, no line yet) against the exhaustive table, one prover for
 /// each attacker kept across the positions; returns how many.
 fn every_position_agrees(cols: u32, rows: u32, k: u32) -> u64 {
-    let game = Mnk::new(rows, cols, k).unwrap();
+    let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
     let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
-    let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+    let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
     // the table's cells row by row; any one-to-one map of cells that keeps
     // lines keeps values
     let to_board = |stones: u32| {

@@ -5,6 +5,7 @@
 //! tables on every position of every board up to 4 × 4 and on random 4 × 5
 //! positions.
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
@@ -41,7 +42,7 @@ fn write_and_replay(
 }
 
 fn draw_certificate(cols: u32, rows: u32, k: u32) -> String {
-    let board = PairingBoard::new(cols, rows, k).unwrap();
+    let board = PairingBoard::new(BoardSize { cols, rows, k }).unwrap();
     let memory = (1 << 24) * retrograde::prove::zones::BYTES_PER_ENTRY;
     match prove_draw(board, memory, None, u64::MAX).unwrap() {
         DrawProof::Draw { certificate, .. } => certificate,
@@ -183,7 +184,7 @@ fn cells_of(bits: u64) -> Cells {
 }
 
 fn provers(cols: u32, rows: u32, k: u32, search: Search) -> [ZoneProver; 2] {
-    let board = PairingBoard::new(cols, rows, k).unwrap();
+    let board = PairingBoard::new(BoardSize { cols, rows, k }).unwrap();
     [(); 2].map(|_| {
         let mut prover = ZoneProver::new(board, 1 << 26, None).unwrap();
         prover.set_search(search);
@@ -195,7 +196,7 @@ fn provers(cols: u32, rows: u32, k: u32, search: Search) -> [ZoneProver; 2] {
 /// the board (reachable, no line yet) against the exhaustive table;
 /// returns how many.
 fn every_position_agrees(cols: u32, rows: u32, k: u32, search: Search) -> u64 {
-    let game = Mnk::new(rows, cols, k).unwrap();
+    let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
     let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
     let mut provers = provers(cols, rows, k, search);
     let cells = cols * rows;
@@ -253,7 +254,7 @@ fn random_4x5_positions_agree() {
     let mut rng = Rng::new(45);
     let (cols, rows) = (5u32, 4u32);
     for k in 3..=5u32 {
-        let bitboard = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let bitboard = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let searcher = BoardSearcher::quiet(bitboard.clone(), 1 << 18);
         let mut provers = provers(cols, rows, k, Search::Deepening);
         let mut by_numbers = self::provers(cols, rows, k, Search::ProofNumbers);
@@ -337,7 +338,7 @@ fn the_defence_after_each_first_move() {
         Ok("dd") => Search::Deepening,
         _ => Search::ProofNumbers,
     };
-    let board = PairingBoard::new(cols, rows, k).unwrap();
+    let board = PairingBoard::new(BoardSize { cols, rows, k }).unwrap();
     if std::env::var("RG_X_CLAIM").is_ok() {
         // the second claim of a draw: X, moving first, stops O
         let started = std::time::Instant::now();

@@ -4,6 +4,7 @@
 //! weak and exact mode, at 1, 2 and 4 threads; and a tiny table only costs
 //! time.
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
@@ -25,7 +26,7 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
     for cols in 1..=5u32 {
         for rows in 1..=4u32 {
             for k in 1..=cols.max(rows) {
-                let game = Gravity::new(cols, rows, k).unwrap();
+                let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
                 let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
                 // the empty board and random games stopped before they end
                 let mut positions = vec![(0u64, 0u64, 0u32)];
@@ -104,7 +105,7 @@ fn every_position_up_to_5x4_agrees_with_the_exhaustive_tables() {
     for cols in 1..=5u32 {
         for rows in 1..=4u32 {
             for k in 1..=cols.max(rows) {
-                let game = Gravity::new(cols, rows, k).unwrap();
+                let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
                 let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
                 let threads = [1, 2, 4][boards % 3];
                 boards += 1;
@@ -181,7 +182,7 @@ fn random_positions_of_boards_wider_or_taller_than_8_agree_with_the_exhaustive_t
 fn random_positions_agree(seed: u64, boards: &[(u32, u32, u32, u64)]) {
     let mut rng = Rng::new(seed);
     for &(cols, rows, k, one_in) in boards {
-        let game = Gravity::new(cols, rows, k).unwrap();
+        let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
         let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
         let in_play: Vec<(u64, Outcome, u32)> = table
             .entries()
@@ -214,7 +215,7 @@ fn random_positions_agree(seed: u64, boards: &[(u32, u32, u32, u64)]) {
 
 #[test]
 fn finished_and_malformed_positions_are_refused() {
-    let game = Gravity::new(4, 4, 4).unwrap();
+    let game = Gravity::new(BoardSize::new(4, 4, 4)).unwrap();
     let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 64);
     // a floating stone: row 1 of column 0 without row 0
     assert!(searcher.search(0b10, 0b10, Precision::Exact).is_err());
@@ -231,7 +232,7 @@ fn finished_and_malformed_positions_are_refused() {
 fn time_both_engines() {
     use retrograde::search::general::{SearchBoard, Searcher};
     for (cols, rows) in [(6u32, 4u32), (5, 5), (6, 5), (5, 6), (7, 5), (6, 6)] {
-        let game = Gravity::new(cols, rows, 4).unwrap();
+        let game = Gravity::new(BoardSize::new(cols, rows, 4)).unwrap();
         let clock = std::time::Instant::now();
         let new = in_pool(2, || {
             BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 24).search(0, 0, Precision::Exact)
@@ -247,7 +248,7 @@ fn time_both_engines() {
         if cols * rows > 30 {
             continue;
         }
-        let board = SearchBoard::gravity(cols, rows, 4).unwrap();
+        let board = SearchBoard::gravity(BoardSize::new(cols, rows, 4)).unwrap();
         let clock = std::time::Instant::now();
         let old = in_pool(2, || {
             Searcher::new(&board, 1 << 24).search(0, 0, Precision::Exact)
@@ -283,7 +284,7 @@ fn static_parity_bounds_hold_on_every_position() {
                 if k > cols.max(rows) {
                     continue;
                 }
-                let game = Gravity::new(cols, rows, k).unwrap();
+                let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
                 let board = Bitboard::gravity(&game);
                 let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
                 for (_, key, value, depth) in table.entries() {

@@ -4,6 +4,7 @@
 //! k, and of thousands of random positions of the 4 × 4 boards, at 1, 2
 //! and 4 threads.
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
@@ -74,7 +75,11 @@ fn check(
 }
 
 fn exhaustive(cols: u32, rows: u32, k: u32) -> MnkSolution {
-    solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap()
+    solve_mnk(
+        &Mnk::new(BoardSize { cols, rows, k }).unwrap(),
+        &Budget::unlimited(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -88,9 +93,9 @@ fn every_position_of_every_board_up_to_12_cells_agrees() {
             }
             for k in 1..=cols.max(rows) {
                 let table = exhaustive(cols, rows, k);
-                let game = Mnk::new(rows, cols, k).unwrap();
+                let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
                 let searcher = BoardSearcher::quiet(
-                    Bitboard::new(Family::Mnk, cols, rows, k).unwrap(),
+                    Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap(),
                     1 << 16,
                 );
                 let cells = cols * rows;
@@ -120,10 +125,12 @@ fn random_positions_of_the_4x4_boards_agree() {
     let mut rng = Rng::new(44);
     for k in 1..=4u32 {
         let table = exhaustive(4, 4, k);
-        let game = Mnk::new(4, 4, k).unwrap();
+        let game = Mnk::new(BoardSize::new(4, 4, k)).unwrap();
         for threads in [1, 2, 4] {
-            let searcher =
-                BoardSearcher::quiet(Bitboard::new(Family::Mnk, 4, 4, k).unwrap(), 1 << 18);
+            let searcher = BoardSearcher::quiet(
+                Bitboard::new(Family::Mnk, BoardSize::new(4, 4, k)).unwrap(),
+                1 << 18,
+            );
             let mut found = 0;
             while found < 1_000 {
                 // a random game prefix, stopped before it ends
@@ -161,8 +168,10 @@ fn random_positions_of_the_4x4_boards_agree() {
 fn the_published_k4_boards_are_proved_at_once() {
     // 5,5,4 a draw, 6,5,4 a first-player win (Uiterwijk), 5,5,5 a draw
     for (cols, rows, k, value) in [(5, 5, 4, Outcome::Draw), (5, 6, 4, Outcome::Win)] {
-        let searcher =
-            BoardSearcher::quiet(Bitboard::new(Family::Mnk, cols, rows, k).unwrap(), 1 << 22);
+        let searcher = BoardSearcher::quiet(
+            Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap(),
+            1 << 22,
+        );
         let r = in_pool(2, || searcher.search(0, 0, Precision::Weak))
             .unwrap()
             .unwrap()

@@ -3,6 +3,7 @@
 //! and depth of random positions near the end, at 1 and 2 threads; and
 //! every key decodes to its position.
 
+use retrograde::board::BoardSize;
 use std::collections::HashMap;
 
 use retrograde::game::Outcome;
@@ -83,7 +84,7 @@ fn positions_of_boards_past_32_cells_agree_with_a_simple_negamax() {
     let mut rng = Rng::new(40);
     for (cols, rows, k) in [(6, 6, 4), (7, 5, 4), (10, 4, 4), (8, 5, 5)] {
         let mut reference = Reference::new(cols, rows, k);
-        let board = Bitboard::new(Family::Mnk, cols, rows, k).unwrap();
+        let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let cells = cols * rows;
         let bit = |i: u32| board.cell(i % cols, rows - 1 - i / cols);
         for threads in [1, 2] {
@@ -143,6 +144,6 @@ fn positions_of_boards_past_32_cells_agree_with_a_simple_negamax() {
 
 #[test]
 fn boards_past_40_cells_are_refused_with_the_limit() {
-    let err = Bitboard::new(Family::Mnk, 9, 5, 4).expect_err("45 cells");
+    let err = Bitboard::new(Family::Mnk, BoardSize::new(9, 5, 4)).expect_err("45 cells");
     assert!(err.to_string().contains("40"), "{err}");
 }

@@ -3,6 +3,7 @@
 //! without a book equal at 1, 2 and 4 threads, and a damaged, forged or
 //! foreign book file refused with a one-line error.
 
+use retrograde::board::BoardSize;
 use std::sync::Arc;
 
 use retrograde::checksum::Checksum;
@@ -46,7 +47,7 @@ fn exact(searcher: &BoardSearcher, x: u64, occupied: u64) -> SearchResult {
 #[test]
 fn every_score_of_a_book_is_the_exhaustive_tables() {
     for (cols, rows, k) in [(5, 4, 4), (4, 5, 4), (5, 4, 3)] {
-        let game = Gravity::new(cols, rows, k).unwrap();
+        let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
         let board = Bitboard::gravity(&game);
         let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
         let book = book_of(&board, 7, 2);
@@ -92,7 +93,7 @@ fn every_score_of_a_book_is_the_exhaustive_tables() {
 fn a_book_changes_the_time_never_the_answer() {
     let mut rng = Rng::new(77);
     for (cols, rows) in [(5, 5), (6, 4)] {
-        let game = Gravity::new(cols, rows, 4).unwrap();
+        let game = Gravity::new(BoardSize::new(cols, rows, 4)).unwrap();
         let board = Bitboard::gravity(&game);
         let book = Arc::new(book_of(&board, 6, 2));
         let mut positions = vec![(0, 0, 0)];
@@ -122,7 +123,7 @@ fn a_book_changes_the_time_never_the_answer() {
 /// without agree.
 #[test]
 fn an_mnk_book_agrees_with_the_search() {
-    let board = Bitboard::new(Family::Mnk, 4, 4, 3).unwrap();
+    let board = Bitboard::new(Family::Mnk, BoardSize::new(4, 4, 3)).unwrap();
     let book = Arc::new(book_of(&board, 4, 2));
     assert!(book.len() > 100, "{}", book.len());
     let plain = BoardSearcher::quiet(board.clone(), ENTRIES);
@@ -141,7 +142,7 @@ fn an_mnk_book_agrees_with_the_search() {
 /// position cannot have) refused.
 #[test]
 fn a_book_file_is_checked_whole() {
-    let game = Gravity::new(5, 4, 4).unwrap();
+    let game = Gravity::new(BoardSize::new(5, 4, 4)).unwrap();
     let board = Bitboard::gravity(&game);
     let book = book_of(&board, 5, 2);
     let mut bytes = Vec::new();
@@ -154,7 +155,7 @@ fn a_book_file_is_checked_whole() {
         .unwrap_err()
         .contains("checksum"));
     assert!(decode_book(&bytes[..bytes.len() - 20], &board).is_err());
-    let other = Bitboard::gravity(&Gravity::new(4, 5, 4).unwrap());
+    let other = Bitboard::gravity(&Gravity::new(BoardSize::new(4, 5, 4)).unwrap());
     assert!(decode_book(&bytes, &other)
         .unwrap_err()
         .contains("the book is for"));
@@ -278,6 +279,9 @@ fn the_command_line_makes_and_uses_books() {
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine\n");
     let out = retrograde(&["query", p]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--book"));
+    // (issue 74, line 4: in the library's words, which name no flag)
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "a search book, not a table: a search of its board takes it as its opening book"
+    ));
     let _ = std::fs::remove_dir_all(&dir);
 }

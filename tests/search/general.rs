@@ -2,6 +2,7 @@
 //! board of every m,n,k board up to 4×4 and every k, and hundreds of seeded
 //! random positions in play; the same values at 1, 2 and 4 threads.
 
+use retrograde::board::BoardSize;
 use retrograde::game::Outcome as Value;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
@@ -24,7 +25,11 @@ fn exact(board: &SearchBoard, x: u64, o: u64) -> (Value, u32) {
 }
 
 fn exhaustive(rows: u32, cols: u32, k: u32) -> MnkSolution {
-    solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap()
+    solve_mnk(
+        &Mnk::new(BoardSize { cols, rows, k }).unwrap(),
+        &Budget::unlimited(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -34,7 +39,7 @@ fn search_agrees_with_the_tables_on_every_empty_board_up_to_4x4() {
             for k in 1..=rows.max(cols) {
                 let table = exhaustive(rows, cols, k);
                 let want = table.lookup(0, 0).unwrap();
-                let board = SearchBoard::new(rows, cols, k).unwrap();
+                let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
                 let got = value_of(&board, 0, 0, CAPACITY).unwrap().value;
                 assert_eq!(got, want.0, "{rows}×{cols} k={k}");
                 assert_eq!(exact(&board, 0, 0), want, "{rows}×{cols} k={k} exact");
@@ -49,8 +54,8 @@ fn search_agrees_on_random_positions_in_play() {
     let mut checked = 0;
     for (rows, cols, k) in [(3, 3, 3), (3, 4, 3), (4, 4, 3), (4, 4, 4)] {
         let table = exhaustive(rows, cols, k);
-        let game = Mnk::new(rows, cols, k).unwrap();
-        let board = SearchBoard::new(rows, cols, k).unwrap();
+        let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
+        let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
         let mut found = 0;
         while found < 100 {
             // a random game prefix, stopped before it ends
@@ -94,7 +99,7 @@ fn search_agrees_on_random_positions_in_play() {
 #[test]
 fn values_do_not_depend_on_the_thread_count() {
     for (rows, cols, k) in [(4, 4, 3), (4, 4, 4), (3, 5, 3)] {
-        let board = SearchBoard::new(rows, cols, k).unwrap();
+        let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
         let values: Vec<_> = [1, 2, 4]
             .into_iter()
             .map(|t| {
@@ -114,7 +119,7 @@ fn values_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn a_tiny_table_only_costs_time() {
-    let board = SearchBoard::new(4, 4, 3).unwrap();
+    let board = SearchBoard::new(BoardSize::new(4, 4, 3)).unwrap();
     let roomy = value_of(&board, 0, 0, CAPACITY).unwrap();
     let cramped = value_of(&board, 0, 0, 16).unwrap();
     assert_eq!(roomy.value, cramped.value);
@@ -123,13 +128,13 @@ fn a_tiny_table_only_costs_time() {
 
 #[test]
 fn finished_or_illegal_positions_are_refused() {
-    let board = SearchBoard::new(3, 3, 3).unwrap();
+    let board = SearchBoard::new(BoardSize::new(3, 3, 3)).unwrap();
     assert!(value_of(&board, 0b111, 0b11000, CAPACITY).is_err());
     assert!(value_of(&board, 0b11, 0, CAPACITY).is_err());
-    assert!(SearchBoard::new(9, 8, 3).is_err());
-    assert!(SearchBoard::new(17, 2, 3).is_err());
-    assert!(SearchBoard::new(9, 3, 3).is_ok());
-    assert!(SearchBoard::new(3, 3, 4).is_err());
+    assert!(SearchBoard::new(BoardSize::new(8, 9, 3)).is_err());
+    assert!(SearchBoard::new(BoardSize::new(2, 17, 3)).is_err());
+    assert!(SearchBoard::new(BoardSize::new(3, 9, 3)).is_ok());
+    assert!(SearchBoard::new(BoardSize::new(3, 3, 4)).is_err());
 }
 
 use crate::common::cli;
@@ -188,9 +193,9 @@ mod gravity {
         for cols in 1..=5u32 {
             for rows in 1..=4u32 {
                 for k in 1..=cols.max(rows) {
-                    let game = Gravity::new(cols, rows, k).unwrap();
+                    let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
                     let table = solve_gravity(&game, &Budget::unlimited()).unwrap();
-                    let board = SearchBoard::gravity(cols, rows, k).unwrap();
+                    let board = SearchBoard::gravity(BoardSize { cols, rows, k }).unwrap();
                     let want = table.lookup(0, game.key(0, 0)).unwrap();
                     assert_eq!(
                         value_of(&board, 0, 0, CAPACITY).unwrap().value,
@@ -213,7 +218,7 @@ mod gravity {
                 }
             }
         }
-        let four_by_four = SearchBoard::gravity(4, 4, 4).unwrap();
+        let four_by_four = SearchBoard::gravity(BoardSize::new(4, 4, 4)).unwrap();
         assert_eq!(
             value_of(&four_by_four, 0, 0, CAPACITY).unwrap().value,
             Outcome::Draw
@@ -223,13 +228,13 @@ mod gravity {
 
 #[test]
 fn a_search_past_its_deadline_reports_nothing() {
-    let board = SearchBoard::new(5, 5, 4).unwrap();
+    let board = SearchBoard::new(BoardSize::new(5, 5, 4)).unwrap();
     let now = std::time::Instant::now();
     assert_eq!(
         retrograde::search::general::value_within(&board, 0, 0, CAPACITY, Some(now)).unwrap(),
         None
     );
-    let quick = SearchBoard::new(3, 3, 3).unwrap();
+    let quick = SearchBoard::new(BoardSize::new(3, 3, 3)).unwrap();
     let later = now + std::time::Duration::from_secs(600);
     let found =
         retrograde::search::general::value_within(&quick, 0, 0, CAPACITY, Some(later)).unwrap();

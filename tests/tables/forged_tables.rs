@@ -5,6 +5,7 @@
 //! --check` and by the report of its counts. Edited m,n,k and graph tables
 //! with a recomputed checksum are refused too (issue 12, line 7).
 
+use retrograde::board::BoardSize;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -69,7 +70,7 @@ fn after_first_move(game: &Gravity, c: u32) -> u64 {
 // issue 26, line 1
 #[test]
 fn a_forged_value_and_child_are_refused() {
-    let game = Gravity::new(4, 4, 4).unwrap();
+    let game = Gravity::new(BoardSize::new(4, 4, 4)).unwrap();
     let mut t = ForgedTable::parse(&table(4, 4));
     // the empty board "won in 16" and a child "lost in 15", locally
     // consistent; the truth is a draw

@@ -2,6 +2,7 @@
 //! a lookup) with every answer equal to the solve's, and any damaged block
 //! or index refused rather than answered.
 
+use retrograde::board::BoardSize;
 use retrograde::games::gravity::Gravity;
 use retrograde::memory::Budget;
 use retrograde::tablefile::{
@@ -37,7 +38,7 @@ fn a_saved_table_answers_every_position_as_the_solve_does() {
         (1, 1, 1),
         (8, 4, 2),
     ] {
-        let game = Gravity::new(cols, rows, k).unwrap();
+        let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
         let solution = solve_gravity(&game, &Budget::unlimited()).unwrap();
         let path = dir.join(format!("{cols}x{rows}k{k}.rtb"));
         let saved = SavedGame::Gravity { cols, rows, k };
@@ -83,7 +84,7 @@ fn a_saved_table_answers_every_position_as_the_solve_does() {
 #[test]
 fn every_damaged_block_and_index_entry_is_refused() {
     let dir = scratch("damage");
-    let game = Gravity::new(4, 4, 4).unwrap();
+    let game = Gravity::new(BoardSize::new(4, 4, 4)).unwrap();
     let solution = solve_gravity(&game, &Budget::unlimited()).unwrap();
     let path = dir.join("t.rtb");
     let saved = SavedGame::Gravity {

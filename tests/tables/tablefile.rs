@@ -2,6 +2,7 @@
 //! truncation and of a flipped byte anywhere, a save killed midway, and
 //! `play` against perfect play.
 
+use retrograde::board::BoardSize;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -71,7 +72,11 @@ fn grid_tables_round_trip_through_a_file() {
 #[test]
 fn mnk_tables_round_trip() {
     for (rows, cols, k) in [(3, 3, 3), (3, 4, 3), (2, 2, 2)] {
-        let solution = solve_mnk(&Mnk::new(rows, cols, k).unwrap(), &Budget::unlimited()).unwrap();
+        let solution = solve_mnk(
+            &Mnk::new(BoardSize { cols, rows, k }).unwrap(),
+            &Budget::unlimited(),
+        )
+        .unwrap();
         let game = SavedGame::Mnk { rows, cols, k };
         let (game2, table2) =
             decode(&encode(&game, &SavedTable::Layered(solution.clone()))).unwrap();
@@ -111,7 +116,13 @@ fn truncated_and_corrupted_files_are_refused() {
             cols: 3,
             k: 3,
         },
-        &SavedTable::Layered(solve_mnk(&Mnk::new(3, 3, 3).unwrap(), &Budget::unlimited()).unwrap()),
+        &SavedTable::Layered(
+            solve_mnk(
+                &Mnk::new(BoardSize::new(3, 3, 3)).unwrap(),
+                &Budget::unlimited(),
+            )
+            .unwrap(),
+        ),
     );
     for bytes in [small_graph, tic_tac_toe] {
         assert!(decode(&bytes).is_ok());

@@ -47,6 +47,14 @@ pub fn keyword(setting: Setting, value: Option<&str>) -> String {
         Setting::ZoneMoves => "zone_moves",
         Setting::Covers => "covers",
         Setting::DefenderRuns => "defender_runs",
+        Setting::Engine => "engine",
+        Setting::Encoding => "encoding",
+        Setting::LargestNumber => "max",
+        Setting::MaxTake => "max_take",
+        // switches: given, they are true
+        Setting::CountOnly => return "count_only=True".into(),
+        Setting::Force => return "force=True".into(),
+        Setting::ReplaceAnyFile => return "replace_any_file=True".into(),
     };
     match value {
         Some(value) => format!("{name}={value:?}"),
@@ -59,9 +67,11 @@ pub fn keyword(setting: Setting, value: Option<&str>) -> String {
 pub fn to_py(error: Error) -> PyErr {
     let text = error.render(keyword);
     match error {
-        Error::InvalidInput(_) | Error::Setting { .. } => PyValueError::new_err(text),
+        Error::InvalidInput(_) | Error::Setting { .. } | Error::Refused { .. } => {
+            PyValueError::new_err(text)
+        }
         Error::OverMemoryBudget { .. }
-        | Error::ProjectedOverBudget(_)
+        | Error::ProjectedOverBudget { .. }
         | Error::StoreFull { .. }
         | Error::TooManyStates { .. } => BudgetError::new_err(text),
         Error::BadTableFile { .. } => TableFileError::new_err(text),

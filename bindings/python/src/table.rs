@@ -3,6 +3,7 @@
 //! move's value, and reports its counts as `retrograde connect|mnk --json`
 //! does.
 
+use retrograde::board::BoardSize;
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
@@ -144,8 +145,12 @@ impl Table {
             Held::Solved(_, SavedTable::Gravity(solution)) => gravity_summary(solution).py_err()?,
             Held::Open(OpenTable::Mnk { solution, .. })
             | Held::Solved(_, SavedTable::Layered(solution)) => {
-                let game =
-                    Mnk::new(self.board.rows(), self.board.cols(), self.board.k()).py_err()?;
+                let game = Mnk::new(BoardSize::new(
+                    self.board.cols(),
+                    self.board.rows(),
+                    self.board.k(),
+                ))
+                .py_err()?;
                 MnkSummary::of(solution).json(&game)
             }
             _ => {
@@ -217,7 +222,7 @@ pub fn solve(
         let progress = CancelAtPly(cancel);
         let solved = match family {
             Family::Gravity => {
-                let game = Gravity::new(cols, rows, k).py_err()?;
+                let game = Gravity::new(BoardSize { cols, rows, k }).py_err()?;
                 let solution = in_pool(threads, || {
                     solve_gravity_reporting(&game, &budget, &progress)
                 })
@@ -229,7 +234,7 @@ pub fn solve(
                 )
             }
             Family::Mnk => {
-                let game = Mnk::new(rows, cols, k).py_err()?;
+                let game = Mnk::new(BoardSize { cols, rows, k }).py_err()?;
                 let solution = in_pool(threads, || solve_mnk_reporting(&game, &budget, &progress))
                     .py_err()?
                     .py_err()?;

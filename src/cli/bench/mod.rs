@@ -9,6 +9,7 @@ mod machine;
 mod report;
 mod stats;
 
+use retrograde::board::BoardSize;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -87,9 +88,12 @@ fn workloads() -> anyhow::Result<Vec<Workload>> {
     let grid_rows = bench_grid();
     let grid_rows: Vec<&str> = grid_rows.iter().map(String::as_str).collect();
     let grid = CatMouseGrid::new(&grid_rows, 2, 3)?;
-    let mnk = |k| Mnk::new(4, 4, k);
+    let mnk = |k| Mnk::new(BoardSize::new(4, 4, k));
     let (k3, k4) = (mnk(3)?, mnk(4)?);
-    let (connect_6x4, connect_5x5) = (Gravity::new(6, 4, 4)?, Gravity::new(5, 5, 4)?);
+    let (connect_6x4, connect_5x5) = (
+        Gravity::new(BoardSize::new(6, 4, 4))?,
+        Gravity::new(BoardSize::new(5, 5, 4))?,
+    );
     let unlimited = Budget::unlimited();
     Ok(vec![
         Workload {

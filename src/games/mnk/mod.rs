@@ -12,6 +12,7 @@ mod symmetry;
 pub(crate) use symmetry::map_cell;
 pub use symmetry::Symmetries;
 
+use crate::board::BoardSize;
 use crate::error::{Error, Result};
 
 /// Largest side of a board.
@@ -32,7 +33,8 @@ pub struct Mnk {
 
 impl Mnk {
     /// Validates the dimensions and precomputes lines and symmetries.
-    pub fn new(rows: u32, cols: u32, k: u32) -> Result<Self> {
+    pub fn new(size: BoardSize) -> Result<Self> {
+        let BoardSize { cols, rows, k } = size;
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
             return Err(Error::InvalidInput(format!(
                 "a board of {cols} columns × {rows} rows is outside 1×1..{MAX_SIDE}×{MAX_SIDE}"
@@ -100,19 +102,19 @@ mod tests {
 
     #[test]
     fn tic_tac_toe_has_eight_lines() {
-        assert_eq!(Mnk::new(3, 3, 3).unwrap().lines().len(), 8);
-        assert_eq!(Mnk::new(4, 4, 4).unwrap().lines().len(), 10);
-        assert_eq!(Mnk::new(4, 4, 3).unwrap().lines().len(), 24);
+        assert_eq!(Mnk::new(BoardSize::new(3, 3, 3)).unwrap().lines().len(), 8);
+        assert_eq!(Mnk::new(BoardSize::new(4, 4, 4)).unwrap().lines().len(), 10);
+        assert_eq!(Mnk::new(BoardSize::new(4, 4, 3)).unwrap().lines().len(), 24);
         // k longer than a side: only the rows of a 3×4 board hold 4 in a row
-        assert_eq!(Mnk::new(3, 4, 4).unwrap().lines().len(), 3);
-        assert_eq!(Mnk::new(2, 2, 1).unwrap().lines().len(), 4);
+        assert_eq!(Mnk::new(BoardSize::new(4, 3, 4)).unwrap().lines().len(), 3);
+        assert_eq!(Mnk::new(BoardSize::new(2, 2, 1)).unwrap().lines().len(), 4);
     }
 
     #[test]
     fn bad_dimensions_are_refused() {
-        assert!(Mnk::new(6, 3, 3).is_err());
-        assert!(Mnk::new(0, 3, 3).is_err());
-        assert!(Mnk::new(3, 3, 4).is_err());
-        assert!(Mnk::new(3, 3, 0).is_err());
+        assert!(Mnk::new(BoardSize::new(3, 6, 3)).is_err());
+        assert!(Mnk::new(BoardSize::new(3, 0, 3)).is_err());
+        assert!(Mnk::new(BoardSize::new(3, 3, 4)).is_err());
+        assert!(Mnk::new(BoardSize::new(3, 3, 0)).is_err());
     }
 }

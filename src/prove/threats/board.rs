@@ -19,6 +19,7 @@
 //! the stones and passes together.
 
 use crate::board::cells::Cells;
+use crate::board::BoardSize;
 use crate::error::{Error, Result};
 
 /// The hash key of "the side to move is not the one the stones give"
@@ -84,7 +85,8 @@ impl Geometry {
     /// The board of `cols × rows` cells where `k` in a row wins; refused
     /// (one line) past [`Cells::CAPACITY`] cells or [`WINDOW_WORDS`] · 64
     /// windows, or when `k` is 0 or longer than both sides.
-    pub fn new(cols: u32, rows: u32, k: u32) -> Result<Self> {
+    pub fn new(size: BoardSize) -> Result<Self> {
+        let BoardSize { cols, rows, k } = size;
         let cells = u64::from(cols) * u64::from(rows);
         if cells == 0 || cells > Cells::CAPACITY as u64 {
             return Err(Error::InvalidInput(format!(
@@ -650,7 +652,7 @@ mod tests {
 
     #[test]
     fn counts_levels_and_keys_follow_play_and_undo() {
-        let g = Geometry::new(15, 15, 5).unwrap();
+        let g = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         assert_eq!(g.windows.len(), 572);
         let mut b = Board::empty(&g);
         let start = b.key();
@@ -685,12 +687,12 @@ mod tests {
 
     #[test]
     fn a_diagram_gives_back_its_position_and_other_text_none() {
-        let g = Geometry::new(15, 15, 5).unwrap();
+        let g = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let b = Board::after(&g, "h8,a1,i9,o15,c3").unwrap();
         let back = Board::from_diagram(&g, &b.diagram()).unwrap();
         assert_eq!((back.key(), back.exact_key()), (b.key(), b.exact_key()));
         assert_eq!(back.stones, b.stones);
-        let small = Geometry::new(4, 3, 3).unwrap();
+        let small = Geometry::new(BoardSize::new(4, 3, 3)).unwrap();
         let empty = Board::empty(&small).diagram();
         assert_eq!(empty, "..../..../....");
         for bad in [
@@ -733,7 +735,7 @@ mod tests {
             seed
         };
         for (cols, rows, k) in [(15, 15, 5), (9, 6, 4), (4, 4, 2), (5, 5, 1)] {
-            let g = Geometry::new(cols, rows, k).unwrap();
+            let g = Geometry::new(BoardSize { cols, rows, k }).unwrap();
             let cells = g.cells() as u64;
             let mut target = Board::empty(&g);
             for trial in 0..60 {
@@ -778,9 +780,9 @@ mod tests {
 
     #[test]
     fn bad_boards_and_cells_are_refused() {
-        assert!(Geometry::new(17, 16, 5).is_err());
-        assert!(Geometry::new(5, 5, 6).is_err());
-        let g = Geometry::new(15, 15, 5).unwrap();
+        assert!(Geometry::new(BoardSize::new(17, 16, 5)).is_err());
+        assert!(Geometry::new(BoardSize::new(5, 5, 6)).is_err());
+        let g = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         for bad in [
             "",
             "p1",

@@ -107,7 +107,7 @@ use std::rc::Rc;
 use crate::atomic_file::write_atomically_with;
 use crate::board::cells::Cells;
 use crate::checksum::StreamChecksum;
-use crate::error::{quoted, Error, Result, QUOTED_CHARS};
+use crate::error::{quoted, Error, Remedy, Result, Setting, QUOTED_CHARS};
 use rustc_hash::FxHashSet;
 
 use super::board::Board;
@@ -645,10 +645,13 @@ impl ThreatProver<'_> {
                 continue;
             }
             if !self.store_giving_up_no_proof(fingerprint, numbers, work) {
-                return Err(Error::InvalidInput(format!(
-                    "{}: the checkpoint's {entries} positions do not fit the table this --max-memory gives; give the budget of the run that wrote it",
-                    input.path
-                )));
+                return Err(Error::refused(
+                    format!(
+                        "{}: the checkpoint's {entries} positions do not fit the table that {{remedy}} gives; give the budget of the run that wrote it",
+                        input.path
+                    ),
+                    &[Remedy::give(Setting::MaxMemory)],
+                ));
             }
         }
         self.read_moves_and_cuts(&mut input)?;
@@ -716,14 +719,17 @@ impl ThreatProver<'_> {
             self.forget_cuts_of_positions_gone();
         }
         if self.kept_bytes() > self.max_kept_bytes {
-            return Err(Error::InvalidInput(format!(
-                "{}: the checkpoint's cuts and chosen moves, with those held, {} and {} (about {} bytes), are more than this --max-memory keeps ({} bytes); give at least the budget of the run that wrote it",
-                input.path,
-                self.cuts.len(),
-                self.chosen.len(),
-                self.kept_bytes(),
-                self.max_kept_bytes
-            )));
+            return Err(Error::refused(
+                format!(
+                    "{}: the checkpoint's cuts and chosen moves, with those held, {} and {} (about {} bytes), are more than {{remedy}} keeps ({} bytes); give at least the budget of the run that wrote it",
+                    input.path,
+                    self.cuts.len(),
+                    self.chosen.len(),
+                    self.kept_bytes(),
+                    self.max_kept_bytes
+                ),
+                &[Remedy::give(Setting::MaxMemory)],
+            ));
         }
         Ok((chosen, cut))
     }
@@ -770,10 +776,13 @@ impl ThreatProver<'_> {
                 continue;
             }
             if !self.store_giving_up_no_proof(fingerprint, numbers, work) {
-                return Err(Error::InvalidInput(format!(
-                    "{}: its proofs, with those held, do not fit the table this --max-memory gives ({} stored when one was given up); give a larger budget",
-                    input.path, proved
-                )));
+                return Err(Error::refused(
+                    format!(
+                        "{}: its proofs, with those held, do not fit the table that {{remedy}} gives ({} stored when one was given up); give a larger budget",
+                        input.path, proved
+                    ),
+                    &[Remedy::give(Setting::MaxMemory)],
+                ));
             }
             proved += 1;
         }
@@ -836,6 +845,7 @@ mod tests {
     use super::super::board::Geometry;
     use super::super::Verdict;
     use super::*;
+    use crate::board::BoardSize;
 
     #[test]
     fn the_settings_identity_is_the_text_older_checkpoints_hold() {
@@ -873,7 +883,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retrograde-kept-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("h8-a1.checkpoint");
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let board = Board::after(&geometry, "h8,a1").unwrap();
         let prover = || ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         let mut full = prover();
@@ -939,7 +949,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retrograde-hz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("h8-a1-i9-a2.checkpoint");
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let prover = |max_stones| {
             let settings = Settings {
@@ -986,7 +996,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retrograde-ck-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("h8-a1-i9-a2.checkpoint");
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let settings = Settings {
             zone_moves: None,

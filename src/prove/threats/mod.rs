@@ -127,7 +127,7 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::board::cells::Cells;
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result, Setting};
 use crate::prove::proof_numbers::{capped_sum, Numbers, INFINITE};
 use board::{Board, Geometry};
 use fours::VcfLimits;
@@ -1192,10 +1192,13 @@ impl<'g> ThreatProver<'g> {
         }
         self.walk_bytes = (seen.len() + self.proof_keys.len()) as u64 * BYTES_PER_LISTED;
         if self.walk_bytes > most {
-            return Err(Error::InvalidInput(format!(
-                "its certificate lists more positions than its share of --max-memory keeps ({} at {most} bytes)",
-                seen.len()
-            )));
+            return Err(Error::refused(
+                format!(
+                    "its certificate lists more positions than its share of {{remedy}} keeps ({} at {most} bytes)",
+                    seen.len()
+                ),
+                &[Remedy::give(Setting::MaxMemory)],
+            ));
         }
         if !self.ensure_proved(board) {
             return Err(match self.stopped() {
@@ -1386,6 +1389,7 @@ fn distinct(board: &Board, colour: usize, cells: &[u32]) -> Vec<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::BoardSize;
 
     /// Numbers near saturation never stall the search: with every reply
     /// of the root (an AND node) stored at the largest unsettled numbers,
@@ -1399,7 +1403,7 @@ mod tests {
         // the table kept leaves apart and replaced by work with ageing,
         // the search went round its full table: 3 M positions searched
         // and no proof
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let settings = Settings {
             zone_moves: None,
@@ -1421,7 +1425,7 @@ mod tests {
         // h8 a1 i9, O to move: the pass is proved first, then the moves
         // inside its zone are searched (one of each pair the a1–o15
         // diagonal mirrors)
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9").unwrap();
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         assert_eq!(prover.moves_searched(&board), [(None, None)]);
@@ -1447,7 +1451,7 @@ mod tests {
         // merged from another proof may be): the walk finds it, makes it
         // again and fails; the next walk writes the certificate of the
         // untouched proof, byte for byte
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2,h9").unwrap();
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         assert_eq!(
@@ -1486,7 +1490,7 @@ mod tests {
         // X to move with four in a row: won by the rules; the table holds
         // open numbers for it (as a checkpoint written under other rules
         // may), and the proof still goes through at once
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i8,a2,j8,a3,k8,a5").unwrap();
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         let open = Numbers {
@@ -1506,7 +1510,7 @@ mod tests {
         // an entry settled under other rules may): the certificate proves
         // the position again rather than giving up (l10 of 2026-11-27:
         // "its certificate could not be read back" after 5,479 s)
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         prover.table.store(board.key(), Numbers::PROVED, 0);
@@ -1522,7 +1526,7 @@ mod tests {
     fn a_defender_with_a_run_of_fours_refutes_its_turn_at_once_when_asked() {
         // O to move with an open three (d4 e4 f4): g4 makes a four open
         // at both ends, so O wins whatever X holds
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,d4,a15,e4,o1,f4,o15").unwrap();
         assert_eq!(board.to_move(), 1);
         for (defender_runs, refuted) in [(true, true), (false, false)] {
@@ -1542,7 +1546,7 @@ mod tests {
 
     #[test]
     fn at_the_horizon_the_attacker_wins_only_by_runs_of_fours() {
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         // X to move, six stones, an open three (h8 i8 j8): a run of fours
         let mut three = Board::after(&geometry, "h8,a1,i8,a2,j8,a4").unwrap();
         // X to move, two stones: quiet moves only
@@ -1570,7 +1574,7 @@ mod tests {
 
     #[test]
     fn a_wider_horizon_keeps_the_proofs_and_forgets_the_disproofs() {
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2").unwrap();
         let settings = Settings {
             max_stones: Some(14),
@@ -1612,7 +1616,7 @@ mod tests {
 
     #[test]
     fn saturated_numbers_do_not_stall_the_search() {
-        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
         let mut board = Board::after(&geometry, "h8,a1,i9,a2,h9").unwrap();
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 1 << 30, None);
         let defender = board.to_move();

@@ -93,6 +93,7 @@
 //! completed by the stone placed on `m` stones scores `cells − m`, a loss
 //! the negation, a draw 0.
 
+use crate::board::BoardSize;
 use std::sync::atomic::{AtomicBool, AtomicI8, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
@@ -160,7 +161,8 @@ impl Bitboard {
     /// `k`. Refuses a board whose cells and sentinels pass 64 bits, and
     /// an m,n,k board of more than [`MAX_MNK_CELLS`] cells (its key holds
     /// the position in 64 bits).
-    pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
+    pub fn new(family: Family, size: BoardSize) -> Result<Self> {
+        let BoardSize { cols, rows, k } = size;
         let bad = |why: String| Err(Error::InvalidInput(why));
         if cols == 0 || rows == 0 || k == 0 || k > cols.max(rows) {
             return bad(format!(
@@ -218,7 +220,8 @@ impl Bitboard {
     /// The board of a gravity game.
     pub fn gravity(game: &Gravity) -> Self {
         let (cols, rows, k) = game.dimensions();
-        Self::new(Family::Gravity, cols, rows, k).expect("a gravity game fits its bitboard")
+        Self::new(Family::Gravity, BoardSize { cols, rows, k })
+            .expect("a gravity game fits its bitboard")
     }
 
     /// The family, columns, rows and line length.
@@ -356,7 +359,10 @@ impl Bitboard {
                                     (limit as u64 + 1).saturating_mul(POSITION_BYTES),
                                 ),
                                 budget: crate::memory::Bytes(limit as u64 * POSITION_BYTES),
-                                hint: "; raise --max-memory, or make a book of fewer plies".into(),
+                                hint: "; raise {remedy}, or make a book of fewer plies".into(),
+                                remedies: vec![crate::error::Remedy::give(
+                                    crate::error::Setting::MaxMemory,
+                                )],
                             });
                         }
                     }

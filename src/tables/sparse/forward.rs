@@ -369,13 +369,14 @@ mod tests {
 #[cfg(test)]
 mod round_tests {
     use super::*;
+    use crate::board::BoardSize;
     use crate::games::gravity::Gravity;
 
     /// A ply enumerated in many small rounds (the least memory that lets it
     /// through) equals the ply enumerated at once.
     #[test]
     fn rounds_give_the_same_ply() {
-        let game = Gravity::new(5, 4, 4).unwrap();
+        let game = Gravity::new(BoardSize::new(5, 4, 4)).unwrap();
         let moves = Moves::new(&game);
         let unlimited = Budget::unlimited();
         let mut ply_keys = vec![game.key(0, 0) as u32];

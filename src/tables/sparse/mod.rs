@@ -42,7 +42,7 @@ pub mod keys;
 mod moves;
 pub mod rules;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Remedy, Result, Setting};
 use crate::game::Outcome;
 use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
@@ -326,21 +326,22 @@ fn refuse_if_projected_over<K>(
         let (low, high) = PROJECTION_SEEN;
         let least = Bytes((bytes.0 as f64 / high) as u64);
         let most = Bytes((bytes.0 as f64 / low) as u64);
-        // the hint only where even the least is more than this process
-        // may use (the message says how to raise the budget already)
-        let hint = crate::memory::beyond_machine_hint(least);
-        let beyond_this_machine = if hint.starts_with(';') {
-            hint
-        } else {
-            String::new()
-        };
-        return Err(Error::ProjectedOverBudget(format!(
-            "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {per_position} bytes a position and its mirror image; projections have been {low}–{high} times the true count, so it needs between {least} and {most}, far over the memory budget of {}: a --max-memory of {least} or more lets the engine try (it stops at the first ply that does not fit){}; `--engine symbolic` (decision diagrams) or `mpirun` over several machines reach further",
-            sizes.len(),
-            projected as f64,
-            budget.0,
-            beyond_this_machine
-        )));
+        // said only where even the least is more than this process may
+        // use (the message says how to raise the budget already)
+        let beyond_this_machine = crate::memory::beyond_this_machine(least).unwrap_or_default();
+        return Err(Error::ProjectedOverBudget {
+            message: format!(
+                "the gravity board of {cols} columns × {rows} rows is projected from its first {} plies to hold about {:.2e} positions, {bytes} for this engine at {per_position} bytes a position and its mirror image; projections have been {low}–{high} times the true count, so it needs between {least} and {most}, far over the memory budget of {}: raising {{remedy}} to {least} or more lets the engine try (it stops at the first ply that does not fit){}; {{remedy}} (decision diagrams) or `mpirun` over several machines reach further",
+                sizes.len(),
+                projected as f64,
+                budget.0,
+                beyond_this_machine
+            ),
+            remedies: vec![
+                Remedy::give(Setting::MaxMemory),
+                Remedy::set(Setting::Engine, "symbolic"),
+            ],
+        });
     }
     Ok(())
 }

@@ -43,7 +43,7 @@ use super::rules::Rules;
 use super::{full_store, PlyReport};
 use crate::atomic_file::write_atomically_with;
 use crate::checksum::Checksum;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 use crate::position::Family;
 
 const MAGIC: &[u8; 8] = b"RGBDDSET";
@@ -298,10 +298,10 @@ impl Checkpoint {
         };
         match std::fs::metadata(dir) {
             Ok(meta) if !meta.is_dir() => {
-                return Err(Error::InvalidInput(format!(
-                    "--checkpoint {}: not a directory",
-                    dir.display()
-                )))
+                return Err(Error::setting(
+                    Setting::Checkpoint,
+                    format!("{}: not a directory", dir.display()),
+                ))
             }
             Ok(_) => {}
             Err(_) => std::fs::create_dir_all(dir).map_err(io)?,

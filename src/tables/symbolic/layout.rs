@@ -29,7 +29,8 @@
 //! assignment that a set holds is a position, so a set's model count over
 //! [`Layout::vars`] variables is its number of positions.
 
-use crate::error::{Error, Result};
+use crate::board::BoardSize;
+use crate::error::{Error, Remedy, Result, Setting};
 use crate::position::{Family, Position};
 
 /// How a position is spelled in variables.
@@ -85,7 +86,8 @@ impl Layout {
     /// Validates the board: at least one cell, `k ≥ 1`, at most 64 cells
     /// (positions are 64-bit masks), and the column encoding only for
     /// gravity boards.
-    pub fn new(family: Family, cols: u32, rows: u32, k: u32, encoding: Encoding) -> Result<Self> {
+    pub fn new(family: Family, size: BoardSize, encoding: Encoding) -> Result<Self> {
+        let BoardSize { cols, rows, k } = size;
         let cells = u64::from(cols) * u64::from(rows);
         if cols == 0 || rows == 0 || cells > 64 {
             return Err(Error::InvalidInput(format!(
@@ -97,8 +99,9 @@ impl Layout {
             return Err(Error::InvalidInput(format!("k = {k} must be 1 to 64")));
         }
         if encoding == Encoding::Column && family != Family::Gravity {
-            return Err(Error::InvalidInput(
-                "the column encoding is for gravity boards (use --encoding pair)".into(),
+            return Err(Error::refused(
+                "the column encoding is for gravity boards (use {remedy})",
+                &[Remedy::set(Setting::Encoding, "pair")],
             ));
         }
         Ok(Self {
@@ -217,7 +220,8 @@ mod tests {
     #[test]
     fn column_assignment_is_the_gravity_key() {
         // 2 columns × 2 rows; X in column 0, O on it; X in column 1
-        let layout = Layout::new(Family::Gravity, 2, 2, 2, Encoding::Column).unwrap();
+        let layout =
+            Layout::new(Family::Gravity, BoardSize::new(2, 2, 2), Encoding::Column).unwrap();
         // position bits: row 0 (top) = bits 0,1; row 1 (bottom) = bits 2,3
         let p = Position::from_words(0b0100 | 0b1000, 0b0001);
         let bits = layout.assignment(&p);
@@ -227,11 +231,12 @@ mod tests {
 
     #[test]
     fn lines_of_tic_tac_toe() {
-        let layout = Layout::new(Family::Mnk, 3, 3, 3, Encoding::Pair).unwrap();
+        let layout = Layout::new(Family::Mnk, BoardSize::new(3, 3, 3), Encoding::Pair).unwrap();
         assert_eq!(layout.lines().len(), 8);
-        let one = Layout::new(Family::Mnk, 3, 3, 1, Encoding::Pair).unwrap();
+        let one = Layout::new(Family::Mnk, BoardSize::new(3, 3, 1), Encoding::Pair).unwrap();
         assert_eq!(one.lines().len(), 9);
-        let unfit = Layout::new(Family::Gravity, 3, 3, 4, Encoding::Column).unwrap();
+        let unfit =
+            Layout::new(Family::Gravity, BoardSize::new(3, 3, 4), Encoding::Column).unwrap();
         assert!(unfit.lines().is_empty());
     }
 }

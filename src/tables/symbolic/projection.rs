@@ -121,10 +121,16 @@ pub fn duration_in_words(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::BoardSize;
     use crate::tables::symbolic::layout::Encoding;
 
     fn layout(family: Family, cols: u32, rows: u32, k: u32) -> Layout {
-        Layout::new(family, cols, rows, k, Encoding::best_for(family)).unwrap()
+        Layout::new(
+            family,
+            BoardSize { cols, rows, k },
+            Encoding::best_for(family),
+        )
+        .unwrap()
     }
 
     #[test]

@@ -367,6 +367,7 @@ fn check_budget<N: Ranks>(
         hint: format!(
             " a rank; at least {fitting} ranks of this budget would share the work so far (more for the plies to come)"
         ),
+        remedies: Vec::new(),
     })
 }
 
@@ -733,6 +734,7 @@ mod tests {
     use super::super::{decode, solve_gravity, GravityPly};
     use super::ranks::Solo;
     use super::*;
+    use crate::board::BoardSize;
     use crate::games::gravity::Gravity;
     use crate::runtime::progress::Silent;
 
@@ -740,7 +742,7 @@ mod tests {
     #[test]
     fn one_rank_equals_the_main_engine() {
         for (cols, rows, k) in [(4, 4, 4), (5, 4, 4), (3, 3, 3), (4, 3, 2), (8, 4, 2)] {
-            let game = Gravity::new(cols, rows, k).unwrap();
+            let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
             let want = solve_gravity(&game, &Budget::unlimited()).unwrap();
             let got = solve_distributed(&Moves::new(&game), &Solo, &Budget::unlimited(), &Silent)
                 .unwrap();
@@ -758,7 +760,7 @@ mod tests {
         use crate::games::mnk::Mnk;
         use crate::tables::layered::solve_mnk;
         for (rows, cols, k) in [(3, 3, 3), (3, 4, 3), (4, 4, 3), (2, 4, 2), (1, 4, 4)] {
-            let game = Mnk::new(rows, cols, k).unwrap();
+            let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
             let want = solve_mnk(&game, &Budget::unlimited()).unwrap();
             for size in 1..=3 {
                 let gathered: Vec<_> = std::thread::scope(|s| {
@@ -800,7 +802,7 @@ mod tests {
         for rows in 1..=4u32 {
             for cols in 1..=4u32 {
                 for k in 1..=rows.max(cols) {
-                    let game = Mnk::new(rows, cols, k).unwrap();
+                    let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
                     let want = solve_mnk(&game, &Budget::unlimited()).unwrap();
                     let root = want.lookup(0, 0).unwrap();
                     let sizes: &[usize] = if rows * cols <= 9 { &[1, 2, 3] } else { &[1] };
@@ -841,7 +843,7 @@ mod tests {
     #[test]
     fn parts_on_several_ranks_make_the_main_engine_plies() {
         for (cols, rows, k) in [(4, 4, 4), (5, 4, 4), (3, 3, 3), (4, 5, 3), (6, 3, 2)] {
-            let game = Gravity::new(cols, rows, k).unwrap();
+            let game = Gravity::new(BoardSize { cols, rows, k }).unwrap();
             let want = solve_gravity(&game, &Budget::unlimited()).unwrap();
             let moves = Moves::new(&game);
             for size in [2, 3, 4] {
