@@ -31,7 +31,7 @@ use crate::runtime::clock::Clock;
 use crate::runtime::progress::{Progress, Silent};
 
 /// Largest side of a search board (that of the position language); a board
-/// holds at most [`crate::position::MAX_CELLS`] cells.
+/// holds at most [`crate::position::WORD_CELLS`] cells.
 pub use crate::position::MAX_SIDE;
 
 /// An m,n,k board for search: up to 64 cells as `u64` bitboards.
@@ -68,7 +68,7 @@ impl SearchBoard {
     fn build(rows: u32, cols: u32, k: u32, gravity: bool) -> Result<Self> {
         if !(1..=MAX_SIDE).contains(&rows)
             || !(1..=MAX_SIDE).contains(&cols)
-            || rows * cols > crate::position::MAX_CELLS
+            || rows * cols > crate::position::WORD_CELLS
         {
             return Err(Error::InvalidInput(format!("a {cols}×{rows} board is outside what search handles (sides 1..={MAX_SIDE}, at most 64 cells)")));
         }
