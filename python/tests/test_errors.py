@@ -36,9 +36,9 @@ def test_remedies_are_named_as_keyword_arguments(tmp_path):
     notes.write_text("mine")
     with pytest.raises(ValueError) as refused:
         table.save(str(notes))
-    assert str(refused.value).endswith(
-        "give another path, or force=True to replace it"
-    ), refused.value
+    assert str(refused.value).endswith("give another path, or force=True to replace it"), (
+        refused.value
+    )
     with pytest.raises(ValueError) as refused:
         retrograde.prove(3, 3, 3, proof=notes)
     assert str(refused.value).startswith(f"proof= {notes}: exists")
