@@ -19,7 +19,7 @@ class TableFileError(OSError):
     """A table file that is damaged, of another format, or of another game."""
 
 class Game:
-    """A board game in play: Connect Four (sides up to 16, at most 64 cells) or an m,n,k game."""
+    """A board game in play: Connect Four or an m,n,k game, sides up to 16 (gomoku included)."""
 
     def __init__(
         self, family: str, cols: int, rows: int, k: int | None = None, moves: str | None = None

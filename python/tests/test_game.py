@@ -28,8 +28,14 @@ def test_moves_and_status():
 def test_bad_input_is_a_value_error():
     with pytest.raises(ValueError, match="unknown game"):
         Game("chess", 8, 8)
-    with pytest.raises(ValueError):
-        Game("connect", 9, 8)  # 72 cells: beyond 64
+    # (issue 74, line 3) one position language to 256 cells: 9 × 8
+    # Connect Four and gomoku's 15 × 15 are games like any other
+    big = Game("connect", 9, 8)
+    big.play(8)
+    assert big.masks == (1 << 71, 0)
+    gomoku = Game("mnk", 15, 15, 5)
+    gomoku.play_moves("h8")
+    assert gomoku.masks == (1 << 112, 0) and len(gomoku.legal_actions()) == 224
     with pytest.raises(ValueError):
         Game("connect", 17, 2)  # a side beyond 16
     with pytest.raises(ValueError):
