@@ -8,12 +8,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use retrograde::analyzer::oracles::{BoardSearch, ProversThenSearch, Search};
+use retrograde::analyzer::oracles::{BoardSearch, Search};
 use retrograde::analyzer::prove::{race_for_the_value, ProveReport, ProveRequest, Settled};
 pub use retrograde::analyzer::searching::{board_table_entries, table_capacity};
-use retrograde::analyzer::searching::{time_limit, Question, MAX_TIME_LIMIT};
+use retrograde::analyzer::searching::{provers_first, time_limit, Question, MAX_TIME_LIMIT};
 use retrograde::board::BoardSize;
-use retrograde::memory::Budget;
 use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
 use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
 use retrograde::prove::pairing::PairingBoard;
@@ -525,30 +524,6 @@ const WEAK_SEARCH_SHARE: u32 = 4;
 /// takes the win prover about 90 s more, which the search does not reach
 /// in 300 s.
 const WEAK_SEARCH_FIRST: Duration = Duration::from_secs(10);
-
-/// The general search, behind the zone prover when `provers` gives an
-/// m,n,k board, the run's memory budget (a quarter of it for each proof's
-/// table) and a count of the proofs' positions: positions with at least
-/// [`LONG_SEARCH_CELLS`] empty cells (where the search is hopeless on these
-/// boards) go to the prover first, with no limit but the clock
-/// ([`ProversThenSearch`]). `search mnk` and `play mnk` past the bitboard
-/// search use it.
-pub(super) fn provers_first<'a>(
-    search: Search<'a>,
-    provers: Option<(PairingBoard, &Budget, &'a AtomicU64)>,
-) -> Box<dyn Oracle + Sync + 'a> {
-    match provers {
-        Some((board, budget, nodes)) => Box::new(ProversThenSearch {
-            search,
-            board,
-            max_nodes: u64::MAX,
-            memory_bytes: budget.0 .0 / 4,
-            min_empty: LONG_SEARCH_CELLS,
-            nodes,
-        }),
-        None => Box::new(search),
-    }
-}
 
 /// What every search of one command shares.
 struct Run<'g> {
