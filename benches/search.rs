@@ -38,7 +38,8 @@ fn load(name: &str, count: usize) -> Vec<Case> {
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let board = BoardGame::new(Family::Gravity, 7, 6, 4).unwrap();
+    let board =
+        BoardGame::new(Family::Gravity, retrograde::board::BoardSize::new(7, 6, 4)).unwrap();
     text.lines()
         .take(count)
         .map(|line| {

@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let (low, high): (u32, u32) = (low.parse()?, high.parse()?);
     let (count, seed): (usize, u64) = (count.parse()?, seed.parse()?);
-    let board = BoardGame::new(Family::Gravity, 7, 6, 4)?;
+    let board = BoardGame::new(Family::Gravity, retrograde::board::BoardSize::new(7, 6, 4))?;
     let game = Gravity::new(BoardSize::new(7, 6, 4))?;
     let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 26);
     let mut rng = SplitMix(seed);

@@ -5,6 +5,9 @@
 //!
 //! * [`prove`]: an m,n,k board's value with its certificate, by the one
 //!   cascade of provers.
+//! * [`race`]: the empty m,n,k board's value asked of the search, the
+//!   provers joining it after a first share of the time.
+//! * [`books`]: opening books of the bitboard search, made and read.
 //! * [`oracles`]: the searches and provers behind a position answer.
 //! * [`searching`]: answering positions by search with a table sized from
 //!   the budget, and the cascade of engines by board size.
@@ -24,8 +27,10 @@
 
 #![warn(missing_docs)]
 
+pub mod books;
 pub mod oracles;
 pub mod prove;
+pub mod race;
 pub mod searching;
 pub mod threats;
 
@@ -37,7 +42,27 @@ use crate::position::answer::{answer_with, MoveDetail, Oracle};
 use crate::position::{BoardGame, Position};
 use crate::runtime::in_pool;
 use crate::search::general::Precision;
-use searching::{AnswerReport, AnsweredBy, PositionSearcher, Question};
+use prove::Settled;
+use searching::{AnswerReport, AnsweredBy, PositionSearcher, Question, SearchOptions};
+
+/// The answer of `position` on `game` from a loaded `table` (the first
+/// step of the cascade, which needs no budget): every legal move's value
+/// with [`MoveDetail::All`], one best move with [`MoveDetail::Best`].
+pub fn answer_from_table(
+    game: &BoardGame,
+    table: &dyn Oracle,
+    position: &Position,
+    detail: MoveDetail,
+) -> Result<AnswerReport> {
+    let started = Instant::now();
+    let answer = answer_with(game, position, table, detail)?;
+    Ok(AnswerReport {
+        answer,
+        by: AnsweredBy::Table,
+        positions: 0,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
 
 /// The library's questions, asked within one memory budget on a number of
 /// worker threads.
@@ -77,8 +102,44 @@ impl Analyzer {
     /// `fewest_stones` stones, its table within the budget: kept, it shares
     /// what it proved between questions ([`PositionSearcher::new`]: which
     /// engine).
-    pub fn searcher(&self, game: &BoardGame, fewest_stones: u32) -> Result<PositionSearcher> {
+    pub fn searcher(
+        &self,
+        game: &BoardGame,
+        fewest_stones: u32,
+    ) -> Result<PositionSearcher<'static>> {
         PositionSearcher::new(game, &self.budget, fewest_stones)
+    }
+
+    /// [`Self::searcher`] with `options` (a book, progress, questions side
+    /// by side: [`SearchOptions`]).
+    pub fn searcher_with<'p>(
+        &self,
+        game: &BoardGame,
+        options: SearchOptions<'p>,
+    ) -> Result<PositionSearcher<'p>> {
+        PositionSearcher::with_options(game, &self.budget, options)
+    }
+
+    /// The empty m,n,k board's value, the provers (a pairing, zones, the
+    /// win prover) racing `searcher` (which goes on with its table) until
+    /// `deadline` ([`race`]; [`prove::race_for_the_value`]).
+    /// [`Settled::NotReached`] at once on a board the bitboard search does
+    /// not take (the provers answer those alone: [`Self::prove`]).
+    pub fn race_for_the_value(
+        &self,
+        searcher: &PositionSearcher,
+        deadline: Option<Instant>,
+    ) -> Result<Settled> {
+        match searcher.board_searcher() {
+            Some(board) => prove::race_for_the_value(
+                searcher.game().size(),
+                board,
+                &self.budget,
+                self.threads,
+                deadline,
+            ),
+            None => Ok(Settled::NotReached),
+        }
     }
 
     /// The answer to `question` on `game` by the cascade (module docs):
@@ -91,15 +152,8 @@ impl Analyzer {
         searcher: Option<&PositionSearcher>,
         question: &Question,
     ) -> Result<AnswerReport> {
-        let started = Instant::now();
         if let Some(table) = table {
-            let answer = answer_with(game, &question.position, table, question.detail)?;
-            return Ok(AnswerReport {
-                answer,
-                by: AnsweredBy::Table,
-                positions: 0,
-                seconds: started.elapsed().as_secs_f64(),
-            });
+            return answer_from_table(game, table, &question.position, question.detail);
         }
         let made;
         let searcher = match searcher {

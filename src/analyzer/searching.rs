@@ -33,9 +33,16 @@ use crate::position::answer::{answer_with, MoveDetail, Oracle, PositionAnswer};
 use crate::position::{BoardGame, Family, Position, WORD_CELLS};
 use crate::prove::pairing::PairingBoard;
 use crate::runtime::clock::Clock;
-use crate::runtime::progress::Silent;
+use crate::runtime::progress::{Progress, Silent};
 use crate::search::bitboard::{Bitboard, BoardSearcher};
-use crate::search::general::{Precision, SearchBoard, Searcher};
+use crate::search::book::Book;
+pub use crate::search::general::Precision;
+use crate::search::general::{SearchBoard, Searcher};
+use std::sync::Arc;
+
+/// The most cells of an m,n,k board the bitboard search takes: past them
+/// the empty board's value is the provers' ([`super::prove`]).
+pub const MAX_BITBOARD_MNK_CELLS: u32 = crate::search::bitboard::MAX_MNK_CELLS;
 
 /// Bytes one transposition entry costs in the general engine's concurrent
 /// table, roughly (key, bounds, hash-map overhead): the budget divided by
@@ -136,9 +143,9 @@ impl AnsweredBy {
 }
 
 /// The engine of a [`PositionSearcher`].
-enum Engine {
+enum Engine<'p> {
     /// The bitboard engine, with its table kept between positions.
-    Bitboard(BoardSearcher<'static>),
+    Bitboard(BoardSearcher<'p>),
     /// The general engine's board and table capacity (a table a
     /// position), behind the zone prover on m,n,k boards.
     General {
@@ -148,6 +155,36 @@ enum Engine {
     },
     /// The threat prover, its tables within `memory` bytes.
     Threats { memory: u64 },
+}
+
+/// How a [`PositionSearcher`] is built, beyond its board and budget.
+pub struct SearchOptions<'p> {
+    /// The fewest stones of a position it will be asked: the largest
+    /// search, which its table is sized for.
+    pub fewest_stones: u32,
+    /// Exact scores proved before, answered from where they hold (the
+    /// bitboard search only; [`crate::analyzer::Analyzer::open_book`]
+    /// reads one and checks it is this board's).
+    pub book: Option<Arc<Book>>,
+    /// Told of the positions searched (stage "nodes").
+    pub progress: &'p dyn Progress,
+    /// Positions asked side by side from many threads, each search on its
+    /// calling thread alone (the bitboard search; the others answer one
+    /// question at a time with every worker).
+    pub side_by_side: bool,
+}
+
+impl SearchOptions<'static> {
+    /// Positions of at least `fewest_stones` stones, no book, no
+    /// progress, one question at a time.
+    pub fn new(fewest_stones: u32) -> Self {
+        Self {
+            fewest_stones,
+            book: None,
+            progress: &Silent,
+            side_by_side: false,
+        }
+    }
 }
 
 /// A search question about one position.
@@ -201,13 +238,22 @@ impl AnswerReport {
     }
 }
 
-/// A searcher for the positions of one board.
-pub struct PositionSearcher {
+/// A searcher for the positions of one board. Its totals of positions
+/// searched and table hits run over every question asked.
+pub struct PositionSearcher<'p> {
     game: BoardGame,
-    engine: Engine,
+    engine: Engine<'p>,
+    progress: &'p dyn Progress,
+    /// Positions searched and table hits of the engines that keep no
+    /// count between questions (the general search, the threat prover).
+    positions: AtomicU64,
+    hits: AtomicU64,
+    /// Whether the bitboard search runs each question on its calling
+    /// thread alone ([`SearchOptions::side_by_side`]).
+    side_by_side: bool,
 }
 
-impl PositionSearcher {
+impl PositionSearcher<'static> {
     /// A searcher for `game` whose table fits `budget` and the largest
     /// search it will be asked: positions of at least `fewest_stones`. The
     /// cascade: the bitboard search where the board fits it; else, to 64
@@ -215,12 +261,36 @@ impl PositionSearcher {
     /// else (m,n,k boards to 256 cells) the threat prover. A gravity board
     /// past 64 cells has no engine: refused.
     pub fn new(game: &BoardGame, budget: &Budget, fewest_stones: u32) -> Result<Self> {
+        PositionSearcher::with_options(game, budget, SearchOptions::new(fewest_stones))
+    }
+}
+
+impl<'p> PositionSearcher<'p> {
+    /// [`PositionSearcher::new`] with `options`: a book, progress, many
+    /// questions side by side. A book on a board the bitboard search does
+    /// not take is refused.
+    pub fn with_options(
+        game: &BoardGame,
+        budget: &Budget,
+        options: SearchOptions<'p>,
+    ) -> Result<Self> {
         let (family, cols, rows, k) = (game.family(), game.cols(), game.rows(), game.k());
-        let engine = match Bitboard::new(family, BoardSize { cols, rows, k }) {
+        let bitboard = Bitboard::new(family, BoardSize { cols, rows, k });
+        if options.book.is_some() && bitboard.is_err() {
+            return Err(no_bitboard_search(cols, rows));
+        }
+        let engine = match bitboard {
             Ok(bitboard) => {
-                let empty = bitboard.cells().saturating_sub(fewest_stones);
+                let empty = bitboard.cells().saturating_sub(options.fewest_stones);
                 let entries = board_table_entries(budget, family, empty);
-                Engine::Bitboard(BoardSearcher::new(bitboard, entries, None, &Silent))
+                let mut searcher = BoardSearcher::new(bitboard, entries, None, options.progress);
+                if let Some(book) = options.book {
+                    searcher.set_book(book);
+                }
+                if options.side_by_side {
+                    searcher = searcher.side_by_side();
+                }
+                Engine::Bitboard(searcher)
             }
             Err(_) if game.cells() > WORD_CELLS && family == Family::Mnk => Engine::Threats {
                 memory: budget.0 .0,
@@ -248,7 +318,58 @@ impl PositionSearcher {
         Ok(Self {
             game: game.clone(),
             engine,
+            progress: options.progress,
+            positions: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+            side_by_side: options.side_by_side,
         })
+    }
+
+    /// The bitboard search's searcher, if it answers this board.
+    pub fn board_searcher(&self) -> Option<&BoardSearcher<'p>> {
+        match &self.engine {
+            Engine::Bitboard(searcher) => Some(searcher),
+            _ => None,
+        }
+    }
+
+    /// Whether questions asked from many threads are answered side by
+    /// side, each on its thread alone ([`SearchOptions::side_by_side`] on
+    /// a board of the bitboard search); else ask one at a time.
+    pub fn side_by_side(&self) -> bool {
+        self.side_by_side && self.board_searcher().is_some()
+    }
+
+    /// The book the bitboard search answers from, if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.board_searcher().and_then(BoardSearcher::book)
+    }
+
+    /// Positions searched so far, over every question.
+    pub fn positions(&self) -> u64 {
+        match &self.engine {
+            Engine::Bitboard(searcher) => searcher.nodes(),
+            _ => self.positions.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Positions the calling thread has searched so far: with
+    /// [`SearchOptions::side_by_side`], the difference of two readings is
+    /// one question's (the other engines answer one question at a time,
+    /// so there it is [`Self::positions`]).
+    pub fn positions_on_this_thread(&self) -> u64 {
+        match &self.engine {
+            Engine::Bitboard(searcher) if self.side_by_side => searcher.nodes_on_this_thread(),
+            _ => self.positions(),
+        }
+    }
+
+    /// Transposition table hits so far, over every question.
+    pub fn hits(&self) -> u64 {
+        match &self.engine {
+            Engine::Bitboard(searcher) => searcher.hits(),
+            _ => self.hits.load(Ordering::Relaxed),
+        }
     }
 
     /// The board.
@@ -280,48 +401,14 @@ impl PositionSearcher {
             Some(flag) => clock.cancelled_by(flag),
             None => clock,
         };
-        let (p, precision, detail) = (&question.position, question.precision, question.detail);
-        let (answer, positions) = match &self.engine {
-            Engine::Bitboard(searcher) => {
-                let before = searcher.nodes();
-                let oracle = BoardSearch {
-                    searcher,
-                    clock: &clock,
-                    precision,
-                };
-                let answer = answer_with(&self.game, p, &oracle, detail)?;
-                (answer, searcher.nodes() - before)
-            }
-            Engine::General {
-                board,
-                capacity,
-                provers,
-            } => {
-                let searcher = Searcher::new(board, *capacity);
-                let proved = AtomicU64::new(0);
-                let search = Search {
-                    game: &self.game,
-                    searcher: &searcher,
-                    clock: &clock,
-                    precision,
-                };
-                let provers = provers.as_ref().map(|(b, budget)| (*b, budget, &proved));
-                let oracle = provers_first(search, provers);
-                let answer = answer_with(&self.game, p, oracle.as_ref(), detail)?;
-                (answer, searcher.nodes() + proved.load(Ordering::Relaxed))
-            }
-            Engine::Threats { memory } => {
-                let oracle = ThreatOracle::new(&self.game, *memory, deadline)?;
-                // the position's question, and one a move when all are asked
-                let questions = match detail {
-                    MoveDetail::All => self.game.legal_cells(p).len() as u32 + 1,
-                    MoveDetail::Best => 1,
-                };
-                oracle.expect_questions(questions);
-                let answer = answer_with(&self.game, p, &oracle, detail)?;
-                (answer, oracle.visits())
-            }
-        };
+        let before = self.positions_on_this_thread();
+        let answer = self.answer_within(
+            &question.position,
+            question.precision,
+            question.detail,
+            &clock,
+        )?;
+        let positions = self.positions_on_this_thread().saturating_sub(before);
         Ok(AnswerReport {
             answer,
             by: self.answered_by(),
@@ -329,4 +416,67 @@ impl PositionSearcher {
             seconds: started.elapsed().as_secs_f64(),
         })
     }
+
+    /// The answer of `p` to `precision` with `detail`, `None` when `clock`
+    /// stopped first: [`Self::answer`] on a clock of the caller's (a batch
+    /// line's own limit, cancelled with the batch). Runs on the current
+    /// rayon pool.
+    pub fn answer_within(
+        &self,
+        p: &Position,
+        precision: Precision,
+        detail: MoveDetail,
+        clock: &Clock,
+    ) -> Result<Option<PositionAnswer>> {
+        match &self.engine {
+            Engine::Bitboard(searcher) => {
+                let oracle = BoardSearch {
+                    searcher,
+                    clock,
+                    precision,
+                };
+                answer_with(&self.game, p, &oracle, detail)
+            }
+            Engine::General {
+                board,
+                capacity,
+                provers,
+            } => {
+                let searcher = Searcher::reporting(board, *capacity, None, self.progress);
+                let proved = AtomicU64::new(0);
+                let search = Search {
+                    game: &self.game,
+                    searcher: &searcher,
+                    clock,
+                    precision,
+                };
+                let provers = provers.as_ref().map(|(b, budget)| (*b, budget, &proved));
+                let oracle = provers_first(search, provers);
+                let answer = answer_with(&self.game, p, oracle.as_ref(), detail);
+                let positions = searcher.nodes() + proved.load(Ordering::Relaxed);
+                self.positions.fetch_add(positions, Ordering::Relaxed);
+                self.hits.fetch_add(searcher.hits(), Ordering::Relaxed);
+                answer
+            }
+            Engine::Threats { memory } => {
+                let oracle = ThreatOracle::new(&self.game, *memory, clock.deadline())?;
+                // the position's question, and one a move when all are asked
+                let questions = match detail {
+                    MoveDetail::All => self.game.legal_cells(p).len() as u32 + 1,
+                    MoveDetail::Best => 1,
+                };
+                oracle.expect_questions(questions);
+                let answer = answer_with(&self.game, p, &oracle, detail);
+                self.positions.fetch_add(oracle.visits(), Ordering::Relaxed);
+                answer
+            }
+        }
+    }
+}
+
+/// The refusal of a book on a board the bitboard search does not take.
+fn no_bitboard_search(cols: u32, rows: u32) -> Error {
+    Error::InvalidInput(format!(
+        "serves the bitboard search engine, which does not take a {cols} × {rows} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)"
+    ))
 }

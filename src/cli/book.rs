@@ -1,44 +1,31 @@
 //! `search mnk|connect --make-book PLIES --out FILE` (make a book of exact
 //! scores near the root) and `--book FILE` (search with one): the command
-//! line of [`retrograde::search::book`] and [`retrograde::tablefile::book`].
+//! line of the facade's [`retrograde::analyzer::books`].
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Instant;
 
-use retrograde::analyzer::searching::board_table_entries;
-use retrograde::memory::Budget;
-use retrograde::runtime::in_pool;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher, POSITION_BYTES};
-use retrograde::search::book::{make_book, Book};
-use retrograde::tablefile::book::{load_book, save_book};
+use retrograde::analyzer::books::{self, BookReport, BookRequest};
+use retrograde::position::BoardGame;
+use retrograde::search::book::Book;
 use serde_json::json;
 
-use super::output::{emit, emit_json, grouped};
+use super::output::{emit, emit_json, grouped, in_flags};
 use super::RunArgs;
 
-/// Reads the book at `path` for `board` within `budget`, with a refusal
-/// that names the option.
-pub fn open_book(path: &Path, board: &Bitboard, budget: &Budget) -> anyhow::Result<Arc<Book>> {
-    let book = load_book(path, board, budget)
-        .map_err(|e| anyhow::anyhow!("--book {}", super::output::in_flags(&e)))?;
-    Ok(Arc::new(book))
-}
-
-/// `board` has no bitboard engine: books serve that engine only.
-pub fn no_book_for_this_board(cols: u32, rows: u32) -> anyhow::Error {
-    anyhow::anyhow!(
-        "--book and --make-book serve the bitboard search engine, which does not take a {cols} × {rows} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)"
-    )
+/// Reads the book at `path` for `game` within the run's budget, with a
+/// refusal that names the option.
+pub fn open_book(game: &BoardGame, path: &Path, run: &RunArgs) -> anyhow::Result<Arc<Book>> {
+    books::open_book(game, path, &run.budget())
+        .map_err(|e| anyhow::anyhow!("--book {}", in_flags(&e)))
 }
 
 /// A book's description for a report: "1,234 positions up to 6 stones".
-fn described(book: &Book) -> String {
+fn described(positions: usize, max_stones: u32) -> String {
     format!(
-        "{} positions up to {} stones",
-        grouped(book.len() as u64),
-        book.max_stones()
+        "{} positions up to {max_stones} stones",
+        grouped(positions as u64)
     )
 }
 
@@ -54,33 +41,44 @@ pub fn book_note(
             "positions": book.len(),
             "max_stones": book.max_stones(),
         }),
-        format!("book {}: {}\n", path.display(), described(book)),
+        format!(
+            "book {}: {}\n",
+            path.display(),
+            described(book.len(), book.max_stones())
+        ),
     ))
 }
 
-/// Makes the book of `plies` plies of `board` (starting from `start`, if
+/// Makes the book of `plies` plies of `game` (starting from `start`, if
 /// given), writes it to `out` and reports it.
 pub fn make(
-    board: Bitboard,
+    game: &BoardGame,
     plies: u32,
     start: Option<Arc<Book>>,
     out: &Path,
+    force: bool,
     run: &RunArgs,
 ) -> anyhow::Result<ExitCode> {
-    let started = Instant::now();
-    let budget = run.budget();
-    let empty = board.cells().saturating_sub(plies);
-    let entries = board_table_entries(&budget, board.dimensions().0, empty);
-    let table_bytes = entries as u64 * retrograde::search::bitboard::BYTES_PER_ENTRY;
-    let max_positions = (budget.0 .0.saturating_sub(table_bytes) / POSITION_BYTES) as usize;
+    // the file first, so that its refusal names --out
+    retrograde::tablefile::replace::check_table_output(out, force)
+        .map_err(|e| anyhow::anyhow!("--out {}", in_flags(&e)))?;
     let bar = run.progress();
-    let book = in_pool(run.threads(), || {
-        make_book(board.clone(), entries, plies, max_positions, start, &bar)
-    })??;
+    let request = BookRequest {
+        game,
+        plies,
+        start,
+        out,
+        replace_any_file: force,
+    };
+    let made = books::make(request, &run.budget(), run.threads(), &bar);
     bar.finish();
-    let bytes = save_book(out, &board, &book)?;
-    let seconds = started.elapsed().as_secs_f64();
-    let (_, cols, rows, k) = board.dimensions();
+    let BookReport {
+        positions,
+        max_stones,
+        bytes,
+        seconds,
+    } = made.map_err(|e| anyhow::anyhow!("--make-book {}", in_flags(&e)))?;
+    let (cols, rows, k) = (game.cols(), game.rows(), game.k());
     if run.json {
         return emit_json(&json!({
             "book": out.display().to_string(),
@@ -88,8 +86,8 @@ pub fn make(
             "rows": rows,
             "k": k,
             "plies": plies,
-            "positions": book.len(),
-            "max_stones": book.max_stones(),
+            "positions": positions,
+            "max_stones": max_stones,
             "bytes": bytes,
             "seconds": seconds,
             "threads": run.threads(),
@@ -97,18 +95,10 @@ pub fn make(
     }
     emit(&format!(
         "book of {cols}×{rows} (k = {k}): {}, every score exact\nwritten to {} ({} bytes) in {seconds:.2} s on {} thread{}\n",
-        described(&book),
+        described(positions, max_stones),
         out.display(),
         grouped(bytes),
         run.threads(),
         if run.threads() == 1 { "" } else { "s" },
     ))
-}
-
-/// The searcher with `book`, if any.
-pub fn with_book<'a>(searcher: BoardSearcher<'a>, book: Option<&Arc<Book>>) -> BoardSearcher<'a> {
-    match book {
-        Some(book) => searcher.with_book(Arc::clone(book)),
-        None => searcher,
-    }
 }

@@ -67,7 +67,10 @@ pub struct ConnectArgs {
 pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGame)> {
     Ok((
         Gravity::new(BoardSize { cols, rows, k })?,
-        BoardGame::new(Family::Gravity, cols, rows, k)?,
+        BoardGame::new(
+            Family::Gravity,
+            retrograde::board::BoardSize::new(cols, rows, k),
+        )?,
     ))
 }
 

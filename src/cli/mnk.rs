@@ -69,7 +69,13 @@ pub fn boards(
 ) -> anyhow::Result<(Mnk, BoardGame)> {
     let (cols, rows) = board_size(cols, rows, position, (3, 3))?;
     let game = Mnk::new(BoardSize { cols, rows, k })?;
-    Ok((game, BoardGame::new(Family::Mnk, cols, rows, k)?))
+    Ok((
+        game,
+        BoardGame::new(
+            Family::Mnk,
+            retrograde::board::BoardSize::new(cols, rows, k),
+        )?,
+    ))
 }
 
 /// The most cells of an m,n,k board that `--engine auto` hands to the
@@ -161,7 +167,10 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     // a board the position language cannot describe (or k off it) is
     // refused as such, before any engine is chosen
     if cols <= 8 && rows <= 8 {
-        BoardGame::new(Family::Mnk, cols, rows, k)?;
+        BoardGame::new(
+            Family::Mnk,
+            retrograde::board::BoardSize::new(cols, rows, k),
+        )?;
     }
     let beyond_dense = || -> anyhow::Result<bool> {
         let why = match Mnk::new(BoardSize { cols, rows, k }) {
@@ -207,7 +216,10 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     // an m,n,k board must fit the position language (k at most the longer
     // side, sides up to 16 and 64 cells), with or without a position to
     // answer
-    BoardGame::new(Family::Mnk, cols, rows, args.k)?;
+    BoardGame::new(
+        Family::Mnk,
+        retrograde::board::BoardSize::new(cols, rows, args.k),
+    )?;
     super::symbolic::run(
         Family::Mnk,
         (cols, rows, args.k),

@@ -19,7 +19,7 @@ use clap::{Args, ValueEnum};
 use retrograde::analyzer::searching::{AnsweredBy, PositionSearcher};
 use retrograde::error::Error;
 use retrograde::games::gravity::Gravity;
-use retrograde::position::answer::{answer, plies, Oracle, PositionAnswer};
+use retrograde::position::answer::{plies, MoveDetail, Oracle, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
 use retrograde::runtime::in_pool;
 use retrograde::search::bitboard::MAX_MNK_CELLS;
@@ -95,7 +95,7 @@ enum Solved {
     /// (the bitboard search, the zone prover then the general search, or
     /// the threat prover: [`PositionSearcher::new`]), each within the time
     /// given (`--move-seconds`, checked).
-    Search(Analyzer, PositionSearcher, std::time::Duration),
+    Search(Analyzer, PositionSearcher<'static>, std::time::Duration),
 }
 
 /// Longest `--move-seconds` (a day).
@@ -156,7 +156,16 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let start = args.position.position(&game)?;
     let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());
     if let Some(oracle) = solved.oracle() {
-        let answer_at = |p: &Position| Ok(answer(&game, p, oracle.as_ref())?);
+        let answer_at =
+            |p: &Position| {
+                Ok(retrograde::analyzer::answer_from_table(
+                    &game,
+                    oracle.as_ref(),
+                    p,
+                    MoveDetail::All,
+                )?
+                .answer)
+            };
         return play(&game, start, &answer_at, args.human, input, output);
     }
     let Solved::Search(analyzer, searcher, seconds) = solved else {
@@ -191,7 +200,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     } else {
         Family::Mnk
     };
-    let game = BoardGame::new(family, cols, rows, k)?;
+    let game = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
     args.position.position(&game)?;
     args.out.check()?;
     let (budget, bar) = (args.run.budget(), args.run.progress());
@@ -258,7 +267,7 @@ fn by_search(
     }
     let seconds = move_seconds(args.move_seconds)?;
     let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
-    let game = BoardGame::new(family, cols, rows, k)?;
+    let game = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
     let start = args.position.position(&game)?;
     let searcher = match analyzer.searcher(&game, start.stones()) {
         Ok(searcher) => searcher,

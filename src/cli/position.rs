@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use retrograde::analyzer::searching::AnswerReport;
-use retrograde::position::answer::{answer, render, Oracle, PositionAnswer};
+use retrograde::position::answer::{render, MoveDetail, Oracle, PositionAnswer};
 use retrograde::position::{parse_diagram_any, BoardGame, Position};
 use serde_json::Value;
 
@@ -87,7 +87,9 @@ pub fn print_table_answer(
     json: bool,
     extra: impl FnOnce() -> (serde_json::Map<String, Value>, String),
 ) -> anyhow::Result<ExitCode> {
-    print_answer(game, p, answer(game, p, oracle)?, json, extra)
+    let report = retrograde::analyzer::answer_from_table(game, oracle, p, MoveDetail::All)
+        .map_err(super::output::flag_error)?;
+    print_answer(game, p, report.answer, json, extra)
 }
 
 /// Prints an answer (human or JSON, with `extra` keys appended to the JSON

@@ -4,22 +4,19 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use retrograde::analyzer::oracles::{BoardSearch, Search};
-use retrograde::analyzer::prove::{race_for_the_value, ProveReport, ProveRequest, Settled};
-pub use retrograde::analyzer::searching::{board_table_entries, table_capacity};
-use retrograde::analyzer::searching::{provers_first, time_limit, Question, MAX_TIME_LIMIT};
+use retrograde::analyzer::prove::{ProveReport, ProveRequest, Settled};
+use retrograde::analyzer::race;
+use retrograde::analyzer::searching::{
+    time_limit, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS, MAX_TIME_LIMIT,
+};
 use retrograde::board::BoardSize;
-use retrograde::position::answer::{answer_with, MoveDetail, Oracle};
+use retrograde::position::answer::{MoveDetail, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
-use retrograde::prove::pairing::PairingBoard;
 use retrograde::runtime::clock::Clock;
 use retrograde::runtime::in_pool;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
-use retrograde::search::general::{Precision, SearchBoard, Searcher};
 use retrograde::Analyzer;
 use serde_json::json;
 
@@ -170,6 +167,7 @@ const LONG_SEARCH_CELLS: u32 = 36;
 /// Searches the position of `args` on a board of `family` and prints the
 /// position answer with nodes, rate, transposition hits and time; or, with
 /// `--positions`, answers every line of the input (see [`super::batch`]).
+/// The facade ([`Analyzer`]) picks the engine and sizes its table.
 pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let (default_size, default_k) = match family {
@@ -190,33 +188,24 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     if let Some(code) = prove_empty_board(family, size, args, time_limit)? {
         return Ok(code);
     }
-    let game = BoardGame::new(family, cols, rows, k)?;
+    let game = BoardGame::new(family, size)?;
     let p = args.position.position(&game)?;
+    let threads = args.run.threads();
+    let analyzer = Analyzer::new(args.run.budget(), threads);
     if game.cells() > WORD_CELLS
         && args.positions.is_none()
         && args.make_book.is_none()
         && args.book.is_none()
     {
-        return answer_past_the_searches(&game, p, args, time_limit);
+        return answer_past_the_searches(&analyzer, &game, p, args, time_limit);
     }
-    let engine = Bitboard::new(family, BoardSize { cols, rows, k }).ok();
-    if let Some(out) = &args.out {
-        retrograde::tablefile::replace::check_table_output(out, args.force)
-            .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
-    }
-    let book = match (&args.book, &engine) {
-        (Some(path), Some(bitboard)) => Some(book::open_book(path, bitboard, &args.run.budget())?),
-        (Some(_), None) => return Err(book::no_book_for_this_board(cols, rows)),
-        (None, _) => None,
+    let book = match &args.book {
+        Some(path) => Some(book::open_book(&game, path, &args.run)?),
+        None => None,
     };
     if let (Some(plies), Some(out)) = (args.make_book, &args.out) {
-        let bitboard = engine.ok_or_else(|| book::no_book_for_this_board(cols, rows))?;
-        return book::make(bitboard, plies, book, out, &args.run);
+        return book::make(&game, plies, book, out, args.force, &args.run);
     }
-    let board = match family {
-        Family::Mnk => SearchBoard::new(BoardSize { cols, rows, k })?,
-        Family::Gravity => SearchBoard::gravity(BoardSize { cols, rows, k })?,
-    };
     let empty = game.cells() - p.stones();
     if time_limit.is_none()
         && args.positions.is_none()
@@ -227,186 +216,115 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             "note: no --time-limit: the search runs until the value is proved, which from {empty} empty cells may take minutes or much longer (the empty 7×6 Connect Four board: under a minute on 2 cores); --time-limit S stops it"
         );
     }
-    // one position's clock runs from the start, table included; a batch
-    // line's from the start of its search. The empty m,n,k board's value
-    // alone (--weak): the search alone for a first share, then the provers
-    // beside it (race_for_the_value)
-    let race = family == Family::Mnk && args.weak && value_alone(args) && p.stones() == 0;
-    let deadline = time_limit.map(|l| started + l);
-    let clock = Clock::until(match (race, time_limit) {
-        (true, Some(l)) => Some(started + (l / WEAK_SEARCH_SHARE).min(WEAK_SEARCH_FIRST)),
-        (true, None) => Some(started + WEAK_SEARCH_FIRST),
-        (false, _) => deadline,
-    });
-    let precision = if args.weak {
-        Precision::Weak
-    } else {
-        Precision::Exact
-    };
-    let detail = if args.all_moves {
-        MoveDetail::All
-    } else {
-        MoveDetail::Best
+    let question = Question {
+        position: p,
+        precision: if args.weak {
+            Precision::Weak
+        } else {
+            Precision::Exact
+        },
+        detail: if args.all_moves {
+            MoveDetail::All
+        } else {
+            MoveDetail::Best
+        },
+        time_limit,
+        cancel: None,
     };
     // opened now, so that a missing input is refused before any work
     let lines = match &args.positions {
         Some(path) => Some((Lines::open(path)?, path)),
         None => None,
     };
-    let threads = args.run.threads();
-    let bar = args.run.progress_counter();
-    // boards that fit the bitboard engine use it; others (sides up to 16,
-    // at most 64 cells) the general one
-    let batch = |side_by_side| Batch {
-        game: &game,
-        threads,
-        side_by_side,
-        time_limit,
-        json: args.run.json,
+    // the table fits the largest search asked for: a file's position with
+    // fewest stones (read ahead), the empty board for standard input (read
+    // once, as it comes)
+    let fewest_stones = match &lines {
+        Some((_, path)) if *path != Path::new("-") => fewest_stones(&game, path)?,
+        Some(_) => 0,
+        None => p.stones(),
     };
+    let bar = args.run.progress_counter();
+    let book_note = book::book_note(args.book.as_deref(), book.as_ref());
+    let options = SearchOptions {
+        fewest_stones,
+        book,
+        progress: &bar,
+        side_by_side: lines.is_some(),
+    };
+    let searcher = analyzer.searcher_with(&game, options).map_err(flag_error)?;
+    let (precision, detail) = (question.precision, question.detail);
+    let stats = || (searcher.positions(), searcher.hits());
+    if let Some((lines, _)) = lines {
+        // the bitboard search: one a worker, each search on its own; the
+        // others one after another, each with every worker
+        let batch = Batch {
+            game: &game,
+            threads,
+            side_by_side: searcher.side_by_side(),
+            time_limit,
+            json: args.run.json,
+        };
+        let answer =
+            |p: &Position, clock: &Clock| searcher.answer_within(p, precision, detail, clock);
+        let nodes = || searcher.positions_on_this_thread();
+        return batch.run(lines, &answer, &nodes, &stats, &bar);
+    }
+    // one position's clock runs from the start, table included. The empty
+    // m,n,k board's value alone (--weak): the search alone for a first
+    // share, then the provers beside it (the facade's race)
+    let race = value_alone(args) && race::races(&game, &question);
+    let deadline = time_limit.map(|l| started + l);
+    let clock = Clock::until(match race {
+        true => Some(race::search_alone_until(started, time_limit)),
+        false => deadline,
+    });
     let run = Run {
         game: &game,
-        detail,
         threads,
         json: args.run.json,
-        book: book::book_note(args.book.as_deref(), book.as_ref()),
+        book: book_note,
     };
-    match &engine {
-        Some(bitboard) => {
-            // the table fits the largest search asked for: a file's
-            // position with fewest stones (read ahead), the empty board
-            // for standard input (read once, as it comes)
-            let fewest_stones = match &lines {
-                Some((_, path)) if *path != Path::new("-") => fewest_stones(&game, path)?,
-                Some(_) => 0,
-                None => p.stones(),
-            };
-            let empty = bitboard.cells() - fewest_stones;
-            let entries = board_table_entries(&args.run.budget(), family, empty);
-            let searcher = book::with_book(
-                BoardSearcher::new(bitboard.clone(), entries, None, &bar),
-                book.as_ref(),
+    // not reached in its share: the race, then the answer from the table
+    // the search filled, or the proof
+    let then_the_race = || -> anyhow::Result<ExitCode> {
+        if !args.run.quiet() {
+            eprintln!(
+                "note: the search did not reach the value in its first {:.0} s; \
+                 the provers (a pairing, zones, the win prover) join it",
+                started.elapsed().as_secs_f64()
             );
-            match lines {
-                Some((lines, _)) => {
-                    // many positions: one a worker, each search on its own
-                    let searcher = searcher.side_by_side();
-                    let answer = |p: &Position, clock: &Clock| {
-                        let oracle = BoardSearch {
-                            searcher: &searcher,
-                            clock,
-                            precision,
-                        };
-                        answer_with(&game, p, &oracle, detail)
-                    };
-                    let stats = || (searcher.nodes(), searcher.hits());
-                    let nodes = || searcher.nodes_on_this_thread();
-                    batch(true).run(lines, &answer, &nodes, &stats, &bar)
-                }
-                None => {
-                    let oracle = BoardSearch {
-                        searcher: &searcher,
-                        clock: &clock,
-                        precision,
-                    };
-                    let stats = || (searcher.nodes(), searcher.hits());
-                    // not reached in its share: the race, then the answer
-                    // from the table the search filled, or the proof
-                    let then_the_race = || -> anyhow::Result<ExitCode> {
-                        if !args.run.quiet() {
-                            eprintln!(
-                                "note: the search did not reach the value in its first {:.0} s; \
-                                 the provers (a pairing, zones, the win prover) join it",
-                                started.elapsed().as_secs_f64()
-                            );
-                        }
-                        let budget = args.run.budget();
-                        match race_for_the_value(size, &searcher, &budget, threads, deadline)
-                            .map_err(flag_error)?
-                        {
-                            Settled::BySearch(_) => {
-                                let clock = Clock::until(deadline);
-                                let oracle = BoardSearch {
-                                    searcher: &searcher,
-                                    clock: &clock,
-                                    precision,
-                                };
-                                run.one_since(started, &p, &oracle, &stats, &bar, None)
-                            }
-                            Settled::ByProof(proof) => {
-                                let request = ProveRequest::new(size);
-                                let report = ProveReport {
-                                    proof: Some(*proof),
-                                    why_not: None,
-                                    checkpoint: None,
-                                    merged: None,
-                                    moves_searched: None,
-                                    seconds: started.elapsed().as_secs_f64(),
-                                };
-                                super::prove::print_report(&request, &report, args.run.json)
-                            }
-                            Settled::NotReached => super::position::not_reached(),
-                        }
-                    };
-                    let fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>> = match race {
-                        true => Some(&then_the_race),
-                        false => None,
-                    };
-                    run.one(&p, &oracle, &stats, &bar, fallback)
-                }
-            }
         }
-        None => {
-            let capacity = table_capacity(&args.run.budget());
-            let searcher = Searcher::reporting(&board, capacity, None, &bar);
-            // m,n,k positions: the zone prover first where the search
-            // would take long; the nodes reported count its positions too
-            let (proved_nodes, budget) = (AtomicU64::new(0), args.run.budget());
-            let provers = match family {
-                Family::Mnk => Some((
-                    PairingBoard::new(BoardSize { cols, rows, k })?,
-                    &budget,
-                    &proved_nodes,
-                )),
-                Family::Gravity => None,
-            };
-            let stats = || {
-                let proved = proved_nodes.load(Ordering::Relaxed);
-                (searcher.nodes() + proved, searcher.hits())
-            };
-            match lines {
-                Some((lines, _)) => {
-                    // one after another, each with every worker
-                    let answer = |p: &Position, clock: &Clock| {
-                        let search = Search {
-                            game: &game,
-                            searcher: &searcher,
-                            clock,
-                            precision,
-                        };
-                        answer_with(&game, p, provers_first(search, provers).as_ref(), detail)
-                    };
-                    let nodes = || searcher.nodes() + proved_nodes.load(Ordering::Relaxed);
-                    batch(false).run(lines, &answer, &nodes, &stats, &bar)
-                }
-                None => {
-                    let search = Search {
-                        game: &game,
-                        searcher: &searcher,
-                        clock: &clock,
-                        precision,
-                    };
-                    run.one(
-                        &p,
-                        provers_first(search, provers).as_ref(),
-                        &stats,
-                        &bar,
-                        None,
-                    )
-                }
+        match analyzer
+            .race_for_the_value(&searcher, deadline)
+            .map_err(flag_error)?
+        {
+            Settled::BySearch(_) => {
+                let clock = Clock::until(deadline);
+                let answer = || searcher.answer_within(&p, precision, detail, &clock);
+                run.one(started, &p, &answer, &stats, &bar, None)
             }
+            Settled::ByProof(proof) => {
+                let request = ProveRequest::new(size);
+                let report = ProveReport {
+                    proof: Some(*proof),
+                    why_not: None,
+                    checkpoint: None,
+                    merged: None,
+                    moves_searched: None,
+                    seconds: started.elapsed().as_secs_f64(),
+                };
+                super::prove::print_report(&request, &report, args.run.json)
+            }
+            Settled::NotReached => super::position::not_reached(),
         }
-    }
+    };
+    let fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>> = match race {
+        true => Some(&then_the_race),
+        false => None,
+    };
+    let answer = || searcher.answer_within(&p, precision, detail, &clock);
+    run.one(Instant::now(), &p, &answer, &stats, &bar, fallback)
 }
 
 /// A position on a board past the searches (more than 64 cells: m,n,k
@@ -414,12 +332,12 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
 /// the facade's cascade ([`Analyzer::answer`]) and printed with the
 /// engine that answered.
 fn answer_past_the_searches(
+    analyzer: &Analyzer,
     game: &BoardGame,
     p: Position,
     args: &SearchBoardArgs,
     time_limit: Option<Duration>,
 ) -> anyhow::Result<ExitCode> {
-    let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
     let searcher = analyzer.searcher(game, p.stones()).map_err(flag_error)?;
     if time_limit.is_none() && !args.run.quiet() {
         eprintln!(
@@ -456,7 +374,7 @@ fn value_alone(args: &SearchBoardArgs) -> bool {
 }
 
 /// The empty m,n,k board asked for its value alone where the provers
-/// answer it: past the bitboard search's [`MAX_MNK_CELLS`] cells (7,7,5,
+/// answer it: past the bitboard search's [`MAX_BITBOARD_MNK_CELLS`] cells (7,7,5,
 /// 8,8,5, gomoku's 15 × 15 …), or with `--proof`. Answered by the provers'
 /// cascade of `prove mnk` ([`retrograde::analyzer::prove`]), which reaches
 /// such boards where a search does not; `None` for every other question,
@@ -467,7 +385,7 @@ fn prove_empty_board(
     args: &SearchBoardArgs,
     time_limit: Option<Duration>,
 ) -> anyhow::Result<Option<ExitCode>> {
-    let past_the_engine = size.cells() > u64::from(MAX_MNK_CELLS);
+    let past_the_engine = size.cells() > u64::from(MAX_BITBOARD_MNK_CELLS);
     if args.proof.is_some() && (family != Family::Mnk || !value_alone(args)) {
         anyhow::bail!(
             "--proof certifies the empty m,n,k board's value alone (search mnk without \
@@ -480,7 +398,7 @@ fn prove_empty_board(
     retrograde::analyzer::prove::ensure_sides(size.cols, size.rows).map_err(flag_error)?;
     if !args.run.quiet() && past_the_engine {
         eprintln!(
-            "note: the empty {} × {} board is past the search's {MAX_MNK_CELLS} cells: its value (no depth, no move) is proved as `retrograde prove mnk` proves it{}",
+            "note: the empty {} × {} board is past the search's {MAX_BITBOARD_MNK_CELLS} cells: its value (no depth, no move) is proved as `retrograde prove mnk` proves it{}",
             size.cols,
             size.rows,
             if time_limit.is_none() {
@@ -512,23 +430,9 @@ fn prove_by_the_cascade(
     super::prove::print_report(&request, &report, args.run.json)
 }
 
-/// The share of a `--weak` search's time limit (at most
-/// [`WEAK_SEARCH_FIRST`]) that the search of an empty m,n,k board gets
-/// alone before the provers join it ([`race_for_the_value`]; the search
-/// goes on beside them with its table).
-const WEAK_SEARCH_SHARE: u32 = 4;
-
-/// The most time the search of an empty m,n,k board gets alone, asked
-/// `--weak`, before the provers join it: every board the search answers
-/// at once (to 5 × 5) is answered by it alone, as before; 9,4,4's win
-/// takes the win prover about 90 s more, which the search does not reach
-/// in 300 s.
-const WEAK_SEARCH_FIRST: Duration = Duration::from_secs(10);
-
 /// What every search of one command shares.
 struct Run<'g> {
     game: &'g BoardGame,
-    detail: MoveDetail,
     threads: usize,
     json: bool,
     /// The book used, for the report: its JSON and its line.
@@ -538,40 +442,29 @@ struct Run<'g> {
 /// The searcher's (nodes, transposition hits) so far.
 type Stats<'s> = dyn Fn() -> (u64, u64) + 's;
 
+/// A search's answer, `None` when its clock stopped first.
+type Answer<'a> = dyn Fn() -> retrograde::error::Result<Option<PositionAnswer>> + Sync + 'a;
+
 impl Run<'_> {
-    /// Answers one position and prints the answer with nodes, rate,
-    /// transposition hits and time; not reached, `fallback` answers
-    /// instead, if there is one.
+    /// Answers one position by `answer` and prints the answer with nodes,
+    /// rate, transposition hits and time counted from `since` (a search
+    /// that went on from an earlier one's table counts both); not reached,
+    /// `fallback` answers instead, if there is one.
     fn one(
         &self,
+        since: Instant,
         p: &Position,
-        oracle: &(dyn Oracle + Sync),
+        answer: &Answer,
         stats: &Stats,
         bar: &Bar,
         fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>>,
     ) -> anyhow::Result<ExitCode> {
-        self.one_since(Instant::now(), p, oracle, stats, bar, fallback)
-    }
-
-    /// [`Self::one`], its time counted from `clock` (a search that went on
-    /// from an earlier one's table counts both).
-    fn one_since(
-        &self,
-        clock: Instant,
-        p: &Position,
-        oracle: &(dyn Oracle + Sync),
-        stats: &Stats,
-        bar: &Bar,
-        fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>>,
-    ) -> anyhow::Result<ExitCode> {
-        let result = in_pool(self.threads, || {
-            answer_with(self.game, p, oracle, self.detail)
-        })??;
+        let result = in_pool(self.threads, answer)??;
         bar.finish();
         if let (None, Some(fallback)) = (&result, fallback) {
             return fallback();
         }
-        let seconds = clock.elapsed().as_secs_f64();
+        let seconds = since.elapsed().as_secs_f64();
         let (nodes, hits) = stats();
         let threads = self.threads;
         let rate = nodes as f64 / seconds.max(1e-9);

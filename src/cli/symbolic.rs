@@ -130,7 +130,7 @@ pub fn run(
     out: &OutArgs,
 ) -> anyhow::Result<ExitCode> {
     let position = if position.given() {
-        let board = BoardGame::new(family, cols, rows, k)?;
+        let board = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
         let p = position.position(&board)?;
         Some((board, p))
     } else {
@@ -430,7 +430,10 @@ pub fn query(
         );
         return report(&layout, table.plies(), Some(table.value()), &timing, false);
     }
-    let board = BoardGame::new(layout.family, layout.cols, layout.rows, layout.k)?;
+    let board = BoardGame::new(
+        layout.family,
+        retrograde::board::BoardSize::new(layout.cols, layout.rows, layout.k),
+    )?;
     let p = position.position(&board)?;
     let timing = Timing::loaded(clock.elapsed().as_secs_f64());
     print_table_answer(&board, &p, &SymbolicTable(table), run.json, || {

@@ -36,6 +36,7 @@ pub mod answer;
 pub mod sentinel;
 
 pub use crate::board::cells::Cells;
+use crate::board::BoardSize;
 use crate::error::{quoted, Error, Result};
 
 /// Largest side of a board this module describes.
@@ -183,7 +184,8 @@ impl BoardGame {
     /// cells) and `k` (1 to the longer side) and lists the winning lines.
     /// Which engines answer positions of a board is the facade's concern
     /// ([`crate::analyzer`]): the language describes every board.
-    pub fn new(family: Family, cols: u32, rows: u32, k: u32) -> Result<Self> {
+    pub fn new(family: Family, size: BoardSize) -> Result<Self> {
+        let BoardSize { cols, rows, k } = size;
         if !(1..=MAX_SIDE).contains(&cols)
             || !(1..=MAX_SIDE).contains(&rows)
             || cols * rows > MAX_CELLS
@@ -229,6 +231,11 @@ impl BoardGame {
     /// Stones in a row that win.
     pub fn k(&self) -> u32 {
         self.k
+    }
+
+    /// The board's size and `k`.
+    pub fn size(&self) -> BoardSize {
+        BoardSize::new(self.cols, self.rows, self.k)
     }
 
     /// Cells of the board.
@@ -751,7 +758,7 @@ mod tests {
 
     #[test]
     fn mnk_moves_are_spreadsheet_cells() {
-        let g = BoardGame::new(Family::Mnk, 3, 3, 3).unwrap();
+        let g = BoardGame::new(Family::Mnk, BoardSize::new(3, 3, 3)).unwrap();
         let p = g.play_moves("b2 a1, C3").unwrap();
         assert_eq!(g.diagram(&p), "O../.X./..X");
         assert_eq!(g.format_move(8), "c3");
@@ -772,7 +779,7 @@ mod tests {
 
     #[test]
     fn gravity_moves_are_columns_from_one() {
-        let g = BoardGame::new(Family::Gravity, 5, 4, 4).unwrap();
+        let g = BoardGame::new(Family::Gravity, BoardSize::new(5, 4, 4)).unwrap();
         let p = g.play_moves("4453").unwrap();
         assert_eq!(p, g.play_moves("4 4 5 3").unwrap());
         assert_eq!(g.diagram(&p), "...../...../...O./..OXX");
@@ -788,7 +795,7 @@ mod tests {
         let late = g.parse_diagram("...../...../OOO../XXXXO").unwrap();
         assert!(!g.reachable(&late));
         assert!(g.parse_diagram("...../...../...../XXXXO").is_err());
-        let mnk = BoardGame::new(Family::Mnk, 3, 3, 3).unwrap();
+        let mnk = BoardGame::new(Family::Mnk, BoardSize::new(3, 3, 3)).unwrap();
         let o_first = mnk.parse_diagram("O../.../...").unwrap();
         assert!(!mnk.reachable(&o_first));
         let cells = g.legal_cells(&p);

@@ -91,14 +91,18 @@ impl OpenTable {
         if let Some(table) = SymbolicFile::open(path)? {
             use super::symbolic::SymbolicSets;
             let layout = *table.layout();
-            let board = BoardGame::new(layout.family, layout.cols, layout.rows, layout.k)?;
+            let board = BoardGame::new(
+                layout.family,
+                crate::board::BoardSize::new(layout.cols, layout.rows, layout.k),
+            )?;
             return Ok(Self::Symbolic { board, table });
         }
         if let Some(table) = MappedGravity::open(path)? {
             use super::GravityValues;
             let game = table.game().clone();
             let (cols, rows, k) = game.dimensions();
-            let board = BoardGame::new(Family::Gravity, cols, rows, k)?;
+            let board =
+                BoardGame::new(Family::Gravity, crate::board::BoardSize::new(cols, rows, k))?;
             return Ok(Self::Connect { board, game, table });
         }
         let size = std::fs::metadata(path)
@@ -110,7 +114,7 @@ impl OpenTable {
         budget.check(&format!("loading {}", path.display()), Bytes(size))?;
         Ok(match load(path)? {
             (SavedGame::Mnk { rows, cols, k }, SavedTable::Layered(solution)) => Self::Mnk {
-                board: BoardGame::new(Family::Mnk, cols, rows, k)?,
+                board: BoardGame::new(Family::Mnk, crate::board::BoardSize::new(cols, rows, k))?,
                 solution,
             },
             (game, table) => Self::Other(game, table),

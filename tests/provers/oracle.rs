@@ -56,7 +56,11 @@ fn the_provers_values_equal_the_tables() {
             &Budget::unlimited(),
         )
         .unwrap();
-        let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
+        let game = BoardGame::new(
+            Family::Mnk,
+            retrograde::board::BoardSize::new(cols, rows, k),
+        )
+        .unwrap();
         let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
         let searcher = Searcher::new(&board, 1 << 16);
         let (clock, nodes) = (Clock::until(None), AtomicU64::new(0));
@@ -105,7 +109,11 @@ fn the_provers_values_equal_the_tables() {
 #[test]
 fn positions_with_few_empty_cells_go_to_the_search() {
     let (cols, rows, k) = (4, 4, 3);
-    let game = BoardGame::new(Family::Mnk, cols, rows, k).unwrap();
+    let game = BoardGame::new(
+        Family::Mnk,
+        retrograde::board::BoardSize::new(cols, rows, k),
+    )
+    .unwrap();
     let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
     let searcher = Searcher::new(&board, 1 << 16);
     let (clock, nodes) = (Clock::until(None), AtomicU64::new(0));

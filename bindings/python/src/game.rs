@@ -41,7 +41,11 @@ pub fn board(family: &str, cols: u32, rows: u32, k: Option<u32>) -> PyResult<Boa
         Family::Gravity => 4,
         Family::Mnk => 3,
     };
-    BoardGame::new(family, cols, rows, k.unwrap_or(default_k)).py_err()
+    BoardGame::new(
+        family,
+        retrograde::board::BoardSize::new(cols, rows, k.unwrap_or(default_k)),
+    )
+    .py_err()
 }
 
 /// The player index of a side: 0 for the first player (X), 1 for the second.

@@ -23,7 +23,7 @@ use crate::table::budget;
 #[pyclass(module = "retrograde._native", frozen)]
 pub struct Searcher {
     analyzer: Analyzer,
-    inner: PositionSearcher,
+    inner: PositionSearcher<'static>,
 }
 
 impl Searcher {

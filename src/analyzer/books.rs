@@ -1,0 +1,103 @@
+//! Books for the bitboard search: exact scores of every position near the
+//! root, made once and read by later searches (a book changes the time of
+//! a search, never its answer). The facade's side of
+//! [`crate::search::book`] (making) and [`crate::tablefile::book`] (the
+//! file, checked whole on reading).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::error::{Error, Result};
+use crate::memory::Budget;
+use crate::position::BoardGame;
+use crate::runtime::in_pool;
+use crate::runtime::progress::Progress;
+use crate::search::bitboard::{Bitboard, BYTES_PER_ENTRY, POSITION_BYTES};
+use crate::search::book::{make_book, Book};
+use crate::tablefile::book::{load_book, save_book};
+use crate::tablefile::replace::check_table_output;
+
+use super::searching::board_table_entries;
+
+/// The bitboard board of `game`, or the refusal of a book for it: books
+/// serve the bitboard search only.
+fn bitboard_of(game: &BoardGame) -> Result<Bitboard> {
+    Bitboard::new(game.family(), game.size()).map_err(|_| {
+        Error::InvalidInput(format!(
+            "serves the bitboard search engine, which does not take a {} × {} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)",
+            game.cols(),
+            game.rows()
+        ))
+    })
+}
+
+/// Reads the book at `path` for `game` within `budget`, checked whole.
+pub fn open_book(game: &BoardGame, path: &Path, budget: &Budget) -> Result<Arc<Book>> {
+    let board = bitboard_of(game)?;
+    Ok(Arc::new(load_book(path, &board, budget)?))
+}
+
+/// What [`make`] wrote.
+#[derive(Clone, Debug)]
+pub struct BookReport {
+    /// Positions in the book.
+    pub positions: usize,
+    /// The most stones of a position in it.
+    pub max_stones: u32,
+    /// The file's bytes.
+    pub bytes: u64,
+    /// Seconds taken, the file written.
+    pub seconds: f64,
+}
+
+/// A book request: the board, the plies and the file.
+pub struct BookRequest<'a> {
+    /// The board.
+    pub game: &'a BoardGame,
+    /// Every position in play with at most this many stones is scored.
+    pub plies: u32,
+    /// A book whose positions are not searched again.
+    pub start: Option<Arc<Book>>,
+    /// The file, written to a temporary file beside it and renamed into
+    /// place when complete.
+    pub out: &'a Path,
+    /// Whether a file at `out` that is not a table or book of retrograde
+    /// may be replaced.
+    pub replace_any_file: bool,
+}
+
+/// Makes the book of `request` within `budget` on `threads` workers,
+/// telling `progress`, and writes it. The file at `out` is checked first:
+/// nothing is searched for a book that could not be written.
+pub fn make(
+    request: BookRequest,
+    budget: &Budget,
+    threads: usize,
+    progress: &dyn Progress,
+) -> Result<BookReport> {
+    let started = Instant::now();
+    let board = bitboard_of(request.game)?;
+    check_table_output(request.out, request.replace_any_file)?;
+    let empty = board.cells().saturating_sub(request.plies);
+    let entries = board_table_entries(budget, board.dimensions().0, empty);
+    let table_bytes = entries as u64 * BYTES_PER_ENTRY;
+    let max_positions = (budget.0 .0.saturating_sub(table_bytes) / POSITION_BYTES) as usize;
+    let book = in_pool(threads, || {
+        make_book(
+            board.clone(),
+            entries,
+            request.plies,
+            max_positions,
+            request.start,
+            progress,
+        )
+    })??;
+    let bytes = save_book(request.out, &board, &book)?;
+    Ok(BookReport {
+        positions: book.len(),
+        max_stones: book.max_stones(),
+        bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
