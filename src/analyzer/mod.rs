@@ -32,6 +32,7 @@ pub mod oracles;
 pub mod prove;
 pub mod race;
 pub mod searching;
+pub mod solving;
 pub mod threats;
 
 use std::time::{Duration, Instant};

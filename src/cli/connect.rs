@@ -5,24 +5,24 @@
 use retrograde::board::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::Args;
+use retrograde::analyzer::solving::{hands_over_to_symbolic, SolvedBoard};
 use retrograde::games::gravity::Gravity;
 use retrograde::position::{BoardGame, Family, Position};
-use retrograde::runtime::in_pool;
 use retrograde::summary::{gravity_counts_summary, gravity_empty_board, gravity_totals};
 use retrograde::tablefile::oracles::GravityTable;
 use retrograde::tablefile::GravityValues;
-use retrograde::tablefile::{SavedGame, SavedTable};
-use retrograde::tables::sparse::{solve_gravity_reporting, GravityCounts};
+use retrograde::tablefile::SavedTable;
+use retrograde::tables::sparse::GravityCounts;
+use retrograde::Analyzer;
 use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::search::{search, SearchBoardArgs};
-use super::symbolic::{EngineArgs, EngineChoice};
+use super::symbolic::EngineArgs;
 use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde connect`.
@@ -135,14 +135,9 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         .transpose()?;
     args.out.check()?;
     let threads = args.run.threads();
-    let budget = args.run.budget();
     let bar = args.run.progress_plies();
-    let clock = Instant::now();
-    let solution = match in_pool(threads, || solve_gravity_reporting(&game, &budget, &bar))? {
-        Err(
-            refused @ (retrograde::error::Error::OverMemoryBudget { .. }
-            | retrograde::error::Error::ProjectedOverBudget { .. }),
-        ) if args.engine.engine == EngineChoice::Auto => {
+    let solved = match Analyzer::new(args.run.budget(), threads).solve(&board, &bar) {
+        Err(refused) if hands_over_to_symbolic(args.engine.engine.asked(), &refused) => {
             bar.finish();
             let layout = retrograde::tables::symbolic::Layout::new(
                 Family::Gravity,
@@ -165,18 +160,15 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         other => other?,
     };
     bar.finish();
-    let timing = Timing::solved(clock.elapsed().as_secs_f64(), threads);
-    let table = SavedTable::Gravity(solution);
-    args.out.save(
-        &SavedGame::Gravity {
-            cols,
-            rows,
-            k: args.k,
-        },
-        &table,
-    )?;
+    let SolvedBoard {
+        saved,
+        table,
+        seconds,
+    } = solved;
+    let timing = Timing::solved(seconds, threads);
+    args.out.save(&saved, &table)?;
     let SavedTable::Gravity(solution) = table else {
-        unreachable!("built above")
+        unreachable!("a gravity board is solved into a gravity table")
     };
     match position {
         Some(p) => answer_position(&game, &board, &solution, &p, &timing, args.run.json),

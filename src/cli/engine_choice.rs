@@ -1,17 +1,15 @@
-//! Which engine `connect` and `mnk` run when the explicit one cannot take
-//! a board (`--engine auto`): the symbolic engine when its run is projected
-//! to take a few minutes at most ([`LONG_RUN`]); past that the command is
+//! The words of `--engine auto`'s choice, which the facade makes
+//! ([`retrograde::analyzer::solving`]): the symbolic engine when its run is
+//! projected to take a few minutes at most; past that the command is
 //! refused, naming first the command that answers fastest — a search,
 //! which finds the empty board's value and any position's in seconds —
 //! then the symbolic run with its projected time, started only when asked
 //! for (`--engine symbolic`).
 
+use retrograde::analyzer::solving::{long_symbolic_run, symbolic_unasked, Unasked};
 use retrograde::position::Family;
-use retrograde::tables::symbolic::projection::{duration_in_words, project, Projection};
+use retrograde::tables::symbolic::projection::{duration_in_words, Projection};
 use retrograde::tables::symbolic::Layout;
-
-/// The longest symbolic run `auto` starts unasked, in seconds.
-pub const LONG_RUN: f64 = 300.0;
 
 /// The 7×6 Connect Four search from the empty board, measured on this
 /// project's 2-core machine (16.8–17.3 s, AMD EPYC host; the figure
@@ -58,31 +56,28 @@ pub fn projected(p: &Projection) -> String {
 /// `Ok(note)` to run the symbolic engine (the note to print), or the
 /// refusal naming the faster command.
 pub fn symbolic_instead(layout: &Layout, count_only: bool, why: &str) -> anyhow::Result<String> {
-    let projection = project(layout, count_only);
-    match projection {
-        Some(p) if p.seconds > LONG_RUN => anyhow::bail!(
+    match symbolic_unasked(layout, count_only) {
+        Unasked::TooLong(p) => anyhow::bail!(
             "{}; solving every position is beyond the explicit engine here ({why}), and the \
              symbolic engine is projected to take {}: start it with --engine symbolic",
             search_command(layout.family, layout.cols, layout.rows, layout.k),
             projected(&p)
         ),
-        Some(p) => Ok(format!(
+        Unasked::Start(Some(p)) => Ok(format!(
             "{why}; solving with the symbolic engine instead (projected {})",
             projected(&p)
         )),
-        None => Ok(format!("{why}; solving with the symbolic engine instead")),
+        Unasked::Start(None) => Ok(format!("{why}; solving with the symbolic engine instead")),
     }
 }
 
 /// The note a symbolic run asked for prints before it starts when it is
-/// projected past [`LONG_RUN`] (`None`: a short run, nothing to say).
+/// projected to be long (`None`: a short run, nothing to say).
 pub fn long_run_note(layout: &Layout, count_only: bool) -> Option<String> {
-    let p = project(layout, count_only)?;
-    (p.seconds > LONG_RUN).then(|| {
-        format!(
-            "note: the symbolic run is projected to take {}; {} instead",
-            projected(&p),
-            search_command(layout.family, layout.cols, layout.rows, layout.k)
-        )
-    })
+    let p = long_symbolic_run(layout, count_only)?;
+    Some(format!(
+        "note: the symbolic run is projected to take {}; {} instead",
+        projected(&p),
+        search_command(layout.family, layout.cols, layout.rows, layout.k)
+    ))
 }

@@ -4,17 +4,19 @@
 use retrograde::board::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::Args;
+use retrograde::analyzer::solving::{
+    mnk_auto_choice, AutoChoice, SolvedBoard, SYMBOLIC_REACH_CELLS,
+};
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::position::answer::plies;
 use retrograde::position::{BoardGame, Family, Position};
-use retrograde::runtime::in_pool;
 use retrograde::summary::MnkSummary;
 use retrograde::tablefile::oracles::MnkTable;
-use retrograde::tables::layered::{solve_mnk_reporting, MnkSolution, PlyCounts};
+use retrograde::tables::layered::{MnkSolution, PlyCounts};
+use retrograde::Analyzer;
 use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
@@ -24,7 +26,7 @@ use super::output::{
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::symbolic::{EngineArgs, EngineChoice};
 use super::{OutArgs, RunArgs, Timing};
-use retrograde::tablefile::{SavedGame, SavedTable};
+use retrograde::tablefile::SavedTable;
 
 /// Arguments of `retrograde mnk`.
 #[derive(Debug, Args)]
@@ -78,12 +80,6 @@ pub fn boards(
     ))
 }
 
-/// The most cells of an m,n,k board that `--engine auto` hands to the
-/// symbolic engine: the largest it has been measured on (5×5; 5×4 with
-/// k = 4 took 6 minutes and 9.8 GB). Beyond, auto refuses and names the
-/// search; `--engine symbolic` still runs.
-const SYMBOLIC_REACH_CELLS: u32 = 25;
-
 /// Solves the board (and answers the position) and prints the report.
 pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     args.engine.check()?;
@@ -133,23 +129,17 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
         .transpose()?;
     args.out.check()?;
     let threads = args.run.threads();
-    let budget = args.run.budget();
     let bar = args.run.progress();
-    let clock = Instant::now();
-    let solution = in_pool(threads, || solve_mnk_reporting(&game, &budget, &bar))??;
+    let solved = Analyzer::new(args.run.budget(), threads).solve(&board, &bar);
     bar.finish();
-    let seconds = clock.elapsed().as_secs_f64();
-    let table = SavedTable::Layered(solution);
-    args.out.save(
-        &SavedGame::Mnk {
-            rows: game.rows(),
-            cols: game.cols(),
-            k: args.k,
-        },
-        &table,
-    )?;
+    let SolvedBoard {
+        saved,
+        table,
+        seconds,
+    } = solved?;
+    args.out.save(&saved, &table)?;
     let SavedTable::Layered(solution) = table else {
-        unreachable!("built above")
+        unreachable!("an m,n,k board is solved into a layered table")
     };
     let timing = Timing::solved(seconds, threads);
     match position {
@@ -173,28 +163,16 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
         )?;
     }
     let beyond_dense = || -> anyhow::Result<bool> {
-        let why = match Mnk::new(BoardSize { cols, rows, k }) {
-            Ok(game) => {
-                let needed = retrograde::tables::layered::estimate_bytes(&game);
-                let budget = args.run.budget();
-                if budget.check("the dense engine", needed).is_ok() {
-                    return Ok(false);
-                }
-                format!(
-                    "the dense engine needs an estimated {needed}, over the budget of {}",
-                    budget.0
-                )
-            }
-            Err(_) if cols <= 8 && rows <= 8 => "the dense engine takes sides up to 5".to_string(),
-            Err(_) => return Ok(true),
-        };
-        if cols * rows > SYMBOLIC_REACH_CELLS {
-            anyhow::bail!(
+        let why = match mnk_auto_choice(BoardSize { cols, rows, k }, &args.run.budget()) {
+            AutoChoice::Explicit => return Ok(false),
+            AutoChoice::Symbolic { why } if why.is_empty() => return Ok(true),
+            AutoChoice::Symbolic { why } => why,
+            AutoChoice::Refused { why } => anyhow::bail!(
                 "m,n,k {} with k = {k}: {why}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value (by search, or past 40 cells by relevance zones and pairings); `--engine symbolic` tries the decision diagrams anyway",
                 board_name(cols, rows),
                 cols * rows
-            );
-        }
+            ),
+        };
         let layout = retrograde::tables::symbolic::Layout::new(
             Family::Mnk,
             BoardSize { cols, rows, k },

@@ -271,15 +271,12 @@ pub fn solve_retrograde<G: retrograde::game::RankedGame>(
     let budget = run.budget();
     let bar = run.progress();
     let clock = std::time::Instant::now();
-    let (table, stats) = retrograde::runtime::in_pool(threads, || {
-        // the saved game's description is held during the solve too
-        retrograde::tables::retrograde::solve_holding(
-            game,
-            &budget,
-            &bar,
-            Bytes(saved.heap_bytes()),
-        )
-    })??;
+    // the saved game's description is held during the solve too
+    let (table, stats) = retrograde::Analyzer::new(budget, threads).solve_ranked(
+        game,
+        Bytes(saved.heap_bytes()),
+        &bar,
+    )?;
     bar.finish();
     let timing = Timing {
         levels: Some(stats.levels),

@@ -10,25 +10,23 @@
 //! bitboard search, the zone prover then the general search, or past 64
 //! cells (m,n,k boards to 256 cells, gomoku's 15 × 15) the threat prover.
 
-use retrograde::board::BoardSize;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use retrograde::analyzer::searching::{AnsweredBy, PositionSearcher};
+use retrograde::analyzer::solving::{beyond_the_tables, SolvedBoard};
 use retrograde::error::Error;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::{plies, MoveDetail, Oracle, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, Side, Status};
-use retrograde::runtime::in_pool;
 use retrograde::search::bitboard::MAX_MNK_CELLS;
 use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::oracles::{GravityTable, MnkTable};
 use retrograde::tablefile::GravityValues;
-use retrograde::tablefile::{SavedGame, SavedTable};
-use retrograde::tables::layered::{solve_mnk_reporting, MnkSolution};
-use retrograde::tables::sparse::solve_gravity_reporting;
+use retrograde::tablefile::SavedTable;
+use retrograde::tables::layered::MnkSolution;
 use retrograde::Analyzer;
 
 use super::position::{board_size, PositionArgs};
@@ -95,7 +93,11 @@ enum Solved {
     /// (the bitboard search, the zone prover then the general search, or
     /// the threat prover: [`PositionSearcher::new`]), each within the time
     /// given (`--move-seconds`, checked).
-    Search(Analyzer, PositionSearcher<'static>, std::time::Duration),
+    Search(
+        Analyzer,
+        Box<PositionSearcher<'static>>,
+        std::time::Duration,
+    ),
 }
 
 /// Longest `--move-seconds` (a day).
@@ -205,26 +207,11 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     args.out.check()?;
     let (budget, bar) = (args.run.budget(), args.run.progress());
     let threads = args.run.threads();
-    let solved = if gravity {
-        Gravity::new(BoardSize { cols, rows, k }).and_then(|engine| {
-            in_pool(threads, || solve_gravity_reporting(&engine, &budget, &bar))?
-                .map(|solution| (SavedTable::Gravity(solution), Some(engine)))
-        })
-    } else {
-        retrograde::games::mnk::Mnk::new(BoardSize { cols, rows, k }).and_then(|engine| {
-            in_pool(threads, || solve_mnk_reporting(&engine, &budget, &bar))?
-                .map(|solution| (SavedTable::Layered(solution), None))
-        })
-    };
-    // the gravity engine, kept for the table's answers
-    let (table, gravity_engine) = match solved {
-        Ok(table) => table,
+    let solved = Analyzer::new(budget, threads).solve(&game, &bar);
+    let SolvedBoard { saved, table, .. } = match solved {
+        Ok(solved) => solved,
         // beyond the table engines (memory, or m,n,k sides): play by search
-        Err(
-            refused @ (Error::OverMemoryBudget { .. }
-            | Error::ProjectedOverBudget { .. }
-            | Error::InvalidInput(_)),
-        ) => {
+        Err(refused) if beyond_the_tables(&refused) => {
             bar.finish();
             return Ok((game, by_search(args, family, (cols, rows, k), refused)?));
         }
@@ -233,18 +220,14 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     if !gravity && args.move_seconds.is_some() {
         bail!("--move-seconds is for boards played by search; this m,n,k board is solved whole");
     }
-    let saved = if gravity {
-        SavedGame::Gravity { cols, rows, k }
-    } else {
-        SavedGame::Mnk { rows, cols, k }
-    };
     args.out.save(&saved, &table)?;
-    let solved = match (table, gravity_engine) {
-        (SavedTable::Gravity(solution), Some(engine)) => {
-            Solved::Gravity(engine, Box::new(solution))
+    let solved = match table {
+        // the gravity engine, kept for the table's answers
+        SavedTable::Gravity(solution) => {
+            Solved::Gravity(Gravity::new(game.size())?, Box::new(solution))
         }
-        (SavedTable::Layered(solution), None) => Solved::Mnk(solution),
-        _ => unreachable!("built above"),
+        SavedTable::Layered(solution) => Solved::Mnk(solution),
+        _ => unreachable!("a board is solved into a layered or gravity table"),
     };
     bar.finish();
     Ok((game, solved))
@@ -288,7 +271,7 @@ fn by_search(
         "note: {cols} columns × {rows} rows is beyond a table's reach here; playing {how}, each position within {} s",
         seconds.as_secs_f64()
     );
-    Ok(Solved::Search(analyzer, searcher, seconds))
+    Ok(Solved::Search(analyzer, Box::new(searcher), seconds))
 }
 
 /// Plays from `start` until the game ends or the input does.

@@ -9,15 +9,15 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use retrograde::analyzer::solving::EngineAsked;
 use retrograde::position::{BoardGame, Family};
 use retrograde::tablefile::oracles::SymbolicTable;
 use retrograde::tablefile::symbolic::{
     SolvedSets, SymbolicFile, SymbolicSets, SymbolicTableWriter,
 };
 use retrograde::tables::sparse::GravityCounts;
-use retrograde::tables::symbolic::{
-    solve_symbolic, Encoding, Layout, PlyReport, PlySink, SymbolicRun,
-};
+use retrograde::tables::symbolic::{Encoding, Layout, PlyReport, PlySink};
+use retrograde::Analyzer;
 use serde_json::{json, Value};
 
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
@@ -36,6 +36,17 @@ pub enum EngineChoice {
     /// the symbolic one (m,n,k boards: up to 25 cells; larger ones are
     /// refused with the search command that goes further).
     Auto,
+}
+
+impl EngineChoice {
+    /// The engine asked of the facade.
+    pub fn asked(self) -> EngineAsked {
+        match self {
+            EngineChoice::Explicit => EngineAsked::Explicit,
+            EngineChoice::Symbolic => EngineAsked::Symbolic,
+            EngineChoice::Auto => EngineAsked::Auto,
+        }
+    }
 }
 
 /// The encodings, for the command line.
@@ -168,15 +179,10 @@ pub fn run(
     let mut sinks = Sinks(writer.as_mut(), memory.as_mut());
     let sink: Option<&mut dyn PlySink> =
         (sinks.0.is_some() || sinks.1.is_some()).then_some(&mut sinks as &mut dyn PlySink);
-    let solution = solve_symbolic(
-        &SymbolicRun {
-            layout,
-            threads,
-            budget: run.budget(),
-            count_only: engine.count_only,
-            checkpoint: engine.checkpoint.clone(),
-            deadline: None,
-        },
+    let solution = Analyzer::new(run.budget(), threads).solve_symbolic(
+        layout,
+        engine.count_only,
+        engine.checkpoint.clone(),
         sink,
         &bar,
     )?;

@@ -9,19 +9,16 @@ use std::path::PathBuf;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
-use retrograde::games::gravity::Gravity;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::{parse_size, Budget, Bytes};
 use retrograde::position::answer::{answer, Oracle, PositionAnswer};
-use retrograde::position::{BoardGame, Family};
-use retrograde::runtime::in_pool;
+use retrograde::position::BoardGame;
 use retrograde::summary::{gravity_summary, MnkSummary};
 use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::oracles::{GravityTable, MnkTable};
 use retrograde::tablefile::replace::check_table_output;
 use retrograde::tablefile::{save, SavedGame, SavedTable};
-use retrograde::tables::layered::solve_mnk_reporting;
-use retrograde::tables::sparse::solve_gravity_reporting;
+use retrograde::Analyzer;
 
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;
@@ -215,35 +212,14 @@ pub fn solve(
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
     let board = board(family, cols, rows, k)?;
-    let (family, k) = (board.family(), board.k());
     let budget = budget(max_memory)?;
     let threads = limits::threads(py, threads)?;
     let held = interrupt::run(py, |cancel| {
         let progress = CancelAtPly(cancel);
-        let solved = match family {
-            Family::Gravity => {
-                let game = Gravity::new(BoardSize { cols, rows, k }).py_err()?;
-                let solution = in_pool(threads, || {
-                    solve_gravity_reporting(&game, &budget, &progress)
-                })
-                .py_err()?
-                .py_err()?;
-                Held::Solved(
-                    SavedGame::Gravity { cols, rows, k },
-                    SavedTable::Gravity(solution),
-                )
-            }
-            Family::Mnk => {
-                let game = Mnk::new(BoardSize { cols, rows, k }).py_err()?;
-                let solution = in_pool(threads, || solve_mnk_reporting(&game, &budget, &progress))
-                    .py_err()?
-                    .py_err()?;
-                Held::Solved(
-                    SavedGame::Mnk { rows, cols, k },
-                    SavedTable::Layered(solution),
-                )
-            }
-        };
+        let solved = Analyzer::new(budget, threads)
+            .solve(&board, &progress)
+            .py_err()?;
+        let solved = Held::Solved(solved.saved, solved.table);
         Ok(solved)
     })?;
     Ok(Table { board, held })

@@ -1,0 +1,245 @@
+//! Solving whole boards into tables, for every front end: which table
+//! engine solves an m,n,k or gravity board — the explicit engine (every
+//! position in memory, with depths) where its estimate fits the budget,
+//! the symbolic engine (decision diagrams, values only) past it — and the
+//! solves themselves on the analyzer's threads. The front ends word the
+//! choices (the command line names its flags and the search command).
+//!
+//! The choice under `auto` ([`EngineAsked::Auto`]):
+//!
+//! * **m,n,k** ([`mnk_auto_choice`]): the dense layered engine where the
+//!   board fits it (sides to 5) and its estimate fits the budget; else the
+//!   symbolic engine on boards of at most [`SYMBOLIC_REACH_CELLS`] cells;
+//!   past them, refused (the search proves such boards' values).
+//! * **gravity** ([`hands_over_to_symbolic`]): the sparse engine runs
+//!   first, and hands over to the symbolic engine when it refuses the
+//!   board for memory.
+//! * either way the symbolic engine is started unasked only when it is
+//!   projected to finish within [`LONG_RUN_SECONDS`]
+//!   ([`symbolic_unasked`]).
+
+use std::time::Instant;
+
+use super::Analyzer;
+use crate::board::BoardSize;
+use crate::error::{Error, Result};
+use crate::game::table::OutcomeTable;
+use crate::game::RankedGame;
+use crate::games::gravity::Gravity;
+use crate::games::mnk::Mnk;
+use crate::memory::{Budget, Bytes};
+use crate::position::answer::Oracle;
+use crate::position::{BoardGame, Family};
+use crate::runtime::in_pool;
+use crate::runtime::progress::Progress;
+use crate::tablefile::oracles::{GravityTable, MnkTable};
+use crate::tablefile::{SavedGame, SavedTable};
+use crate::tables::retrograde::{solve_holding, SolveStats};
+use crate::tables::symbolic::projection::{project, Projection};
+use crate::tables::symbolic::{solve_symbolic, Layout, PlySink, SymbolicRun, SymbolicSolution};
+
+/// Which table engine a front end asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineAsked {
+    /// The explicit engine where it takes the board, else the symbolic
+    /// one (module docs).
+    Auto,
+    /// Every position in memory, with its depth.
+    Explicit,
+    /// Sets of positions as decision diagrams: values without depths.
+    Symbolic,
+}
+
+/// The most cells of an m,n,k board that `auto` hands to the symbolic
+/// engine: the largest it has been measured on (5×5; 5×4 with k = 4 took
+/// 6 minutes and 9.8 GB). Past them auto refuses; asked, it still runs.
+pub const SYMBOLIC_REACH_CELLS: u32 = 25;
+
+/// The longest symbolic run `auto` starts unasked, in seconds.
+pub const LONG_RUN_SECONDS: f64 = 300.0;
+
+/// `auto`'s engine for an m,n,k board.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AutoChoice {
+    /// The dense layered engine: the board fits it and the budget.
+    Explicit,
+    /// The symbolic engine, because of `why` (empty: the board is past
+    /// every explicit engine's sides).
+    Symbolic {
+        /// Why the explicit engine does not take the board.
+        why: String,
+    },
+    /// Neither: past the explicit engine for `why`, and past the
+    /// [`SYMBOLIC_REACH_CELLS`] the symbolic engine is started on unasked.
+    Refused {
+        /// Why the explicit engine does not take the board.
+        why: String,
+    },
+}
+
+/// `auto`'s engine for the m,n,k board of `size` within `budget`.
+pub fn mnk_auto_choice(size: BoardSize, budget: &Budget) -> AutoChoice {
+    let why = match Mnk::new(size) {
+        Ok(game) => {
+            let needed = crate::tables::layered::estimate_bytes(&game);
+            if budget.check("the dense engine", needed).is_ok() {
+                return AutoChoice::Explicit;
+            }
+            format!(
+                "the dense engine needs an estimated {needed}, over the budget of {}",
+                budget.0
+            )
+        }
+        Err(_) if size.cols <= 8 && size.rows <= 8 => "the dense engine takes sides up to 5".into(),
+        Err(_) => return AutoChoice::Symbolic { why: String::new() },
+    };
+    if size.cells() > u64::from(SYMBOLIC_REACH_CELLS) {
+        AutoChoice::Refused { why }
+    } else {
+        AutoChoice::Symbolic { why }
+    }
+}
+
+/// Whether the explicit engine's refusal `err` hands a gravity board to
+/// the symbolic engine under `auto`: a refusal for memory.
+pub fn hands_over_to_symbolic(asked: EngineAsked, err: &Error) -> bool {
+    asked == EngineAsked::Auto
+        && matches!(
+            err,
+            Error::OverMemoryBudget { .. } | Error::ProjectedOverBudget { .. }
+        )
+}
+
+/// Whether [`Analyzer::solve`]'s refusal `err` says the board is beyond
+/// the explicit tables (over the budget, or past the engine's sides), so
+/// that play goes on by search ([`super::searching::PositionSearcher`]).
+pub fn beyond_the_tables(err: &Error) -> bool {
+    matches!(
+        err,
+        Error::OverMemoryBudget { .. } | Error::ProjectedOverBudget { .. } | Error::InvalidInput(_)
+    )
+}
+
+/// Whether the symbolic run of `layout`, not asked for, is started.
+#[derive(Clone, Debug)]
+pub enum Unasked {
+    /// Started: projected within [`LONG_RUN_SECONDS`], or no projection.
+    Start(Option<Projection>),
+    /// Not started: projected past [`LONG_RUN_SECONDS`].
+    TooLong(Projection),
+}
+
+/// Whether `auto` starts the symbolic run of `layout` (counts only with
+/// `count_only`) that no one asked for.
+pub fn symbolic_unasked(layout: &Layout, count_only: bool) -> Unasked {
+    match project(layout, count_only) {
+        Some(p) if p.seconds > LONG_RUN_SECONDS => Unasked::TooLong(p),
+        projection => Unasked::Start(projection),
+    }
+}
+
+/// The projection of a symbolic run asked for that will be long (past
+/// [`LONG_RUN_SECONDS`]), for a note before it starts; `None` otherwise.
+pub fn long_symbolic_run(layout: &Layout, count_only: bool) -> Option<Projection> {
+    project(layout, count_only).filter(|p| p.seconds > LONG_RUN_SECONDS)
+}
+
+/// A whole board solved by an explicit engine: its description for a
+/// file, its table and the time.
+pub struct SolvedBoard {
+    /// The board as a table file names it.
+    pub saved: SavedGame,
+    /// The table: [`SavedTable::Layered`] for m,n,k, [`SavedTable::Gravity`]
+    /// for gravity boards.
+    pub table: SavedTable,
+    /// Seconds the solve took.
+    pub seconds: f64,
+}
+
+impl SolvedBoard {
+    /// The table as the answers' oracle.
+    pub fn oracle(&self) -> Box<dyn Oracle + Sync + '_> {
+        match &self.table {
+            SavedTable::Gravity(solution) => Box::new(GravityTable {
+                game: &solution.game,
+                solution,
+            }),
+            SavedTable::Layered(solution) => Box::new(MnkTable(solution)),
+            _ => unreachable!("a board is solved into a layered or gravity table"),
+        }
+    }
+}
+
+impl Analyzer {
+    /// Solves `game` whole by its explicit engine (m,n,k: the dense layered
+    /// engine, sides to 5; gravity: the sparse layered engine), telling
+    /// `progress`; refused, with the figure, when its estimate exceeds the
+    /// budget.
+    pub fn solve(&self, game: &BoardGame, progress: &dyn Progress) -> Result<SolvedBoard> {
+        let started = Instant::now();
+        let BoardSize { cols, rows, k } = game.size();
+        let (saved, table) = match game.family() {
+            Family::Gravity => {
+                let engine = Gravity::new(game.size())?;
+                let solution = in_pool(self.threads, || {
+                    crate::tables::sparse::solve_gravity_reporting(&engine, &self.budget, progress)
+                })??;
+                (
+                    SavedGame::Gravity { cols, rows, k },
+                    SavedTable::Gravity(solution),
+                )
+            }
+            Family::Mnk => {
+                let engine = Mnk::new(game.size())?;
+                let solution = in_pool(self.threads, || {
+                    crate::tables::layered::solve_mnk_reporting(&engine, &self.budget, progress)
+                })??;
+                (
+                    SavedGame::Mnk { rows, cols, k },
+                    SavedTable::Layered(solution),
+                )
+            }
+        };
+        Ok(SolvedBoard {
+            saved,
+            table,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Solves `layout`'s board by the symbolic engine (counts only with
+    /// `count_only`), each finished ply kept in `checkpoint` (and resumed
+    /// from it) and handed to `sink`, telling `progress`.
+    pub fn solve_symbolic(
+        &self,
+        layout: Layout,
+        count_only: bool,
+        checkpoint: Option<std::path::PathBuf>,
+        sink: Option<&mut dyn PlySink>,
+        progress: &dyn Progress,
+    ) -> Result<SymbolicSolution> {
+        let run = SymbolicRun {
+            layout,
+            threads: self.threads,
+            budget: self.budget,
+            count_only,
+            checkpoint,
+            deadline: None,
+        };
+        solve_symbolic(&run, sink, progress)
+    }
+
+    /// Solves a game of states ranked densely (cat and mouse, the
+    /// classics) by the retrograde engine, `held` bytes (the game's own
+    /// description) counted against the budget during the solve.
+    pub fn solve_ranked<G: RankedGame>(
+        &self,
+        game: &G,
+        held: Bytes,
+        progress: &dyn Progress,
+    ) -> Result<(OutcomeTable, SolveStats)> {
+        in_pool(self.threads, || {
+            solve_holding(game, &self.budget, progress, held)
+        })?
+    }
+}
