@@ -25,11 +25,17 @@ use super::searching::board_table_entries;
 fn bitboard_of(game: &BoardGame) -> Result<Bitboard> {
     Bitboard::new(game.family(), game.size()).map_err(|_| {
         Error::InvalidInput(format!(
-            "serves the bitboard search engine, which does not take a {} × {} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)",
+            "books serve the bitboard search engine, which does not take a {} × {} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)",
             game.cols(),
             game.rows()
         ))
     })
+}
+
+/// Refuses a book for `game` when the bitboard search, which books serve,
+/// does not take the board.
+pub fn check_board(game: &BoardGame) -> Result<()> {
+    bitboard_of(game).map(drop)
 }
 
 /// Reads the book at `path` for `game` within `budget`, checked whole.

@@ -8,6 +8,8 @@
 //! * [`race`]: the empty m,n,k board's value asked of the search, the
 //!   provers joining it after a first share of the time.
 //! * [`books`]: opening books of the bitboard search, made and read.
+//! * [`solving`]: whole boards into tables, and which table engine solves
+//!   a board.
 //! * [`oracles`]: the searches and provers behind a position answer.
 //! * [`searching`]: answering positions by search with a table sized from
 //!   the budget, and the cascade of engines by board size.

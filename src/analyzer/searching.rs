@@ -4,9 +4,9 @@
 //! with a sentinel row (gravity) or 40 cells (m,n,k), the general engine
 //! otherwise (sides up to 8) — and sizes its transposition table from the
 //! budget as `retrograde search` does ([`board_table_entries`],
-//! [`table_capacity`]). The bitboard engine's table is kept from one
-//! position to the next, so a game's later positions reuse what its
-//! earlier searches proved; the general engine builds a table a position.
+//! [`table_capacity`]). Each engine's table is kept from one position to
+//! the next, so a game's later positions (and a batch's later lines) reuse
+//! what earlier searches proved.
 
 use crate::board::BoardSize;
 use std::time::{Duration, Instant};
@@ -146,12 +146,13 @@ impl AnsweredBy {
 enum Engine<'p> {
     /// The bitboard engine, with its table kept between positions.
     Bitboard(BoardSearcher<'p>),
-    /// The general engine's board and table capacity (a table a
-    /// position), behind the zone prover on m,n,k boards.
+    /// The general engine, its table kept between questions, behind the
+    /// zone prover on m,n,k boards (`proved` counts the provers'
+    /// positions).
     General {
-        board: SearchBoard,
-        capacity: usize,
+        searcher: Searcher<'p>,
         provers: Option<(PairingBoard, Budget)>,
+        proved: AtomicU64,
     },
     /// The threat prover, its tables within `memory` bytes.
     Threats { memory: u64 },
@@ -163,7 +164,7 @@ pub struct SearchOptions<'p> {
     /// search, which its table is sized for.
     pub fewest_stones: u32,
     /// Exact scores proved before, answered from where they hold (the
-    /// bitboard search only; [`crate::analyzer::Analyzer::open_book`]
+    /// bitboard search only; [`crate::analyzer::books::open_book`]
     /// reads one and checks it is this board's).
     pub book: Option<Arc<Book>>,
     /// Told of the positions searched (stage "nodes").
@@ -225,7 +226,9 @@ pub struct AnswerReport {
     /// Which engine answered.
     pub by: AnsweredBy,
     /// Positions searched for this answer (nodes of a search, visits of a
-    /// prover).
+    /// prover): the searcher's count before and after, so questions asked
+    /// of one searcher at once from many threads count each other's
+    /// (except side by side: [`SearchOptions::side_by_side`]).
     pub positions: u64,
     /// Seconds taken.
     pub seconds: f64,
@@ -238,16 +241,21 @@ impl AnswerReport {
     }
 }
 
+/// Whether the bitboard search answers the positions of `game` (the first
+/// engine of [`PositionSearcher::new`]'s cascade): its table is sized for
+/// the largest search asked, so a front end reads its questions ahead.
+pub fn bitboard_takes(game: &BoardGame) -> bool {
+    Bitboard::new(game.family(), game.size()).is_ok()
+}
+
 /// A searcher for the positions of one board. Its totals of positions
 /// searched and table hits run over every question asked.
 pub struct PositionSearcher<'p> {
     game: BoardGame,
     engine: Engine<'p>,
-    progress: &'p dyn Progress,
-    /// Positions searched and table hits of the engines that keep no
-    /// count between questions (the general search, the threat prover).
+    /// Positions searched by the threat prover, which keeps no count
+    /// between questions.
     positions: AtomicU64,
-    hits: AtomicU64,
     /// Whether the bitboard search runs each question on its calling
     /// thread alone ([`SearchOptions::side_by_side`]).
     side_by_side: bool,
@@ -276,8 +284,8 @@ impl<'p> PositionSearcher<'p> {
     ) -> Result<Self> {
         let (family, cols, rows, k) = (game.family(), game.cols(), game.rows(), game.k());
         let bitboard = Bitboard::new(family, BoardSize { cols, rows, k });
-        if options.book.is_some() && bitboard.is_err() {
-            return Err(no_bitboard_search(cols, rows));
+        if options.book.is_some() {
+            super::books::check_board(game)?;
         }
         let engine = match bitboard {
             Ok(bitboard) => {
@@ -309,18 +317,16 @@ impl<'p> PositionSearcher<'p> {
                     Family::Gravity => (SearchBoard::gravity(BoardSize { cols, rows, k })?, None),
                 };
                 Engine::General {
-                    board,
-                    capacity: table_capacity(budget),
+                    searcher: Searcher::owning(board, table_capacity(budget), options.progress),
                     provers,
+                    proved: AtomicU64::new(0),
                 }
             }
         };
         Ok(Self {
             game: game.clone(),
             engine,
-            progress: options.progress,
             positions: AtomicU64::new(0),
-            hits: AtomicU64::new(0),
             side_by_side: options.side_by_side,
         })
     }
@@ -349,7 +355,10 @@ impl<'p> PositionSearcher<'p> {
     pub fn positions(&self) -> u64 {
         match &self.engine {
             Engine::Bitboard(searcher) => searcher.nodes(),
-            _ => self.positions.load(Ordering::Relaxed),
+            Engine::General {
+                searcher, proved, ..
+            } => searcher.nodes() + proved.load(Ordering::Relaxed),
+            Engine::Threats { .. } => self.positions.load(Ordering::Relaxed),
         }
     }
 
@@ -364,11 +373,13 @@ impl<'p> PositionSearcher<'p> {
         }
     }
 
-    /// Transposition table hits so far, over every question.
+    /// Transposition table hits so far, over every question (the threat
+    /// prover keeps none).
     pub fn hits(&self) -> u64 {
         match &self.engine {
             Engine::Bitboard(searcher) => searcher.hits(),
-            _ => self.hits.load(Ordering::Relaxed),
+            Engine::General { searcher, .. } => searcher.hits(),
+            Engine::Threats { .. } => 0,
         }
     }
 
@@ -438,25 +449,23 @@ impl<'p> PositionSearcher<'p> {
                 answer_with(&self.game, p, &oracle, detail)
             }
             Engine::General {
-                board,
-                capacity,
+                searcher,
                 provers,
+                proved,
             } => {
-                let searcher = Searcher::reporting(board, *capacity, None, self.progress);
-                let proved = AtomicU64::new(0);
                 let search = Search {
                     game: &self.game,
-                    searcher: &searcher,
+                    searcher,
                     clock,
                     precision,
                 };
-                let provers = provers.as_ref().map(|(b, budget)| (*b, budget, &proved));
-                let oracle = provers_first(search, provers);
-                let answer = answer_with(&self.game, p, oracle.as_ref(), detail);
-                let positions = searcher.nodes() + proved.load(Ordering::Relaxed);
-                self.positions.fetch_add(positions, Ordering::Relaxed);
-                self.hits.fetch_add(searcher.hits(), Ordering::Relaxed);
-                answer
+                let provers = provers.as_ref().map(|(b, budget)| (*b, budget, proved));
+                answer_with(
+                    &self.game,
+                    p,
+                    provers_first(search, provers).as_ref(),
+                    detail,
+                )
             }
             Engine::Threats { memory } => {
                 let oracle = ThreatOracle::new(&self.game, *memory, clock.deadline())?;
@@ -472,11 +481,4 @@ impl<'p> PositionSearcher<'p> {
             }
         }
     }
-}
-
-/// The refusal of a book on a board the bitboard search does not take.
-fn no_bitboard_search(cols: u32, rows: u32) -> Error {
-    Error::InvalidInput(format!(
-        "serves the bitboard search engine, which does not take a {cols} × {rows} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)"
-    ))
 }

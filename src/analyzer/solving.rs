@@ -146,17 +146,35 @@ pub fn long_symbolic_run(layout: &Layout, count_only: bool) -> Option<Projection
 
 /// A whole board solved by an explicit engine: its description for a
 /// file, its table and the time.
+/// Made only by [`Analyzer::solve`], so its table is of the board's kind.
 pub struct SolvedBoard {
-    /// The board as a table file names it.
-    pub saved: SavedGame,
-    /// The table: [`SavedTable::Layered`] for m,n,k, [`SavedTable::Gravity`]
-    /// for gravity boards.
-    pub table: SavedTable,
-    /// Seconds the solve took.
-    pub seconds: f64,
+    saved: SavedGame,
+    table: SavedTable,
+    seconds: f64,
 }
 
 impl SolvedBoard {
+    /// The board as a table file names it.
+    pub fn saved(&self) -> &SavedGame {
+        &self.saved
+    }
+
+    /// The table: [`SavedTable::Layered`] for m,n,k, [`SavedTable::Gravity`]
+    /// for gravity boards.
+    pub fn table(&self) -> &SavedTable {
+        &self.table
+    }
+
+    /// Seconds the solve took.
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// The board's description, its table and the seconds, taken apart.
+    pub fn into_parts(self) -> (SavedGame, SavedTable, f64) {
+        (self.saved, self.table, self.seconds)
+    }
+
     /// The table as the answers' oracle.
     pub fn oracle(&self) -> Box<dyn Oracle + Sync + '_> {
         match &self.table {
@@ -229,8 +247,8 @@ impl Analyzer {
         solve_symbolic(&run, sink, progress)
     }
 
-    /// Solves a game of states ranked densely (cat and mouse, the
-    /// classics) by the retrograde engine, `held` bytes (the game's own
+    /// Solves a game of states ranked densely (the cat-and-mouse games) by
+    /// the retrograde engine, `held` bytes (the game's own
     /// description) counted against the budget during the solve.
     pub fn solve_ranked<G: RankedGame>(
         &self,

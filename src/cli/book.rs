@@ -14,6 +14,13 @@ use serde_json::json;
 use super::output::{emit, emit_json, grouped, in_flags};
 use super::RunArgs;
 
+/// `game` has no bitboard engine: books serve that engine only.
+pub fn no_book_for_this_board(cols: u32, rows: u32) -> anyhow::Error {
+    anyhow::anyhow!(
+        "--book and --make-book serve the bitboard search engine, which does not take a {cols} × {rows} board (gravity: columns × (rows + 1) ≤ 64; m,n,k: up to 40 cells)"
+    )
+}
+
 /// Reads the book at `path` for `game` within the run's budget, with a
 /// refusal that names the option.
 pub fn open_book(game: &BoardGame, path: &Path, run: &RunArgs) -> anyhow::Result<Arc<Book>> {
@@ -50,7 +57,9 @@ pub fn book_note(
 }
 
 /// Makes the book of `plies` plies of `game` (starting from `start`, if
-/// given), writes it to `out` and reports it.
+/// given), writes it to `out` and reports it. The caller has checked the
+/// board ([`no_book_for_this_board`]) and `out`, so that their refusals
+/// name the options.
 pub fn make(
     game: &BoardGame,
     plies: u32,
@@ -59,9 +68,6 @@ pub fn make(
     force: bool,
     run: &RunArgs,
 ) -> anyhow::Result<ExitCode> {
-    // the file first, so that its refusal names --out
-    retrograde::tablefile::replace::check_table_output(out, force)
-        .map_err(|e| anyhow::anyhow!("--out {}", in_flags(&e)))?;
     let bar = run.progress();
     let request = BookRequest {
         game,
@@ -77,7 +83,7 @@ pub fn make(
         max_stones,
         bytes,
         seconds,
-    } = made.map_err(|e| anyhow::anyhow!("--make-book {}", in_flags(&e)))?;
+    } = made?;
     let (cols, rows, k) = (game.cols(), game.rows(), game.k());
     if run.json {
         return emit_json(&json!({

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use retrograde::analyzer::solving::{hands_over_to_symbolic, SolvedBoard};
+use retrograde::analyzer::solving::hands_over_to_symbolic;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::summary::{gravity_counts_summary, gravity_empty_board, gravity_totals};
@@ -160,11 +160,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         other => other?,
     };
     bar.finish();
-    let SolvedBoard {
-        saved,
-        table,
-        seconds,
-    } = solved;
+    let (saved, table, seconds) = solved.into_parts();
     let timing = Timing::solved(seconds, threads);
     args.out.save(&saved, &table)?;
     let SavedTable::Gravity(solution) = table else {

@@ -6,9 +6,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use retrograde::analyzer::solving::{
-    mnk_auto_choice, AutoChoice, SolvedBoard, SYMBOLIC_REACH_CELLS,
-};
+use retrograde::analyzer::solving::{mnk_auto_choice, AutoChoice, SYMBOLIC_REACH_CELLS};
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::position::answer::plies;
@@ -132,11 +130,7 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     let bar = args.run.progress();
     let solved = Analyzer::new(args.run.budget(), threads).solve(&board, &bar);
     bar.finish();
-    let SolvedBoard {
-        saved,
-        table,
-        seconds,
-    } = solved?;
+    let (saved, table, seconds) = solved?.into_parts();
     args.out.save(&saved, &table)?;
     let SavedTable::Layered(solution) = table else {
         unreachable!("an m,n,k board is solved into a layered table")

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use retrograde::analyzer::searching::{AnsweredBy, PositionSearcher};
-use retrograde::analyzer::solving::{beyond_the_tables, SolvedBoard};
+use retrograde::analyzer::solving::beyond_the_tables;
 use retrograde::error::Error;
 use retrograde::games::gravity::Gravity;
 use retrograde::position::answer::{plies, MoveDetail, Oracle, PositionAnswer};
@@ -208,8 +208,8 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     let (budget, bar) = (args.run.budget(), args.run.progress());
     let threads = args.run.threads();
     let solved = Analyzer::new(budget, threads).solve(&game, &bar);
-    let SolvedBoard { saved, table, .. } = match solved {
-        Ok(solved) => solved,
+    let (saved, table, _) = match solved {
+        Ok(solved) => solved.into_parts(),
         // beyond the table engines (memory, or m,n,k sides): play by search
         Err(refused) if beyond_the_tables(&refused) => {
             bar.finish();

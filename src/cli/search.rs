@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use retrograde::analyzer::prove::{ProveReport, ProveRequest, Settled};
-use retrograde::analyzer::race;
 use retrograde::analyzer::searching::{
-    time_limit, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS, MAX_TIME_LIMIT,
+    bitboard_takes, time_limit, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
+    MAX_TIME_LIMIT,
 };
+use retrograde::analyzer::{books, race};
 use retrograde::board::BoardSize;
 use retrograde::position::answer::{MoveDetail, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
@@ -199,12 +200,26 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     {
         return answer_past_the_searches(&analyzer, &game, p, args, time_limit);
     }
+    if let Some(out) = &args.out {
+        retrograde::tablefile::replace::check_table_output(out, args.force)
+            .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
+    }
+    if args.book.is_some() || args.make_book.is_some() {
+        books::check_board(&game).map_err(|_| book::no_book_for_this_board(cols, rows))?;
+    }
     let book = match &args.book {
         Some(path) => Some(book::open_book(&game, path, &args.run)?),
         None => None,
     };
     if let (Some(plies), Some(out)) = (args.make_book, &args.out) {
         return book::make(&game, plies, book, out, args.force, &args.run);
+    }
+    if game.cells() > WORD_CELLS {
+        anyhow::bail!(
+            "--positions answers boards of at most {WORD_CELLS} cells by search; this one has {}: \
+             ask its positions one at a time with --moves (the threat prover answers them)",
+            game.cells()
+        );
     }
     let empty = game.cells() - p.stones();
     if time_limit.is_none()
@@ -240,7 +255,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     // fewest stones (read ahead), the empty board for standard input (read
     // once, as it comes)
     let fewest_stones = match &lines {
-        Some((_, path)) if *path != Path::new("-") => fewest_stones(&game, path)?,
+        Some((_, path)) if *path != Path::new("-") && bitboard_takes(&game) => {
+            fewest_stones(&game, path)?
+        }
         Some(_) => 0,
         None => p.stones(),
     };

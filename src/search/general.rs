@@ -17,6 +17,7 @@
 //! the order in which workers finish, or the capacity — only node counts do.
 
 use crate::board::BoardSize;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -482,7 +483,9 @@ fn unpack(bounds: u16) -> (i8, i8) {
 
 /// A search over one board, with its shared transposition table.
 pub struct Searcher<'a> {
-    board: &'a SearchBoard,
+    /// The board: borrowed, or owned by a searcher kept between questions
+    /// ([`Searcher::owning`]).
+    board: Cow<'a, SearchBoard>,
     table: DashMap<(u64, u64), u16, FxBuildHasher>,
     capacity: usize,
     nodes: AtomicU64,
@@ -498,6 +501,21 @@ pub struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     /// A searcher whose table keeps at most `capacity` positions.
     pub fn new(board: &'a SearchBoard, capacity: usize) -> Self {
+        Self::of(Cow::Borrowed(board), capacity)
+    }
+
+    /// A searcher that owns its board, told of the nodes searched like
+    /// [`Searcher::reporting`], with no deadline of its own.
+    pub fn owning(board: SearchBoard, capacity: usize, progress: &'a dyn Progress) -> Self {
+        progress.stage("nodes", 0);
+        Searcher {
+            progress,
+            ..Self::of(Cow::Owned(board), capacity)
+        }
+    }
+
+    /// A searcher of `board` whose table keeps at most `capacity` positions.
+    fn of(board: Cow<'a, SearchBoard>, capacity: usize) -> Self {
         Self {
             board,
             table: DashMap::with_hasher(FxBuildHasher),
@@ -566,7 +584,7 @@ impl<'a> Searcher<'a> {
     /// The moves worth searching, best first, or the exact score when it is
     /// already clear (a full board, an immediate win, a double threat).
     fn moves(&self, me: u64, opp: u64) -> std::result::Result<Vec<u32>, i8> {
-        let b = self.board;
+        let b = &*self.board;
         let empty = b.full & !(me | opp);
         if empty == 0 {
             return Err(0);
@@ -737,7 +755,7 @@ impl<'a> Searcher<'a> {
 
     /// Refuses overlapping stones, illegal counts and finished positions.
     fn check(&self, x: u64, o: u64) -> Result<()> {
-        let board = self.board;
+        let board = &*self.board;
         let (xs, os) = (x.count_ones(), o.count_ones());
         if x & o != 0 || (x | o) & !board.full != 0 {
             return Err(Error::InvalidInput(

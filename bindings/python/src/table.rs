@@ -219,7 +219,8 @@ pub fn solve(
         let solved = Analyzer::new(budget, threads)
             .solve(&board, &progress)
             .py_err()?;
-        let solved = Held::Solved(solved.saved, solved.table);
+        let (saved, table, _) = solved.into_parts();
+        let solved = Held::Solved(saved, table);
         Ok(solved)
     })?;
     Ok(Table { board, held })
