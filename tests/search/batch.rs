@@ -342,6 +342,28 @@ fn a_bad_batch_line_is_quoted_once_and_shortened() {
     assert!(said.contains("\"zz\""), "{said}");
 }
 
+#[test]
+fn a_batch_past_64_cells_is_refused_and_names_the_one_position_path() {
+    // (issue 74, line 2: the facade's threat prover takes these boards one
+    // position at a time; it cannot be cancelled line by line)
+    let err = cli::refused(&[
+        "search",
+        "mnk",
+        "--cols",
+        "9",
+        "--rows",
+        "9",
+        "--k",
+        "5",
+        "--positions",
+        "-",
+    ]);
+    assert!(
+        err.contains("at most 64 cells") && err.contains("--moves"),
+        "{err}"
+    );
+}
+
 /// Runs `search GAME --positions -` on a 4×4 board with `input`, reading
 /// its output while it runs (a long line on stderr fills no pipe);
 /// returns the exit code and what it printed (stdout, then stderr).

@@ -10,4 +10,5 @@ mod bitboard_gravity;
 mod bitboard_mnk;
 mod bitboard_mnk_wide;
 mod book;
+mod facade;
 mod general;

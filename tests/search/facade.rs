@@ -1,0 +1,135 @@
+//! The facade's position answers (issue 74, line 2): `Analyzer::answer`'s
+//! cascade picks the engine by board size and says which answered; from a
+//! table (`Analyzer::solve`) and by search it gives the same answers,
+//! position by position; a searcher keeps its table between questions.
+
+use retrograde::analyzer::searching::{AnsweredBy, Precision, Question, SearchOptions};
+use retrograde::board::BoardSize;
+use retrograde::memory::{Budget, Bytes};
+use retrograde::position::answer::MoveDetail;
+use retrograde::position::{BoardGame, Family, Position, Status};
+use retrograde::runtime::progress::Silent;
+use retrograde::Analyzer;
+
+fn analyzer() -> Analyzer {
+    Analyzer::new(Budget(Bytes(1 << 30)), 2)
+}
+
+fn board(family: Family, cols: u32, rows: u32, k: u32) -> BoardGame {
+    BoardGame::new(family, BoardSize::new(cols, rows, k)).unwrap()
+}
+
+/// A position in play reached by `plies` random legal moves (fewer when
+/// the game ends first: the position before its last move), from `seed`.
+fn random_position(game: &BoardGame, seed: u64, plies: u32) -> Position {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut p = Position::default();
+    for _ in 0..plies {
+        let moves = game.legal_cells(&p);
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let next = p.with(moves[(state % moves.len() as u64) as usize]);
+        if game.status(&next) != Status::InProgress {
+            break;
+        }
+        p = next;
+    }
+    p
+}
+
+#[test]
+fn the_cascade_picks_the_engine_by_board_size_and_says_which() {
+    use AnsweredBy::*;
+    use Family::*;
+    for (family, cols, rows, k, by) in [
+        (Mnk, 3, 3, 3, Search),
+        (Mnk, 8, 5, 4, Search),
+        (Mnk, 7, 7, 5, ZonesThenSearch),
+        (Gravity, 7, 6, 4, Search),
+        (Gravity, 8, 8, 4, GeneralSearch),
+        (Mnk, 9, 9, 5, Threats),
+        (Mnk, 15, 15, 5, Threats),
+    ] {
+        let game = board(family, cols, rows, k);
+        let searcher = analyzer().searcher(&game, 0).unwrap();
+        assert_eq!(searcher.answered_by(), by, "{cols}×{rows} {family:?}");
+    }
+    // a gravity board past 64 cells has no engine: refused, not guessed
+    assert!(analyzer().searcher(&board(Gravity, 9, 9, 4), 0).is_err());
+}
+
+#[test]
+fn a_table_and_the_search_give_the_same_answer_on_seeded_positions() {
+    let analyzer = analyzer();
+    for (family, cols, rows, k) in [
+        (Family::Mnk, 3, 3, 3),
+        (Family::Mnk, 4, 3, 3),
+        (Family::Gravity, 4, 4, 3),
+        (Family::Gravity, 5, 4, 4),
+    ] {
+        let game = board(family, cols, rows, k);
+        let solved = analyzer.solve(&game, &Silent).unwrap();
+        let table = solved.oracle();
+        let searcher = analyzer.searcher(&game, 0).unwrap();
+        for seed in 0..100 {
+            let p = random_position(&game, seed, (seed % game.cells() as u64) as u32);
+            let question = Question::of(p);
+            let looked = analyzer
+                .answer(&game, Some(table.as_ref()), None, &question)
+                .unwrap();
+            let searched = analyzer
+                .answer(&game, None, Some(&searcher), &question)
+                .unwrap();
+            assert_eq!(looked.by, AnsweredBy::Table);
+            assert_eq!(searched.by, AnsweredBy::Search);
+            assert!(looked.proved() && searched.proved());
+            assert_eq!(
+                looked.answer,
+                searched.answer,
+                "{cols}×{rows} k = {k}, {}",
+                game.diagram(&p)
+            );
+        }
+    }
+}
+
+#[test]
+fn the_general_search_keeps_its_table_between_questions() {
+    // 8 × 8 Connect Four is past the bitboard search (a sentinel row needs
+    // 72 bits); late positions are quick for the general one
+    let game = board(Family::Gravity, 8, 8, 5);
+    let analyzer = analyzer();
+    let searcher = analyzer
+        .searcher_with(&game, SearchOptions::new(44))
+        .unwrap();
+    assert_eq!(searcher.answered_by(), AnsweredBy::GeneralSearch);
+    let p = (0..)
+        .map(|seed| random_position(&game, seed, 46))
+        .find(|p| p.stones() >= 44)
+        .unwrap();
+    let question = Question {
+        precision: Precision::Weak,
+        detail: MoveDetail::All,
+        ..Question::of(p)
+    };
+    let first = analyzer
+        .answer(&game, None, Some(&searcher), &question)
+        .unwrap();
+    let hits = searcher.hits();
+    let again = analyzer
+        .answer(&game, None, Some(&searcher), &question)
+        .unwrap();
+    assert!(first.proved() && again.proved());
+    assert_eq!(first.answer, again.answer);
+    assert!(
+        again.positions < first.positions && searcher.hits() > hits,
+        "{} then {} positions",
+        first.positions,
+        again.positions
+    );
+    assert_eq!(searcher.positions(), first.positions + again.positions);
+}
