@@ -26,6 +26,7 @@ mod prompt;
 mod prove;
 mod query;
 mod search;
+mod serve;
 mod symbolic;
 mod verify;
 
@@ -85,6 +86,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Solve the published m,n,k and Connect Four cases and check every figure (exit 1 if any differs).
     Verify(verify::VerifyArgs),
+    /// Serve positions' answers over HTTP: a JSON API (/api/v1/analyze, /api/v1/move), /healthz and /metrics.
+    Serve(serve::ServeArgs),
 }
 
 /// A number of seconds on the command line: a finite decimal above 0 and
@@ -394,10 +397,6 @@ impl Timing {
 /// Parses the arguments, runs the subcommand, and turns its result into an
 /// exit code: errors become one line on stderr and exit code 2.
 pub fn main() -> ExitCode {
-    if let Err(err) = retrograde::atomic_file::remove_temporaries_on_signals() {
-        eprintln!("error: cannot watch for signals: {err}");
-        return ExitCode::from(2);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
@@ -416,6 +415,14 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // a signal removes the temporaries of files being written, and ends the
+    // command; the server, which writes none, shuts down gracefully instead
+    if !matches!(cli.command, Command::Serve(_)) {
+        if let Err(err) = retrograde::atomic_file::remove_temporaries_on_signals() {
+            eprintln!("error: cannot watch for signals: {err}");
+            return ExitCode::from(2);
+        }
+    }
     let mut cli = cli;
     // --csv: the report is made as for --json and printed as its per-ply
     // table; refused where there is none, before any work
@@ -457,6 +464,7 @@ pub fn main() -> ExitCode {
         Command::Nim(args) => classics::nim(args),
         Command::CanIWin(args) => classics::can_i_win(args),
         Command::Ends(args) => classics::ends(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(code) => code,

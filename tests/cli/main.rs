@@ -24,5 +24,6 @@ mod progress_and_bench;
 mod progress_bars;
 mod refusals;
 mod search;
+mod serve;
 mod symbolic;
 mod verify;

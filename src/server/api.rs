@@ -1,0 +1,389 @@
+//! The JSON API, version 1 (docs/GUIDE.md, "serve"):
+//!
+//! * `GET /api/v1/analyze?game=connect|mnk&cols=C&rows=R&k=K&moves=M` —
+//!   the position answer `search --json` and `query --json` print
+//!   (status, value, depth, score on gravity boards, every legal move's
+//!   value, the best moves), with `engine` (which answered: `table`,
+//!   `search`, `zones_then_search`, `general_search`, `threats`),
+//!   `positions_searched`, `seconds` and `reached` (false: the search's
+//!   time ran out; then no answer keys). Optional: `detail=best` (one best
+//!   move), `precision=weak` (values without depths), `time_limit=S` (at
+//!   most the server's `--move-seconds`, its default).
+//! * `GET /api/v1/move?…` (the same keys) — a move that keeps the value,
+//!   for play: `move` (its notation), `value`, `depth`, `engine`,
+//!   `seconds`, `reached`.
+//! * `GET /healthz` — `{"status": "ok", "tables": [the boards]}`.
+//!
+//! A bad request gets 400 and `{"error": "the one-line error"}`; a full
+//! search queue 503 with `Retry-After`; an unknown path 404; a failure
+//! of the server 500 — never a panic, never a file named by a request.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::State as Shared;
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use retrograde::analyzer::answer_from_table;
+use retrograde::analyzer::searching::{AnswerReport, AnsweredBy, Precision, Question};
+use retrograde::board::BoardSize;
+use retrograde::position::answer::MoveDetail;
+use retrograde::position::{BoardGame, Family, Position, Status};
+use serde_json::{json, Value};
+
+use super::State;
+
+/// The longest query string taken, in bytes (a move list of a full
+/// 16 × 16 board in cell notation is under 1,100).
+pub const MAX_QUERY_BYTES: usize = 4096;
+
+/// The keys a question may give.
+const KEYS: [&str; 8] = [
+    "game",
+    "cols",
+    "rows",
+    "k",
+    "moves",
+    "detail",
+    "precision",
+    "time_limit",
+];
+
+/// A refusal: its status, its one line and, for a full queue, when to
+/// come back.
+#[derive(Debug)]
+pub struct ApiError {
+    code: StatusCode,
+    message: String,
+    retry_after: Option<u64>,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> Self {
+        Self {
+            code: StatusCode::BAD_REQUEST,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    fn internal(message: impl Into<String>) -> Self {
+        Self {
+            code: StatusCode::INTERNAL_SERVER_ERROR,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+}
+
+impl From<retrograde::Error> for ApiError {
+    /// The library's refusals of a position or a board are the request's
+    /// fault (400); anything else is the server's (500).
+    fn from(err: retrograde::Error) -> Self {
+        match err {
+            retrograde::Error::InvalidInput(message) => ApiError::bad(message),
+            other => ApiError::internal(other.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Json(json!({ "error": self.message }));
+        match self.retry_after {
+            Some(seconds) => (
+                self.code,
+                [(header::RETRY_AFTER, seconds.to_string())],
+                body,
+            )
+                .into_response(),
+            None => (self.code, body).into_response(),
+        }
+    }
+}
+
+/// A parsed question.
+struct Asked {
+    game: BoardGame,
+    position: Position,
+    detail: MoveDetail,
+    precision: Precision,
+    time_limit: Duration,
+}
+
+/// The question of `uri`'s query string.
+fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
+    let query = uri.query().unwrap_or("");
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(ApiError::bad(format!(
+            "the query string has {} bytes, over the {MAX_QUERY_BYTES} taken",
+            query.len()
+        )));
+    }
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
+        .map_err(|e| ApiError::bad(format!("the query string cannot be read: {e}")))?;
+    let mut given: Vec<(&str, &str)> = Vec::new();
+    for (key, value) in &pairs {
+        if !KEYS.contains(&key.as_str()) {
+            return Err(ApiError::bad(format!(
+                "unknown key {key:?}: the keys are {}",
+                KEYS.join(", ")
+            )));
+        }
+        if given.iter().any(|(k, _)| k == key) {
+            return Err(ApiError::bad(format!("{key} is given twice")));
+        }
+        given.push((key, value));
+    }
+    let get = |key: &str| given.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+    let number = |key: &str| -> Result<Option<u32>, ApiError> {
+        get(key)
+            .map(|v| {
+                v.parse::<u32>()
+                    .map_err(|_| ApiError::bad(format!("{key}={v:?} is not a whole number")))
+            })
+            .transpose()
+    };
+    let (family, (cols, rows, k)) = match get("game") {
+        Some("connect") => (Family::Gravity, (7, 6, 4)),
+        Some("mnk") => (Family::Mnk, (3, 3, 3)),
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "unknown game {other:?}: connect or mnk"
+            )))
+        }
+        None => return Err(ApiError::bad("game is missing: connect or mnk")),
+    };
+    let size = BoardSize::new(
+        number("cols")?.unwrap_or(cols),
+        number("rows")?.unwrap_or(rows),
+        number("k")?.unwrap_or(k),
+    );
+    let game = BoardGame::new(family, size)?;
+    let position = game.play_moves(get("moves").unwrap_or(""))?;
+    let detail = match get("detail") {
+        None | Some("all") => MoveDetail::All,
+        Some("best") => MoveDetail::Best,
+        Some(other) => return Err(ApiError::bad(format!("detail={other:?}: all or best"))),
+    };
+    let precision = match get("precision") {
+        None | Some("exact") => Precision::Exact,
+        Some("weak") => Precision::Weak,
+        Some(other) => return Err(ApiError::bad(format!("precision={other:?}: exact or weak"))),
+    };
+    let time_limit = match get("time_limit") {
+        None => move_seconds,
+        Some(text) => match text.parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 && s <= move_seconds.as_secs_f64() => {
+                Duration::from_secs_f64(s)
+            }
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "time_limit={text:?} must be a number of seconds above 0 and at most {}",
+                    move_seconds.as_secs_f64()
+                )))
+            }
+        },
+    };
+    Ok(Asked {
+        game,
+        position,
+        detail,
+        precision,
+        time_limit,
+    })
+}
+
+/// The answer of `asked`: from a loaded table of its board at once, else
+/// by the board's kept searcher, one search at a time, after at most
+/// `--queue` others (503 when the queue is full).
+async fn answer(state: &Arc<State>, asked: Asked) -> Result<(Asked, AnswerReport), ApiError> {
+    if let Some(table) = state.boards.table_for(&asked.game) {
+        let oracle = table
+            .oracle()
+            .ok_or_else(|| ApiError::internal("a board table without answers"))?;
+        let report =
+            answer_from_table(&asked.game, oracle.as_ref(), &asked.position, asked.detail)?;
+        return Ok((asked, report));
+    }
+    let waiting = Arc::clone(&state.waiting)
+        .try_acquire_owned()
+        .map_err(|_| ApiError {
+            code: StatusCode::SERVICE_UNAVAILABLE,
+            message: "busy: the search queue is full; try again".into(),
+            retry_after: Some(asked.time_limit.as_secs().max(1)),
+        })?;
+    let searches = Searching::new(state);
+    let running = Arc::clone(&state.running)
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("the server is stopping"))?;
+    let shared = Arc::clone(state);
+    let answered = tokio::task::spawn_blocking(move || {
+        let _permits = (waiting, running);
+        let searcher = shared.boards.searcher_for(&asked.game)?;
+        let precision = match searcher.answered_by() {
+            // the threat prover proves values only
+            AnsweredBy::Threats => Precision::Weak,
+            _ => asked.precision,
+        };
+        let question = Question {
+            position: asked.position,
+            precision,
+            detail: asked.detail,
+            time_limit: Some(asked.time_limit),
+            cancel: None,
+        };
+        let report =
+            shared
+                .boards
+                .analyzer()
+                .answer(&asked.game, None, Some(&searcher), &question)?;
+        Ok::<_, retrograde::Error>((asked, report))
+    })
+    .await;
+    drop(searches);
+    match answered {
+        Ok(result) => Ok(result?),
+        Err(_) => Err(ApiError::internal("the search failed")),
+    }
+}
+
+/// Counts a search waiting or running while it lives.
+struct Searching<'a>(&'a State);
+
+impl<'a> Searching<'a> {
+    fn new(state: &'a State) -> Self {
+        state
+            .metrics
+            .searches
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Self(state)
+    }
+}
+
+impl Drop for Searching<'_> {
+    fn drop(&mut self) {
+        self.0
+            .metrics
+            .searches
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The report's keys beside the answer's.
+fn report_keys(report: &AnswerReport) -> serde_json::Map<String, Value> {
+    let mut keys = serde_json::Map::new();
+    keys.insert("engine".into(), report.by.name().into());
+    keys.insert("positions_searched".into(), report.positions.into());
+    keys.insert("seconds".into(), report.seconds.into());
+    keys.insert("reached".into(), report.answer.is_some().into());
+    keys
+}
+
+/// Runs `work` for `endpoint`, counting it and its latency.
+async fn counted(
+    state: &Arc<State>,
+    endpoint: &str,
+    work: impl std::future::Future<Output = Result<Value, ApiError>>,
+) -> Response {
+    let started = Instant::now();
+    let response = match work.await {
+        Ok(value) => Json(value).into_response(),
+        Err(err) => err.into_response(),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    state
+        .metrics
+        .request(endpoint, response.status().as_u16(), seconds);
+    response
+}
+
+/// `GET /api/v1/analyze`.
+pub async fn analyze(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response {
+    let work = async {
+        let asked = parse(&uri, state.move_seconds)?;
+        let (_, report) = answer(&state, asked).await?;
+        state
+            .metrics
+            .answer(report.by.name(), report.answer.is_some());
+        let mut value = match &report.answer {
+            Some(a) => serde_json::to_value(a)
+                .map_err(|e| ApiError::internal(format!("an answer without JSON: {e}")))?,
+            None => json!({}),
+        };
+        if let Value::Object(map) = &mut value {
+            map.extend(report_keys(&report));
+        }
+        Ok(value)
+    };
+    counted(&state, "analyze", work).await
+}
+
+/// `GET /api/v1/move`: the best move of the answer with one best move.
+pub async fn best_move(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response {
+    let work = async {
+        let mut asked = parse(&uri, state.move_seconds)?;
+        if asked.game.status(&asked.position) != Status::InProgress {
+            return Err(ApiError::bad("the game is over: no move to play"));
+        }
+        asked.detail = MoveDetail::Best;
+        let (_, report) = answer(&state, asked).await?;
+        state
+            .metrics
+            .answer(report.by.name(), report.answer.is_some());
+        let best = report
+            .answer
+            .as_ref()
+            .and_then(|a| a.moves.iter().find(|m| m.best));
+        let mut value = json!({
+            "move": best.map(|m| m.notation.clone()),
+            "value": best.and_then(|m| m.value),
+            "depth": best.and_then(|m| m.depth),
+        });
+        if let Value::Object(map) = &mut value {
+            map.extend(report_keys(&report));
+        }
+        Ok(value)
+    };
+    counted(&state, "move", work).await
+}
+
+/// `GET /healthz`: up, and the boards of the loaded tables.
+pub async fn healthz(Shared(state): Shared<Arc<State>>) -> Response {
+    let work = async {
+        let tables: Vec<Value> = state
+            .boards
+            .tables()
+            .map(|(_, b)| {
+                json!({
+                    "game": match b.family() { Family::Gravity => "connect", Family::Mnk => "mnk" },
+                    "cols": b.cols(),
+                    "rows": b.rows(),
+                    "k": b.k(),
+                })
+            })
+            .collect();
+        Ok(json!({ "status": "ok", "tables": tables }))
+    };
+    counted(&state, "healthz", work).await
+}
+
+/// Any other path: 404 with the API's paths.
+pub async fn not_found(uri: Uri) -> Response {
+    ApiError {
+        code: StatusCode::NOT_FOUND,
+        message: format!(
+            "no such path {:?}: the API is /api/v1/analyze, /api/v1/move, /healthz, /metrics",
+            uri.path()
+        ),
+        retry_after: None,
+    }
+    .into_response()
+}
+
+/// A handler that panicked: 500, and the server goes on.
+pub fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    ApiError::internal("the server failed on this request").into_response()
+}

@@ -1,0 +1,133 @@
+//! The boards a server answers: the tables loaded at start (memory-mapped
+//! once, shared by every request) and, for boards without one, a kept
+//! searcher a board, so that a board's later requests reuse what its
+//! earlier searches proved (one transposition table shared across
+//! requests).
+//!
+//! Memory: the tables' files count against the budget first; what is left
+//! is split among at most [`MAX_SEARCHERS`] searchers and one more (a
+//! searcher evicted while its search still runs keeps its table until the
+//! search ends, and one search runs at a time). The least recently used
+//! searcher is evicted for a new board.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use retrograde::analyzer::searching::PositionSearcher;
+use retrograde::memory::{Budget, Bytes};
+use retrograde::position::BoardGame;
+use retrograde::tablefile::open::OpenTable;
+use retrograde::Analyzer;
+
+/// The most boards whose searchers are kept at once.
+pub const MAX_SEARCHERS: usize = 4;
+
+/// A kept searcher and when it was last asked.
+struct Kept {
+    game: BoardGame,
+    searcher: Arc<PositionSearcher<'static>>,
+    used: u64,
+}
+
+/// The tables and searchers of a server.
+pub struct Boards {
+    /// The budget of one searcher's table, and the threads of a search.
+    analyzer: Analyzer,
+    tables: Vec<(PathBuf, OpenTable)>,
+    searchers: Mutex<(u64, Vec<Kept>)>,
+}
+
+impl Boards {
+    /// Opens the tables of `paths` (board tables only, one a board) within
+    /// `budget`, and leaves the rest of it to the searchers.
+    pub fn open(paths: &[PathBuf], budget: Budget, threads: usize) -> anyhow::Result<Self> {
+        let mut tables: Vec<(PathBuf, OpenTable)> = Vec::new();
+        let mut mapped = 0u64;
+        for path in paths {
+            let table = OpenTable::open(path, &budget)
+                .map_err(|e| anyhow::anyhow!("--table {}: {e}", path.display()))?;
+            let Some(board) = table.board() else {
+                anyhow::bail!(
+                    "--table {}: a {} table answers no board position; serve answers connect and mnk positions",
+                    path.display(),
+                    table.kind_name()
+                );
+            };
+            if let Some((other, _)) = tables.iter().find(|(_, t)| t.board() == Some(board)) {
+                anyhow::bail!(
+                    "--table {}: {} already holds this board's table",
+                    path.display(),
+                    other.display()
+                );
+            }
+            mapped = mapped.saturating_add(file_bytes(path));
+            tables.push((path.clone(), table));
+        }
+        let left = budget.0 .0.checked_sub(mapped).ok_or_else(|| {
+            anyhow::anyhow!(
+                "the tables take {}, over the memory budget of {}: raise --max-memory",
+                Bytes(mapped),
+                budget.0
+            )
+        })?;
+        let each = Budget(Bytes(left / (MAX_SEARCHERS as u64 + 1)));
+        Ok(Self {
+            analyzer: Analyzer::new(each, threads),
+            tables,
+            searchers: Mutex::new((0, Vec::new())),
+        })
+    }
+
+    /// The analyzer the searches run on (one searcher's budget, the
+    /// threads).
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+
+    /// The loaded table of `game`'s board, if any.
+    pub fn table_for(&self, game: &BoardGame) -> Option<&OpenTable> {
+        self.tables
+            .iter()
+            .find(|(_, t)| t.board() == Some(game))
+            .map(|(_, t)| t)
+    }
+
+    /// The boards of the loaded tables, for `/healthz`.
+    pub fn tables(&self) -> impl Iterator<Item = (&Path, &BoardGame)> {
+        self.tables
+            .iter()
+            .filter_map(|(path, t)| t.board().map(|b| (path.as_path(), b)))
+    }
+
+    /// The kept searcher of `game`'s board, made (and the least recently
+    /// used one evicted) if there is none.
+    pub fn searcher_for(
+        &self,
+        game: &BoardGame,
+    ) -> retrograde::error::Result<Arc<PositionSearcher<'static>>> {
+        let mut guard = self.searchers.lock().unwrap_or_else(|p| p.into_inner());
+        let (clock, kept) = &mut *guard;
+        *clock += 1;
+        if let Some(k) = kept.iter_mut().find(|k| &k.game == game) {
+            k.used = *clock;
+            return Ok(Arc::clone(&k.searcher));
+        }
+        if kept.len() >= MAX_SEARCHERS {
+            let oldest = (0..kept.len()).min_by_key(|&i| kept[i].used).expect("full");
+            kept.swap_remove(oldest);
+        }
+        let searcher = Arc::new(self.analyzer.searcher(game, 0)?);
+        kept.push(Kept {
+            game: game.clone(),
+            searcher: Arc::clone(&searcher),
+            used: *clock,
+        });
+        Ok(searcher)
+    }
+}
+
+/// The bytes of the file at `path` (0 if it cannot be read: opening it
+/// has already succeeded).
+fn file_bytes(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}

@@ -1,0 +1,155 @@
+//! `/metrics` in Prometheus' text format: requests by endpoint, responses
+//! by status code, answers by the engine that gave them, searches waiting,
+//! and a latency histogram of the API's requests. Written by hand: a few
+//! atomic counters and fixed buckets, which the format prints as lines
+//! (a metrics crate would bring a registry and a second exporter for
+//! what these 100 lines do).
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
+use axum::extract::State as Shared;
+use axum::http::header;
+use axum::response::IntoResponse;
+
+use super::State;
+
+/// The latency buckets' upper bounds, in seconds.
+pub const BUCKETS: [f64; 12] = [
+    0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0,
+];
+
+/// The endpoints counted.
+pub const ENDPOINTS: [&str; 4] = ["analyze", "move", "healthz", "metrics"];
+
+/// The status codes counted (any other is counted as 500).
+pub const CODES: [u16; 5] = [200, 400, 404, 500, 503];
+
+/// The engines an answer comes from (`AnsweredBy::name`).
+pub const ENGINES: [&str; 5] = [
+    "table",
+    "search",
+    "zones_then_search",
+    "general_search",
+    "threats",
+];
+
+/// The server's counters.
+#[derive(Default)]
+pub struct Metrics {
+    requests: [AtomicU64; ENDPOINTS.len()],
+    responses: [AtomicU64; CODES.len()],
+    answers: [AtomicU64; ENGINES.len()],
+    not_reached: AtomicU64,
+    /// Counts of API requests at most each bucket's bound (not yet
+    /// cumulative), and one past the last.
+    latency: [AtomicU64; BUCKETS.len() + 1],
+    latency_sum_micros: AtomicU64,
+    /// Searches waiting or running.
+    pub searches: AtomicU64,
+}
+
+impl Metrics {
+    /// Counts a request of `endpoint` answered `code` in `seconds`.
+    pub fn request(&self, endpoint: &str, code: u16, seconds: f64) {
+        if let Some(i) = ENDPOINTS.iter().position(|e| *e == endpoint) {
+            self.requests[i].fetch_add(1, Relaxed);
+        }
+        let c = CODES.iter().position(|c| *c == code).unwrap_or(3);
+        self.responses[c].fetch_add(1, Relaxed);
+        if matches!(endpoint, "analyze" | "move") {
+            let b = BUCKETS
+                .iter()
+                .position(|bound| seconds <= *bound)
+                .unwrap_or(BUCKETS.len());
+            self.latency[b].fetch_add(1, Relaxed);
+            self.latency_sum_micros
+                .fetch_add((seconds * 1e6) as u64, Relaxed);
+        }
+    }
+
+    /// Counts an answer by `engine` (`reached`: its search finished).
+    pub fn answer(&self, engine: &str, reached: bool) {
+        if let Some(i) = ENGINES.iter().position(|e| *e == engine) {
+            self.answers[i].fetch_add(1, Relaxed);
+        }
+        if !reached {
+            self.not_reached.fetch_add(1, Relaxed);
+        }
+    }
+
+    /// The text of `/metrics`.
+    pub fn text(&self) -> String {
+        let mut text = String::from(
+            "# HELP retrograde_requests_total Requests by endpoint.\n# TYPE retrograde_requests_total counter\n",
+        );
+        for (e, n) in ENDPOINTS.iter().zip(&self.requests) {
+            let _ = writeln!(
+                text,
+                "retrograde_requests_total{{endpoint=\"{e}\"}} {}",
+                n.load(Relaxed)
+            );
+        }
+        let _ = writeln!(
+            text,
+            "# HELP retrograde_responses_total Responses by status code.\n# TYPE retrograde_responses_total counter"
+        );
+        for (c, n) in CODES.iter().zip(&self.responses) {
+            let _ = writeln!(
+                text,
+                "retrograde_responses_total{{code=\"{c}\"}} {}",
+                n.load(Relaxed)
+            );
+        }
+        let _ = writeln!(
+            text,
+            "# HELP retrograde_answers_total Answers by the engine that gave them.\n# TYPE retrograde_answers_total counter"
+        );
+        for (e, n) in ENGINES.iter().zip(&self.answers) {
+            let _ = writeln!(
+                text,
+                "retrograde_answers_total{{engine=\"{e}\"}} {}",
+                n.load(Relaxed)
+            );
+        }
+        let _ = writeln!(
+            text,
+            "# HELP retrograde_not_reached_total Searches stopped by their time limit.\n# TYPE retrograde_not_reached_total counter\nretrograde_not_reached_total {}",
+            self.not_reached.load(Relaxed)
+        );
+        let _ = writeln!(
+            text,
+            "# HELP retrograde_searches Searches waiting or running.\n# TYPE retrograde_searches gauge\nretrograde_searches {}",
+            self.searches.load(Relaxed)
+        );
+        let _ = writeln!(
+            text,
+            "# HELP retrograde_request_seconds Latency of the API's requests.\n# TYPE retrograde_request_seconds histogram"
+        );
+        let mut cumulative = 0;
+        for (i, n) in self.latency.iter().enumerate() {
+            cumulative += n.load(Relaxed);
+            let bound = BUCKETS.get(i).map_or("+Inf".to_string(), |b| b.to_string());
+            let _ = writeln!(
+                text,
+                "retrograde_request_seconds_bucket{{le=\"{bound}\"}} {cumulative}"
+            );
+        }
+        let _ = writeln!(
+            text,
+            "retrograde_request_seconds_sum {}\nretrograde_request_seconds_count {cumulative}",
+            self.latency_sum_micros.load(Relaxed) as f64 / 1e6
+        );
+        text
+    }
+}
+
+/// `GET /metrics`.
+pub async fn render(Shared(state): Shared<Arc<State>>) -> impl IntoResponse {
+    state.metrics.request("metrics", 200, 0.0);
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics.text(),
+    )
+}

@@ -1,0 +1,275 @@
+//! `retrograde serve` (issue 75): the API answers as `query --json` and
+//! `search --json` answer, on a server at an ephemeral loopback port; every
+//! bad request gets 400 and one line of JSON; a full search queue 503 with
+//! `Retry-After`; the server shuts down on SIGTERM with exit 0.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::common::cli::{json_of, scratch_dir};
+
+/// A server started for one test, stopped (SIGTERM) when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--threads", "2"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("the first line names the address: {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    /// A GET of `path`: (status, headers, body).
+    fn get(&self, path: &str) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").expect("a head and a body");
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        (status, head.to_lowercase(), body.to_string())
+    }
+
+    /// A GET that must answer 200 with JSON.
+    fn json(&self, path: &str) -> Value {
+        let (status, _, body) = self.get(path);
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// Stops the server with SIGTERM: it must end at once with exit 0.
+    fn stop(mut self) {
+        let pid = self.child.id() as i32;
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+        let status = self.child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "a graceful shutdown");
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `value` without the keys that say how an answer was obtained (time,
+/// nodes, threads, which engine), which differ between front ends.
+fn answer_only(mut value: Value) -> Value {
+    let map = value.as_object_mut().unwrap();
+    for key in [
+        "engine",
+        "positions_searched",
+        "seconds",
+        "reached",
+        "loaded",
+        "threads",
+        "nodes",
+        "nodes_per_second",
+        "transposition_hits",
+        "method",
+    ] {
+        map.remove(key);
+    }
+    value
+}
+
+/// Seeded move lists on a gravity board of `cols` columns.
+fn move_lists(cols: u32, count: u64, most: u64) -> Vec<String> {
+    (0..count)
+        .map(|seed| {
+            let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let plies = seed % most;
+            (0..plies)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state % u64::from(cols) + 1).to_string()
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn table_answers_equal_query_and_search_answers_equal_search() {
+    let dir = scratch_dir("serve", "answers");
+    let table = dir.join("c54.rtb");
+    let t = table.to_str().unwrap();
+    json_of(&[
+        "connect", "--cols", "5", "--rows", "4", "--out", t, "--json",
+    ]);
+    let server = Server::start(&["--table", t, "--move-seconds", "60"]);
+    let mut from_table = 0;
+    for moves in move_lists(5, 60, 14) {
+        let query = format!(
+            "/api/v1/analyze?game=connect&cols=5&rows=4&moves={}",
+            moves.replace(' ', "+")
+        );
+        let (status, _, body) = server.get(&query);
+        // a random move list may play into a full column or past the end
+        let cli = crate::common::cli::retrograde(&["query", t, "--moves", &moves, "--json"]);
+        if status == 400 {
+            assert_eq!(cli.status.code(), Some(2), "{moves}: {body}");
+            continue;
+        }
+        assert_eq!(status, 200, "{moves}: {body}");
+        let served: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(served["engine"], "table");
+        let queried: Value = serde_json::from_slice(&cli.stdout).unwrap();
+        assert_eq!(answer_only(served), answer_only(queried), "{moves}");
+        from_table += 1;
+    }
+    assert!(from_table > 30, "{from_table} positions answered");
+    // searched: 7 × 6 Connect Four, and m,n,k boards from 3 × 3 to 15 × 15
+    for (game, board, moves) in [
+        ("connect", ["7", "6", "4"], "4 4 4 4 3 5 3 3 5 2 6 2 2"),
+        ("connect", ["7", "6", "4"], "1 2 3 4 5 6 7 7 6 5 4 3 2 1"),
+        ("mnk", ["3", "3", "3"], "b2"),
+        ("mnk", ["4", "4", "3"], ""),
+        ("mnk", ["15", "15", "5"], "h8 a1 i9 a15"),
+    ] {
+        let [cols, rows, k] = board;
+        let query = format!(
+            "/api/v1/analyze?game={game}&cols={cols}&rows={rows}&k={k}&moves={}&detail=best",
+            moves.replace(' ', "+")
+        );
+        let served = server.json(&query);
+        assert_eq!(served["reached"], true, "{query}");
+        let mut args = vec![
+            "search",
+            game,
+            "--cols",
+            cols,
+            "--rows",
+            rows,
+            "--k",
+            k,
+            "--json",
+            "--time-limit",
+            "60",
+        ];
+        if !moves.is_empty() {
+            args.extend(["--moves", moves]);
+        }
+        let searched = json_of(&args);
+        assert_eq!(answer_only(served), answer_only(searched), "{query}");
+    }
+    let played = server.json("/api/v1/move?game=connect&cols=5&rows=4&moves=44");
+    assert_eq!(
+        (played["engine"].as_str(), played["reached"].as_bool()),
+        (Some("table"), Some(true))
+    );
+    assert!(played["move"].is_string(), "{played}");
+    server.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_bad_request_gets_400_and_one_line_of_json() {
+    let server = Server::start(&["--move-seconds", "2"]);
+    let long = format!("/api/v1/analyze?game=mnk&moves={}", "a".repeat(5000));
+    for path in [
+        "/api/v1/analyze",
+        "/api/v1/analyze?game=chess",
+        "/api/v1/analyze?game=mnk&colour=red",
+        "/api/v1/analyze?game=mnk&cols=3&cols=4",
+        "/api/v1/analyze?game=mnk&cols=abc",
+        "/api/v1/analyze?game=mnk&cols=0",
+        "/api/v1/analyze?game=mnk&cols=17",
+        "/api/v1/analyze?game=mnk&cols=-3",
+        "/api/v1/analyze?game=mnk&k=9",
+        "/api/v1/analyze?game=mnk&moves=z9",
+        "/api/v1/analyze?game=mnk&moves=a1+a1",
+        "/api/v1/analyze?game=mnk&moves=a1+b1+a2+b2+a3+c3",
+        "/api/v1/analyze?game=connect&cols=4&rows=4&moves=1+1+1+1+1",
+        "/api/v1/analyze?game=connect&cols=9&rows=9",
+        "/api/v1/analyze?game=mnk&time_limit=0",
+        "/api/v1/analyze?game=mnk&time_limit=-1",
+        "/api/v1/analyze?game=mnk&time_limit=3",
+        "/api/v1/analyze?game=mnk&time_limit=nan",
+        "/api/v1/analyze?game=mnk&detail=some",
+        "/api/v1/analyze?game=mnk&precision=rough",
+        "/api/v1/analyze?game=mnk&moves=%FF%FE",
+        "/api/v1/move?game=mnk&moves=a1+b1+a2+b2+a3",
+        &long,
+    ] {
+        let (status, head, body) = server.get(path);
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(head.contains("content-type: application/json"), "{path}");
+        let error: Value = serde_json::from_str(&body).unwrap();
+        let line = error["error"].as_str().unwrap();
+        assert!(!line.is_empty() && !line.contains('\n'), "{path}: {line}");
+    }
+    let (status, _, body) = server.get("/nowhere");
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("/api/v1/analyze"), "{body}");
+    // still serving, and the refusals counted
+    assert_eq!(server.json("/healthz")["status"], "ok");
+    let (_, _, metrics) = server.get("/metrics");
+    assert!(
+        metrics.contains("retrograde_responses_total{code=\"400\"} 23"),
+        "{metrics}"
+    );
+    server.stop();
+}
+
+#[test]
+fn a_full_search_queue_answers_503_with_retry_after() {
+    let server = Server::start(&["--queue", "0", "--move-seconds", "3"]);
+    let addr = server.addr.clone();
+    // the empty 7 × 6 board takes the one search for its whole limit
+    let long = std::thread::spawn(move || {
+        let mut stream = TcpStream::connect(&addr).unwrap();
+        write!(
+            stream,
+            "GET /api/v1/analyze?game=connect&detail=best HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, head, body) = server.get("/api/v1/analyze?game=connect&moves=4");
+    assert_eq!(status, 503, "{body}");
+    assert!(head.contains("retry-after:"), "{head}");
+    // answers that need no search are not queued behind it
+    assert_eq!(server.json("/healthz")["status"], "ok");
+    let first = long.join().unwrap();
+    assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    assert!(first.contains("\"reached\":false"), "{first}");
+    server.stop();
+}
