@@ -477,14 +477,11 @@ fn no_library_string_names_a_command_line_flag() {
         })
     };
     let mut named = Vec::new();
-    for f in library
-        .iter()
-        .filter(|f| {
-            !Path::new(f).starts_with(&cli)
-                && !Path::new(f).starts_with(&server)
-                && Path::new(f) != main
-        })
-    {
+    for f in library.iter().filter(|f| {
+        !Path::new(f).starts_with(&cli)
+            && !Path::new(f).starts_with(&server)
+            && Path::new(f) != main
+    }) {
         let code = std::fs::read_to_string(f).unwrap();
         for text in string_literals(&code).iter().filter(|t| flag(t)) {
             named.push(format!("{f}: {text:?}"));
