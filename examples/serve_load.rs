@@ -116,10 +116,18 @@ fn wins(grid: &[Vec<u8>], c: usize, r: usize, player: u8) -> bool {
 /// One request on `stream`: its status and latency.
 fn request(stream: &mut BufReader<TcpStream>, addr: &str, path: &str) -> (u16, Duration) {
     let started = Instant::now();
-    write!(stream.get_mut(), "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").expect("sent");
+    write!(
+        stream.get_mut(),
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+    )
+    .expect("sent");
     let mut status_line = String::new();
     stream.read_line(&mut status_line).expect("a status line");
-    let status = status_line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status = status_line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut length = 0;
     loop {
         let mut line = String::new();
@@ -168,7 +176,10 @@ fn main() {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("a client")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a client"))
+            .collect()
     });
     let seconds = started.elapsed().as_secs_f64();
     let mut latencies: Vec<Duration> = results.iter().flatten().map(|r| r.1).collect();

@@ -375,7 +375,7 @@ pub async fn not_found(uri: Uri) -> Response {
     ApiError {
         code: StatusCode::NOT_FOUND,
         message: format!(
-            "no such path {:?}: the API is /api/v1/analyze, /api/v1/move, /healthz, /metrics",
+            "no such path {:?}: the page is /, the API /api/v1/analyze, /api/v1/move, /healthz, /metrics",
             uri.path()
         ),
         retry_after: None,

@@ -29,6 +29,7 @@
 pub mod api;
 pub mod boards;
 pub mod metrics;
+pub mod page;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -71,6 +72,7 @@ pub struct State {
 /// The routes and their layers over `state`.
 pub fn router(state: Arc<State>) -> Router {
     Router::new()
+        .route("/", get(page::index))
         .route("/api/v1/analyze", get(api::analyze))
         .route("/api/v1/move", get(api::best_move))
         .route("/healthz", get(api::healthz))

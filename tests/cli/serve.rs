@@ -233,6 +233,10 @@ fn every_bad_request_gets_400_and_one_line_of_json() {
         let line = error["error"].as_str().unwrap();
         assert!(!line.is_empty() && !line.contains('\n'), "{path}: {line}");
     }
+    let (status, head, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(page.contains("/api/v1/analyze") && page.contains("<script>"));
     let (status, _, body) = server.get("/nowhere");
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("/api/v1/analyze"), "{body}");
