@@ -282,15 +282,45 @@ fn report_keys(report: &AnswerReport) -> serde_json::Map<String, Value> {
     keys
 }
 
+/// A JSON body already serialized.
+struct JsonBytes(Vec<u8>);
+
+impl IntoResponse for JsonBytes {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
+/// `value` serialized, with `keys` after its own (`value` serializes to an
+/// object): the answer is written once, not built as a tree first.
+fn with_keys(
+    value: &impl serde::Serialize,
+    keys: serde_json::Map<String, Value>,
+) -> Result<JsonBytes, ApiError> {
+    let fail = |e: serde_json::Error| ApiError::internal(format!("an answer without JSON: {e}"));
+    let mut bytes = serde_json::to_vec(value).map_err(fail)?;
+    let tail = serde_json::to_vec(&keys).map_err(fail)?;
+    match (bytes.pop(), bytes.last()) {
+        (Some(b'}'), Some(b'{')) => bytes.extend_from_slice(&tail[1..]),
+        (Some(b'}'), _) if tail.len() > 2 => {
+            bytes.push(b',');
+            bytes.extend_from_slice(&tail[1..]);
+        }
+        (Some(b'}'), _) => bytes.push(b'}'),
+        _ => return Err(ApiError::internal("an answer that is not an object")),
+    }
+    Ok(JsonBytes(bytes))
+}
+
 /// Runs `work` for `endpoint`, counting it and its latency.
 async fn counted(
     state: &Arc<State>,
     endpoint: &str,
-    work: impl std::future::Future<Output = Result<Value, ApiError>>,
+    work: impl std::future::Future<Output = Result<JsonBytes, ApiError>>,
 ) -> Response {
     let started = Instant::now();
     let response = match work.await {
-        Ok(value) => Json(value).into_response(),
+        Ok(body) => body.into_response(),
         Err(err) => err.into_response(),
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -308,15 +338,10 @@ pub async fn analyze(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response {
         state
             .metrics
             .answer(report.by.name(), report.answer.is_some());
-        let mut value = match &report.answer {
-            Some(a) => serde_json::to_value(a)
-                .map_err(|e| ApiError::internal(format!("an answer without JSON: {e}")))?,
-            None => json!({}),
-        };
-        if let Value::Object(map) = &mut value {
-            map.extend(report_keys(&report));
+        match &report.answer {
+            Some(a) => with_keys(a, report_keys(&report)),
+            None => with_keys(&json!({}), report_keys(&report)),
         }
-        Ok(value)
     };
     counted(&state, "analyze", work).await
 }
@@ -337,15 +362,12 @@ pub async fn best_move(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response 
             .answer
             .as_ref()
             .and_then(|a| a.moves.iter().find(|m| m.best));
-        let mut value = json!({
+        let value = json!({
             "move": best.map(|m| m.notation.clone()),
             "value": best.and_then(|m| m.value),
             "depth": best.and_then(|m| m.depth),
         });
-        if let Value::Object(map) = &mut value {
-            map.extend(report_keys(&report));
-        }
-        Ok(value)
+        with_keys(&value, report_keys(&report))
     };
     counted(&state, "move", work).await
 }
@@ -365,7 +387,10 @@ pub async fn healthz(Shared(state): Shared<Arc<State>>) -> Response {
                 })
             })
             .collect();
-        Ok(json!({ "status": "ok", "tables": tables }))
+        with_keys(
+            &json!({ "status": "ok", "tables": tables }),
+            serde_json::Map::new(),
+        )
     };
     counted(&state, "healthz", work).await
 }
