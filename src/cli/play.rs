@@ -223,9 +223,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     args.out.save(&saved, &table)?;
     let solved = match table {
         // the gravity engine, kept for the table's answers
-        SavedTable::Gravity(solution) => {
-            Solved::Gravity(Gravity::new(game.size())?, Box::new(solution))
-        }
+        SavedTable::Gravity(solution) => Solved::Gravity(solution.game.clone(), Box::new(solution)),
         SavedTable::Layered(solution) => Solved::Mnk(solution),
         _ => unreachable!("a board is solved into a layered or gravity table"),
     };

@@ -134,6 +134,15 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
 }
 
 impl SearchBoardArgs {
+    /// Every legal move's value with `--all-moves`, else one best move.
+    fn detail(&self) -> MoveDetail {
+        if self.all_moves {
+            MoveDetail::All
+        } else {
+            MoveDetail::Best
+        }
+    }
+
     /// The options `connect --search` passes on: the board and the run.
     pub fn for_connect(
         cols: u32,
@@ -238,11 +247,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         } else {
             Precision::Exact
         },
-        detail: if args.all_moves {
-            MoveDetail::All
-        } else {
-            MoveDetail::Best
-        },
+        detail: args.detail(),
         time_limit,
         cancel: None,
     };
@@ -366,11 +371,7 @@ fn answer_past_the_searches(
     let question = Question {
         position: p,
         precision: Precision::Weak,
-        detail: if args.all_moves {
-            MoveDetail::All
-        } else {
-            MoveDetail::Best
-        },
+        detail: args.detail(),
         time_limit,
         cancel: None,
     };

@@ -198,14 +198,14 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
 /// The answer of `asked`: from a loaded table of its board at once, else
 /// by the board's kept searcher, one search at a time, after at most
 /// `--queue` others (503 when the queue is full).
-async fn answer(state: &Arc<State>, asked: Asked) -> Result<(Asked, AnswerReport), ApiError> {
+async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiError> {
     if let Some(table) = state.boards.table_for(&asked.game) {
         let oracle = table
             .oracle()
             .ok_or_else(|| ApiError::internal("a board table without answers"))?;
         let report =
             answer_from_table(&asked.game, oracle.as_ref(), &asked.position, asked.detail)?;
-        return Ok((asked, report));
+        return Ok(report);
     }
     let waiting = Arc::clone(&state.waiting)
         .try_acquire_owned()
@@ -240,7 +240,7 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<(Asked, AnswerReport
                 .boards
                 .analyzer()
                 .answer(&asked.game, None, Some(&searcher), &question)?;
-        Ok::<_, retrograde::Error>((asked, report))
+        Ok::<_, retrograde::Error>(report)
     })
     .await;
     drop(searches);
@@ -334,7 +334,7 @@ async fn counted(
 pub async fn analyze(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response {
     let work = async {
         let asked = parse(&uri, state.move_seconds)?;
-        let (_, report) = answer(&state, asked).await?;
+        let report = answer(&state, asked).await?;
         state
             .metrics
             .answer(report.by.name(), report.answer.is_some());
@@ -354,7 +354,7 @@ pub async fn best_move(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response 
             return Err(ApiError::bad("the game is over: no move to play"));
         }
         asked.detail = MoveDetail::Best;
-        let (_, report) = answer(&state, asked).await?;
+        let report = answer(&state, asked).await?;
         state
             .metrics
             .answer(report.by.name(), report.answer.is_some());

@@ -81,51 +81,55 @@ impl Metrics {
 
     /// The text of `/metrics`.
     pub fn text(&self) -> String {
-        let mut text = String::from(
-            "# HELP retrograde_requests_total Requests by endpoint.\n# TYPE retrograde_requests_total counter\n",
+        let mut text = String::new();
+        labelled(
+            &mut text,
+            "requests_total",
+            "Requests by endpoint.",
+            "endpoint",
+            &ENDPOINTS,
+            &self.requests,
         );
-        for (e, n) in ENDPOINTS.iter().zip(&self.requests) {
-            let _ = writeln!(
-                text,
-                "retrograde_requests_total{{endpoint=\"{e}\"}} {}",
-                n.load(Relaxed)
-            );
-        }
+        let codes = CODES.map(|c| c.to_string());
+        labelled(
+            &mut text,
+            "responses_total",
+            "Responses by status code.",
+            "code",
+            &codes,
+            &self.responses,
+        );
+        labelled(
+            &mut text,
+            "answers_total",
+            "Answers by the engine that gave them.",
+            "engine",
+            &ENGINES,
+            &self.answers,
+        );
+        header(
+            &mut text,
+            "not_reached_total",
+            "counter",
+            "Searches stopped by their time limit.",
+        );
         let _ = writeln!(
             text,
-            "# HELP retrograde_responses_total Responses by status code.\n# TYPE retrograde_responses_total counter"
-        );
-        for (c, n) in CODES.iter().zip(&self.responses) {
-            let _ = writeln!(
-                text,
-                "retrograde_responses_total{{code=\"{c}\"}} {}",
-                n.load(Relaxed)
-            );
-        }
-        let _ = writeln!(
-            text,
-            "# HELP retrograde_answers_total Answers by the engine that gave them.\n# TYPE retrograde_answers_total counter"
-        );
-        for (e, n) in ENGINES.iter().zip(&self.answers) {
-            let _ = writeln!(
-                text,
-                "retrograde_answers_total{{engine=\"{e}\"}} {}",
-                n.load(Relaxed)
-            );
-        }
-        let _ = writeln!(
-            text,
-            "# HELP retrograde_not_reached_total Searches stopped by their time limit.\n# TYPE retrograde_not_reached_total counter\nretrograde_not_reached_total {}",
+            "retrograde_not_reached_total {}",
             self.not_reached.load(Relaxed)
         );
-        let _ = writeln!(
-            text,
-            "# HELP retrograde_searches Searches waiting or running.\n# TYPE retrograde_searches gauge\nretrograde_searches {}",
-            self.searches.load(Relaxed)
+        header(
+            &mut text,
+            "searches",
+            "gauge",
+            "Searches waiting or running.",
         );
-        let _ = writeln!(
-            text,
-            "# HELP retrograde_request_seconds Latency of the API's requests.\n# TYPE retrograde_request_seconds histogram"
+        let _ = writeln!(text, "retrograde_searches {}", self.searches.load(Relaxed));
+        header(
+            &mut text,
+            "request_seconds",
+            "histogram",
+            "Latency of the API's requests.",
         );
         let mut cumulative = 0;
         for (i, n) in self.latency.iter().enumerate() {
@@ -142,6 +146,33 @@ impl Metrics {
             self.latency_sum_micros.load(Relaxed) as f64 / 1e6
         );
         text
+    }
+}
+
+/// The `# HELP` and `# TYPE` lines of the family `retrograde_NAME`.
+fn header(text: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(
+        text,
+        "# HELP retrograde_{name} {help}\n# TYPE retrograde_{name} {kind}"
+    );
+}
+
+/// The counter family `retrograde_NAME`: one line a value of `label`.
+fn labelled(
+    text: &mut String,
+    name: &str,
+    help: &str,
+    label: &str,
+    values: &[impl std::fmt::Display],
+    counts: &[AtomicU64],
+) {
+    header(text, name, "counter", help);
+    for (value, n) in values.iter().zip(counts) {
+        let _ = writeln!(
+            text,
+            "retrograde_{name}{{{label}=\"{value}\"}} {}",
+            n.load(Relaxed)
+        );
     }
 }
 
