@@ -273,6 +273,19 @@ impl PositionSearcher<'static> {
     }
 }
 
+/// Refuses a board no searcher answers (a gravity board past 64 cells),
+/// before anything is made or waited for.
+pub fn check_searchable(game: &BoardGame) -> Result<()> {
+    if game.family() == Family::Gravity && game.cells() > WORD_CELLS {
+        return Err(Error::InvalidInput(format!(
+            "no engine answers positions of a gravity board of {} columns × {} rows: the searches take gravity boards of at most {WORD_CELLS} cells",
+            game.cols(),
+            game.rows()
+        )));
+    }
+    Ok(())
+}
+
 impl<'p> PositionSearcher<'p> {
     /// [`PositionSearcher::new`] with `options`: a book, progress, many
     /// questions side by side. A book on a board the bitboard search does
@@ -282,6 +295,7 @@ impl<'p> PositionSearcher<'p> {
         budget: &Budget,
         options: SearchOptions<'p>,
     ) -> Result<Self> {
+        check_searchable(game)?;
         let (family, cols, rows, k) = (game.family(), game.cols(), game.rows(), game.k());
         let bitboard = Bitboard::new(family, BoardSize { cols, rows, k });
         if options.book.is_some() {
@@ -300,14 +314,10 @@ impl<'p> PositionSearcher<'p> {
                 }
                 Engine::Bitboard(searcher)
             }
-            Err(_) if game.cells() > WORD_CELLS && family == Family::Mnk => Engine::Threats {
+            // an m,n,k board: a gravity board this large was refused above
+            Err(_) if game.cells() > WORD_CELLS => Engine::Threats {
                 memory: budget.0 .0,
             },
-            Err(_) if game.cells() > WORD_CELLS => {
-                return Err(Error::InvalidInput(format!(
-                    "no engine answers positions of a gravity board of {cols} columns × {rows} rows: the searches take gravity boards of at most {WORD_CELLS} cells"
-                )))
-            }
             Err(_) => {
                 let (board, provers) = match family {
                     Family::Mnk => (
@@ -468,7 +478,7 @@ impl<'p> PositionSearcher<'p> {
                 )
             }
             Engine::Threats { memory } => {
-                let oracle = ThreatOracle::new(&self.game, *memory, clock.deadline())?;
+                let oracle = ThreatOracle::new(&self.game, *memory, clock)?;
                 // the position's question, and one a move when all are asked
                 let questions = match detail {
                     MoveDetail::All => self.game.legal_cells(p).len() as u32 + 1,

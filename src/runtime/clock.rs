@@ -50,6 +50,12 @@ impl<'a> Clock<'a> {
         self.deadline
     }
 
+    /// Whether the flag of [`Self::cancelled_by`] is set (now, not at a
+    /// check): for engines that look between slices rather than nodes.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Relaxed))
+    }
+
     /// Whether the search must unwind: its deadline passed or it was
     /// cancelled (as seen at a check).
     #[inline]

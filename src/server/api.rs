@@ -18,15 +18,18 @@
 //! search queue 503 with `Retry-After`; an unknown path 404; a failure
 //! of the server 500 — never a panic, never a file named by a request.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::State as Shared;
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use retrograde::analyzer::answer_from_table;
-use retrograde::analyzer::searching::{AnswerReport, AnsweredBy, Precision, Question};
+use retrograde::analyzer::searching::{
+    check_searchable, AnswerReport, AnsweredBy, Precision, Question,
+};
 use retrograde::board::BoardSize;
 use retrograde::position::answer::MoveDetail;
 use retrograde::position::{BoardGame, Family, Position, Status};
@@ -197,7 +200,10 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
 
 /// The answer of `asked`: from a loaded table of its board at once, else
 /// by the board's kept searcher, one search at a time, after at most
-/// `--queue` others (503 when the queue is full).
+/// `--queue` others (503 when the queue is full, or when the searches
+/// ahead take the whole of its time limit). The time waited counts
+/// against the limit, so a search-answered request ends within it; a
+/// client that goes away cancels its search.
 async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiError> {
     if let Some(table) = state.boards.table_for(&asked.game) {
         let oracle = table
@@ -207,21 +213,32 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
             answer_from_table(&asked.game, oracle.as_ref(), &asked.position, asked.detail)?;
         return Ok(report);
     }
+    check_searchable(&asked.game)?;
+    let deadline = tokio::time::Instant::now() + asked.time_limit;
+    let busy = |message: &str| ApiError {
+        code: StatusCode::SERVICE_UNAVAILABLE,
+        message: message.into(),
+        retry_after: Some(state.move_seconds.as_secs_f64().ceil() as u64),
+    };
     let waiting = Arc::clone(&state.waiting)
         .try_acquire_owned()
-        .map_err(|_| ApiError {
-            code: StatusCode::SERVICE_UNAVAILABLE,
-            message: "busy: the search queue is full; try again".into(),
-            retry_after: Some(asked.time_limit.as_secs().max(1)),
-        })?;
-    let searches = Searching::new(state);
-    let running = Arc::clone(&state.running)
-        .acquire_owned()
+        .map_err(|_| busy("busy: the search queue is full; try again"))?;
+    let searching = Searching::new(Arc::clone(state));
+    let running = tokio::time::timeout_at(deadline, Arc::clone(&state.running).acquire_owned())
         .await
+        .map_err(|_| busy("busy: the searches ahead took this request's time limit; try again"))?
         .map_err(|_| ApiError::internal("the server is stopping"))?;
+    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+    if left < Duration::from_millis(1) {
+        return Err(busy(
+            "busy: the searches ahead took this request's time limit; try again",
+        ));
+    }
+    let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = Arc::clone(&cancel.0);
     let shared = Arc::clone(state);
     let answered = tokio::task::spawn_blocking(move || {
-        let _permits = (waiting, running);
+        let _held = (waiting, running, searching);
         let searcher = shared.boards.searcher_for(&asked.game)?;
         let precision = match searcher.answered_by() {
             // the threat prover proves values only
@@ -232,8 +249,8 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
             position: asked.position,
             precision,
             detail: asked.detail,
-            time_limit: Some(asked.time_limit),
-            cancel: None,
+            time_limit: Some(left),
+            cancel: Some(&flag),
         };
         let report =
             shared
@@ -243,32 +260,38 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
         Ok::<_, retrograde::Error>(report)
     })
     .await;
-    drop(searches);
+    drop(cancel);
     match answered {
         Ok(result) => Ok(result?),
         Err(_) => Err(ApiError::internal("the search failed")),
     }
 }
 
-/// Counts a search waiting or running while it lives.
-struct Searching<'a>(&'a State);
+/// Cancels a search when dropped: when its request's future is dropped
+/// (the client went away) or the search has ended (then it stops nothing).
+struct CancelOnDrop(Arc<AtomicBool>);
 
-impl<'a> Searching<'a> {
-    fn new(state: &'a State) -> Self {
-        state
-            .metrics
-            .searches
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Counts a search waiting or running while it lives (moved into the
+/// search itself, so a search whose client went away is counted until it
+/// stops).
+struct Searching(Arc<State>);
+
+impl Searching {
+    fn new(state: Arc<State>) -> Self {
+        state.metrics.searches.fetch_add(1, Ordering::Relaxed);
         Self(state)
     }
 }
 
-impl Drop for Searching<'_> {
+impl Drop for Searching {
     fn drop(&mut self) {
-        self.0
-            .metrics
-            .searches
-            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.metrics.searches.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -312,22 +335,12 @@ fn with_keys(
     Ok(JsonBytes(bytes))
 }
 
-/// Runs `work` for `endpoint`, counting it and its latency.
-async fn counted(
-    state: &Arc<State>,
-    endpoint: &str,
-    work: impl std::future::Future<Output = Result<JsonBytes, ApiError>>,
-) -> Response {
-    let started = Instant::now();
-    let response = match work.await {
+/// The response of `work`.
+async fn respond(work: impl std::future::Future<Output = Result<JsonBytes, ApiError>>) -> Response {
+    match work.await {
         Ok(body) => body.into_response(),
         Err(err) => err.into_response(),
-    };
-    let seconds = started.elapsed().as_secs_f64();
-    state
-        .metrics
-        .request(endpoint, response.status().as_u16(), seconds);
-    response
+    }
 }
 
 /// `GET /api/v1/analyze`.
@@ -343,7 +356,7 @@ pub async fn analyze(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response {
             None => with_keys(&json!({}), report_keys(&report)),
         }
     };
-    counted(&state, "analyze", work).await
+    respond(work).await
 }
 
 /// `GET /api/v1/move`: the best move of the answer with one best move.
@@ -369,7 +382,7 @@ pub async fn best_move(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response 
         });
         with_keys(&value, report_keys(&report))
     };
-    counted(&state, "move", work).await
+    respond(work).await
 }
 
 /// `GET /healthz`: up, and the boards of the loaded tables.
@@ -392,7 +405,7 @@ pub async fn healthz(Shared(state): Shared<Arc<State>>) -> Response {
             serde_json::Map::new(),
         )
     };
-    counted(&state, "healthz", work).await
+    respond(work).await
 }
 
 /// Any other path: 404 with the API's paths.

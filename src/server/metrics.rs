@@ -1,6 +1,9 @@
 //! `/metrics` in Prometheus' text format: requests by endpoint, responses
 //! by status code, answers by the engine that gave them, searches waiting,
-//! and a latency histogram of the API's requests. Written by hand: a few
+//! connections refused, and a latency histogram of the API's requests.
+//! Every response passes [`observe`], which counts it and gives the
+//! stack's own refusals (404, 405, 413) the API's JSON shape; a 431 or a
+//! header timeout is hyper's, before any request, and is not counted. Written by hand: a few
 //! atomic counters and fixed buckets, which the format prints as lines
 //! (a metrics crate would bring a registry and a second exporter for
 //! what these 100 lines do).
@@ -9,9 +12,12 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
-use axum::extract::State as Shared;
-use axum::http::header;
-use axum::response::IntoResponse;
+use std::time::Instant;
+
+use axum::extract::{Request, State as Shared};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 
 use super::State;
 
@@ -20,11 +26,18 @@ pub const BUCKETS: [f64; 12] = [
     0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0,
 ];
 
-/// The endpoints counted.
-pub const ENDPOINTS: [&str; 4] = ["analyze", "move", "healthz", "metrics"];
+/// The endpoints counted, by path (any other path is `other`).
+pub const ENDPOINTS: [(&str, &str); 6] = [
+    ("analyze", "/api/v1/analyze"),
+    ("move", "/api/v1/move"),
+    ("healthz", "/healthz"),
+    ("metrics", "/metrics"),
+    ("page", "/"),
+    ("other", ""),
+];
 
 /// The status codes counted (any other is counted as 500).
-pub const CODES: [u16; 5] = [200, 400, 404, 500, 503];
+pub const CODES: [u16; 7] = [200, 400, 404, 405, 413, 500, 503];
 
 /// The engines an answer comes from (`AnsweredBy::name`).
 pub const ENGINES: [&str; 5] = [
@@ -48,17 +61,23 @@ pub struct Metrics {
     latency_sum_micros: AtomicU64,
     /// Searches waiting or running.
     pub searches: AtomicU64,
+    /// Connections closed at once: [`super::MAX_CONNECTIONS`] were open.
+    refused: AtomicU64,
 }
 
 impl Metrics {
-    /// Counts a request of `endpoint` answered `code` in `seconds`.
-    pub fn request(&self, endpoint: &str, code: u16, seconds: f64) {
-        if let Some(i) = ENDPOINTS.iter().position(|e| *e == endpoint) {
-            self.requests[i].fetch_add(1, Relaxed);
-        }
-        let c = CODES.iter().position(|c| *c == code).unwrap_or(3);
+    /// Counts a request of `path` answered `code` in `seconds` (the
+    /// latency of the API's two endpoints only).
+    pub fn request(&self, path: &str, code: u16, seconds: f64) {
+        let endpoint = ENDPOINTS
+            .iter()
+            .position(|(_, p)| *p == path)
+            .unwrap_or(ENDPOINTS.len() - 1);
+        self.requests[endpoint].fetch_add(1, Relaxed);
+        let c = CODES.iter().position(|c| *c == code);
+        let c = c.unwrap_or_else(|| CODES.iter().position(|c| *c == 500).expect("500"));
         self.responses[c].fetch_add(1, Relaxed);
-        if matches!(endpoint, "analyze" | "move") {
+        if endpoint < 2 {
             let b = BUCKETS
                 .iter()
                 .position(|bound| seconds <= *bound)
@@ -67,6 +86,11 @@ impl Metrics {
             self.latency_sum_micros
                 .fetch_add((seconds * 1e6) as u64, Relaxed);
         }
+    }
+
+    /// Counts a connection closed at once (too many open).
+    pub fn refused_connection(&self) {
+        self.refused.fetch_add(1, Relaxed);
     }
 
     /// Counts an answer by `engine` (`reached`: its search finished).
@@ -87,7 +111,7 @@ impl Metrics {
             "requests_total",
             "Requests by endpoint.",
             "endpoint",
-            &ENDPOINTS,
+            &ENDPOINTS.map(|(name, _)| name),
             &self.requests,
         );
         let codes = CODES.map(|c| c.to_string());
@@ -125,6 +149,17 @@ impl Metrics {
             "Searches waiting or running.",
         );
         let _ = writeln!(text, "retrograde_searches {}", self.searches.load(Relaxed));
+        header(
+            &mut text,
+            "refused_connections_total",
+            "counter",
+            "Connections closed at once: the most were open.",
+        );
+        let _ = writeln!(
+            text,
+            "retrograde_refused_connections_total {}",
+            self.refused.load(Relaxed)
+        );
         header(
             &mut text,
             "request_seconds",
@@ -178,9 +213,49 @@ fn labelled(
 
 /// `GET /metrics`.
 pub async fn render(Shared(state): Shared<Arc<State>>) -> impl IntoResponse {
-    state.metrics.request("metrics", 200, 0.0);
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.metrics.text(),
     )
+}
+
+/// Every request: its response counted, and a refusal of the stack's own
+/// (an unknown method, a body over the limit) given the API's shape,
+/// `{"error": "the one-line error"}`.
+pub async fn observe(Shared(state): Shared<Arc<State>>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let path = request.uri().path().to_owned();
+    let method = request.method().clone();
+    let mut response = next.run(request).await;
+    let code = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !json && (code.is_client_error() || code.is_server_error()) {
+        let message = match code {
+            StatusCode::METHOD_NOT_ALLOWED => {
+                format!("{method} is not served at {path}: the API answers GET")
+            }
+            StatusCode::PAYLOAD_TOO_LARGE => {
+                "the request's body is over the 1 KiB taken: the API reads its query string"
+                    .to_string()
+            }
+            other => other
+                .canonical_reason()
+                .unwrap_or("the request failed")
+                .to_lowercase(),
+        };
+        let headers = std::mem::take(response.headers_mut());
+        response = (code, axum::Json(serde_json::json!({ "error": message }))).into_response();
+        for name in [header::ALLOW, header::RETRY_AFTER] {
+            if let Some(value) = headers.get(&name) {
+                response.headers_mut().insert(name, value.clone());
+            }
+        }
+    }
+    state
+        .metrics
+        .request(&path, code.as_u16(), started.elapsed().as_secs_f64());
+    response
 }

@@ -23,15 +23,36 @@
 //!   tables within the memory budget left by the tables
 //!   ([`boards::Boards`]). A panic in a handler is answered 500 and the
 //!   server goes on.
-//! * **Shutdown:** SIGINT or SIGTERM stops new connections and lets the
-//!   requests in flight finish (each search within its limit).
+//! * **Connections:** at most [`MAX_CONNECTIONS`] at once (past them a
+//!   new one is closed at once), each reading a request's headers within
+//!   [`HEADER_SECONDS`] and buffering at most [`BUFFER_BYTES`]: a client
+//!   that stalls holds one slot for ten seconds, not the server's memory.
+//! * **Shutdown:** SIGINT or SIGTERM stops new connections, closes the
+//!   idle ones and lets the requests in flight finish (each search within
+//!   its limit); after `--move-seconds` and [`SHUTDOWN_GRACE`] more, the
+//!   rest are dropped.
 
 pub mod api;
 pub mod boards;
 pub mod metrics;
 pub mod page;
 
+/// The most connections served at once.
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// The longest wait for a request's headers, in seconds.
+pub const HEADER_SECONDS: u64 = 10;
+
+/// The most a connection buffers (a request's line and headers: the
+/// query string is at most [`api::MAX_QUERY_BYTES`]).
+pub const BUFFER_BYTES: usize = 16 * 1024;
+
+/// How long the requests in flight may run past `--move-seconds` once a
+/// shutdown is asked.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -67,6 +88,8 @@ pub struct State {
     pub running: Arc<Semaphore>,
     /// Counters and latencies, for `/metrics`.
     pub metrics: Metrics,
+    /// The page at `/`, with this server's `--move-seconds`.
+    pub page: String,
 }
 
 /// The routes and their layers over `state`.
@@ -78,10 +101,14 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/healthz", get(api::healthz))
         .route("/metrics", get(metrics::render))
         .fallback(api::not_found)
-        .with_state(state)
+        .with_state(Arc::clone(&state))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(1024))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             api::panicked,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            metrics::observe,
         ))
 }
 
@@ -103,6 +130,7 @@ pub fn run(config: Config, threads: usize) -> anyhow::Result<()> {
             waiting: Arc::new(Semaphore::new(config.queue + 1)),
             running: Arc::new(Semaphore::new(1)),
             metrics: Metrics::default(),
+            page: page::page(config.move_seconds),
         });
         let addr = listener.local_addr()?;
         {
@@ -111,11 +139,113 @@ pub fn run(config: Config, threads: usize) -> anyhow::Result<()> {
             writeln!(out, "listening on http://{addr}")?;
             out.flush()?;
         }
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(shutdown())
-            .await?;
+        serve(listener, Arc::clone(&state)).await;
         Ok(())
     })
+}
+
+/// Accepts connections on `listener` until SIGINT or SIGTERM, then ends
+/// them (module doc: **Connections**, **Shutdown**).
+async fn serve(listener: tokio::net::TcpListener, state: Arc<State>) {
+    let app = router(Arc::clone(&state));
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let signal = shutdown();
+    tokio::pin!(signal);
+    loop {
+        let stream = tokio::select! {
+            _ = &mut signal => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // out of descriptors, or a connection reset before it was
+                // taken: wait a little rather than spin
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+        };
+        while connections.try_join_next().is_some() {}
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            state.metrics.refused_connection();
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let (service, in_flight) = counting(app.clone());
+        let mut stopping = stopping.clone();
+        connections.spawn(async move {
+            let _slot = slot;
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(Duration::from_secs(HEADER_SECONDS))
+                .max_buf_size(BUFFER_BYTES)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stopping.changed() => {
+                    // idle, or stalled in a request's headers: closed now;
+                    // a request being answered finishes first
+                    if in_flight.load(Ordering::Acquire) == 0 {
+                        return;
+                    }
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    let grace = state.move_seconds + SHUTDOWN_GRACE;
+    let ended = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(grace, ended).await.is_err() {
+        connections.abort_all();
+    }
+}
+
+/// `app` as one connection's hyper service, and the count of its
+/// requests being answered (a request's count ends with its future: when
+/// answered, or dropped with its connection).
+fn counting(
+    app: Router,
+) -> (
+    impl hyper::service::Service<
+            hyper::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+            Future = impl Send,
+        > + Clone,
+    Arc<AtomicUsize>,
+) {
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&in_flight);
+    let service = hyper::service::service_fn(move |request| {
+        let answering = Answering::new(Arc::clone(&counter));
+        let app = app.clone();
+        async move {
+            let _answering = answering;
+            tower::ServiceExt::oneshot(app, request).await
+        }
+    });
+    (service, in_flight)
+}
+
+/// One request being answered, counted while it lives.
+struct Answering(Arc<AtomicUsize>);
+
+impl Answering {
+    fn new(count: Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::AcqRel);
+        Self(count)
+    }
+}
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Resolves on SIGINT or SIGTERM.

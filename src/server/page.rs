@@ -6,19 +6,31 @@
 //! orange, each with its letter), the best moves ringed, play against
 //! perfect play as either side, the position in the URL's hash.
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State as Shared;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-/// The page.
-pub const PAGE: &str = include_str!("page.html");
+use super::State;
+
+/// The page as written, with `{{MOVE_SECONDS}}` where the server's
+/// `--move-seconds` goes (the default and the most of its time input).
+const TEMPLATE: &str = include_str!("page.html");
+
+/// The page a server with `move_seconds` serves.
+pub fn page(move_seconds: Duration) -> String {
+    TEMPLATE.replace("{{MOVE_SECONDS}}", &move_seconds.as_secs_f64().to_string())
+}
 
 /// `GET /`.
-pub async fn index() -> impl IntoResponse {
+pub async fn index(Shared(state): Shared<Arc<State>>) -> impl IntoResponse {
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        PAGE,
+        state.page.clone(),
     )
 }

@@ -18,7 +18,7 @@ const binary = process.env.RETROGRADE ?? "target/release/retrograde";
 const screenshot = process.env.SCREENSHOT ?? "results/serve/page-7x6.png";
 
 // the server on a free loopback port: its first line names the address
-const server = spawn(binary, ["serve", "--addr", "127.0.0.1:0", "--move-seconds", "20", "--threads", "2"], {
+const server = spawn(binary, ["serve", "--addr", "127.0.0.1:0", "--move-seconds", "120", "--threads", "2"], {
   stdio: ["ignore", "pipe", "inherit"],
 });
 const base = await new Promise((resolve, reject) => {
@@ -48,27 +48,32 @@ try {
   const page = await browser.newPage({ viewport: { width: 820, height: 1000 } });
   page.on("pageerror", (e) => { failed = true; console.error("page error:", e.message); });
 
-  // Connect Four 7 × 6: play 4 4 5 by clicking the bottom cell of each column
-  await page.goto(`${base}/#game=connect&cols=7&rows=6&k=4`);
+  // the page's search time is the server's --move-seconds; the position
+  // comes from the URL (the empty board would take all of it)
+  await page.goto(`${base}/#game=connect&cols=7&rows=6&k=4&moves=4+4+4+3`);
+  assert.equal(await page.inputValue("#seconds"), "120");
   await settled(page);
-  for (const column of [4, 4, 5]) {
-    await page.locator("#board .cell").nth(5 * 7 + column - 1).click();
-    await settled(page);
-  }
-  assert.match(page.url(), /moves=4\+4\+5|moves=4%204%205/);
-  const shownConnect = await page.$$eval("#heads .head", (heads) => heads.map((h) => h.textContent));
-  const wantConnect = expected("connect", "7", "6", "4", ["4", "4", "5"]);
-  for (let c = 1; c <= 7; c++) assert.equal(shownConnect[c - 1], wantConnect[String(c)] ?? "", `column ${c}`);
+  assert.equal(await page.textContent("#moves"), "moves: 4 4 4 3");
+
+  // Connect Four 7 × 6: play 5 by clicking the bottom cell of its column
+  // (a search of about 3 s here, as the CLI's of the same)
+  const line = ["4", "4", "4", "3", "5"];
+  await page.locator("#board .cell").nth(5 * 7 + 5 - 1).click();
+  await settled(page);
+  assert.match(page.url(), /moves=4\+4\+4\+3\+5/);
   assert.match(await page.textContent("#status"), /^O to move: (win|draw|loss)/);
+  const shownConnect = await page.$$eval("#heads .head", (heads) => heads.map((h) => h.textContent));
+  const wantConnect = expected("connect", "7", "6", "4", line);
+  for (let c = 1; c <= 7; c++) assert.equal(shownConnect[c - 1], wantConnect[String(c)] ?? "", `column ${c}`);
   await page.screenshot({ path: screenshot, fullPage: true });
 
   // undo and redo keep the answer
   await page.keyboard.press("ArrowLeft");
   await settled(page);
-  assert.equal(await page.textContent("#moves"), "moves: 4 4");
+  assert.equal(await page.textContent("#moves"), "moves: 4 4 4 3");
   await page.keyboard.press("ArrowRight");
   await settled(page);
-  assert.equal(await page.textContent("#moves"), "moves: 4 4 5");
+  assert.equal(await page.textContent("#moves"), "moves: 4 4 4 3 5");
 
   // tic-tac-toe: b2 (the centre, cell 4), then every empty cell's value
   await page.goto(`${base}/#game=mnk&cols=3&rows=3&k=3`);

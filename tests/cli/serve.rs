@@ -1,12 +1,14 @@
 //! `retrograde serve` (issue 75): the API answers as `query --json` and
 //! `search --json` answer, on a server at an ephemeral loopback port; every
 //! bad request gets 400 and one line of JSON; a full search queue 503 with
-//! `Retry-After`; the server shuts down on SIGTERM with exit 0.
+//! `Retry-After`; searches end within their limits, the time waited
+//! included; stalled connections hold neither the shutdown nor more than
+//! their slots; the server shuts down on SIGTERM with exit 0.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -66,13 +68,34 @@ impl Server {
         serde_json::from_str(&body).unwrap()
     }
 
-    /// Stops the server with SIGTERM: it must end at once with exit 0.
-    fn stop(mut self) {
+    /// Stops the server with SIGTERM: it must end with exit 0. The
+    /// seconds it took.
+    fn stop(mut self) -> f64 {
         let pid = self.child.id() as i32;
+        let asked = Instant::now();
         unsafe { libc::kill(pid, libc::SIGTERM) };
         let status = self.child.wait().unwrap();
         assert_eq!(status.code(), Some(0), "a graceful shutdown");
+        let seconds = asked.elapsed().as_secs_f64();
+        // the child is reaped: nothing left for Drop to do
+        let _ = &mut self.child;
         std::mem::forget(self);
+        seconds
+    }
+
+    /// `request` written as it is on a new connection: (status, head,
+    /// body) of the response.
+    fn raw(&self, request: &str) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = String::new();
+        let _ = stream.read_to_string(&mut response);
+        let (head, body) = response.split_once("\r\n\r\n").expect("a head and a body");
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        (status, head.to_lowercase(), body.to_string())
     }
 }
 
@@ -240,21 +263,41 @@ fn every_bad_request_gets_400_and_one_line_of_json() {
     let (status, _, body) = server.get("/nowhere");
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("/api/v1/analyze"), "{body}");
+    // the stack's own refusals in the API's shape: a method, a body
+    let (status, head, body) = server.raw(
+        "POST /api/v1/analyze?game=mnk HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 405, "{body}");
+    assert!(head.contains("allow: get"), "{head}");
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
+    let (status, _, body) = server.raw(&format!(
+        "GET /api/v1/analyze?game=mnk HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n{}",
+        "x".repeat(5000)
+    ));
+    assert_eq!(status, 413, "{body}");
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
     // still serving, and the refusals counted
     assert_eq!(server.json("/healthz")["status"], "ok");
     let (_, _, metrics) = server.get("/metrics");
-    assert!(
-        metrics.contains("retrograde_responses_total{code=\"400\"} 23"),
-        "{metrics}"
-    );
+    for line in [
+        "retrograde_responses_total{code=\"400\"} 23",
+        "retrograde_responses_total{code=\"404\"} 1",
+        "retrograde_responses_total{code=\"405\"} 1",
+        "retrograde_responses_total{code=\"413\"} 1",
+        "retrograde_requests_total{endpoint=\"page\"} 1",
+        "retrograde_requests_total{endpoint=\"other\"} 1",
+    ] {
+        assert!(metrics.contains(line), "{line}\n{metrics}");
+    }
     server.stop();
 }
 
 #[test]
-fn a_full_search_queue_answers_503_with_retry_after() {
-    let server = Server::start(&["--queue", "0", "--move-seconds", "3"]);
+fn a_full_search_queue_answers_503_with_retry_after_and_searches_end_within_their_limits() {
+    let server = Server::start(&["--queue", "1", "--move-seconds", "3"]);
     let addr = server.addr.clone();
     // the empty 7 × 6 board takes the one search for its whole limit
+    let started = Instant::now();
     let long = std::thread::spawn(move || {
         let mut stream = TcpStream::connect(&addr).unwrap();
         write!(
@@ -264,16 +307,69 @@ fn a_full_search_queue_answers_503_with_retry_after() {
         .unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
-        response
+        (response, started.elapsed().as_secs_f64())
     });
     std::thread::sleep(Duration::from_millis(500));
-    let (status, head, body) = server.get("/api/v1/analyze?game=connect&moves=4");
+    // one may wait, but not past its own limit: the time waited counts
+    let waited = Instant::now();
+    let (status, head, body) = server.get("/api/v1/analyze?game=connect&moves=4&time_limit=0.5");
+    let seconds = waited.elapsed().as_secs_f64();
     assert_eq!(status, 503, "{body}");
-    assert!(head.contains("retry-after:"), "{head}");
+    assert!(body.contains("time limit"), "{body}");
+    assert!(head.contains("retry-after: 3"), "{head}");
+    assert!(seconds < 2.0, "waited {seconds} s for a limit of 0.5 s");
+    // a board no search takes is refused at once, not queued
+    let (status, _, body) = server.get("/api/v1/analyze?game=connect&cols=9&rows=9");
+    assert_eq!(status, 400, "{body}");
     // answers that need no search are not queued behind it
     assert_eq!(server.json("/healthz")["status"], "ok");
-    let first = long.join().unwrap();
+    let (first, seconds) = long.join().unwrap();
     assert!(first.starts_with("HTTP/1.1 200"), "{first}");
     assert!(first.contains("\"reached\":false"), "{first}");
+    assert!(seconds < 5.0, "a search of limit 3 s took {seconds} s");
+    // every move of a gomoku position within a tenth of a second
+    let asked = Instant::now();
+    let answer =
+        server.json("/api/v1/analyze?game=mnk&cols=15&rows=15&k=5&moves=h8&time_limit=0.1");
+    let seconds = asked.elapsed().as_secs_f64();
+    assert!(seconds < 1.5, "{seconds} s for a limit of 0.1 s: {answer}");
     server.stop();
+}
+
+#[test]
+fn stalled_connections_hold_neither_the_shutdown_nor_more_than_their_slots() {
+    let server = Server::start(&["--move-seconds", "2"]);
+    // clients that send half a request and stall
+    let stalled: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.addr).unwrap();
+            stream.write_all(b"GET /healthz HTTP/1.1\r\nHost:").unwrap();
+            stream
+        })
+        .collect();
+    assert_eq!(server.json("/healthz")["status"], "ok");
+    // past the most connections, a new one is closed at once
+    let mut open: Vec<TcpStream> = (0..300)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let last = open.last_mut().unwrap();
+    last.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    assert_eq!(last.read(&mut byte).unwrap_or(0), 0, "closed, not served");
+    drop(open);
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, _, metrics) = server.get("/metrics");
+    let refused: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("retrograde_refused_connections_total "))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(refused >= 40, "{refused} refused\n{metrics}");
+    let seconds = server.stop();
+    drop(stalled);
+    assert!(
+        seconds < 3.0,
+        "the shutdown took {seconds} s with stalled clients"
+    );
 }
