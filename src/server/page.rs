@@ -1,5 +1,5 @@
-//! The page at `/`: an analysis board for Connect Four of any size and
-//! m,n,k boards (gomoku included), in one file of HTML, CSS and vanilla
+//! The page at `/`: an analysis board for Connect Four (boards of up to
+//! 64 cells, as the searches take) and m,n,k boards (gomoku included), in one file of HTML, CSS and vanilla
 //! JavaScript embedded in the binary (no build step, nothing fetched but
 //! the API). Click to move, undo and redo (← →), every legal move's value
 //! and depth on the board in a colour-blind-safe palette (blue, grey,
