@@ -4,7 +4,8 @@
 //! earlier searches proved (one transposition table shared across
 //! requests).
 //!
-//! Memory: the tables' files count against the budget first; what is left
+//! Memory: the tables' files (and an eighth more, for the skip indices
+//! of their blocks) count against the budget first; what is left
 //! is split among at most [`MAX_SEARCHERS`] searchers and one more (a
 //! searcher evicted while its search still runs keeps its table until the
 //! search ends, and one search runs at a time). The least recently used
@@ -60,7 +61,10 @@ impl Boards {
                     other.display()
                 );
             }
-            mapped = mapped.saturating_add(file_bytes(path));
+            // the file, and the skip indices of a gravity table's blocks
+            // as they are read (at most a twelfth of it: counted an eighth)
+            let bytes = file_bytes(path);
+            mapped = mapped.saturating_add(bytes.saturating_add(bytes / 8));
             tables.push((path.clone(), table));
         }
         let left = budget.0 .0.checked_sub(mapped).ok_or_else(|| {
