@@ -202,8 +202,11 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
 /// by the board's kept searcher, one search at a time, after at most
 /// `--queue` others (503 when the queue is full, or when the searches
 /// ahead take the whole of its time limit). The time waited counts
-/// against the limit, so a search-answered request ends within it; a
-/// client that goes away cancels its search.
+/// against the limit, so a search-answered request ends within it. A
+/// request whose future is dropped (the shutdown's deadline) cancels its
+/// search; a client that closes its connection does not (hyper's HTTP/1
+/// does not read a connection while its response is pending), so that
+/// search runs to its limit.
 async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiError> {
     if let Some(table) = state.boards.table_for(&asked.game) {
         let oracle = table
@@ -268,7 +271,8 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
 }
 
 /// Cancels a search when dropped: when its request's future is dropped
-/// (the client went away) or the search has ended (then it stops nothing).
+/// (its connection aborted at the shutdown's deadline) or the search has
+/// ended (then it stops nothing).
 struct CancelOnDrop(Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
@@ -278,8 +282,8 @@ impl Drop for CancelOnDrop {
 }
 
 /// Counts a search waiting or running while it lives (moved into the
-/// search itself, so a search whose client went away is counted until it
-/// stops).
+/// search itself, so a search whose request was dropped is counted until
+/// it stops).
 struct Searching(Arc<State>);
 
 impl Searching {
