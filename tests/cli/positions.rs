@@ -332,26 +332,6 @@ fn fail_fast_before_solving() {
 }
 
 #[test]
-fn verify_json_is_one_object() {
-    let v = json_of(&[
-        "verify",
-        "--case-seconds",
-        "1",
-        "--max-memory",
-        "256MiB",
-        "--json",
-    ]);
-    let cases = v["cases"].as_array().unwrap();
-    assert!(cases.len() > 30);
-    for c in cases {
-        for key in ["case", "published", "computed", "status", "seconds"] {
-            assert!(c.get(key).is_some(), "{c}");
-        }
-    }
-    assert_eq!(v["differ"], 0);
-}
-
-#[test]
 fn query_says_loaded_not_solved() {
     let dir = scratch_dir("position", "loaded");
     let table = dir.join("t.rtb");

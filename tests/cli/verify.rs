@@ -35,6 +35,14 @@ fn verify_says_why_a_case_was_not_reached_and_shows_rows_whole() {
     for c in cases.iter().filter(|c| c["status"] == "agrees") {
         assert!(c.get("reason").is_none(), "{c}");
     }
+    // one JSON object: every case with its keys, none differing
+    assert!(cases.len() > 30);
+    for c in cases {
+        for key in ["case", "published", "computed", "status", "seconds"] {
+            assert!(c.get(key).is_some(), "{c}");
+        }
+    }
+    assert_eq!(v["differ"], 0);
     let (code, out, err) = run_within(&args, 300, None);
     let out = String::from_utf8(out).unwrap();
     assert_eq!(code, Some(0), "{err}");
