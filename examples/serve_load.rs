@@ -114,15 +114,20 @@ fn wins(grid: &[Vec<u8>], c: usize, r: usize, player: u8) -> bool {
 }
 
 /// One request on `stream`: its status and latency.
-fn request(stream: &mut BufReader<TcpStream>, addr: &str, path: &str) -> (u16, Duration) {
+fn request(
+    stream: &mut BufReader<TcpStream>,
+    addr: &str,
+    path: &str,
+) -> std::io::Result<(u16, Duration)> {
     let started = Instant::now();
     write!(
         stream.get_mut(),
         "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n"
-    )
-    .expect("sent");
+    )?;
     let mut status_line = String::new();
-    stream.read_line(&mut status_line).expect("a status line");
+    if stream.read_line(&mut status_line)? == 0 {
+        return Err(std::io::Error::other("the server closed the connection"));
+    }
     let status = status_line
         .split(' ')
         .nth(1)
@@ -131,7 +136,7 @@ fn request(stream: &mut BufReader<TcpStream>, addr: &str, path: &str) -> (u16, D
     let mut length = 0;
     loop {
         let mut line = String::new();
-        stream.read_line(&mut line).expect("a header");
+        stream.read_line(&mut line)?;
         if line == "\r\n" || line.is_empty() {
             break;
         }
@@ -140,8 +145,8 @@ fn request(stream: &mut BufReader<TcpStream>, addr: &str, path: &str) -> (u16, D
         }
     }
     let mut body = vec![0; length];
-    stream.read_exact(&mut body).expect("a body");
-    (status, started.elapsed())
+    stream.read_exact(&mut body)?;
+    Ok((status, started.elapsed()))
 }
 
 fn main() {
@@ -159,13 +164,13 @@ fn main() {
         })
         .collect();
     let started = Instant::now();
-    let results: Vec<Vec<(u16, Duration)>> = std::thread::scope(|scope| {
+    let results: std::io::Result<Vec<Vec<(u16, Duration)>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..o.clients)
             .map(|client| {
                 let (o, paths) = (&o, &paths);
                 scope.spawn(move || {
-                    let stream = TcpStream::connect(&o.addr).expect("the server listens");
-                    stream.set_nodelay(true).expect("nodelay");
+                    let stream = TcpStream::connect(&o.addr)?;
+                    stream.set_nodelay(true)?;
                     let mut stream = BufReader::new(stream);
                     (0..o.requests)
                         .map(|i| {
@@ -178,8 +183,18 @@ fn main() {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("a client"))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(std::io::Error::other("a client failed")))
+            })
             .collect()
+    });
+    let results = results.unwrap_or_else(|e| {
+        eprintln!(
+            "serve_load: {e} (is `retrograde serve` listening at {}?)",
+            o.addr
+        );
+        std::process::exit(2)
     });
     let seconds = started.elapsed().as_secs_f64();
     let mut latencies: Vec<Duration> = results.iter().flatten().map(|r| r.1).collect();
