@@ -137,6 +137,7 @@ pub fn value_of(
             (attacker, prover)
         })
         .collect();
+    let stopped = || clock.cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
     let mut open = [true, true];
     let mut slice = Duration::from_millis(100);
     let mut value = (None, None);
@@ -146,7 +147,7 @@ pub fn value_of(
                 continue;
             }
             // a prover started past the deadline still expands its root
-            if clock.cancelled() || deadline.is_some_and(|d| Instant::now() >= d) {
+            if stopped() {
                 break;
             }
             let until = Instant::now() + slice;
@@ -168,7 +169,7 @@ pub fn value_of(
                 Verdict::Open => {}
             }
         }
-        if clock.cancelled() || deadline.is_some_and(|d| Instant::now() >= d) {
+        if stopped() {
             break;
         }
         slice *= 2;

@@ -35,7 +35,7 @@ use retrograde::position::answer::MoveDetail;
 use retrograde::position::{BoardGame, Family, Position, Status};
 use serde_json::{json, Value};
 
-use super::State;
+use super::{Counted, State};
 
 /// The longest query string taken, in bytes (a move list of a full
 /// 16 × 16 board in cell notation is under 1,100).
@@ -226,16 +226,17 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
     let waiting = Arc::clone(&state.waiting)
         .try_acquire_owned()
         .map_err(|_| busy("busy: the search queue is full; try again"))?;
-    let searching = Searching::new(Arc::clone(state));
+    // counted while it waits or runs: moved into the search itself, so a
+    // search whose request was dropped is counted until it stops
+    let searching = Counted::new(&state.metrics.searches);
+    let late = || busy("busy: the searches ahead took this request's time limit; try again");
     let running = tokio::time::timeout_at(deadline, Arc::clone(&state.running).acquire_owned())
         .await
-        .map_err(|_| busy("busy: the searches ahead took this request's time limit; try again"))?
+        .map_err(|_| late())?
         .map_err(|_| ApiError::internal("the server is stopping"))?;
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
     if left < Duration::from_millis(1) {
-        return Err(busy(
-            "busy: the searches ahead took this request's time limit; try again",
-        ));
+        return Err(late());
     }
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = Arc::clone(&cancel.0);
@@ -278,24 +279,6 @@ struct CancelOnDrop(Arc<AtomicBool>);
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Counts a search waiting or running while it lives (moved into the
-/// search itself, so a search whose request was dropped is counted until
-/// it stops).
-struct Searching(Arc<State>);
-
-impl Searching {
-    fn new(state: Arc<State>) -> Self {
-        state.metrics.searches.fetch_add(1, Ordering::Relaxed);
-        Self(state)
-    }
-}
-
-impl Drop for Searching {
-    fn drop(&mut self) {
-        self.0.metrics.searches.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

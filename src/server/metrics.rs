@@ -59,8 +59,8 @@ pub struct Metrics {
     /// cumulative), and one past the last.
     latency: [AtomicU64; BUCKETS.len() + 1],
     latency_sum_micros: AtomicU64,
-    /// Searches waiting or running.
-    pub searches: AtomicU64,
+    /// Searches waiting or running ([`super::Counted`] a search).
+    pub searches: Arc<AtomicU64>,
     /// Connections closed at once: [`super::MAX_CONNECTIONS`] were open.
     refused: AtomicU64,
 }
@@ -77,7 +77,7 @@ impl Metrics {
         let c = CODES.iter().position(|c| *c == code);
         let c = c.unwrap_or_else(|| CODES.iter().position(|c| *c == 500).expect("500"));
         self.responses[c].fetch_add(1, Relaxed);
-        if endpoint < 2 {
+        if matches!(ENDPOINTS[endpoint].0, "analyze" | "move") {
             let b = BUCKETS
                 .iter()
                 .position(|bound| seconds <= *bound)

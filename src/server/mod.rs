@@ -52,7 +52,7 @@ pub const BUFFER_BYTES: usize = 16 * 1024;
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -217,12 +217,12 @@ fn counting(
             Error = std::convert::Infallible,
             Future = impl Send,
         > + Clone,
-    Arc<AtomicUsize>,
+    Arc<AtomicU64>,
 ) {
-    let in_flight = Arc::new(AtomicUsize::new(0));
+    let in_flight = Arc::new(AtomicU64::new(0));
     let counter = Arc::clone(&in_flight);
     let service = hyper::service::service_fn(move |request| {
-        let answering = Answering::new(Arc::clone(&counter));
+        let answering = Counted::new(&counter);
         let app = app.clone();
         async move {
             let _answering = answering;
@@ -232,17 +232,20 @@ fn counting(
     (service, in_flight)
 }
 
-/// One request being answered, counted while it lives.
-struct Answering(Arc<AtomicUsize>);
+/// One of something counted while it lives (a request being answered on
+/// a connection, a search waiting or running): `count` goes up when it is
+/// made and down when it is dropped.
+pub struct Counted(Arc<AtomicU64>);
 
-impl Answering {
-    fn new(count: Arc<AtomicUsize>) -> Self {
+impl Counted {
+    /// One more of `count`, until dropped.
+    pub fn new(count: &Arc<AtomicU64>) -> Self {
         count.fetch_add(1, Ordering::AcqRel);
-        Self(count)
+        Self(Arc::clone(count))
     }
 }
 
-impl Drop for Answering {
+impl Drop for Counted {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
