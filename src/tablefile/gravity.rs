@@ -367,6 +367,36 @@ impl Layout {
         (values, Gaps { bytes: gaps })
     }
 
+    /// Block `e`'s value bytes, its checksum and decoding checked, after
+    /// `visit` has seen each of its positions: its index in the block, its
+    /// key, and the offset into the block's gaps where the gap after it
+    /// starts.
+    fn decode_block<'b>(
+        &self,
+        bytes: &'b [u8],
+        ply: usize,
+        e: &BlockEntry,
+        mut visit: impl FnMut(usize, u64, usize),
+    ) -> std::result::Result<&'b [u8], String> {
+        let (values, mut gaps) = self.block_bytes(bytes, ply, e)?;
+        let bad = || damaged(ply, self.blocks_at + e.offset as usize);
+        if values.is_empty() || values.iter().any(|&v| v & 0b11 == 0) {
+            return Err(bad());
+        }
+        let all = gaps.bytes.len();
+        let mut key = e.first_key;
+        for i in 0..values.len() {
+            if i > 0 {
+                key = gaps.next_key(key).ok_or_else(bad)?;
+            }
+            visit(i, key, all - gaps.bytes.len());
+        }
+        if !gaps.bytes.is_empty() {
+            return Err(bad());
+        }
+        Ok(values)
+    }
+
     /// Block `e`'s keys and value bytes, its checksum and decoding checked.
     fn block(
         &self,
@@ -374,18 +404,8 @@ impl Layout {
         ply: usize,
         e: &BlockEntry,
     ) -> std::result::Result<(Vec<u64>, Vec<u8>), String> {
-        let (values, mut gaps) = self.block_bytes(bytes, ply, e)?;
-        let bad = || damaged(ply, self.blocks_at + e.offset as usize);
-        let mut keys = Vec::with_capacity(values.len());
-        let mut key = e.first_key;
-        keys.push(key);
-        for _ in 1..values.len() {
-            key = gaps.next_key(key).ok_or_else(bad)?;
-            keys.push(key);
-        }
-        if !gaps.bytes.is_empty() || values.is_empty() || values.iter().any(|&v| v & 0b11 == 0) {
-            return Err(bad());
-        }
+        let mut keys = Vec::with_capacity(e.positions as usize);
+        let values = self.decode_block(bytes, ply, e, |_, key, _| keys.push(key))?;
         Ok((keys, values.to_vec()))
     }
 
@@ -397,28 +417,18 @@ impl Layout {
         ply: usize,
         e: &BlockEntry,
     ) -> std::result::Result<Skips, String> {
-        let (values, mut gaps) = self.block_bytes(bytes, ply, e)?;
-        let bad = || damaged(ply, self.blocks_at + e.offset as usize);
-        let all = gaps.bytes.len();
-        if all > usize::from(u16::MAX) || values.is_empty() || values.iter().any(|&v| v & 0b11 == 0)
-        {
-            return Err(bad());
+        if e.bytes.saturating_sub(u64::from(e.positions)) > u64::from(u16::MAX) {
+            return Err(damaged(ply, self.blocks_at + e.offset as usize));
         }
-        let entries = values.len().div_ceil(SKIP_STRIDE);
+        let entries = (e.positions as usize).div_ceil(SKIP_STRIDE);
         let (mut keys, mut offsets) = (Vec::with_capacity(entries), Vec::with_capacity(entries));
-        let mut key = e.first_key;
-        for i in 0..values.len() {
-            if i > 0 {
-                key = gaps.next_key(key).ok_or_else(bad)?;
-            }
+        self.decode_block(bytes, ply, e, |i, key, offset| {
             if i % SKIP_STRIDE == 0 {
                 keys.push(key);
-                offsets.push((all - gaps.bytes.len()) as u16);
+                // under u16::MAX: the gaps' length was checked above
+                offsets.push(offset as u16);
             }
-        }
-        if !gaps.bytes.is_empty() {
-            return Err(bad());
-        }
+        })?;
         Ok(Skips {
             keys: keys.into_boxed_slice(),
             offsets: offsets.into_boxed_slice(),
