@@ -214,6 +214,8 @@ pub enum Setting {
     Covers,
     /// The threat prover's search for the defender's own runs of fours.
     DefenderRuns,
+    /// The threat prover's threat-space search.
+    Vct,
     /// The engine that solves a table.
     Engine,
     /// The symbolic engine's encoding of a board.
@@ -248,6 +250,7 @@ impl Setting {
             Setting::ZoneMoves => "the zone moves",
             Setting::Covers => "the covers",
             Setting::DefenderRuns => "the defender runs",
+            Setting::Vct => "the threat-space search",
             Setting::Engine => "the engine",
             Setting::Encoding => "the encoding",
             Setting::CountOnly => "the count-only option",

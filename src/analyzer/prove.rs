@@ -39,6 +39,7 @@ use crate::prove::proof_numbers::Numbers;
 use crate::prove::proof_tree;
 use crate::prove::threats::board::{Board, Geometry};
 use crate::prove::threats::checkpoint::Merged;
+pub use crate::prove::threats::space::VctLimits;
 use crate::prove::threats::{self, horizon_name, wider, Settings, ThreatProver, Verdict};
 use crate::prove::win;
 use crate::prove::zones::{self, DrawProof};
@@ -85,6 +86,9 @@ pub struct ThreatOptions {
     /// Look for a winning run of fours of the defender's own at each of its
     /// turns.
     pub defender_runs: bool,
+    /// Threat-space search at attacker turns, within these limits
+    /// (`None`: off).
+    pub vct: Option<VctLimits>,
     /// Horizons tried in turn, strictly rising: an attacker turn with that
     /// many stones on the board or more wins only by a completion cell or
     /// a run of fours.
@@ -102,7 +106,7 @@ pub struct ThreatOptions {
 impl ThreatOptions {
     /// The settings given, each with the refusal that names it when the
     /// method is not [`Method::Threats`].
-    fn given(&self) -> [(bool, Setting, &'static str); 7] {
+    fn given(&self) -> [(bool, Setting, &'static str); 8] {
         [
             (
                 self.checkpoint.is_some(),
@@ -133,6 +137,11 @@ impl ThreatOptions {
                 self.defender_runs,
                 Setting::DefenderRuns,
                 "sets the threat prover's defence, which only {remedy} uses",
+            ),
+            (
+                self.vct.is_some(),
+                Setting::Vct,
+                "sets the threat prover's threat-space search, which only {remedy} uses",
             ),
             (
                 self.horizons.is_some(),
@@ -813,6 +822,7 @@ impl Provers<'_> {
             zone_moves: options.zone_moves.unwrap_or(defaults.zone_moves),
             max_covers: options.covers.unwrap_or(defaults.max_covers),
             defender_runs: options.defender_runs || defaults.defender_runs,
+            vct: options.vct.or(defaults.vct),
             max_stones: horizons[0],
             ..defaults
         };
@@ -1142,7 +1152,7 @@ fn threat_outcome(
         Err(e) => return Ok(Err(format!("the threat prover found a win but {e}"))),
     };
     let stats = prover.stats();
-    Ok(Ok(Proof {
+    let mut proof = Proof {
         value: GameValue::First,
         method: ProofMethod::Threats,
         certificate: Certificate::Streamed,
@@ -1166,7 +1176,14 @@ fn threat_outcome(
             "horizon": prover.horizon(),
             "claims": [{ "claim": "claim X wins", "positions": entries }],
         }),
-    }))
+    };
+    if prover.settings().vct.is_some() {
+        // (only then, so that answers without it keep their shape)
+        proof.json["threat_space_wins"] = stats.vct_found.into();
+        proof.json["threat_space_searches"] = stats.vct_searches.into();
+        proof.json["threat_space_positions"] = stats.vct_nodes.into();
+    }
+    Ok(Ok(proof))
 }
 
 /// Writes the certificate of `board`'s proof to `path` (atomically: the

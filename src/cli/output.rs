@@ -141,6 +141,7 @@ pub fn flag(setting: retrograde::error::Setting, value: Option<&str>) -> String 
         Setting::ZoneMoves => "--zone-moves",
         Setting::Covers => "--covers",
         Setting::DefenderRuns => "--defender-runs",
+        Setting::Vct => "--vct",
         Setting::Engine => "--engine",
         Setting::Encoding => "--encoding",
         Setting::CountOnly => "--count-only",

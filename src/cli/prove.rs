@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use retrograde::analyzer::prove::{Method, ProveReport, ProveRequest, ThreatOptions};
+use retrograde::analyzer::prove::{Method, ProveReport, ProveRequest, ThreatOptions, VctLimits};
 use retrograde::analyzer::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::board::BoardSize;
 use retrograde::Analyzer;
@@ -85,6 +85,14 @@ pub struct ProveMnkArgs {
     /// more with them; scripts/gomoku.sh turns it on).
     #[arg(long)]
     defender_runs: bool,
+    /// With --method threats: threat-space search at each attacker turn,
+    /// a victory by continuous threats (threes and fours, each three
+    /// followed against every defender reply no run of fours answers) of
+    /// at most DEPTH threats and NODES positions (default 400); found,
+    /// its first move is the only one tried there. Sound: it only narrows
+    /// the attacker's moves. `off` (the default): never.
+    #[arg(long, value_name = "DEPTH[,NODES]|off", value_parser = parse_vct)]
+    vct: Option<Vct>,
     /// With --method threats: a horizon; an attacker turn with N stones
     /// or more on the board wins only by a completion cell or a run of
     /// fours (no quiet move is tried there). Sound; too small a horizon
@@ -124,6 +132,36 @@ pub struct ProveMnkArgs {
     report_every: Option<f64>,
     #[command(flatten)]
     run: RunArgs,
+}
+
+/// `--vct`: the limits of threat-space search, or `None` for `off`.
+#[derive(Clone, Copy, Debug)]
+pub struct Vct(Option<VctLimits>);
+
+fn parse_vct(text: &str) -> Result<Vct, String> {
+    if text == "off" {
+        return Ok(Vct(None));
+    }
+    let mut limits = VctLimits::default();
+    let (depth, nodes) = match text.split_once(',') {
+        Some((depth, nodes)) => (depth, Some(nodes)),
+        None => (text, None),
+    };
+    limits.depth = match depth.parse::<u32>() {
+        Ok(n) if (1..=16).contains(&n) => n,
+        _ => return Err(format!("{depth:?} is not a depth of threats from 1 to 16")),
+    };
+    if let Some(nodes) = nodes {
+        limits.nodes = match nodes.parse::<u32>() {
+            Ok(n) if (1..=10_000_000).contains(&n) => n,
+            _ => {
+                return Err(format!(
+                    "{nodes:?} is not a count of positions from 1 to 10000000"
+                ))
+            }
+        };
+    }
+    Ok(Vct(Some(limits)))
 }
 
 /// `--zone-moves`: a count of moves, or `None` for `off`.
@@ -215,6 +253,7 @@ impl ProveMnkArgs {
                 zone_moves: self.zone_moves.map(|z| z.0),
                 covers: self.covers.map(usize::from),
                 defender_runs: self.defender_runs,
+                vct: self.vct.and_then(|v| v.0),
                 horizons: self.max_stones.as_ref().map(|h| h.0.clone()),
                 checkpoint: self.checkpoint.clone(),
                 merge: self.merge_checkpoint.clone(),

@@ -14,5 +14,6 @@ mod proof_certificates;
 mod prove_mnk_threats;
 mod threat_checker_selftest;
 mod threat_proof;
+mod threat_space;
 mod win_proof;
 mod zone_proof;

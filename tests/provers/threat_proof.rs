@@ -8,6 +8,7 @@ use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
 use retrograde::prove::threats::board::{Board, Geometry};
+use retrograde::prove::threats::space::VctLimits;
 use retrograde::prove::threats::{self, Settings, ThreatProver, Verdict};
 use retrograde::search::bitboard::{Bitboard, BoardSearcher};
 use retrograde::tables::layered::solve_mnk;
@@ -69,14 +70,14 @@ fn prover_value(provers: &mut [ThreatProver; 2], board: &mut Board) -> Outcome {
 
 /// Checks the complete prover on every `stride`-th position in play of the
 /// board against the exhaustive table; returns how many.
-fn positions_agree(cols: u32, rows: u32, k: u32, stride: u64) -> u64 {
+fn positions_agree(cols: u32, rows: u32, k: u32, stride: u64, settings: Settings) -> u64 {
     let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
     let table = solve_mnk(&game, &Budget::unlimited()).unwrap();
     let geometry = Geometry::new(BoardSize { cols, rows, k }).unwrap();
     // (one prover a side for every position of the board: 4 × 4's keep
     // more than 155,000 cuts, 34 MB at a cut's size, past the eighth of
     // 256 MiB)
-    let mut provers = [0, 1].map(|a| ThreatProver::new(&geometry, a, complete(), 1 << 29, None));
+    let mut provers = [0, 1].map(|a| ThreatProver::new(&geometry, a, settings, 1 << 29, None));
     let (mut seen, mut checked) = (0u64, 0u64);
     common::for_each_position_in_play(&table, cols * rows, |x, o, value, _| {
         seen += 1;
@@ -96,9 +97,44 @@ fn every_position_of_the_small_boards_agrees() {
     let mut checked = 0;
     for (cols, rows, k) in common::mnk_boards_up_to_4x4() {
         let stride = if (cols, rows, k) == (4, 4, 4) { 97 } else { 1 };
-        checked += positions_agree(cols, rows, k, stride);
+        checked += positions_agree(cols, rows, k, stride, complete());
     }
     assert!(checked > 100_000, "{checked}");
+}
+
+/// The same with threat-space search at every attacker turn (issue 76),
+/// on every 10th of those positions (`threat_space.rs` checks the search's
+/// moves on all of them; the whole of this is the ignored test below):
+/// where it finds a win, its move is the only one tried, so a move it
+/// found that does not win would make the prover miss the win.
+#[test]
+fn positions_of_the_small_boards_agree_with_threat_space_search() {
+    assert!(agree_with_threat_space_search(10) > 10_000);
+}
+
+/// [`positions_of_the_small_boards_agree_with_threat_space_search`] on
+/// every position (`cargo test --release --test provers -- --ignored
+/// threat_space_search_on_every`).
+#[test]
+#[ignore = "51 s: the sampled test above runs in the suite"]
+fn threat_space_search_on_every_position_of_the_small_boards_agrees() {
+    assert!(agree_with_threat_space_search(1) > 100_000);
+}
+
+/// The complete prover with threat-space search on every `stride`-th
+/// position of the boards up to 4 × 4 (of 4 × 4 with k = 4, every
+/// `97 · stride`-th) against the tables; how many.
+fn agree_with_threat_space_search(stride: u64) -> u64 {
+    let settings = Settings {
+        vct: Some(VctLimits::default()),
+        ..complete()
+    };
+    let mut checked = 0;
+    for (cols, rows, k) in common::mnk_boards_up_to_4x4() {
+        let each = if (cols, rows, k) == (4, 4, 4) { 97 } else { 1 };
+        checked += positions_agree(cols, rows, k, each * stride, settings);
+    }
+    checked
 }
 
 /// Random positions of the 5-column, 4-row board (k = 3, 4, 5) against
@@ -108,14 +144,32 @@ fn every_position_of_the_small_boards_agrees() {
 /// exercised by the 4 × 4 tests and gomoku's).
 #[test]
 fn random_5x4_positions_agree() {
-    let mut rng = Rng::new(54);
-    let (cols, rows) = (5u32, 4u32);
+    random_positions_agree(5, 4, 54, 60, complete());
+}
+
+/// [`random_5x4_positions_agree`] with threat-space search at every
+/// attacker turn (issue 76). (The complete prover takes minutes on 5 × 5
+/// positions, which `threat_space.rs` checks the search's moves on.)
+#[test]
+fn random_5x4_positions_agree_with_threat_space_search() {
+    let settings = Settings {
+        vct: Some(VctLimits::default()),
+        ..complete()
+    };
+    random_positions_agree(5, 4, 76, 30, settings);
+}
+
+/// `count` random positions of each k from 3 to 5 of a `cols` × `rows`
+/// board (seeded by `seed`) proved with `settings` both ways, against the
+/// bitboard search.
+fn random_positions_agree(cols: u32, rows: u32, seed: u64, count: u32, settings: Settings) {
+    let mut rng = Rng::new(seed);
     for k in 3..=5u32 {
         let bitboard = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let searcher = BoardSearcher::quiet(bitboard.clone(), 1 << 18);
         let geometry = Geometry::new(BoardSize { cols, rows, k }).unwrap();
         let (mut checked, mut proofs) = (0, 0);
-        while checked < 60 {
+        while checked < count {
             // 5 moves or more: fewer stones take the complete prover long
             // on 20 cells
             let Some((x, o)) = common::random_mnk_position(&mut rng, cols, rows, k, 5) else {
@@ -124,7 +178,7 @@ fn random_5x4_positions_agree() {
             let want = common::bitboard_value(&bitboard, &searcher, (cols, rows), (x, o));
             let mut board = board_of(&geometry, x, o);
             let mut provers =
-                [0, 1].map(|a| ThreatProver::new(&geometry, a, complete(), 1 << 28, None));
+                [0, 1].map(|a| ThreatProver::new(&geometry, a, settings, 1 << 28, None));
             let got = prover_value(&mut provers, &mut board);
             assert_eq!(got, want, "{cols}×{rows} k={k}: {}", board.diagram());
             checked += 1;
@@ -306,6 +360,20 @@ fn a_gomoku_certificate_with_zones_is_accepted_and_refused_without_them() {
 #[test]
 fn restricted_proofs_are_wins_with_accepted_certificates() {
     restricted_proofs_agree(&[(4, 4, 3, 17), (4, 4, 4, 71)], (50_000, 2));
+}
+
+/// The same with threat-space search (issue 76), on every 53rd position of
+/// 4 × 4 with k = 3 and every 211th of k = 4: its proofs are wins by the
+/// table, their certificates accepted.
+#[test]
+fn restricted_proofs_with_threat_space_search_are_wins_with_accepted_certificates() {
+    let settings = Settings {
+        vct: Some(VctLimits::default()),
+        ..restricted()
+    };
+    let (proofs, checked) = restricted_proofs_checked(settings, &[(4, 4, 3, 53), (4, 4, 4, 211)]);
+    eprintln!("{proofs} proofs, {checked} checked with zone entries");
+    assert!(proofs > 10_000 && checked > 0, "{proofs}, {checked}");
 }
 
 /// [`restricted_proofs_are_wins_with_accepted_certificates`] on every

@@ -47,6 +47,7 @@ pub fn keyword(setting: Setting, value: Option<&str>) -> String {
         Setting::ZoneMoves => "zone_moves",
         Setting::Covers => "covers",
         Setting::DefenderRuns => "defender_runs",
+        Setting::Vct => "vct",
         Setting::Engine => "engine",
         Setting::Encoding => "encoding",
         Setting::LargestNumber => "max",

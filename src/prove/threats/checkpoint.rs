@@ -353,10 +353,14 @@ fn settings_identity(settings: &Settings) -> String {
         zone_moves,
         defender_runs: _,
         max_stones: _,
+        vct,
     } = settings;
+    // (threat-space search changes which attacker moves are tried, so
+    // what a disproof means; without it the text is the older one)
+    let vct = vct.map_or_else(String::new, |v| format!(", vct: {v:?}"));
     format!(
         "Settings {{ vcf: {vcf:?}, max_covers: {max_covers:?}, \
-         attacker_moves: {attacker_moves:?}, zone_moves: {zone_moves:?} }}"
+         attacker_moves: {attacker_moves:?}, zone_moves: {zone_moves:?}{vct} }}"
     )
 }
 

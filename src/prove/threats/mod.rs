@@ -117,6 +117,8 @@ pub mod checkpoint;
 pub mod fours;
 pub mod leaves;
 pub mod progress;
+pub mod space;
+mod steps;
 pub mod table;
 pub mod zones;
 
@@ -133,6 +135,7 @@ use board::{Board, Geometry};
 use fours::VcfLimits;
 use leaves::Leaves;
 use progress::{Progress, Snapshot};
+use space::VctLimits;
 use table::{fingerprint, Table};
 use zones::Cut;
 
@@ -210,6 +213,11 @@ pub struct Settings {
     /// o15 (the a1 class) 4.84 M at 30, 8.14 M at 36, 30.4 M at 44; h8
     /// k10 33.3 M at 30.
     pub max_stones: Option<u32>,
+    /// Threat-space search at attacker turns ([`space`]): with a victory
+    /// by continuous threats found within these limits, its first move is
+    /// the only one tried there (`None`: never looked for). Tried before
+    /// the horizon, so that a threat sequence wins past it too.
+    pub vct: Option<VctLimits>,
 }
 
 impl Default for Settings {
@@ -225,6 +233,7 @@ impl Default for Settings {
             zone_moves: Some(10),
             defender_runs: false,
             max_stones: None,
+            vct: None,
         }
     }
 }
@@ -252,6 +261,10 @@ enum Expansion {
     /// A win for the attacker: at an OR node by this run (empty: a
     /// completion cell now), at an AND node by two completion cells.
     Won(Vec<u16>),
+    /// A win for the attacker, to move, by continuous threats starting
+    /// with this move ([`space`]): its steps are found again by the same
+    /// search when the certificate or a zone needs them.
+    Threats(u16),
     /// Not a win for the attacker (a defender line, a full board, two
     /// defender completion cells at the attacker's turn).
     Lost,
@@ -280,7 +293,7 @@ impl Expansion {
         let list = |v: &Vec<u16>| (v.capacity() * 2) as u64;
         match self {
             Expansion::Won(run) => list(run),
-            Expansion::Lost => 0,
+            Expansion::Threats(_) | Expansion::Lost => 0,
             Expansion::Moves {
                 moves,
                 all,
@@ -337,6 +350,12 @@ pub struct ThreatStats {
     /// Cuts of positions the table no longer held, forgotten when the
     /// zones' memory was full ([`zones`]).
     pub cuts_forgotten: u64,
+    /// Attacker turns where threat-space search found a win by continuous
+    /// threats ([`space`]), counted at each expansion.
+    pub vct_found: u64,
+    /// Threat-space searches run, and the positions they visited.
+    pub vct_searches: u64,
+    pub vct_nodes: u64,
 }
 
 /// The prover for one board and one attacker (module docs).
@@ -502,6 +521,12 @@ impl<'g> ThreatProver<'g> {
         self.max_visits = visits;
     }
 
+    /// How wide it searches.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// What the prover did so far.
     pub fn stats(&self) -> ThreatStats {
         ThreatStats {
             entries: self.table.len(),
@@ -561,6 +586,7 @@ impl<'g> ThreatProver<'g> {
         match &*expansion {
             Expansion::Won(run) if run.is_empty() => board.completions(self.attacker).first(),
             Expansion::Won(run) => Some(u32::from(self.geometry.inverses[t][run[0] as usize])),
+            Expansion::Threats(cell) => Some(u32::from(self.geometry.inverses[t][*cell as usize])),
             Expansion::Moves { .. } => self.chosen_move(board),
             Expansion::Lost => None,
         }
@@ -658,6 +684,16 @@ impl<'g> ThreatProver<'g> {
             if let Some(run) = fours::find_vcf(board, a, self.settings.vcf, Cells::default()) {
                 return Expansion::Won(run);
             }
+            if let Some(limits) = self.settings.vct {
+                let (vcf, covers) = (self.settings.vcf, self.settings.max_covers);
+                let (found, nodes) = space::find_vct(board, a, limits, vcf, covers);
+                self.stats.vct_searches += 1;
+                self.stats.vct_nodes += u64::from(nodes);
+                if let Some(cell) = found {
+                    self.stats.vct_found += 1;
+                    return Expansion::Threats(cell as u16);
+                }
+            }
             if self
                 .settings
                 .max_stones
@@ -728,7 +764,7 @@ impl<'g> ThreatProver<'g> {
     /// rules, else its mobility.
     fn starting_numbers(&self, board: &Board, expansion: &Expansion) -> Numbers {
         match expansion {
-            Expansion::Won(_) => Numbers::PROVED,
+            Expansion::Won(_) | Expansion::Threats(_) => Numbers::PROVED,
             Expansion::Lost => Numbers::DISPROVED,
             Expansion::Moves { moves, .. } if moves.is_empty() => {
                 if self.attacker_to_move(board) {
@@ -1165,20 +1201,21 @@ impl<'g> ThreatProver<'g> {
         result.map(|()| entries)
     }
 
-    /// Writes the entries of the proof below `board`, each position once
-    /// (by `seen`); recursive, one level a ply (at most 256).
-    fn write_entries(
+    /// Lists `board` in the certificate's walk: `false` if it was listed
+    /// already; refused when the positions listed would pass their share
+    /// of the memory. With `proof_key`, its key is kept for the proof's
+    /// checkpoint (a position of a threat-space win's steps needs none:
+    /// the one it starts from is settled by its expansion).
+    fn listed(
         &mut self,
-        board: &mut Board,
-        out: &mut dyn Write,
+        board: &Board,
         seen: &mut FxHashSet<u128>,
-        entries: &mut usize,
-    ) -> Result<()> {
-        let lost = || Error::InvalidInput("its certificate could not be read back".into());
+        proof_key: bool,
+    ) -> Result<bool> {
         if !seen.insert(board.exact_key()) {
-            return Ok(());
+            return Ok(false);
         }
-        if self.keeping_proof_keys {
+        if proof_key && self.keeping_proof_keys {
             self.proof_keys.insert(board.key());
         }
         // the positions listed (and their keys, kept) take their bytes
@@ -1200,6 +1237,23 @@ impl<'g> ThreatProver<'g> {
                 &[Remedy::give(Setting::MaxMemory)],
             ));
         }
+        Ok(true)
+    }
+
+    /// Writes the entries of the proof below `board`, each position once
+    /// (by `seen`); recursive, one level a ply (at most 256).
+    fn write_entries(
+        &mut self,
+        board: &mut Board,
+        out: &mut dyn Write,
+        seen: &mut FxHashSet<u128>,
+        entries: &mut usize,
+    ) -> Result<()> {
+        let lost = || Error::InvalidInput("its certificate could not be read back".into());
+        if !self.listed(board, seen, true)? {
+            return Ok(());
+        }
+
         if !self.ensure_proved(board) {
             return Err(match self.stopped() {
                 // a piece the full table gave up, proved again on the clock
@@ -1225,6 +1279,10 @@ impl<'g> ThreatProver<'g> {
                 let run = self.oriented(run, t);
                 writeln!(out, "vcf {}{}", board.diagram(), names(&run)).map_err(written)?;
                 *entries += 1;
+            }
+            Expansion::Threats(_) => {
+                let steps = self.threat_steps(board, t).ok_or_else(lost)?;
+                self.write_steps(board, &steps, t, out, seen, entries)?;
             }
             Expansion::Moves {
                 all, covers, pass, ..

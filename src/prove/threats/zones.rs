@@ -284,6 +284,13 @@ impl ThreatProver<'_> {
                 let run = self.oriented_run(run, t);
                 zone = zone | fours::touched_by(board, a, &run, extras);
             }
+            Expansion::Threats(_) => {
+                // worked out on the canonical image, where the steps are
+                let steps = self.threat_steps(board, t)?;
+                let mut image = board.image(t);
+                let below = super::steps::steps_zone(&mut image, a, &steps, extras, or);
+                zone = zone | self.canonical_to_board(below, t);
+            }
             Expansion::Moves { .. } if or => {
                 let cell = self.chosen_move(board)?;
                 board.play(cell, a);
@@ -336,7 +343,7 @@ impl ThreatProver<'_> {
 /// and for each defender move the covers answer only by replay,
 /// `touched_by(run, extras)` of a run that answers it, on the board
 /// after the move.
-fn covers_zone(
+pub(super) fn covers_zone(
     board: &mut Board,
     attacker: usize,
     covers: &[Vec<u16>],
