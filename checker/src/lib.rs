@@ -12,7 +12,7 @@
 //! | pairing | `# retrograde pairing certificate 1` | [`pairing`] |
 //! | proof tree | `# retrograde proof certificate 1` | [`proof_tree`] |
 //! | zone proof | `# retrograde zone proof certificate 2` (or `1`) | [`zones`] |
-//! | threat proof | `# retrograde threat proof certificate 2` (or `1`) | [`threats`] |
+//! | threat proof | `# retrograde threat proof certificate 3` (or `2`, `1`) | [`threats`] |
 //!
 //! `retrograde check-proof FILE` runs it; the tests of the `retrograde`
 //! crate replay the provers' certificates with these modules.
@@ -53,6 +53,7 @@ impl Kind {
         (
             Kind::Threats,
             &[
+                "# retrograde threat proof certificate 3",
                 "# retrograde threat proof certificate 2",
                 "# retrograde threat proof certificate 1",
             ],
@@ -173,6 +174,8 @@ mod tests {
                          claim O draws\npairing X .\nclaim X draws\nmove X . a1\n";
     const THREATS: &str = "# retrograde threat proof certificate 2\nmnk 3 1 2\n\
                            claim X wins\nroot ...\nmove ... b1\n";
+    const THREATS_V3: &str = "# retrograde threat proof certificate 3\nmnk 3 1 2\n\
+                              claim X wins\nroot ...\nvct ... b1 [ ]\n";
 
     #[test]
     fn each_kind_is_recognised_by_its_first_line_and_checked() {
@@ -186,6 +189,7 @@ mod tests {
             (TREE, Kind::ProofTree, (1, 1, 1), &["X wins"][..]),
             (ZONES, Kind::Zones, (1, 1, 2), &["X draws", "O draws"][..]),
             (THREATS, Kind::Threats, (3, 1, 2), &["X wins"][..]),
+            (THREATS_V3, Kind::Threats, (3, 1, 2), &["X wins"][..]),
         ] {
             assert_eq!(Kind::of(text), Some(kind));
             let checked = check(text).unwrap_or_else(|why| panic!("{kind:?}: {why}"));

@@ -5,13 +5,15 @@
 //! Call [`check_certificate`] (or the crate's `check`, which recognises
 //! every kind of certificate).
 //!
-//! The checker reads the whole certificate strictly (version 2, or version
-//! 1, which has no `zone` entries), and checks every entry on its own:
-//! board shape, no completed line, a `move` onto an empty cell, at most one
-//! `move` or `vcf` entry and at most one `zone` entry a board. An entry's
-//! kind, not its stones, says who is to move at its board (below a `zone`
-//! entry the defender has passed), so the stone counts of entries are not
-//! checked; the root's are, and its side to move follows from them.
+//! The checker reads the whole certificate strictly (version 3, version 2,
+//! which has no `vct` entries, or version 1, which has no `zone` entries
+//! either), and checks every entry on its own: board shape, no completed
+//! line, a `move` onto an empty cell, a `vct` entry's tree by its grammar,
+//! at most one `move`, `vcf` or `vct` entry and at most one `zone` entry a
+//! board. An entry's kind, not its stones, says who is to move at its
+//! board (below a `zone` entry the defender has passed), so the stone
+//! counts of entries are not checked; the root's are, and its side to move
+//! follows from them.
 //!
 //! Then it checks that the root *holds*, exactly as the spec defines it.
 //! A position is a pair of boards: the lookup board `L`, whose entries are
@@ -21,9 +23,10 @@
 //!
 //! - attacker to move at (`L`, `A`): `A` has a completion cell of the
 //!   attacker's; or `L` has a `vcf` entry whose run wins by replay on `A`;
-//!   or `L` has a `move` entry whose cell `m` is empty in `A` and, played,
-//!   completes a line in `A` or leads to (`L`+m, `A`+m) holding with the
-//!   defender to move;
+//!   or `L` has a `vct` entry whose tree wins on `A` (below); or `L` has a
+//!   `move` entry whose cell `m` is empty in `A` and, played, completes a
+//!   line in `A` or leads to (`L`+m, `A`+m) holding with the defender to
+//!   move;
 //! - defender to move at (`L`, `A`): `A` is not full, the defender has no
 //!   completion cell in `A`, and for every empty cell `x` of `A`, with the
 //!   defender's stone on `x`: (`L`+x, `A`+x) holds with the attacker to
@@ -31,9 +34,28 @@
 //!   a `zone` entry that does not list `x` and (`L`, `A`+x) holds with the
 //!   attacker to move (`x` is then an extra stone).
 //!
+//! A `vct` entry's tree (`attacker := "*" | "(" CELL+ ")" | CELL defender`,
+//! `defender := "[" cover* reply* "]"`, `cover := "(" CELL+ ")"`,
+//! `reply := CELL attacker`) is replayed on `A` and its own boards only:
+//! no entry is consulted below it.
+//!
+//! - an attacker step wins: `*` when the attacker has a completion cell;
+//!   `( a₁ … aₙ )` when the run wins by replay; `CELL defender` when `CELL`
+//!   is empty and the attacker's stone on it completes a line or leaves a
+//!   board where the defender step holds;
+//! - a defender step holds when the board is not full, the defender has no
+//!   completion cell, no two replies name one cell, and for every empty
+//!   cell `x`, with the defender's stone on `x`: if a reply names `x`, its
+//!   attacker step wins (that reply alone decides); otherwise the attacker
+//!   has a completion cell or some cover run of the step replays to a win.
+//!   A reply naming a cell that is not empty is never played.
+//!
 //! Verdicts are memoised by (side to move, `L`, `A`), each board by its
 //! key; the common case `L` = `A` is kept by (side, `A`) alone. A position
-//! met again while it is being checked is a cycle, and fails.
+//! met again while it is being checked is a cycle, and fails. A tree's
+//! boards are not memoised: each node of a tree has one path from its
+//! root, so one replay of a tree visits each node at most once, and the
+//! tree's verdict on (`L`, `A`) is memoised as the entry's.
 
 use std::collections::HashMap;
 
@@ -43,9 +65,11 @@ const EMPTY: u8 = 0;
 const X: u8 = 1;
 const O: u8 = 2;
 
-/// Line 1 of a certificate of version 2, and of version 1 (still read; it
-/// has no `zone` entries).
-const HEADER: &str = "# retrograde threat proof certificate 2";
+/// Line 1 of a certificate of version 3, of version 2 (still read; it has
+/// no `vct` entries) and of version 1 (still read; it has no `zone`
+/// entries either).
+const HEADER: &str = "# retrograde threat proof certificate 3";
+const HEADER_V2: &str = "# retrograde threat proof certificate 2";
 const HEADER_V1: &str = "# retrograde threat proof certificate 1";
 
 /// Boards of up to 256 cells (at most 26 columns, lettered `a` to `z`);
@@ -56,9 +80,12 @@ const STACK_BYTES: usize = 256 << 20;
 /// Checks a threat proof certificate's text; Ok(number of positions checked) or Err(one-line reason).
 ///
 /// The number counts each distinct position (side to move, lookup board,
-/// actual board) checked through its `move` or `vcf` entry or with the
-/// defender to move, plus each defender reply (and the root) settled at
-/// once by a completion cell or a `cover` run.
+/// actual board) checked through its `move`, `vcf` or `vct` entry or with
+/// the defender to move, plus each defender reply (and the root) settled at
+/// once by a completion cell or a `cover` run; and, in the replay of a
+/// `vct` tree, each defender step's board, each board after a defender
+/// reply that a reply of the tree answers, and each one settled at once by
+/// a completion cell or a cover run of the step.
 pub fn check_certificate(text: &str) -> Result<usize, String> {
     check(text).map(|checked| checked.positions.unwrap_or_default())
 }
@@ -396,6 +423,196 @@ fn key_diagram(geo: &Geometry, key: &Key) -> String {
 enum Plan {
     Move(usize),
     Vcf(Vec<usize>),
+    /// A threat-space tree: its attacker step, by its index in
+    /// [`Trees::attacks`].
+    Vct(usize),
+}
+
+impl Plan {
+    fn kind(&self) -> &'static str {
+        match self {
+            Plan::Move(_) => "move",
+            Plan::Vcf(_) => "vcf",
+            Plan::Vct(_) => "vct",
+        }
+    }
+}
+
+/// An attacker step of a `vct` tree.
+enum Attack {
+    /// `*`: the attacker has a completion cell.
+    Star,
+    /// `( a₁ … aₙ )`: the run wins by replay.
+    Run(Vec<usize>),
+    /// `CELL defender`: the attacker plays the cell; then the defender
+    /// step, by its index in [`Trees::defences`].
+    Play(usize, usize),
+}
+
+/// A defender step of a `vct` tree.
+#[derive(Default)]
+struct Defence {
+    covers: Vec<Vec<usize>>,
+    /// Each reply's cell and its attacker step (by its index in
+    /// [`Trees::attacks`]).
+    replies: Vec<(usize, usize)>,
+}
+
+/// The steps of every `vct` tree of a certificate, which refer to each
+/// other by index (so that no tree, however deep, is built or dropped by
+/// recursion).
+#[derive(Default)]
+struct Trees {
+    attacks: Vec<Attack>,
+    defences: Vec<Defence>,
+}
+
+/// Where an attacker step being read goes: the tree's root, or a reply
+/// (its defender step, its cell).
+enum Slot {
+    Root,
+    Reply(usize, usize),
+}
+
+/// Reads the words of a `vct` entry's tree by the grammar of the spec
+///
+/// ```text
+/// attacker := "*" | "(" CELL+ ")" | CELL defender
+/// defender := "[" cover* reply* "]"
+/// cover    := "(" CELL+ ")"
+/// reply    := CELL attacker
+/// ```
+///
+/// into `trees`, without recursion: the index of its attacker step, or why
+/// the words are not one tree.
+fn parse_tree(geo: &Geometry, words: &[&str], trees: &mut Trees) -> Result<usize, String> {
+    const MARKS: [&str; 5] = ["*", "(", ")", "[", "]"];
+    // the word at `i` (1-based in messages)
+    let shown = |i: usize| match words.get(i) {
+        Some(w) => format!("{w:?} (word {} of the tree)", i + 1),
+        None => "the end of the tree".to_string(),
+    };
+    let cell_at = |i: usize| -> Result<usize, String> {
+        let word = words[i];
+        if MARKS.contains(&word) {
+            return Err(format!("expected a cell, not {}", shown(i)));
+        }
+        geo.parse_cell(word)
+            .map_err(|why| format!("{why} (word {} of the tree)", i + 1))
+    };
+    // a run after its `(` at `i`: its cells, and the index after its `)`
+    let run_at = |mut i: usize| -> Result<(Vec<usize>, usize), String> {
+        let open = i - 1;
+        let mut run = Vec::new();
+        loop {
+            match words.get(i) {
+                None => return Err(format!("the `(` of word {} has no `)`", open + 1)),
+                Some(&")") if run.is_empty() => {
+                    return Err(format!("an empty run at word {} of the tree", open + 1))
+                }
+                Some(&")") => return Ok((run, i + 1)),
+                Some(_) => run.push(cell_at(i)?),
+            }
+            i += 1;
+        }
+    };
+    let mut i = 0;
+    // the defender steps open, the innermost last
+    let mut open: Vec<usize> = Vec::new();
+    // an attacker step to read, and where it goes
+    let mut slot = Some(Slot::Root);
+    let mut root = None;
+    loop {
+        if let Some(into) = slot.take() {
+            let attack = match words.get(i).copied() {
+                None => {
+                    return Err(format!(
+                        "expected an attacker step (`*`, `(` or a cell), not {}",
+                        shown(i)
+                    ))
+                }
+                Some("*") => {
+                    i += 1;
+                    Attack::Star
+                }
+                Some("(") => {
+                    let (run, next) = run_at(i + 1)?;
+                    i = next;
+                    Attack::Run(run)
+                }
+                Some(w) if MARKS.contains(&w) => {
+                    return Err(format!(
+                        "expected an attacker step (`*`, `(` or a cell), not {}",
+                        shown(i)
+                    ))
+                }
+                Some(_) => {
+                    let cell = cell_at(i)?;
+                    if words.get(i + 1) != Some(&"[") {
+                        return Err(format!(
+                            "expected `[` after the attacker's {}, not {}",
+                            words[i],
+                            shown(i + 1)
+                        ));
+                    }
+                    i += 2;
+                    let defence = trees.defences.len();
+                    trees.defences.push(Defence::default());
+                    open.push(defence);
+                    Attack::Play(cell, defence)
+                }
+            };
+            let id = trees.attacks.len();
+            trees.attacks.push(attack);
+            match into {
+                Slot::Root => root = Some(id),
+                Slot::Reply(defence, cell) => trees.defences[defence].replies.push((cell, id)),
+            }
+        } else {
+            // in the innermost defender step open
+            let defence = *open.last().expect("a defender step is open");
+            match words.get(i).copied() {
+                None => {
+                    return Err(
+                        "the tree ends inside a defender step (a `[` without its `]`)".into(),
+                    )
+                }
+                Some("]") => {
+                    i += 1;
+                    open.pop();
+                }
+                Some("(") => {
+                    if !trees.defences[defence].replies.is_empty() {
+                        return Err(format!(
+                            "a cover after a reply, at {} (covers come first)",
+                            shown(i)
+                        ));
+                    }
+                    let (run, next) = run_at(i + 1)?;
+                    i = next;
+                    trees.defences[defence].covers.push(run);
+                }
+                Some(w) if MARKS.contains(&w) => {
+                    return Err(format!(
+                        "expected a cover `(`, a reply's cell or `]`, not {}",
+                        shown(i)
+                    ))
+                }
+                Some(_) => {
+                    let cell = cell_at(i)?;
+                    i += 1;
+                    slot = Some(Slot::Reply(defence, cell));
+                }
+            }
+        }
+        if slot.is_none() && open.is_empty() {
+            break;
+        }
+    }
+    if i < words.len() {
+        return Err(format!("{} follows the whole tree", shown(i)));
+    }
+    Ok(root.expect("the root step was read"))
 }
 
 /// A certificate, read; the entries by the key of their board.
@@ -404,6 +621,7 @@ struct Certificate {
     attacker: u8,
     root: Pos,
     plans: HashMap<Key, Plan>,
+    trees: Trees,
     covers: HashMap<Key, Vec<Vec<usize>>>,
     zones: HashMap<Key, Cells>,
 }
@@ -414,14 +632,20 @@ fn parse(text: &str) -> Result<Certificate, String> {
         lines.pop();
     }
     let version = match lines.first() {
-        Some(&HEADER) => 2,
+        Some(&HEADER) => 3,
+        Some(&HEADER_V2) => 2,
         Some(&HEADER_V1) => 1,
-        _ => return Err(format!("line 1 is not {HEADER:?} (nor {HEADER_V1:?})")),
+        _ => {
+            return Err(format!(
+                "line 1 is not {HEADER:?} (nor {HEADER_V2:?}, nor {HEADER_V1:?})"
+            ))
+        }
     };
     let mut geo: Option<Geometry> = None;
     let mut attacker: Option<u8> = None;
     let mut root: Option<Pos> = None;
     let mut plans: HashMap<Key, Plan> = HashMap::new();
+    let mut trees = Trees::default();
     let mut covers: HashMap<Key, Vec<Vec<usize>>> = HashMap::new();
     let mut zones: HashMap<Key, Cells> = HashMap::new();
     for (i, &line) in lines.iter().enumerate().skip(1) {
@@ -476,8 +700,13 @@ fn parse(text: &str) -> Result<Certificate, String> {
         }
         // an entry: its kind, not its stones, says who is to move at its board
         let kind = words[0];
-        if !["move", "vcf", "cover", "zone"].contains(&kind) {
+        if !["move", "vcf", "vct", "cover", "zone"].contains(&kind) {
             return Err(at(format!("unknown entry {line:?}")));
+        }
+        if kind == "vct" && version < 3 {
+            return Err(at(format!(
+                "a vct entry in a version {version} certificate (vct entries need version 3)"
+            )));
         }
         if kind == "zone" && version < 2 {
             return Err(at(format!(
@@ -490,12 +719,24 @@ fn parse(text: &str) -> Result<Certificate, String> {
             return Err(at(format!("malformed entry {line:?}")));
         }
         let pos = g.parse_board(words[1], false).map_err(at)?;
+        let key = pos.key();
+        if kind == "vct" {
+            let step = parse_tree(g, &words[2..], &mut trees)
+                .map_err(|why| at(format!("a bad vct tree: {why}")))?;
+            if let Some(old) = plans.insert(key, Plan::Vct(step)) {
+                return Err(at(format!(
+                    "a second entry (vct after {}) for {}",
+                    old.kind(),
+                    words[1]
+                )));
+            }
+            continue;
+        }
         let cells = words[2..]
             .iter()
             .map(|w| g.parse_cell(w))
             .collect::<Result<Vec<usize>, String>>()
             .map_err(at)?;
-        let key = pos.key();
         match kind {
             "move" | "vcf" => {
                 let plan = if kind == "move" {
@@ -513,12 +754,9 @@ fn parse(text: &str) -> Result<Certificate, String> {
                     Plan::Vcf(cells)
                 };
                 if let Some(old) = plans.insert(key, plan) {
-                    let old = match old {
-                        Plan::Move(_) => "move",
-                        Plan::Vcf(_) => "vcf",
-                    };
                     return Err(at(format!(
-                        "a second entry ({kind} after {old}) for {}",
+                        "a second entry ({kind} after {}) for {}",
+                        old.kind(),
                         words[1]
                     )));
                 }
@@ -544,6 +782,7 @@ fn parse(text: &str) -> Result<Certificate, String> {
         attacker,
         root,
         plans,
+        trees,
         covers,
         zones,
     })
@@ -742,8 +981,8 @@ impl Checker<'_> {
     }
 
     /// Whether `at`, with the attacker to move and without a completion
-    /// cell of the attacker's in `A`, holds by the `move` or `vcf` entry of
-    /// `L`.
+    /// cell of the attacker's in `A`, holds by the `move`, `vcf` or `vct`
+    /// entry of `L`.
     fn planned_holds(&mut self, at: &At) -> Result<(), Broken> {
         let cert = self.cert;
         let geo = &cert.geo;
@@ -752,7 +991,7 @@ impl Checker<'_> {
         }
         let Some(plan) = cert.plans.get(&at.lookup) else {
             return Err(shallow(format!(
-                "no move or vcf entry for {}",
+                "no move, vcf or vct entry for {}",
                 key_diagram(geo, &at.lookup)
             )));
         };
@@ -765,6 +1004,10 @@ impl Checker<'_> {
                     geo.cell_names(run),
                     self.name(at)
                 ))
+            }),
+            &Plan::Vct(step) => self.step_wins(at.actual, step).map_err(|broken| Broken {
+                why: format!("the vct tree at {} fails: {}", self.name(at), broken.why),
+                deep: broken.deep,
             }),
             &Plan::Move(cell) => {
                 if at.actual.cells[cell] != EMPTY {
@@ -891,7 +1134,7 @@ impl Checker<'_> {
             let mut why = match entry {
                 Some(broken) => format!("{reply}: {}, and no cover run wins after it", broken.why),
                 None => format!(
-                    "{reply} has no move or vcf entry after it, and no cover run wins after it"
+                    "{reply} has no move, vcf or vct entry after it, and no cover run wins after it"
                 ),
             };
             match (zone, outside) {
@@ -902,6 +1145,139 @@ impl Checker<'_> {
                 }
             }
             return Err(deep(why));
+        }
+        Ok(())
+    }
+
+    /// Whether the attacker step `step` of a `vct` tree wins on `pos`, the
+    /// attacker to move. Why not is `deep` when it was found below a reply
+    /// of the tree (it then names the board and the reply).
+    fn step_wins(&mut self, pos: &Pos, step: usize) -> Result<(), Broken> {
+        let cert = self.cert;
+        let geo = &cert.geo;
+        let attacker = cert.attacker;
+        match &cert.trees.attacks[step] {
+            Attack::Star => {
+                if pos.completion_cells(geo, attacker, 1).is_empty() {
+                    Err(shallow(format!(
+                        "`*` at {}, where the attacker has no completion cell",
+                        pos.diagram(geo)
+                    )))
+                } else {
+                    Ok(())
+                }
+            }
+            Attack::Run(run) => replay(geo, pos, run, attacker).map_err(|why| {
+                shallow(format!(
+                    "the run {} at {} fails: {why}",
+                    geo.cell_names(run),
+                    pos.diagram(geo)
+                ))
+            }),
+            &Attack::Play(cell, defence) => {
+                if pos.cells[cell] != EMPTY {
+                    return Err(shallow(format!(
+                        "the move {} at {} is onto an occupied cell",
+                        geo.cell_name(cell),
+                        pos.diagram(geo)
+                    )));
+                }
+                let mut child = pos.clone();
+                child.place(geo, cell, attacker);
+                if child.has_line(geo, attacker) {
+                    return Ok(());
+                }
+                self.defence_holds(&child, defence)
+            }
+        }
+    }
+
+    /// Whether the defender step `defence` of a `vct` tree holds on `pos`,
+    /// the defender to move; why not names the board (and the reply).
+    fn defence_holds(&mut self, pos: &Pos, defence: usize) -> Result<(), Broken> {
+        let cert = self.cert;
+        let geo = &cert.geo;
+        let (attacker, defender) = (cert.attacker, other(cert.attacker));
+        let step = &cert.trees.defences[defence];
+        self.checked += 1;
+        if pos.is_full() {
+            return Err(deep(format!(
+                "the defender is to move at a full board {} in the tree",
+                pos.diagram(geo)
+            )));
+        }
+        if let Some(&c) = pos.completion_cells(geo, defender, 1).first() {
+            return Err(deep(format!(
+                "the defender, to move at {} in the tree, has a completion cell {}",
+                pos.diagram(geo),
+                geo.cell_name(c)
+            )));
+        }
+        // each cell's reply, if any
+        let mut reply_of: Vec<Option<usize>> = vec![None; geo.cells()];
+        for &(cell, attack) in &step.replies {
+            if reply_of[cell].replace(attack).is_some() {
+                return Err(deep(format!(
+                    "the defender step at {} in the tree has two replies {}",
+                    pos.diagram(geo),
+                    geo.cell_name(cell)
+                )));
+            }
+        }
+        // as in `every_reply_answered`: after the defender's stone on x the
+        // attacker's completion cells are these without x
+        let threats = pos.completion_cells(geo, attacker, usize::MAX);
+        for (x, &answer) in reply_of.iter().enumerate() {
+            if pos.cells[x] != EMPTY {
+                continue;
+            }
+            let reply = || {
+                format!(
+                    "the defender's reply {} at {}",
+                    geo.cell_name(x),
+                    pos.diagram(geo)
+                )
+            };
+            if let Some(attack) = answer {
+                // the reply alone decides
+                let mut child = pos.clone();
+                child.place(geo, x, defender);
+                self.checked += 1;
+                self.step_wins(&child, attack).map_err(|broken| {
+                    if broken.deep {
+                        broken
+                    } else {
+                        deep(format!("{}: {}", reply(), broken.why))
+                    }
+                })?;
+                continue;
+            }
+            if threats.iter().any(|&t| t != x) {
+                self.checked += 1;
+                continue;
+            }
+            let mut child = pos.clone();
+            child.place(geo, x, defender);
+            if step
+                .covers
+                .iter()
+                .any(|run| replay(geo, &child, run, attacker).is_ok())
+            {
+                self.checked += 1;
+                continue;
+            }
+            return Err(deep(if step.covers.is_empty() {
+                format!(
+                    "{} is no reply of the tree's step there, which has no cover run",
+                    reply()
+                )
+            } else {
+                format!(
+                    "{} is no reply of the tree's step there, and none of the step's {} cover runs wins after it",
+                    reply(),
+                    step.covers.len()
+                )
+            }));
         }
         Ok(())
     }

@@ -9,6 +9,7 @@ use retrograde_checker::threats::check_certificate;
 
 const HEADER: &str = "# retrograde threat proof certificate 2";
 const HEADER_V1: &str = "# retrograde threat proof certificate 1";
+const HEADER_V3: &str = "# retrograde threat proof certificate 3";
 
 /// A diagram of `cols × rows` with X on `xs` and O on `os`.
 fn diagram(cols: usize, rows: usize, xs: &[&str], os: &[&str]) -> String {
@@ -146,7 +147,7 @@ fn a_move_making_an_open_four_needs_no_further_entries() {
         &[
             "the defender's reply e4 at",
             &plus(&OPEN_TWO_X, &OPEN_TWO_O, 'X', "f4"),
-            "no move or vcf entry",
+            "no move, vcf or vct entry",
         ],
     );
 }
@@ -157,7 +158,7 @@ fn a_four_that_is_simply_blocked_is_refused_at_the_block() {
     let root = b7(&xs, &os);
     refused(
         &cert('X', &root, &[format!("move {root} d1")]),
-        &["the defender's reply e1 at", "no move or vcf entry"],
+        &["the defender's reply e1 at", "no move, vcf or vct entry"],
     );
 }
 
@@ -197,7 +198,7 @@ fn a_missing_entry_for_one_reply_is_refused() {
             &covered_certificate(Some(reply)),
             &[
                 &format!("the defender's reply {reply} at {root}"),
-                "no move or vcf entry",
+                "no move, vcf or vct entry",
             ],
         );
     }
@@ -309,7 +310,7 @@ fn o_can_be_the_attacker() {
         &cert('X', &root, &[format!("vcf {root} e4")]),
         &[
             &format!("the defender's reply b1 at {root}"),
-            "no move or vcf entry",
+            "no move, vcf or vct entry",
         ],
     );
 }
@@ -323,7 +324,10 @@ fn a_root_with_a_completion_cell_needs_no_entry() {
 #[test]
 fn a_root_without_entry_is_refused() {
     let root = b7(&OPEN_TWO_X, &OPEN_TWO_O);
-    refused(&cert('X', &root, &[]), &["no move or vcf entry for", &root]);
+    refused(
+        &cert('X', &root, &[]),
+        &["no move, vcf or vct entry for", &root],
+    );
 }
 
 #[test]
@@ -354,13 +358,14 @@ fn a_wrong_header_is_refused() {
     let good = cert('X', &root, &[format!("vcf {root} e4")]);
     accepted(&good);
     for bad_first in [
-        "# retrograde threat proof certificate 3",
+        "# retrograde threat proof certificate 4",
         "# retrograde threat proof certificate 0",
         "# retrograde threat proof certificate 02",
         "# retrograde proof certificate 2",
         "#retrograde threat proof certificate 2",
         "# retrograde threat proof certificate 2 ",
         "# retrograde threat proof certificate 1 ",
+        "# retrograde threat proof certificate 3 ",
     ] {
         let text = good.replacen(HEADER, bad_first, 1);
         refused(&text, &["line 1"]);
@@ -588,7 +593,7 @@ fn a_zone_answers_the_moves_outside_it_by_the_proof_after_a_pass() {
     refused(
         &zone_certificate("b4 e4", &vcf, &["b4", "e4"]),
         &[
-            &format!("the defender's reply f4 at {root} has no move or vcf entry after it"),
+            &format!("the defender's reply f4 at {root} has no move, vcf or vct entry after it"),
             &format!("outside the zone: the vcf run e4 at {after} (lookup board {root}) fails"),
             "runs out",
         ],
@@ -597,7 +602,7 @@ fn a_zone_answers_the_moves_outside_it_by_the_proof_after_a_pass() {
     refused(
         &zone_certificate("b4 e4 f4", &vcf, &["b4", "e4"]),
         &[
-            &format!("the defender's reply f4 at {root} has no move or vcf entry after it"),
+            &format!("the defender's reply f4 at {root} has no move, vcf or vct entry after it"),
             "and the zone lists it",
         ],
     );
@@ -606,7 +611,7 @@ fn a_zone_answers_the_moves_outside_it_by_the_proof_after_a_pass() {
         &zone_certificate("b4 e4 f4", "# no pass proof", &["b4", "e4", "f4"]),
         &[
             &format!("the defender's reply b1 at {root}"),
-            &format!("outside the zone: no move or vcf entry for {root}"),
+            &format!("outside the zone: no move, vcf or vct entry for {root}"),
         ],
     );
     // a zone at a board where the attacker is to move is never used: a
@@ -614,7 +619,7 @@ fn a_zone_answers_the_moves_outside_it_by_the_proof_after_a_pass() {
     let root = b7(&OPEN_TWO_X, &OPEN_TWO_O);
     refused(
         &cert('X', &root, &[format!("zone {root} e4")]),
-        &["no move or vcf entry for", &root],
+        &["no move, vcf or vct entry for", &root],
     );
 }
 
@@ -639,7 +644,7 @@ fn a_move_after_a_pass_is_checked_with_every_extra_stone() {
     refused(
         &zone_certificate("b4 e4", &pass, &["b4", "e4"]),
         &[&format!(
-            "the defender's reply b4 at {actual} (lookup board {looked_up}) has no move or vcf entry after it"
+            "the defender's reply b4 at {actual} (lookup board {looked_up}) has no move, vcf or vct entry after it"
         )],
     );
 }
@@ -664,7 +669,7 @@ fn a_zone_may_list_no_cells() {
     refused(
         &cert('X', &root, &[zone, vcf]),
         &[
-            &format!("the defender's reply e4 at {root} has no move or vcf entry after it"),
+            &format!("the defender's reply e4 at {root} has no move, vcf or vct entry after it"),
             "outside the zone: the vcf run e4 at",
             "e4 is not empty",
         ],
@@ -733,7 +738,7 @@ fn extra_stones_accumulate_through_nested_zones() {
     refused(
         &nested_certificate("e4 b4 e5", &["e4", "b4"]),
         &[
-            &format!("the defender's reply e5 at {actual} (lookup board {after_e3}) has no move or vcf entry after it"),
+            &format!("the defender's reply e5 at {actual} (lookup board {after_e3}) has no move, vcf or vct entry after it"),
             "and the zone lists it",
         ],
     );
@@ -797,4 +802,430 @@ fn a_second_zone_entry_for_a_board_is_refused() {
         bad_text.push('\n');
         refused(&bad_text, &[&format!("line {line}"), needle]);
     }
+}
+
+// Threat-space trees (`vct` entries, version 3).
+
+/// A certificate of version 3 of `mnk 7 7 4`.
+fn cert_v3(attacker: char, root: &str, entries: &[String]) -> String {
+    cert(attacker, root, entries).replacen(HEADER, HEADER_V3, 1)
+}
+
+// X to move with c4 and d3 (their diagonal b5 c4 d3 e2 stopped at both
+// ends by O). X d4 makes two threes: the row c4 d4 (e4 then makes c4 d4
+// e4, completion cells b4 and f4; b4 makes a4 and e4) and the column d3
+// d4 (d5 then makes d2 and d6). No single O stone stops both, and no
+// line of 4 holds both O stones, so one more O stone gives O no
+// completion cell. X has no four to make at the root.
+const VCT_X: [&str; 2] = ["c4", "d3"];
+const VCT_O: [&str; 2] = ["b5", "e2"];
+
+/// The tree of the double three d4: the cover run e4 answers every O
+/// reply but b4, e4 and f4 (after O b4 or f4, e4 leaves one completion
+/// cell, which O blocks; after O e4 it is not empty); those three are
+/// replies of the tree, each answered by the run d5 (d2 and d6). A reply
+/// in `skip` is left out.
+fn double_three_tree(skip: &[&str]) -> String {
+    let mut tree = "d4 [ ( e4 )".to_string();
+    for reply in ["b4", "e4", "f4"] {
+        if !skip.contains(&reply) {
+            tree.push_str(&format!(" {reply} ( d5 )"));
+        }
+    }
+    tree.push_str(" ]");
+    tree
+}
+
+fn vct_certificate(tree: &str) -> String {
+    let root = b7(&VCT_X, &VCT_O);
+    cert_v3('X', &root, &[format!("vct {root} {tree}")])
+}
+
+#[test]
+fn a_vct_tree_of_a_double_three_is_accepted() {
+    // the entry; the defender step after d4; its 44 replies: b4, e4 and
+    // f4 by their run, the 41 others by the cover run
+    assert_eq!(accepted(&vct_certificate(&double_three_tree(&[]))), 46);
+    // nothing simpler holds: the run d4 is no four, and d4 alone leaves O
+    // free to reply anywhere
+    let root = b7(&VCT_X, &VCT_O);
+    refused(
+        &cert_v3('X', &root, &[format!("vcf {root} d4")]),
+        &["d4 leaves the attacker no completion cell"],
+    );
+    refused(
+        &vct_certificate("d4 [ ]"),
+        &[
+            "the vct tree at",
+            &format!(
+                "the defender's reply a1 at {} is no reply of the tree's step there, which has no cover run",
+                plus(&VCT_X, &VCT_O, 'X', "d4")
+            ),
+        ],
+    );
+    // the two rows' covers alone answer every reply too
+    accepted(&vct_certificate("d4 [ ( e4 ) ( d5 ) ]"));
+}
+
+#[test]
+fn a_vct_tree_may_nest_and_use_every_kind_of_step() {
+    // after O b4, X d5 leaves d2 and d6: a defender step with no covers
+    // and no replies holds (each O stone leaves one of them); after O e4,
+    // the same with replies: d2 by `*` (d6 is left), d6 by the run d2
+    // (won at once: X has a completion cell), and c4, X's own stone, which
+    // is never played (so its failing run g1 is harmless)
+    let tree = "d4 [ ( e4 ) b4 d5 [ ] e4 d5 [ d2 * d6 ( d2 ) c4 ( g1 ) ] f4 ( d5 ) ]";
+    accepted(&vct_certificate(tree));
+    // a vct entry reached through a move: O's replies after X's d4 are
+    // answered by the cover e4 but for b4, e4 and f4, whose boards hold
+    // vct entries of their own
+    let root = b7(&VCT_X, &VCT_O);
+    let after = plus(&VCT_X, &VCT_O, 'X', "d4");
+    let mut entries = vec![format!("move {root} d4"), format!("cover {after} e4")];
+    for reply in ["b4", "e4", "f4"] {
+        let board = b7(&and(&VCT_X, &["d4"]), &and(&VCT_O, &[reply]));
+        entries.push(format!("vct {board} d5 [ ]"));
+    }
+    accepted(&cert_v3('X', &root, &entries));
+}
+
+#[test]
+fn a_vct_tree_with_a_defence_set_too_small_is_refused() {
+    let after = plus(&VCT_X, &VCT_O, 'X', "d4");
+    for reply in ["b4", "e4", "f4"] {
+        refused(
+            &vct_certificate(&double_three_tree(&[reply])),
+            &[
+                &format!("the vct tree at {} fails", b7(&VCT_X, &VCT_O)),
+                &format!(
+                    "the defender's reply {reply} at {after} is no reply of the tree's step there, \
+                     and none of the step's 1 cover runs wins after it"
+                ),
+            ],
+        );
+    }
+    // the tree consults no other entry: a vcf entry for the board after O
+    // f4, and a cover entry of the board after d4, do not help
+    let mut text = vct_certificate(&double_three_tree(&["f4"]));
+    let after_f4 = b7(&and(&VCT_X, &["d4"]), &and(&VCT_O, &["f4"]));
+    text.push_str(&format!("vcf {after_f4} d5\ncover {after} d5\n"));
+    refused(&text, &[&format!("the defender's reply f4 at {after}")]);
+}
+
+#[test]
+fn a_vct_tree_whose_cover_does_not_answer_a_move_is_refused() {
+    let after = plus(&VCT_X, &VCT_O, 'X', "d4");
+    // the cover b4 (a4 and e4) fails after O a4, which no reply names
+    refused(
+        &vct_certificate("d4 [ ( b4 ) b4 ( d5 ) e4 ( d5 ) f4 ( d5 ) ]"),
+        &[&format!(
+            "the defender's reply a4 at {after} is no reply of the tree's step there"
+        )],
+    );
+    // a cover that is no threat answers nothing
+    refused(
+        &vct_certificate("d4 [ ( g7 ) b4 ( d5 ) e4 ( d5 ) f4 ( d5 ) ]"),
+        &[&format!("the defender's reply a1 at {after}")],
+    );
+    // a reply's step alone decides its cell: the cover e4 would answer O
+    // a4, but the tree's reply a4 is the run g1, which is no threat
+    let after_a4 = b7(&and(&VCT_X, &["d4"]), &and(&VCT_O, &["a4"]));
+    refused(
+        &vct_certificate("d4 [ ( e4 ) a4 ( g1 ) b4 ( d5 ) e4 ( d5 ) f4 ( d5 ) ]"),
+        &[
+            &format!("the defender's reply a4 at {after}: the run g1 at {after_a4} fails"),
+            "g1 leaves the attacker no completion cell",
+        ],
+    );
+    // a reply deeper in the tree: after O e4 and X d5, O's d6 leaves d2,
+    // but the reply d6 plays g1 and then has nothing for O's d2
+    let after_d6_g1 = b7(
+        &and(&VCT_X, &["d4", "d5", "g1"]),
+        &and(&VCT_O, &["e4", "d6"]),
+    );
+    refused(
+        &vct_certificate("d4 [ ( e4 ) b4 ( d5 ) e4 d5 [ d6 g1 [ ] ] f4 ( d5 ) ]"),
+        &[&format!(
+            "the defender's reply d2 at {after_d6_g1} is no reply of the tree's step there"
+        )],
+    );
+    // (the same reply d6 by `*` holds)
+    accepted(&vct_certificate(
+        "d4 [ ( e4 ) b4 ( d5 ) e4 d5 [ d6 * ] f4 ( d5 ) ]",
+    ));
+}
+
+#[test]
+fn a_vct_tree_fails_on_the_rules_of_its_steps() {
+    let root = b7(&VCT_X, &VCT_O);
+    let after = plus(&VCT_X, &VCT_O, 'X', "d4");
+    for (tree, needles) in [
+        // `*` without a completion cell
+        (
+            "*",
+            vec![format!(
+                "`*` at {root}, where the attacker has no completion cell"
+            )],
+        ),
+        // a run that is no four
+        (
+            "( e4 )",
+            vec![
+                format!("the run e4 at {root} fails"),
+                "e4 leaves the attacker no completion cell".into(),
+            ],
+        ),
+        // a move onto a stone, at the root and below a reply
+        (
+            "c4 [ ]",
+            vec![format!("the move c4 at {root} is onto an occupied cell")],
+        ),
+        (
+            "d4 [ ( e4 ) b4 ( d5 ) e4 d3 [ ] f4 ( d5 ) ]",
+            vec![
+                format!("the defender's reply e4 at {after}: the move d3 at"),
+                "onto an occupied cell".into(),
+            ],
+        ),
+        // two replies on one cell
+        (
+            "d4 [ ( e4 ) b4 ( d5 ) b4 ( d5 ) e4 ( d5 ) f4 ( d5 ) ]",
+            vec![format!(
+                "the defender step at {after} in the tree has two replies b4"
+            )],
+        ),
+    ] {
+        let mut needles: Vec<&str> = needles.iter().map(String::as_str).collect();
+        needles.push("the vct tree at");
+        refused(&vct_certificate(tree), &needles);
+    }
+    // the defender with a completion cell (O a1 b1 c1: d1) at a tree's
+    // defender step
+    let root = b7(&["c4", "d3", "g7"], &["a1", "b1", "c1"]);
+    refused(
+        &cert_v3(
+            'X',
+            &root,
+            &[format!("vct {root} {}", double_three_tree(&[]))],
+        ),
+        &[
+            "the defender, to move at",
+            "in the tree, has a completion cell d1",
+        ],
+    );
+    // a defender step at a full board (3 × 1, lines of 3)
+    let text =
+        cert_mnk("3 1 3", 'X', "X.O", &["vct X.O b1 [ ]".into()]).replacen(HEADER, HEADER_V3, 1);
+    refused(
+        &text,
+        &["the defender is to move at a full board XXO in the tree"],
+    );
+}
+
+#[test]
+fn a_vct_entry_needs_version_3() {
+    let text = vct_certificate(&double_three_tree(&[]));
+    accepted(&text);
+    for (header, version) in [(HEADER, 2), (HEADER_V1, 1)] {
+        refused(
+            &text.replacen(HEADER_V3, header, 1),
+            &[
+                "line 5",
+                &format!("a vct entry in a version {version} certificate"),
+            ],
+        );
+    }
+    // version 3 reads every other entry as version 2 does
+    let v3 = |text: String| text.replacen(HEADER, HEADER_V3, 1);
+    assert_eq!(
+        accepted(&v3(covered_certificate(None))),
+        1 + 2 + (1 + 1 + 40) + 39
+    );
+    let root = b7(&ZONE_X, &ZONE_O);
+    accepted(&v3(zone_certificate(
+        "b4 e4 f4",
+        &format!("vcf {root} e4"),
+        &["b4", "e4", "f4"],
+    )));
+}
+
+#[test]
+fn a_malformed_vct_tree_is_refused() {
+    let good = double_three_tree(&[]);
+    accepted(&vct_certificate(&good));
+    for (tree, needle) in [
+        (
+            "d4",
+            "expected `[` after the attacker's d4, not the end of the tree",
+        ),
+        ("d4 [", "ends inside a defender step"),
+        ("d4 [ ( e4 ) b4 ( d5 )", "ends inside a defender step"),
+        (
+            "d4 [ ( e4 ) b4 ]",
+            "expected an attacker step (`*`, `(` or a cell), not \"]\"",
+        ),
+        (
+            "d4 [ ( e4 ) b4",
+            "expected an attacker step (`*`, `(` or a cell), not the end",
+        ),
+        (
+            "d4 ( e4 )",
+            "expected `[` after the attacker's d4, not \"(\"",
+        ),
+        (
+            "[ ]",
+            "expected an attacker step (`*`, `(` or a cell), not \"[\" (word 1",
+        ),
+        (")", "expected an attacker step"),
+        (
+            "d4 [ ] ]",
+            "\"]\" (word 4 of the tree) follows the whole tree",
+        ),
+        ("* *", "follows the whole tree"),
+        ("( d4 ) d5", "follows the whole tree"),
+        ("d4 [ ( ) ]", "an empty run at word 3"),
+        ("( )", "an empty run at word 1"),
+        ("( d4", "the `(` of word 1 has no `)`"),
+        ("d4 [ ( e4 ]", "expected a cell, not \"]\""),
+        ("d4 [ ( e4 [ ) ]", "expected a cell, not \"[\""),
+        ("d4 [ ( e4 * ) ]", "expected a cell, not \"*\""),
+        (
+            "d4 [ * ]",
+            "expected a cover `(`, a reply's cell or `]`, not \"*\"",
+        ),
+        (
+            "d4 [ [ ] ]",
+            "expected a cover `(`, a reply's cell or `]`, not \"[\"",
+        ),
+        (
+            "d4 [ ) ]",
+            "expected a cover `(`, a reply's cell or `]`, not \")\"",
+        ),
+        ("d4 [ b4 ( d5 ) ( e4 ) ]", "a cover after a reply"),
+        ("d4 [ (e4) ]", "bad cell \"(e4)\""),
+        ("d4 { }", "expected `[` after the attacker's d4, not \"{\""),
+        ("d4 [ { ]", "bad cell \"{\" (word 3 of the tree)"),
+        (
+            "d4 [ ( e4 ) b4 ( d5 ) e4 ( d5 ) f4 ( h5 ) ]",
+            "cell \"h5\" is off the board (word 16 of the tree)",
+        ),
+        ("d8 [ ]", "off the board"),
+        ("D4 [ ]", "bad cell"),
+    ] {
+        refused(
+            &vct_certificate(tree),
+            &["line 5: a bad vct tree: ", needle],
+        );
+    }
+    // no tree at all, and stray spaces
+    let text = vct_certificate(&good);
+    refused(
+        &text.replace(&format!(" {good}"), ""),
+        &["line 5", "malformed entry"],
+    );
+    refused(&text.replace("d4 [", "d4  ["), &["line 5", "malformed"]);
+    refused(&text.replace(" ]\n", " ] \n"), &["line 5", "malformed"]);
+}
+
+#[test]
+fn a_vct_entry_is_a_boards_one_attacker_entry() {
+    let root = b7(&VCT_X, &VCT_O);
+    let vct = format!("vct {root} {}", double_three_tree(&[]));
+    for (other, message) in [
+        (format!("move {root} d4"), "a second entry (vct after move)"),
+        (format!("vcf {root} d4"), "a second entry (vct after vcf)"),
+        (vct.clone(), "a second entry (vct after vct)"),
+    ] {
+        refused(
+            &cert_v3('X', &root, &[other.clone(), vct.clone()]),
+            &["line 6", message],
+        );
+    }
+    refused(
+        &cert_v3('X', &root, &[vct.clone(), format!("move {root} d4")]),
+        &["line 6", "a second entry (move after vct)"],
+    );
+    refused(
+        &cert_v3('X', &root, &[vct.clone(), format!("vcf {root} d4")]),
+        &["line 6", "a second entry (vcf after vct)"],
+    );
+    // defender entries may share its board
+    accepted(&cert_v3(
+        'X',
+        &root,
+        &[vct, format!("cover {root} a1"), format!("zone {root}")],
+    ));
+}
+
+#[test]
+fn a_vct_tree_is_replayed_with_a_zones_extra_stones() {
+    // the zone certificate with the pass proof the tree e4 [ ] (the open
+    // three c4 d4 e4 of row 4: every O stone leaves b4 or f4)
+    let root = b7(&ZONE_X, &ZONE_O);
+    let vct = format!("vct {root} e4 [ ]");
+    let v3 = |text: String| text.replacen(HEADER, HEADER_V3, 1);
+    accepted(&v3(zone_certificate("b4 e4 f4", &vct, &["b4", "e4", "f4"])));
+    // f4 out of the zone: the tree is replayed on the root with the extra
+    // stone f4, where e4 leaves only b4, and O's b4 is answered by nothing
+    let actual = plus(&ZONE_X, &ZONE_O, 'O', "f4");
+    let after_e4 = b7(&and(&ZONE_X, &["e4"]), &and(&ZONE_O, &["f4"]));
+    refused(
+        &v3(zone_certificate("b4 e4", &vct, &["b4", "e4"])),
+        &[
+            &format!("the vct tree at {actual} (lookup board {root}) fails"),
+            &format!("the defender's reply b4 at {after_e4} is no reply of the tree's step there"),
+        ],
+    );
+}
+
+#[test]
+fn a_vct_tree_on_a_15_by_15_board() {
+    // k = 5: X g8 h8 (row 8) and i6 i7 (column i); X i8 makes the open
+    // threes g8 h8 i8 and i6 i7 i8. The cover j8 (the four g8 … j8, with
+    // f8 and k8) answers every reply but f8, j8 and k8; the cover i9 (i5
+    // and i10) every reply but i5, i9 and i10.
+    let root = diagram(
+        15,
+        15,
+        &["g8", "h8", "i6", "i7"],
+        &["a1", "o1", "a15", "o15"],
+    );
+    let text = cert_mnk(
+        "15 15 5",
+        'X',
+        &root,
+        &[format!("vct {root} i8 [ ( j8 ) ( i9 ) ]")],
+    )
+    .replacen(HEADER, HEADER_V3, 1);
+    // the entry, the defender step, its 216 replies
+    assert_eq!(accepted(&text), 1 + 1 + 216);
+    // the row's cover alone misses f8 (and j8 and k8)
+    let after = diagram(
+        15,
+        15,
+        &["g8", "h8", "i6", "i7", "i8"],
+        &["a1", "o1", "a15", "o15"],
+    );
+    refused(
+        &text.replace(" ( i9 )", ""),
+        &[&format!("the defender's reply f8 at {after} is no reply")],
+    );
+    // answered by replies instead: the column's four after each of them
+    accepted(&text.replace(" ( i9 )", " f8 ( i9 ) j8 ( i9 ) k8 ( i9 )"));
+}
+
+#[test]
+fn a_deep_vct_tree_is_read_without_recursion() {
+    // a chain of 200,000 steps under the reply c4, X's own stone: read
+    // (and dropped) whole, never played
+    let n = 200_000;
+    let chain = format!("a1 [ {}{}", "a2 a1 [ ".repeat(n - 1), "] ".repeat(n));
+    let tree = double_three_tree(&[]).replace(" ]", &format!(" c4 {}]", chain));
+    assert_eq!(accepted(&vct_certificate(&tree)), 46);
+    // the same chain unbalanced
+    let text = vct_certificate(&tree.replacen("] ", "", 1));
+    refused(
+        &text,
+        &["line 5: a bad vct tree: ", "ends inside a defender step"],
+    );
 }
