@@ -513,6 +513,7 @@ fn check_certificate_output(path: &Path, replace_any_file: bool) -> Result<()> {
         proof_tree::CERTIFICATE_MAGIC,
         zones::CERTIFICATE_MAGIC,
         threats::CERTIFICATE_MAGIC,
+        threats::CERTIFICATE_MAGIC_VCT,
     ];
     let head_len = ours.iter().map(|m| m.len()).max().unwrap_or(0);
     let is_ours = |head: &[u8]| ours.iter().any(|m| head.starts_with(m.as_bytes()));

@@ -89,8 +89,8 @@ pub struct ProveMnkArgs {
     /// a victory by continuous threats (threes and fours, each three
     /// followed against every defender reply no run of fours answers) of
     /// at most DEPTH threats and NODES positions (default 400); found,
-    /// its first move is the only one tried there. Sound: it only narrows
-    /// the attacker's moves. `off` (the default): never.
+    /// it settles the turn, and the certificate (version 3) holds its
+    /// whole tree for the checker to replay. `off` (the default): never.
     #[arg(long, value_name = "DEPTH[,NODES]|off", value_parser = parse_vct)]
     vct: Option<Vct>,
     /// With --method threats: a horizon; an attacker turn with N stones

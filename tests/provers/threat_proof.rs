@@ -668,3 +668,76 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
     assert!(missing.contains("no checkpoint there"), "{missing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 76: gomoku proofs with threat-space search write each win by
+/// threes as one `vct` tree (version 3), accepted; and a tree whose
+/// defence set is written too small — one defender reply and its
+/// continuation taken out — is refused, every time (without zones, so
+/// that no extra stone could make the reply unplayable).
+#[test]
+fn a_threat_space_tree_with_a_reply_taken_out_is_refused() {
+    let geometry = Geometry::new(BoardSize::new(15, 15, 5)).unwrap();
+    let mut board = Board::after(&geometry, "h8 a1 i9 a2").unwrap();
+    let settings = Settings {
+        vct: Some(VctLimits::default()),
+        zone_moves: None,
+        ..Settings::default()
+    };
+    let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 30, None);
+    prover.limit_visits(2_000_000);
+    assert_eq!(prover.prove(&mut board), Verdict::Proved);
+    let (text, _) = prover.certificate(&mut board).unwrap();
+    assert!(text.starts_with("# retrograde threat proof certificate 3\n"));
+    check_certificate(&text).expect("accepted");
+    let lines: Vec<&str> = text.lines().collect();
+    let mut damaged = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if !line.starts_with("vct ") {
+            continue;
+        }
+        let words: Vec<&str> = line.split(' ').collect();
+        let mut spans = Vec::new();
+        assert_eq!(attacker_step(&words, 2, &mut spans), words.len(), "{line}");
+        // the outermost reply of each tree that has one (spans are in
+        // post-order), up to 30 trees
+        let Some(span) = spans.last() else { continue };
+        let mut words = words.clone();
+        words.drain(span.clone());
+        let mut broken = lines.clone();
+        let tree = words.join(" ");
+        broken[i] = &tree;
+        let refused = check_certificate(&(broken.join("\n") + "\n"));
+        assert!(refused.is_err(), "accepted without a reply: {tree}");
+        damaged += 1;
+        if damaged == 30 {
+            break;
+        }
+    }
+    assert!(damaged >= 10, "{damaged} trees with replies");
+}
+
+/// The end of the attacker step of a `vct` tree (docs/FORMAT.md) that
+/// starts at `words[at]`, with the span of every reply below it (a reply's
+/// cell and its attacker step) added to `spans`: a parser of the grammar
+/// written for this test.
+fn attacker_step(words: &[&str], at: usize, spans: &mut Vec<std::ops::Range<usize>>) -> usize {
+    match words[at] {
+        "*" => at + 1,
+        "(" => at + words[at..].iter().position(|&w| w == ")").unwrap() + 1,
+        _ => {
+            // a cell, then the defender step
+            assert_eq!(words[at + 1], "[");
+            let mut i = at + 2;
+            while words[i] != "]" {
+                if words[i] == "(" {
+                    i += words[i..].iter().position(|&w| w == ")").unwrap() + 1;
+                } else {
+                    let end = attacker_step(words, i + 1, spans);
+                    spans.push(i..end);
+                    i = end;
+                }
+            }
+            i + 1
+        }
+    }
+}

@@ -14,7 +14,9 @@
 //! * **OR expansion** (attacker to move): a completion cell wins; a full
 //!   board, or two defender completion cells, is not a win; one defender
 //!   completion cell must be taken (the only move); a winning run of fours
-//!   found by [`fours::find_vcf`] wins (a *vcf* leaf). Otherwise the
+//!   found by [`fours::find_vcf`] wins (a *vcf* leaf); with
+//!   [`Settings::vct`], a win by continuous threats with threes as well
+//!   ([`space`]) wins too (a *vct* leaf). Otherwise the
 //!   candidate moves are every empty cell ([`Settings::attacker_moves`]
 //!   `None`) or the best-scored few (a score of the windows through the
 //!   cell, attack above defence). Leaving attacker moves out can only fail
@@ -101,8 +103,9 @@
 //! so that one proof runs across several processes.
 //!
 //! **Certificate** ([`ThreatProver::certificate`], docs/FORMAT.md "Threat
-//! proof certificates"): from the root, at each OR node the move (`move`)
-//! or the winning run (`vcf`); at each AND node its zone (`zone`) and
+//! proof certificates"): from the root, at each OR node the move (`move`),
+//! the winning run (`vcf`) or the whole threat-space tree (`vct`, version
+//! 3: [`steps`]); at each AND node its zone (`zone`) and
 //! covers (`cover`), the entries of the proof after the pass, then the
 //! entries below every defender move no cover or zone answers. A checker
 //! that knows only the rules and the replay of [`fours`] checks it
@@ -141,6 +144,10 @@ use zones::Cut;
 
 /// The first line of a threat proof certificate.
 pub const CERTIFICATE_MAGIC: &str = "# retrograde threat proof certificate 2";
+
+/// The first line of a threat proof certificate written with the
+/// threat-space search on: version 3, which may hold `vct` entries.
+pub const CERTIFICATE_MAGIC_VCT: &str = "# retrograde threat proof certificate 3";
 
 /// Bytes the cache of expansions takes for each expansion beside its
 /// lists: the shared box (counts and the enum) and the allocator's header
@@ -1167,7 +1174,12 @@ impl<'g> ThreatProver<'g> {
         let g = self.geometry;
         write!(
             out,
-            "{CERTIFICATE_MAGIC}\nmnk {} {} {}\nclaim {} wins\nroot {}\n",
+            "{}\nmnk {} {} {}\nclaim {} wins\nroot {}\n",
+            if self.settings.vct.is_some() {
+                CERTIFICATE_MAGIC_VCT
+            } else {
+                CERTIFICATE_MAGIC
+            },
             g.cols,
             g.rows,
             g.k,
@@ -1201,21 +1213,20 @@ impl<'g> ThreatProver<'g> {
         result.map(|()| entries)
     }
 
-    /// Lists `board` in the certificate's walk: `false` if it was listed
-    /// already; refused when the positions listed would pass their share
-    /// of the memory. With `proof_key`, its key is kept for the proof's
-    /// checkpoint (a position of a threat-space win's steps needs none:
-    /// the one it starts from is settled by its expansion).
-    fn listed(
+    /// Writes the entries of the proof below `board`, each position once
+    /// (by `seen`); recursive, one level a ply (at most 256).
+    fn write_entries(
         &mut self,
-        board: &Board,
+        board: &mut Board,
+        out: &mut dyn Write,
         seen: &mut FxHashSet<u128>,
-        proof_key: bool,
-    ) -> Result<bool> {
+        entries: &mut usize,
+    ) -> Result<()> {
+        let lost = || Error::InvalidInput("its certificate could not be read back".into());
         if !seen.insert(board.exact_key()) {
-            return Ok(false);
+            return Ok(());
         }
-        if proof_key && self.keeping_proof_keys {
+        if self.keeping_proof_keys {
             self.proof_keys.insert(board.key());
         }
         // the positions listed (and their keys, kept) take their bytes
@@ -1236,22 +1247,6 @@ impl<'g> ThreatProver<'g> {
                 ),
                 &[Remedy::give(Setting::MaxMemory)],
             ));
-        }
-        Ok(true)
-    }
-
-    /// Writes the entries of the proof below `board`, each position once
-    /// (by `seen`); recursive, one level a ply (at most 256).
-    fn write_entries(
-        &mut self,
-        board: &mut Board,
-        out: &mut dyn Write,
-        seen: &mut FxHashSet<u128>,
-        entries: &mut usize,
-    ) -> Result<()> {
-        let lost = || Error::InvalidInput("its certificate could not be read back".into());
-        if !self.listed(board, seen, true)? {
-            return Ok(());
         }
 
         if !self.ensure_proved(board) {
@@ -1282,7 +1277,8 @@ impl<'g> ThreatProver<'g> {
             }
             Expansion::Threats(_) => {
                 let steps = self.threat_steps(board, t).ok_or_else(lost)?;
-                self.write_steps(board, &steps, t, out, seen, entries)?;
+                self.write_steps(board, &steps, t, out)?;
+                *entries += 1;
             }
             Expansion::Moves {
                 all, covers, pass, ..

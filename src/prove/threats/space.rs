@@ -3,8 +3,8 @@
 //! ch. 5), the OR-node rule of the threat prover that plays threes as well
 //! as fours. A small depth-first AND/OR search, run on a position with the
 //! attacker to move; what it finds is a winning strategy built only of
-//! exact steps, so the prover may play its first move and nothing else
-//! there (a proof needs one good attacker move).
+//! exact steps, so the prover settles the position by it (a leaf of its
+//! proof, like a run of fours).
 //!
 //! * **Attacker turn** (OR): a completion cell wins; two defender
 //!   completion cells, or a full board, lose; one must be taken (and the
@@ -45,11 +45,10 @@
 //! orientation of a position, and every search of it again, finds the
 //! same move.
 //!
-//! **Certificate.** The prover that plays the move found searches the
-//! position below it as any other, so the certificate writes a threat-space
-//! step with its usual entries (docs/FORMAT.md, "Threat-space steps"): the
-//! three as a `move`, the defender's turn after it with its `cover` runs,
-//! and every defence below. The checker plays every defender move itself.
+//! **Certificate.** The prover settles the position by the win found and
+//! writes its whole tree as one `vct` entry (docs/FORMAT.md, "Threat-space
+//! trees"): the threats, the defender's turns with their cover runs, and
+//! every defence searched. The checker plays every defender move itself.
 
 use rustc_hash::FxHashMap;
 
@@ -78,21 +77,21 @@ impl Default for VctLimits {
 }
 
 /// A win by continuous threats, as found: what the certificate writes
-/// (docs/FORMAT.md, "Threat-space steps"), cells of the board searched.
+/// (docs/FORMAT.md, "Threat-space trees"), cells of the board searched.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Step {
-    /// A completion cell at the attacker's turn, or two at the
-    /// defender's: nothing to write.
+    /// A completion cell at the attacker's turn (`*` in the tree), or two
+    /// at the defender's (`[ ]`).
     Done,
-    /// At the attacker's turn: a winning run of fours (a `vcf` entry).
+    /// At the attacker's turn: a winning run of fours (`( … )` in the tree).
     Run(Vec<u16>),
-    /// At the attacker's turn: this move (a `move` entry), then the
-    /// defender's turn after it.
+    /// At the attacker's turn: this move, then the defender's turn after
+    /// it.
     Move(u32, Box<Step>),
     /// At the defender's turn: the runs of fours that answer the moves
-    /// they cover (`cover` entries; none when the attacker has one
-    /// completion cell, which answers every move but its block), and
-    /// every other move with the attacker's turn after it.
+    /// they cover (none when the attacker has one completion cell, which
+    /// answers every move but its block), and every other move with the
+    /// attacker's turn after it.
     Replies {
         covers: Vec<Vec<u16>>,
         replies: Vec<(u32, Step)>,

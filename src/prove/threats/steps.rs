@@ -4,10 +4,11 @@
 //! canonical image (so the same steps in every orientation), when the
 //! certificate's walk writes them or a zone needs them.
 //!
-//! **Entries** (docs/FORMAT.md, "Threat-space steps"): at an attacker
-//! turn a `move` (or the `vcf` of a run of fours), at a defender turn its
-//! `cover` runs, then the positions after every other defender move, each
-//! position once: one the walk listed already keeps the entries it has.
+//! **Entry** (docs/FORMAT.md, "Threat-space trees"): one `vct` entry of
+//! the position holding the whole tree, replayed by the checker on the
+//! actual board. Its positions are listed nowhere else, so the proof a
+//! zone is worked out from is exactly the one written: a position the
+//! tree shares with another proof keeps its own steps in each.
 //!
 //! **Zones** (rules of [`super::zones`], over the positions of the steps):
 //! at every position the guards (the empty cells of windows free of
@@ -17,12 +18,10 @@
 //! completion cells and the cells of its covers (`zones::covers_zone`),
 //! one empty cell if none is in yet; the zones of the positions below added
 //! in, each restricted to the empty cells of its position. The lemma of
-//! [`super::zones`] holds for it as for a proof read from the table: its
-//! proof uses nothing but these rules.
+//! [`super::zones`] holds for it as for a proof read from the table: the
+//! tree's replay uses nothing but these rules.
 
 use std::io::Write;
-
-use rustc_hash::FxHashSet;
 
 use crate::board::cells::Cells;
 use crate::error::Result;
@@ -46,74 +45,57 @@ impl ThreatProver<'_> {
         space::vct_steps(&mut image, self.attacker, vct, vcf, covers)
     }
 
-    /// Writes `step` (cells of the canonical image, `t` mapping `board`
-    /// onto it) as the entries of `board`, listed already, and of the
-    /// positions below it not yet listed; `board` is left as it was.
+    /// Writes the `vct` entry of `board` for `step`, its win in cells
+    /// of the canonical image (`t` maps `board` onto it).
     pub(super) fn write_steps(
-        &mut self,
-        board: &mut Board,
+        &self,
+        board: &Board,
         step: &Step,
         t: usize,
         out: &mut dyn Write,
-        seen: &mut FxHashSet<u128>,
-        entries: &mut usize,
     ) -> Result<()> {
         let g = self.geometry;
-        let cell_of = |c: u32| u32::from(g.inverses[t][c as usize]);
-        let names = |cells: &mut dyn Iterator<Item = u32>| -> String {
-            cells
-                .map(|c| format!(" {}", g.cell_name(cell_of(c))))
-                .collect()
-        };
-        let (a, d) = (self.attacker, 1 - self.attacker);
-        match step {
-            Step::Done => {}
-            Step::Run(run) => {
-                let run = names(&mut run.iter().map(|&c| u32::from(c)));
-                writeln!(out, "vcf {}{run}", board.diagram()).map_err(written)?;
-                *entries += 1;
-            }
-            Step::Move(cell, below) => {
-                let name = names(&mut std::iter::once(*cell));
-                writeln!(out, "move {}{name}", board.diagram()).map_err(written)?;
-                *entries += 1;
-                self.write_below(board, cell_of(*cell), a, below, t, out, seen, entries)?;
-            }
-            Step::Replies { covers, replies } => {
-                for cover in covers {
-                    let cover = names(&mut cover.iter().map(|&c| u32::from(c)));
-                    writeln!(out, "cover {}{cover}", board.diagram()).map_err(written)?;
-                    *entries += 1;
-                }
-                for (reply, below) in replies {
-                    self.write_below(board, cell_of(*reply), d, below, t, out, seen, entries)?;
-                }
-            }
-        }
-        Ok(())
+        let mut tree = String::new();
+        let name = |c: u32| g.cell_name(u32::from(g.inverses[t][c as usize]));
+        tree_words(step, true, &name, &mut tree);
+        writeln!(out, "vct {}{tree}", board.diagram()).map_err(written)
     }
+}
 
-    /// [`Self::write_steps`] of `below` at `board` after `mover` plays
-    /// `cell`, if that position is not listed yet.
-    #[allow(clippy::too_many_arguments)]
-    fn write_below(
-        &mut self,
-        board: &mut Board,
-        cell: u32,
-        mover: usize,
-        below: &Step,
-        t: usize,
-        out: &mut dyn Write,
-        seen: &mut FxHashSet<u128>,
-        entries: &mut usize,
-    ) -> Result<()> {
-        board.play(cell, mover);
-        let written = match self.listed(board, seen, false) {
-            Ok(true) => self.write_steps(board, below, t, out, seen, entries),
-            other => other.map(|_| ()),
-        };
-        board.undo(cell, mover);
-        written
+/// Appends the words of `step` (docs/FORMAT.md, "Threat-space trees"),
+/// each after a space: an attacker step when `attacker_turn`, else a
+/// defender step; `name` names a cell.
+fn tree_words(step: &Step, attacker_turn: bool, name: &dyn Fn(u32) -> String, out: &mut String) {
+    let run = |cells: &[u16], out: &mut String| {
+        out.push_str(" (");
+        for &c in cells {
+            out.push(' ');
+            out.push_str(&name(u32::from(c)));
+        }
+        out.push_str(" )");
+    };
+    match step {
+        // two completion cells at a defender turn: every move leaves one
+        Step::Done if !attacker_turn => out.push_str(" [ ]"),
+        Step::Done => out.push_str(" *"),
+        Step::Run(cells) => run(cells, out),
+        Step::Move(cell, below) => {
+            out.push(' ');
+            out.push_str(&name(*cell));
+            tree_words(below, false, name, out);
+        }
+        Step::Replies { covers, replies } => {
+            out.push_str(" [");
+            for cover in covers {
+                run(cover, out);
+            }
+            for (cell, below) in replies {
+                out.push(' ');
+                out.push_str(&name(*cell));
+                tree_words(below, true, name, out);
+            }
+            out.push_str(" ]");
+        }
     }
 }
 
