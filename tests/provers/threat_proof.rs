@@ -103,13 +103,15 @@ fn every_position_of_the_small_boards_agrees() {
 }
 
 /// The same with threat-space search at every attacker turn (issue 76),
-/// on every 10th of those positions (`threat_space.rs` checks the search's
+/// on every 25th of those positions (`threat_space.rs` checks the search's
 /// moves on all of them; the whole of this is the ignored test below):
-/// where it finds a win, its move is the only one tried, so a move it
-/// found that does not win would make the prover miss the win.
+/// where it finds a win, that settles the turn, so a win it found that is
+/// none would make the prover claim one.
 #[test]
 fn positions_of_the_small_boards_agree_with_threat_space_search() {
-    assert!(agree_with_threat_space_search(10) > 10_000);
+    let checked = agree_with_threat_space_search(25);
+    eprintln!("{checked} positions");
+    assert!(checked > 100_000, "{checked}");
 }
 
 /// [`positions_of_the_small_boards_agree_with_threat_space_search`] on
@@ -156,7 +158,7 @@ fn random_5x4_positions_agree_with_threat_space_search() {
         vct: Some(VctLimits::default()),
         ..complete()
     };
-    random_positions_agree(5, 4, 76, 30, settings);
+    random_positions_agree(5, 4, 76, 15, settings);
 }
 
 /// `count` random positions of each k from 3 to 5 of a `cols` × `rows`
@@ -362,8 +364,8 @@ fn restricted_proofs_are_wins_with_accepted_certificates() {
     restricted_proofs_agree(&[(4, 4, 3, 17), (4, 4, 4, 71)], (50_000, 2));
 }
 
-/// The same with threat-space search (issue 76), on every 53rd position of
-/// 4 × 4 with k = 3 and every 211th of k = 4: its proofs are wins by the
+/// The same with threat-space search (issue 76), on every 107th position of
+/// 4 × 4 with k = 3 and every 421st of k = 4: its proofs are wins by the
 /// table, their certificates accepted.
 #[test]
 fn restricted_proofs_with_threat_space_search_are_wins_with_accepted_certificates() {
@@ -371,9 +373,9 @@ fn restricted_proofs_with_threat_space_search_are_wins_with_accepted_certificate
         vct: Some(VctLimits::default()),
         ..restricted()
     };
-    let (proofs, checked) = restricted_proofs_checked(settings, &[(4, 4, 3, 53), (4, 4, 4, 211)]);
+    let (proofs, checked) = restricted_proofs_checked(settings, &[(4, 4, 3, 107), (4, 4, 4, 421)]);
     eprintln!("{proofs} proofs, {checked} checked with zone entries");
-    assert!(proofs > 10_000 && checked > 0, "{proofs}, {checked}");
+    assert!(proofs > 4_000 && checked > 0, "{proofs}, {checked}");
 }
 
 /// [`restricted_proofs_are_wins_with_accepted_certificates`] on every

@@ -105,7 +105,7 @@
 //! **Certificate** ([`ThreatProver::certificate`], docs/FORMAT.md "Threat
 //! proof certificates"): from the root, at each OR node the move (`move`),
 //! the winning run (`vcf`) or the whole threat-space tree (`vct`, version
-//! 3: [`steps`]); at each AND node its zone (`zone`) and
+//! 3, `steps.rs`); at each AND node its zone (`zone`) and
 //! covers (`cover`), the entries of the proof after the pass, then the
 //! entries below every defender move no cover or zone answers. A checker
 //! that knows only the rules and the replay of [`fours`] checks it
