@@ -1052,19 +1052,7 @@ impl Checker<'_> {
         let geo = &cert.geo;
         let (attacker, defender) = (cert.attacker, other(cert.attacker));
         let pos = at.actual;
-        if pos.is_full() {
-            return Err(deep(format!(
-                "the defender is to move at a full board {}",
-                self.name(at)
-            )));
-        }
-        if let Some(&c) = pos.completion_cells(geo, defender, 1).first() {
-            return Err(deep(format!(
-                "the defender, to move at {}, has a completion cell {}",
-                self.name(at),
-                geo.cell_name(c)
-            )));
-        }
+        self.defender_may_move(pos, &|| self.name(at))?;
         let threats = pos.completion_cells(geo, attacker, usize::MAX);
         let covers: &[Vec<usize>] = cert.covers.get(&at.lookup).map_or(&[], Vec::as_slice);
         let zone = cert.zones.get(&at.lookup);
@@ -1192,6 +1180,28 @@ impl Checker<'_> {
         }
     }
 
+    /// What a defender's turn needs before its moves are played: `pos` is
+    /// not full and the defender has no completion cell; `name` names the
+    /// board in the reason (made only for one).
+    fn defender_may_move(&self, pos: &Pos, name: &dyn Fn() -> String) -> Result<(), Broken> {
+        let geo = &self.cert.geo;
+        if pos.is_full() {
+            return Err(deep(format!(
+                "the defender is to move at a full board {}",
+                name()
+            )));
+        }
+        let defender = other(self.cert.attacker);
+        if let Some(&c) = pos.completion_cells(geo, defender, 1).first() {
+            return Err(deep(format!(
+                "the defender, to move at {}, has a completion cell {}",
+                name(),
+                geo.cell_name(c)
+            )));
+        }
+        Ok(())
+    }
+
     /// Whether the defender step `defence` of a `vct` tree holds on `pos`,
     /// the defender to move; why not names the board (and the reply).
     fn defence_holds(&mut self, pos: &Pos, defence: usize) -> Result<(), Broken> {
@@ -1200,19 +1210,7 @@ impl Checker<'_> {
         let (attacker, defender) = (cert.attacker, other(cert.attacker));
         let step = &cert.trees.defences[defence];
         self.checked += 1;
-        if pos.is_full() {
-            return Err(deep(format!(
-                "the defender is to move at a full board {} in the tree",
-                pos.diagram(geo)
-            )));
-        }
-        if let Some(&c) = pos.completion_cells(geo, defender, 1).first() {
-            return Err(deep(format!(
-                "the defender, to move at {} in the tree, has a completion cell {}",
-                pos.diagram(geo),
-                geo.cell_name(c)
-            )));
-        }
+        self.defender_may_move(pos, &|| format!("{} in the tree", pos.diagram(geo)))?;
         // each cell's reply, if any
         let mut reply_of: Vec<Option<usize>> = vec![None; geo.cells()];
         for &(cell, attack) in &step.replies {
