@@ -18,7 +18,7 @@ use crate::common::Rng;
 use retrograde_checker::threats::check_certificate;
 
 /// A board with these stones (bit `i` = cell `i`, row by row).
-fn board_of(geometry: &Geometry, x: u64, o: u64) -> Board<'_> {
+pub(crate) fn board_of(geometry: &Geometry, x: u64, o: u64) -> Board<'_> {
     let mut board = Board::empty(geometry);
     for (stones, colour) in [(x, 0), (o, 1)] {
         for cell in 0..geometry.cells() {

@@ -10,7 +10,7 @@ use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::memory::Budget;
 use retrograde::position::Family;
-use retrograde::prove::threats::board::{Board, Geometry};
+use retrograde::prove::threats::board::Geometry;
 use retrograde::prove::threats::fours::{find_vcf, VcfLimits};
 use retrograde::prove::threats::space::{find_vct, VctLimits};
 use retrograde::search::bitboard::{Bitboard, BoardSearcher};
@@ -18,19 +18,7 @@ use retrograde::tables::layered::solve_mnk;
 
 use crate::common;
 use crate::common::Rng;
-
-/// A board with these stones (bit `i` = cell `i`, row by row).
-fn board_of(geometry: &Geometry, x: u64, o: u64) -> Board<'_> {
-    let mut board = Board::empty(geometry);
-    for (stones, colour) in [(x, 0), (o, 1)] {
-        for cell in 0..geometry.cells() {
-            if stones >> cell & 1 == 1 {
-                board.play(cell, colour);
-            }
-        }
-    }
-    board
-}
+use crate::threat_proof::board_of;
 
 /// What the search says of one position: its move for the player to
 /// move, and whether a run of fours alone (no three) wins there.

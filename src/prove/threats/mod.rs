@@ -220,10 +220,11 @@ pub struct Settings {
     /// o15 (the a1 class) 4.84 M at 30, 8.14 M at 36, 30.4 M at 44; h8
     /// k10 33.3 M at 30.
     pub max_stones: Option<u32>,
-    /// Threat-space search at attacker turns ([`space`]): with a victory
-    /// by continuous threats found within these limits, its first move is
-    /// the only one tried there (`None`: never looked for). Tried before
-    /// the horizon, so that a threat sequence wins past it too.
+    /// Threat-space search at attacker turns ([`space`]): a victory by
+    /// continuous threats found within these limits settles the turn (a
+    /// leaf, its tree found again for the certificate and zones; `None`:
+    /// never looked for). Tried before the horizon, so that a threat
+    /// sequence wins past it too.
     pub vct: Option<VctLimits>,
 }
 
@@ -360,8 +361,9 @@ pub struct ThreatStats {
     /// Attacker turns where threat-space search found a win by continuous
     /// threats ([`space`]), counted at each expansion.
     pub vct_found: u64,
-    /// Threat-space searches run, and the positions they visited.
+    /// Threat-space searches run.
     pub vct_searches: u64,
+    /// The positions the threat-space searches visited.
     pub vct_nodes: u64,
 }
 
@@ -1248,7 +1250,6 @@ impl<'g> ThreatProver<'g> {
                 &[Remedy::give(Setting::MaxMemory)],
             ));
         }
-
         if !self.ensure_proved(board) {
             return Err(match self.stopped() {
                 // a piece the full table gave up, proved again on the clock
