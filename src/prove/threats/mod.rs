@@ -16,7 +16,8 @@
 //!   completion cell must be taken (the only move); a winning run of fours
 //!   found by [`fours::find_vcf`] wins (a *vcf* leaf); with
 //!   [`Settings::vct`], a win by continuous threats with threes as well
-//!   ([`space`]) wins too (a *vct* leaf). Otherwise the
+//!   ([`space`]) wins too (a *vct* leaf; searched when the df-pn first
+//!   enters the turn, not when it counts it as a child). Otherwise the
 //!   candidate moves are every empty cell ([`Settings::attacker_moves`]
 //!   `None`) or the best-scored few (a score of the windows through the
 //!   cell, attack above defence). Leaving attacker moves out can only fail
@@ -223,8 +224,10 @@ pub struct Settings {
     /// Threat-space search at attacker turns ([`space`]): a victory by
     /// continuous threats found within these limits settles the turn (a
     /// leaf, its tree found again for the certificate and zones; `None`:
-    /// never looked for). Tried before the horizon, so that a threat
-    /// sequence wins past it too.
+    /// never looked for). Searched when the df-pn first enters the turn,
+    /// not when it is first counted as a child (most children are never
+    /// entered), and at the horizon too, so that
+    /// a threat sequence wins past it.
     pub vct: Option<VctLimits>,
 }
 
@@ -264,7 +267,7 @@ pub fn wider(new: Option<u32>, old: Option<u32>) -> bool {
 
 /// What the rules, runs and covers say of a position, worked out on (and
 /// its cells in the orientation of) the position's canonical image.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Expansion {
     /// A win for the attacker: at an OR node by this run (empty: a
     /// completion cell now), at an AND node by two completion cells.
@@ -273,6 +276,14 @@ enum Expansion {
     /// with this move ([`space`]): its steps are found again by the same
     /// search when the certificate or a zone needs them.
     Threats(u16),
+    /// An attacker turn whose threat-space search ([`Settings::vct`]) is
+    /// still to run: it runs when the search first enters the position
+    /// (most positions are only counted as a parent's children and never
+    /// entered), and the position's expansion is then [`Self::Threats`]
+    /// or, with no win found, the one boxed here (its moves, or
+    /// [`Self::Lost`] at the horizon). Only [`ThreatProver::numbers_of`] sees
+    /// it: every other reader gets the expansion resolved.
+    Untried(Box<Expansion>),
     /// Not a win for the attacker (a defender line, a full board, two
     /// defender completion cells at the attacker's turn).
     Lost,
@@ -302,6 +313,7 @@ impl Expansion {
         match self {
             Expansion::Won(run) => list(run),
             Expansion::Threats(_) | Expansion::Lost => 0,
+            Expansion::Untried(then) => 16 + then.heap_bytes(),
             Expansion::Moves {
                 moves,
                 all,
@@ -597,7 +609,8 @@ impl<'g> ThreatProver<'g> {
             Expansion::Won(run) => Some(u32::from(self.geometry.inverses[t][run[0] as usize])),
             Expansion::Threats(cell) => Some(u32::from(self.geometry.inverses[t][*cell as usize])),
             Expansion::Moves { .. } => self.chosen_move(board),
-            Expansion::Lost => None,
+            // (never: `expansion` resolves it)
+            Expansion::Lost | Expansion::Untried(_) => None,
         }
     }
 
@@ -619,8 +632,61 @@ impl<'g> ThreatProver<'g> {
     }
 
     /// The expansion of `board` (cached by its key) and the symmetry that
-    /// maps `board` onto the canonical image its cells are written in.
+    /// maps `board` onto the canonical image its cells are written in;
+    /// its threat-space search run if it was still to run, so never
+    /// [`Expansion::Untried`].
     fn expansion(&mut self, board: &Board) -> (Rc<Expansion>, usize) {
+        let (expansion, t) = self.leaf_expansion(board);
+        let Expansion::Untried(then) = &*expansion else {
+            return (expansion, t);
+        };
+        let mut image = self.image_of(board, t);
+        let limits = self.settings.vct.expect("untried only with vct on");
+        let (vcf, covers) = (self.settings.vcf, self.settings.max_covers);
+        let (found, nodes) = space::find_vct(&mut image, self.attacker, limits, vcf, covers);
+        self.image = Some(image);
+        self.stats.vct_searches += 1;
+        self.stats.vct_nodes += u64::from(nodes);
+        let resolved = match found {
+            Some(cell) => {
+                self.stats.vct_found += 1;
+                Rc::new(Expansion::Threats(cell as u16))
+            }
+            None => Rc::new((**then).clone()),
+        };
+        let (key, _) = board.canonical();
+        self.replace_expansion(key, &expansion, Rc::clone(&resolved));
+        (resolved, t)
+    }
+
+    /// `board`'s image under the symmetry `t`, in the prover's scratch
+    /// board (give it back with `self.image = Some(..)`).
+    fn image_of(&mut self, board: &Board, t: usize) -> Board<'g> {
+        let mut image = self
+            .image
+            .take()
+            .unwrap_or_else(|| Board::empty(self.geometry));
+        board.image_into(t, &mut image);
+        image
+    }
+
+    /// Puts `new` in the cache in place of `old` under `key`, its bytes
+    /// counted in place of `old`'s (nothing when the cache was cleared
+    /// since).
+    fn replace_expansion(&mut self, key: u128, old: &Rc<Expansion>, new: Rc<Expansion>) {
+        if let Some(held) = self.expansions.get_mut(&key) {
+            if Rc::ptr_eq(held, old) {
+                self.expansion_bytes =
+                    self.expansion_bytes.saturating_sub(old.heap_bytes()) + new.heap_bytes();
+                *held = new;
+            }
+        }
+    }
+
+    /// [`Self::expansion`], but a threat-space search still to run is
+    /// left to run (an [`Expansion::Untried`]): the expansion a position
+    /// gets when it is first counted as a parent's child.
+    fn leaf_expansion(&mut self, board: &Board) -> (Rc<Expansion>, usize) {
         let (key, t) = board.canonical();
         if let Some(e) = self.expansions.get(&key) {
             return (Rc::clone(e), t);
@@ -629,11 +695,7 @@ impl<'g> ThreatProver<'g> {
         // worked out on the canonical image itself, so that every
         // orientation gets the same moves and covers, even after the
         // cache was cleared
-        let mut image = self
-            .image
-            .take()
-            .unwrap_or_else(|| Board::empty(self.geometry));
-        board.image_into(t, &mut image);
+        let mut image = self.image_of(board, t);
         let expansion = Rc::new(self.expand(&mut image));
         self.image = Some(image);
         let bytes = expansion.heap_bytes() + EXPANSION_OVERHEAD;
@@ -693,34 +755,31 @@ impl<'g> ThreatProver<'g> {
             if let Some(run) = fours::find_vcf(board, a, self.settings.vcf, Cells::default()) {
                 return Expansion::Won(run);
             }
-            if let Some(limits) = self.settings.vct {
-                let (vcf, covers) = (self.settings.vcf, self.settings.max_covers);
-                let (found, nodes) = space::find_vct(board, a, limits, vcf, covers);
-                self.stats.vct_searches += 1;
-                self.stats.vct_nodes += u64::from(nodes);
-                if let Some(cell) = found {
-                    self.stats.vct_found += 1;
-                    return Expansion::Threats(cell as u16);
-                }
-            }
-            if self
+            let then = if self
                 .settings
                 .max_stones
                 .is_some_and(|cap| board.occupied().len() >= cap)
             {
-                return Expansion::Lost;
-            }
-            let candidates = match self.settings.attacker_moves {
-                None => empties.iter().collect(),
-                Some(n) => best_scored(board, a, n),
+                Expansion::Lost
+            } else {
+                let candidates = match self.settings.attacker_moves {
+                    None => empties.iter().collect(),
+                    Some(n) => best_scored(board, a, n),
+                };
+                let moves = distinct(board, a, &candidates);
+                Expansion::Moves {
+                    all: moves.clone(),
+                    moves,
+                    covers: Vec::new(),
+                    pass: false,
+                    child_keys: Default::default(),
+                }
             };
-            let moves = distinct(board, a, &candidates);
-            Expansion::Moves {
-                all: moves.clone(),
-                moves,
-                covers: Vec::new(),
-                pass: false,
-                child_keys: Default::default(),
+            match self.settings.vct {
+                // (the threat-space search runs when the search enters
+                // the position: [`Self::expansion`])
+                Some(_) => Expansion::Untried(Box::new(then)),
+                None => then,
             }
         } else {
             if !theirs.is_empty() || empties.is_empty() {
@@ -757,7 +816,7 @@ impl<'g> ThreatProver<'g> {
         if let Some(n) = self.known(board.key()) {
             return n;
         }
-        let (expansion, _) = self.expansion(board);
+        let (expansion, _) = self.leaf_expansion(board);
         let n = self.starting_numbers(board, &expansion);
         if n.settled() {
             // (settled by the rules alone: no work below it, so a
@@ -775,6 +834,17 @@ impl<'g> ThreatProver<'g> {
         match expansion {
             Expansion::Won(_) | Expansion::Threats(_) => Numbers::PROVED,
             Expansion::Lost => Numbers::DISPROVED,
+            // open whatever comes after (a horizon's leaf too: its search
+            // may win)
+            Expansion::Untried(then) => match &**then {
+                Expansion::Moves { moves, .. } if !moves.is_empty() => {
+                    self.starting_numbers(board, then)
+                }
+                _ => Numbers {
+                    proof: 1,
+                    disproof: 1,
+                },
+            },
             Expansion::Moves { moves, .. } if moves.is_empty() => {
                 if self.attacker_to_move(board) {
                     Numbers::DISPROVED
@@ -1269,7 +1339,8 @@ impl<'g> ThreatProver<'g> {
                 .collect()
         };
         match &*expansion {
-            Expansion::Lost => return Err(lost()),
+            // (never untried: `expansion` resolves it)
+            Expansion::Lost | Expansion::Untried(_) => return Err(lost()),
             Expansion::Won(run) if run.is_empty() => {}
             Expansion::Won(run) => {
                 let run = self.oriented(run, t);

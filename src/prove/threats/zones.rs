@@ -272,7 +272,8 @@ impl ThreatProver<'_> {
         let (expansion, t) = self.expansion(board);
         let or = self.attacker_to_move(board);
         match &*expansion {
-            Expansion::Lost => return None,
+            // (never untried: `expansion` resolves it)
+            Expansion::Lost | Expansion::Untried(_) => return None,
             Expansion::Won(run) if run.is_empty() => {
                 let wins = board.completions(a);
                 zone = wins
