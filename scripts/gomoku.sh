@@ -31,7 +31,10 @@
 # resumes either way), MAX_STONES for --max-stones (default none: no
 # horizon; several rising, as 30,36, are tried in turn; a checkpoint
 # resumes at its own horizon, or under a wider one without its
-# disproofs, never under a narrower one).
+# disproofs, never under a narrower one), VCT for --vct (default off: the
+# threat-space search, as 3 or 3,400; a checkpoint is resumed only with
+# the VCT it was written with, so give runs with it CHECKPOINTS of their
+# own).
 #
 # A class may be given as a path of moves below it, REPLY:MOVE:...
 # (say i9:i8, i9:i8:j8, i9:i8:j8:k7), the moves after h8 in turn, to
@@ -90,6 +93,7 @@ runs=${DEFENDER_RUNS:-$([ "$zones" = off ] && echo on || echo off)}
 checkpoints=${CHECKPOINTS:-/var/tmp/retrograde-gomoku}
 report=${REPORT_EVERY:-600}
 horizon=${MAX_STONES:-}
+vct=${VCT:-off}
 # is_proved NAME DEPTH: the line's JSON accepted, or (White moved last) a
 # Black move below it with an accepted JSON (a Black move chosen by hand
 # proves the position before it)
@@ -175,6 +179,7 @@ for class in ${*:-$order}; do
   args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after $after --zone-moves $zones --covers $covers --time-limit $limit --max-memory $memory"
   if [ "$runs" = on ]; then args+=" --defender-runs"; fi
   if [ -n "$horizon" ]; then args+=" --max-stones $horizon"; fi
+  if [ "$vct" != off ]; then args+=" --vct $vct"; fi
   checkpoint="$checkpoints/${after//,/-}.checkpoint"
   resumed=$([ -e "$checkpoint" ] && echo ", resumed from its checkpoint" || true)
   status=0
