@@ -55,9 +55,11 @@ for name in "$@"; do
     args="prove mnk --cols 15 --rows 15 --k 5 --method threats --after $after $rest --time-limit $limit"
     [ "$with" = off ] || args+=" --vct $with"
     keep=()
+    resumed=""
     if [ -n "${CHECKPOINTS:-}" ]; then
       mkdir -p "$CHECKPOINTS"
       keep=(--checkpoint "$CHECKPOINTS/${name//:/-}-vct-$with.checkpoint")
+      [ -e "${keep[1]}" ] && resumed=" (resumed from its checkpoint)"
     fi
     status=0
     "$work/retrograde" $args ${keep[@]+"${keep[@]}"} --json --proof "$cert" > "$work/out.json" || status=$?
@@ -74,7 +76,7 @@ for name in "$@"; do
         grep -q ': accepted: ' "$work/check" && verdict=accepted
       rm -f "$cert"
     fi
-    python3 - "$work/out.json" "$name" "$with" "$verdict" "$bytes" "$args" >> "$log" <<'PY'
+    python3 - "$work/out.json" "$name" "$with" "$verdict" "$bytes" "$args$resumed" >> "$log" <<'PY'
 import json, sys
 out, name, vct, verdict, size, args = sys.argv[1:]
 r = json.load(open(out))
