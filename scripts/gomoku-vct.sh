@@ -27,8 +27,6 @@ limit=${TIME_LIMIT:-1500}
 log=results/gomoku/VCT-RUNS.log
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build --release --quiet
-cp target/release/retrograde "$work/retrograde"
 zones="--zone-moves 10 --covers 3"
 # NAME: the moves after which it is proved, and its limits (those it was
 # proved with: results/gomoku/RUNS.log)
@@ -48,6 +46,10 @@ settings() {
     *) echo "gomoku-vct.sh: $1: not a position of its table" >&2; return 2 ;;
   esac
 }
+# (a name not in the table: its message, and exit 2 before any build or run)
+for name in "$@"; do settings "$name" > /dev/null || exit 2; done
+cargo build --release --quiet
+cp target/release/retrograde "$work/retrograde"
 for name in "$@"; do
   read -r after rest < <(settings "$name")
   for with in $runs; do

@@ -226,8 +226,8 @@ pub struct Settings {
     /// leaf, its tree found again for the certificate and zones; `None`:
     /// never looked for). Searched when the df-pn first enters the turn,
     /// not when it is first counted as a child (most children are never
-    /// entered), and at the horizon too, so that
-    /// a threat sequence wins past it.
+    /// entered), and at the horizon too, so that a threat sequence wins
+    /// past it.
     pub vct: Option<VctLimits>,
 }
 
@@ -267,7 +267,7 @@ pub fn wider(new: Option<u32>, old: Option<u32>) -> bool {
 
 /// What the rules, runs and covers say of a position, worked out on (and
 /// its cells in the orientation of) the position's canonical image.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Expansion {
     /// A win for the attacker: at an OR node by this run (empty: a
     /// completion cell now), at an AND node by two completion cells.
@@ -280,10 +280,10 @@ enum Expansion {
     /// still to run: it runs when the search first enters the position
     /// (most positions are only counted as a parent's children and never
     /// entered), and the position's expansion is then [`Self::Threats`]
-    /// or, with no win found, the one boxed here (its moves, or
-    /// [`Self::Lost`] at the horizon). Only [`ThreatProver::numbers_of`] sees
+    /// or, with no win found, the one held here (its moves, or
+    /// [`Self::Lost`] at the horizon: shared, not copied). Only [`ThreatProver::numbers_of`] sees
     /// it: every other reader gets the expansion resolved.
-    Untried(Box<Expansion>),
+    Untried(Rc<Expansion>),
     /// Not a win for the attacker (a defender line, a full board, two
     /// defender completion cells at the attacker's turn).
     Lost,
@@ -652,7 +652,7 @@ impl<'g> ThreatProver<'g> {
                 self.stats.vct_found += 1;
                 Rc::new(Expansion::Threats(cell as u16))
             }
-            None => Rc::new((**then).clone()),
+            None => Rc::clone(then),
         };
         let (key, _) = board.canonical();
         self.replace_expansion(key, &expansion, Rc::clone(&resolved));
@@ -778,7 +778,7 @@ impl<'g> ThreatProver<'g> {
             match self.settings.vct {
                 // (the threat-space search runs when the search enters
                 // the position: [`Self::expansion`])
-                Some(_) => Expansion::Untried(Box::new(then)),
+                Some(_) => Expansion::Untried(Rc::new(then)),
                 None => then,
             }
         } else {
