@@ -6,16 +6,18 @@ Seeded random positions (random play from the empty board to a number of
 stones, half to seven tenths of the cells unless set, none with a line of
 k) are solved exactly by the bitboard search (`retrograde search mnk
 --weak`; a position it does not solve in --search-limit seconds is
-skipped and counted: sparse boards are hard for it), then given to the threat prover with
-`--vct` under a short time limit. Every first-player win the prover claims
+skipped and counted: sparse boards are hard for it), then given to the
+threat prover with `--vct` under a short time limit. Every first-player win the prover claims
 must be one the search finds, and its certificate must be accepted by the
 independent checker (`retrograde check-proof`). A win the search finds and
 the prover does not reach in the time is counted, not an error: the prover
 is incomplete by design.
 
-Usage: scripts/vct-no-false-wins.py [--count N] [--seed S] [--vct D]
-       [--time-limit S] [--search-limit S] [--min-stones N] [--max-stones N]
-       [--board C,R,K]...  (default 7,7,5 and 8,8,5)
+Needs the release build and the Python package (scripts/python-env.sh).
+
+Usage: .venv/bin/python scripts/vct-no-false-wins.py [--count N] [--seed S] [--vct D]
+       [--time-limit S] [--search-limit S] [--min-stones N]
+       [--max-stones N] [--board C,R,K]...  (default 7,7,5 and 8,8,5)
 Prints one line per board and a summary; exit 1 on any false claim or a
 refused certificate.
 """
@@ -28,35 +30,22 @@ import subprocess
 import sys
 import tempfile
 
+from retrograde import Game
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, "target", "release", "retrograde")
 
 
-def has_line(stones, cols, rows, k, cell):
-    """Whether the stone just played at cell makes a line of k."""
-    col, row = cell
-    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            c, r = col + sign * dc, row + sign * dr
-            while 0 <= c < cols and 0 <= r < rows and stones.get((c, r)) == stones[cell]:
-                run += 1
-                c, r = c + sign * dc, r + sign * dr
-        if run >= k:
-            return True
-    return False
-
-
 def random_position(rng, cols, rows, k, count):
-    """Moves of a random game of count stones with no line of k, or None."""
-    stones = {}
-    moves = []
+    """Moves of a random game of count stones with no line of k, or None
+    (the rules are the package's: `retrograde.Game`)."""
+    game = Game("mnk", cols, rows, k)
     cells = [(c, r) for c in range(cols) for r in range(rows)]
     rng.shuffle(cells)
-    for cell in cells[:count]:
-        stones[cell] = len(moves) % 2
-        moves.append(cell)
-        if has_line(stones, cols, rows, k, cell):
+    moves = cells[:count]
+    for cell in moves:
+        game.play_moves(name(cell))
+        if game.is_over:
             return None
     return moves
 
@@ -65,9 +54,9 @@ def name(cell):
     return "abcdefghijklmnop"[cell[0]] + str(cell[1] + 1)
 
 
-def run(args, timeout):
+def run(args, timeout=None, stdin=None):
     return subprocess.run(
-        [BINARY, *args], capture_output=True, text=True, timeout=timeout, check=False
+        [BINARY, *args], input=stdin, capture_output=True, text=True, timeout=timeout, check=False
     )
 
 
@@ -82,30 +71,11 @@ def check_board(cols, rows, k, options, rng, work):
         if moves is not None:
             positions.append([name(cell) for cell in moves])
     lines = "".join(" ".join(moves) + "\n" for moves in positions)
-    solved = subprocess.run(
-        [
-            BINARY,
-            "search",
-            "mnk",
-            "--cols",
-            str(cols),
-            "--rows",
-            str(rows),
-            "--k",
-            str(k),
-            "--weak",
-            "--json",
-            "--threads",
-            "1",
-            "--time-limit",
-            str(options.search_limit),
-            "--positions",
-            "-",
-        ],
-        input=lines,
-        capture_output=True,
-        text=True,
-        check=False,
+    board = ["mnk", "--cols", str(cols), "--rows", str(rows), "--k", str(k)]
+    solved = run(
+        ["search", *board, "--weak", "--json", "--threads", "1"]
+        + ["--time-limit", str(options.search_limit), "--positions", "-"],
+        stdin=lines,
     )
     if solved.returncode not in (0, 3):  # 3: some lines not solved in the time
         sys.exit(f"search exited with {solved.returncode}: {solved.stderr.strip()}")
@@ -123,29 +93,9 @@ def check_board(cols, rows, k, options, rng, work):
         if os.path.exists(cert):
             os.remove(cert)
         proved = run(
-            [
-                "prove",
-                "mnk",
-                "--cols",
-                str(cols),
-                "--rows",
-                str(rows),
-                "--k",
-                str(k),
-                "--method",
-                "threats",
-                "--after",
-                ",".join(moves),
-                "--vct",
-                options.vct,
-                "--time-limit",
-                str(options.time_limit),
-                "--threads",
-                "1",
-                "--json",
-                "--proof",
-                cert,
-            ],
+            ["prove", *board, "--method", "threats", "--after", ",".join(moves)]
+            + ["--vct", options.vct, "--time-limit", str(options.time_limit)]
+            + ["--threads", "1", "--json", "--proof", cert],
             options.time_limit + 60,
         )
         if proved.returncode == 3:
