@@ -636,7 +636,7 @@ impl<'g> ThreatProver<'g> {
     /// its threat-space search run if it was still to run, so never
     /// [`Expansion::Untried`].
     fn expansion(&mut self, board: &Board) -> (Rc<Expansion>, usize) {
-        let (expansion, t) = self.leaf_expansion(board);
+        let (expansion, t, key) = self.leaf_expansion(board);
         let Expansion::Untried(then) = &*expansion else {
             return (expansion, t);
         };
@@ -654,7 +654,6 @@ impl<'g> ThreatProver<'g> {
             }
             None => Rc::clone(then),
         };
-        let (key, _) = board.canonical();
         self.replace_expansion(key, &expansion, Rc::clone(&resolved));
         (resolved, t)
     }
@@ -685,11 +684,12 @@ impl<'g> ThreatProver<'g> {
 
     /// [`Self::expansion`], but a threat-space search still to run is
     /// left to run (an [`Expansion::Untried`]): the expansion a position
-    /// gets when it is first counted as a parent's child.
-    fn leaf_expansion(&mut self, board: &Board) -> (Rc<Expansion>, usize) {
+    /// gets when it is first counted as a parent's child; with its
+    /// symmetry, the canonical key it is cached under.
+    fn leaf_expansion(&mut self, board: &Board) -> (Rc<Expansion>, usize, u128) {
         let (key, t) = board.canonical();
         if let Some(e) = self.expansions.get(&key) {
-            return (Rc::clone(e), t);
+            return (Rc::clone(e), t, key);
         }
         self.stats.expansions += 1;
         // worked out on the canonical image itself, so that every
@@ -705,7 +705,7 @@ impl<'g> ThreatProver<'g> {
         }
         self.expansion_bytes += bytes;
         self.expansions.insert(key, Rc::clone(&expansion));
-        (expansion, t)
+        (expansion, t, key)
     }
 
     /// Empties the cache of expansions, giving back its memory.
@@ -816,7 +816,7 @@ impl<'g> ThreatProver<'g> {
         if let Some(n) = self.known(board.key()) {
             return n;
         }
-        let (expansion, _) = self.leaf_expansion(board);
+        let (expansion, ..) = self.leaf_expansion(board);
         let n = self.starting_numbers(board, &expansion);
         if n.settled() {
             // (settled by the rules alone: no work below it, so a
