@@ -2,6 +2,14 @@
 //! `docs/FORMAT.md`), written apart from the library: it shares no code
 //! with `prove::pairing` (its own parser, its own lines, its own cell
 //! names).
+//!
+//! **The rule it trusts**: pairs of two distinct cells on the board, no
+//! cell in two pairs, and every line of `k` holding both cells of one
+//! pair prove the empty board a draw for both players. Sound: whoever
+//! answers each of the opponent's stones on a paired cell with its partner
+//! (and plays anywhere else otherwise, an extra stone never hurting on an
+//! m,n,k board) holds a stone on every line, so the opponent completes
+//! none; both players can play this, so neither can win.
 
 use crate::lines::{all_lines, parse_cell};
 use crate::{Checked, Kind};

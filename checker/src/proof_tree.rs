@@ -3,6 +3,29 @@
 //! rules (its own lines, its own parser; no shared code with
 //! `prove::proof_tree`) and tries every reply of the player who does not
 //! prove.
+//!
+//! **The rules it trusts**, each with why it is sound (a claim: the
+//! *prover* wins, or for `draws` at least draws, from the empty board; the
+//! side to move follows from the stones, X first):
+//!
+//! 1. *The prover to move*: its listed move must be on an empty cell; a
+//!    move completing the prover's line ends the line of play (a win, and
+//!    so at least a draw); else the position it leads to must hold. One
+//!    move is all a player needs.
+//! 2. *The other player to move*: every empty cell is played; one
+//!    completing the other's line is refused; every other must lead to a
+//!    position that holds. So no reply is left unanswered.
+//! 3. *A full board* ends a draw claim (no line was completed on the way,
+//!    by rule 2) and is refused for a win claim.
+//! 4. *A pairing* ends a draw claim (refused for a win claim): pairs of
+//!    distinct empty cells, none in two pairs, every line free of the
+//!    prover's stones holding both cells of one. Whoever is to move, the
+//!    prover answers each stone of the other's on a paired cell with its
+//!    partner (and plays anywhere otherwise: an extra stone never hurts on
+//!    an m,n,k board), so every open line keeps a prover stone.
+//!
+//! A position is checked once (memoised by its stones); one that is
+//! neither listed nor closed by rules 3–4 is refused.
 
 use std::collections::{HashMap, HashSet};
 

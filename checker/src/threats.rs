@@ -50,6 +50,22 @@
 //!   has a completion cell or some cover run of the step replays to a win.
 //!   A reply naming a cell that is not empty is never played.
 //!
+//! **Why each rule is sound.** Every rule is applied to the actual board
+//! `A`, the position really on the board: the lookup board `L` only
+//! chooses which entries to use, so a wrong choice can make a true claim
+//! fail but never a false one pass. At the attacker's turn one move (or a
+//! run, or a tree) that wins is enough; at the defender's turn every empty
+//! cell is played, and each must be answered — by `L`+x's entries, by a
+//! cover whose replay wins on `A`+x, or, for a cell outside a `zone`
+//! entry's list, by `L`'s own attacker entries replayed on `A`+x: in each
+//! case the answer is checked on the board the defender's stone is really
+//! on. A completion cell of the attacker's wins at its turn (it completes
+//! a line); the defender, to move, must have none (else it would win) and
+//! the board must not be full (a draw). A replay fails whenever the
+//! defender could complete a line, or has a choice of blocks, so it wins
+//! only when each defender move is forced. A position met again on its
+//! own path is a cycle and fails, so no verdict rests on itself.
+//!
 //! Verdicts are memoised by (side to move, `L`, `A`), each board by its
 //! key; the common case `L` = `A` is kept by (side, `A`) alone. A position
 //! met again while it is being checked is a cycle, and fails. A tree's

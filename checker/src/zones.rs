@@ -1,9 +1,47 @@
 //! A checker of zone proof certificates (`### Zone proof certificates` in
 //! `docs/FORMAT.md`), written apart from the library (its own lines,
-//! parser and zones; no shared code with `prove::zones`): it trusts only
-//! the zone lemma proved in the module docs of `src/prove/zones.rs`, that
-//! an attacker move outside the zone of the null move's proof is answered
-//! by that proof. It computes the board's symmetries itself.
+//! parser and zones; no shared code with `prove::zones`). It computes the
+//! board's symmetries itself.
+//!
+//! **The rules it trusts**, each with why it is sound (a claim `D draws`:
+//! the defender `D` stops the attacker from ever completing a line):
+//!
+//! 1. *Leaves.* A full board (with no attacker line) ends the game drawn;
+//!    a defender move completing a line ends it won by the defender: the
+//!    attacker never completes a line after it.
+//! 2. *A defender move* (`move`) on an empty cell: one move that holds is
+//!    enough at the defender's turn.
+//! 3. *A pairing* (`pairing`, attacker to move): pairs of distinct empty
+//!    cells, no cell in two, and every line free of the defender's stones
+//!    holding both cells of a pair. Answering each attacker stone on a
+//!    paired cell with its partner leaves every such line a defender stone
+//!    (an extra stone never hurts the defender), so none is completed.
+//! 4. *The completion-cell rule* (the zone lemma's precondition): the
+//!    attacker, to move, has no *completion cell* (a line free of the
+//!    defender's stones with one empty cell, or none), and the defender,
+//!    to move, faces at most one unless its listed move completes a line of
+//!    its own. Refused otherwise — such a position is lost for the
+//!    defender, and rule 5 would not see it.
+//! 5. *Expand* (`expand`, attacker to move): the null move (the same board
+//!    with the defender to move) must hold with zone `Z₀`; every attacker
+//!    move inside `Z₀` is played (one completing a line is refused) and
+//!    must hold; a move outside `Z₀` is answered by the null move's proof.
+//!    Sound by the zone lemma proved in the module docs of
+//!    `src/prove/zones.rs` (a proof stays valid in every *extension* of its
+//!    position: extra stones outside its zone, no attacker line), given
+//!    rule 4 and the zones computed here: a pairing's cells; a completed
+//!    line's cells and the move; a move's cell and its child's zone; for
+//!    `expand`, `Z₀`, the zones of the moves inside it and the *guards*,
+//!    two empty cells of every line free of the defender's stones (the
+//!    lowest outside the zone added where it holds fewer).
+//! 6. *Parts and symmetry.* A position with no entry of its own holds when
+//!    a symmetry of the board (the eight of a square, else the four of a
+//!    rectangle, computed here) maps it onto the root of a part proved
+//!    before, with the root's zone mapped back: a symmetry maps lines onto
+//!    lines, so it maps a proof onto a proof.
+//!
+//! Every position is checked once (memoised by side to move and board);
+//! a position the certificate does not list and no rule closes is refused.
 
 use std::collections::HashMap;
 
@@ -28,6 +66,16 @@ enum Listed {
 /// The roots of a claim's parts already proved, by (side to move, board),
 /// with their zones.
 type Proved = HashMap<(u8, Board), Vec<bool>>;
+
+/// A cell's name (`b1`: column letter, row number from 1 at the top), or
+/// `a line already complete` for the mark `usize::MAX` of
+/// `Checker::completion_cells`.
+fn cell_name(cell: usize, cols: usize) -> String {
+    if cell == usize::MAX {
+        return "a line already complete".into();
+    }
+    format!("{}{}", (b'a' + (cell % cols) as u8) as char, cell / cols + 1)
+}
 
 /// One claim's part (or main body) being replayed: the defender's colour,
 /// the entries, the roots of the parts proved before it with the board's
@@ -54,6 +102,28 @@ impl Checker<'_> {
             })
             .collect::<Vec<_>>()
             .join("/")
+    }
+
+    /// The attacker's *completion cells* on `b`, in order: the empty cell
+    /// of each line free of the defender's stones with exactly one empty
+    /// cell; a line with none (the attacker's line) counts as `usize::MAX`
+    /// so that it is never missed.
+    fn completion_cells(&self, b: &Board) -> Vec<usize> {
+        let mut cells: Vec<usize> = Vec::new();
+        for line in self.lines {
+            if line.iter().any(|&c| b[c] == self.defender) {
+                continue;
+            }
+            let mut empty = line.iter().filter(|&&c| b[c] == 0);
+            match (empty.next(), empty.next()) {
+                (None, _) => cells.push(usize::MAX),
+                (Some(&c), None) => cells.push(c),
+                _ => {}
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        cells
     }
 
     fn line_of(&self, b: &Board, who: u8) -> Option<&Vec<usize>> {
@@ -93,6 +163,33 @@ impl Checker<'_> {
             key.1,
             ['.', 'X', 'O'][to_move as usize]
         );
+        // the precondition of the zone lemma (module docs): no line free
+        // of the defender's stones is one stone or none short for the
+        // attacker to move, nor for the defender to move facing two
+        let completions = self.completion_cells(b);
+        if to_move == attacker && !completions.is_empty() {
+            return Err(format!(
+                "the attacker, to move, has a completion cell ({}) at {at}",
+                cell_name(completions[0], self.cols)
+            ));
+        }
+        if to_move == self.defender && completions.len() >= 2 {
+            let completes_own = match entry {
+                Some(Listed::Move(cell)) if b[*cell] == 0 => {
+                    let mut child = b.clone();
+                    child[*cell] = self.defender;
+                    self.line_of(&child, self.defender).is_some()
+                }
+                _ => false,
+            };
+            if !completes_own {
+                return Err(format!(
+                    "the defender, to move, faces two completion cells ({} and {}) at {at}",
+                    cell_name(completions[0], self.cols),
+                    cell_name(completions[1], self.cols)
+                ));
+            }
+        }
         let mut zone = vec![false; self.cells];
         if b.iter().all(|&c| c != 0) {
             // a full board without an attacker line: a draw

@@ -38,18 +38,33 @@
 //! two moves later does not help if an extra attacker stone lets the
 //! attacker finish first (the exhaustive tests found this on 3 × 4).
 //!
+//! **The precondition.** The lemma speaks of the positions of a proof,
+//! and a proof holds none where the attacker, to move, has a *completion
+//! cell* (a line free of the defender's stones with one empty cell), nor
+//! one where the defender, to move, faces two and does not complete a
+//! line of its own: the search declares both fallen (below), and the
+//! checker refuses a certificate that lists either. Without it the lemma
+//! is false at the position itself, not only in its extensions: a line
+//! with one empty cell cannot keep two in the zone, and an attacker move
+//! outside `Z₀` completing it is "answered" by a null move's proof that
+//! never met it (the forgery `tests/fixtures/proofs/zone-forgery-4-1-2.proof`:
+//! on 4,1,2 after X b1 and O c1 the null move's proof is O's d1, its zone
+//! c1 d1, and X's a1 wins at once).
+//!
 //! *Proof of the lemma*, by induction from the leaves, for an extension
-//! `P'` of a position `P`. A pairing leaf: a line open to the attacker in
-//! `P'` was open in `P` too, so it holds a pair, whose cells are in the
-//! zone and so still empty: the pairing still works. A completed defender
-//! line: the defender, to move, completes it (`P'` holds no attacker
-//! line). A full board: `P' = P`. A defender move `r`: `r` is in the zone,
-//! so still empty, and `P'` with `r` is an extension of the proved child.
-//! An attacker move `m`: the guards leave two empty cells on every open
-//! line, so `m` completes none; `P'` with `m` is an extension of the
-//! searched child (`m` inside `Z₀`) or of the null move's position (`m`
-//! outside it). ∎
-
+//! `P'` of a position `P` of the proof (`P' = P` included). A pairing leaf: a
+//! line open to the attacker in `P'` was open in `P` too, so it holds a
+//! pair, whose cells are in the zone and so still empty: the pairing still
+//! works. A completed defender line: the defender, to move, completes it
+//! (`P'` holds no attacker line). A full board: `P' = P`. A defender move
+//! `r`: `r` is in the zone, so still empty, and `P'` with `r` is an
+//! extension of the proved child. An attacker move `m`: by the
+//! precondition every line open to the attacker in `P` has two empty
+//! cells, the guards put two of them in the zone, so they are empty in
+//! `P'` too and `m` completes no line; `P'` with `m` is an extension of
+//! the searched child (`m` inside `Z₀`) or of the null move's position
+//! (`m` outside it: its stone and `P'`'s extra ones lie outside `Z₀`). ∎
+//!
 //! A position where the null move does not hold does not hold either (a
 //! stone never hurts on an m,n,k board, so the attacker's extra move only
 //! helps), so a fall is exact. Two searches ([`Search`]) share the

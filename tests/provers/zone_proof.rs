@@ -421,3 +421,24 @@ fn the_defence_after_each_first_move() {
         }
     }
 }
+
+/// Forged certificates of false claims, kept by name (issue 86), each
+/// refused: `zone-forgery-4-1-2.proof` on 4,1,2 (a first-player win)
+/// writes `expand X .XO.` with the null move `move O .XO. d1`, whose zone
+/// is O's line c1 d1, so a checker that tries only the attacker moves in
+/// that zone never sees X's a1 completing a line.
+#[test]
+fn the_forged_certificates_are_refused() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/proofs");
+    for (name, why) in [(
+        "zone-forgery-4-1-2.proof",
+        "the defender, to move, faces two completion cells (a1 and c1) at .X.. with O to move",
+    )] {
+        let text = std::fs::read_to_string(format!("{fixtures}/{name}")).unwrap();
+        assert_eq!(
+            retrograde_checker::check(&text).map(|c| c.claims),
+            Err(why.to_string()),
+            "{name}"
+        );
+    }
+}
