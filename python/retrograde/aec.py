@@ -12,7 +12,9 @@ plug in:
   move;
 * actions: a column (Connect Four) or, as in ``tictactoe_v3``, a cell
   numbered down the columns, ``col * rows + row`` (m,n,k; the observation
-  is then ``(cols, rows, 2)``: see :mod:`retrograde.layout`);
+  is then ``(cols, rows, 2)``: see :mod:`retrograde.layout`), given as
+  anything the action space ``contains`` (an ``int``, a NumPy integer or a
+  0-d integer array);
 * rewards +1 / −1 for a win / loss, 0 for a draw; an illegal move ends the
   game with −1 for the agent that made it and 0 for the other (what
   PettingZoo's ``TerminateIllegalWrapper`` does), with a warning.

@@ -6,7 +6,9 @@ Connect Four (``retrograde/ConnectFour-v0``) or an m,n,k game
 Observations, actions and rewards are those of the AEC environments
 (:mod:`retrograde.aec`, :mod:`retrograde.layout`) seen from the agent: +1 when the agent wins, −1
 when it loses or plays an illegal move (which ends the episode, with
-``info["illegal"]``), 0 otherwise. ``info["action_mask"]`` repeats the
+``info["illegal"]``), 0 otherwise. An action is anything the action space
+``contains`` (an ``int``, a NumPy integer, a 0-d integer array); anything
+else is an illegal move. ``info["action_mask"]`` repeats the
 mask. The opponent's randomness (ties between best moves, MCTS, random
 play) comes from the environment's ``np_random``, so ``reset(seed=…)``
 reproduces an episode.

@@ -51,8 +51,18 @@ class Layout:
         return self._action_of_cell[game_action]
 
     def in_range(self, action: object) -> bool:
-        """Whether ``action`` names an action of the board at all."""
-        return isinstance(action, (int, np.integer)) and 0 <= int(action) < self.n_actions
+        """Whether ``action`` names an action of the board at all: an integer
+        from 0 to ``n_actions - 1`` given as anything the environments'
+        ``Discrete`` action space ``contains`` — a Python ``int``, a NumPy
+        integer scalar (``np.int64(2)``) or a 0-d NumPy integer array
+        (``np.array(2)``, what some policies return). Anything else (a
+        float, a string, an array of another shape or dtype) is not."""
+        if isinstance(action, np.ndarray):
+            if action.shape != () or not np.issubdtype(action.dtype, np.integer):
+                return False
+        elif not isinstance(action, (int, np.integer)):
+            return False
+        return 0 <= int(action) < self.n_actions
 
     def observation(self, game: Game, player: int) -> np.ndarray:
         """``player``'s observation planes."""

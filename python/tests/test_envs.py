@@ -102,6 +102,62 @@ def test_illegal_move_ends_the_episode():
     assert (reward, terminated) == (-1.0, True)
 
 
+#: Actions as a policy may give them: NumPy integer scalars and 0-d integer
+#: arrays, which the action space ``contains`` (a 0-d array was scored as an
+#: illegal move).
+NUMPY_ACTIONS = {
+    "np.int64": np.int64,
+    "np.int32": np.int32,
+    "np.uint8": np.uint8,
+    "np.array": np.array,
+    "np.array-int8": lambda a: np.array(a, dtype=np.int8),
+}
+
+#: What the action space does not contain, played as an illegal move as before.
+NOT_ACTIONS = [2.0, "2", np.array([2]), np.array(2.0), np.bool_(True), np.array(99), None]
+
+
+@pytest.mark.parametrize("form", NUMPY_ACTIONS.values(), ids=NUMPY_ACTIONS.keys())
+def test_every_action_the_space_contains_is_played(form):
+    action = form(2)
+    for env_id in ("retrograde/ConnectFour-v0", "retrograde/MNK-v0"):
+        env, plain = (gymnasium.make(env_id, opponent="random") for _ in range(2))
+        assert env.action_space.contains(action)
+        env.reset(seed=3)
+        plain.reset(seed=3)
+        obs, reward, terminated, _, info = env.step(action)
+        want_obs, want_reward, want_terminated, _, _ = plain.step(2)
+        assert "illegal" not in info and (reward, terminated) == (want_reward, want_terminated)
+        assert np.array_equal(obs["observation"], want_obs["observation"])
+    for make in (connect_four_env, mnk_env):
+        env, plain = make(), make()
+        assert env.action_space(env.agent_selection).contains(action)
+        env.step(action)
+        plain.step(2)
+        assert not any(env.terminations.values()) and env.game.moves == plain.game.moves
+    result = retrograde.evaluate(
+        lambda observation, mask: form(np.flatnonzero(mask)[0]),
+        family="mnk",
+        cols=3,
+        rows=3,
+        games=2,
+        table=retrograde.solve("mnk", 3, 3, 3),
+    )
+    assert result.illegal == 0 and result.moves > 0
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
+def test_what_the_space_does_not_contain_is_an_illegal_move(action):
+    env = gymnasium.make("retrograde/ConnectFour-v0", opponent="random")
+    assert not env.action_space.contains(action)
+    env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(action)
+    assert (reward, terminated, info.get("illegal")) == (-1.0, True, True)
+    aec = connect_four_env()
+    aec.step(action)
+    assert aec.rewards == {"player_0": -1, "player_1": 0} and all(aec.terminations.values())
+
+
 def test_info_says_whether_the_opponent_s_move_was_proved(monkeypatch):
     table = retrograde.solve("connect", 4, 4)
     env = gymnasium.make("retrograde/ConnectFour-v0", cols=4, rows=4, table=table)
