@@ -19,9 +19,10 @@ plug in:
   game with −1 for the agent that made it and 0 for the other (what
   PettingZoo's ``TerminateIllegalWrapper`` does), with a warning.
 
-``render_mode="human"`` needs pygame (``pip install 'retrograde[render]'``):
-without it that mode is refused with Gymnasium's ``DependencyNotInstalled``
-and ``metadata["render_modes"]`` lists only ``"ansi"`` and ``"rgb_array"``.
+``render_mode="human"`` needs pygame (``pip install '.[render]'`` in the
+checkout): without it that mode is refused with Gymnasium's
+``DependencyNotInstalled`` and ``metadata["render_modes"]`` lists only
+``"ansi"`` and ``"rgb_array"``.
 
 The game itself runs in Rust (:class:`retrograde.Game`): a step is one
 checked move and one line test, which is why a random-play loop runs many

@@ -27,7 +27,7 @@ it takes — and its search table takes at most ``max_memory`` bytes
 (:data:`~retrograde.opponents.DEFAULT_MAX_MEMORY`, 64 MiB). Every argument
 is checked when the environment is made: a bad one is a ``TypeError`` or
 ``ValueError`` then, not at the first step. ``render_mode="human"``
-needs pygame (``pip install 'retrograde[render]'``): without it the
+needs pygame (``pip install '.[render]'`` in the checkout): without it the
 environment refuses that mode with Gymnasium's ``DependencyNotInstalled``,
 and lists only ``"ansi"`` and ``"rgb_array"`` in its ``metadata``.
 """

@@ -11,10 +11,11 @@ read from standard input in the command line's notation (``4`` a column,
     python -m retrograde.play --second              # the machine moves first
     python -m retrograde.play --text                # in the terminal
 
-The window needs pygame (``pip install 'retrograde[render]'``) and a
-display: without pygame, or on a Linux or BSD system with none of
-``DISPLAY``, ``WAYLAND_DISPLAY`` and ``SDL_VIDEODRIVER`` set, the game is
-played in text mode, and a line on standard error says why.
+The window needs pygame (``pip install '.[render]'`` in the checkout; the
+message names the command for this install) and a display: without
+pygame, or on a Linux or BSD system with none of ``DISPLAY``,
+``WAYLAND_DISPLAY`` and ``SDL_VIDEODRIVER`` set, the game is played in
+text mode, and a line on standard error says why.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def _no_display() -> bool:
 def _text_reason() -> str | None:
     """Why the window cannot be used here, or None if it can."""
     if not rendering.has_pygame():
-        return f"pygame is not installed (`{rendering.INSTALL_RENDER}` for the window)"
+        return f"pygame is not installed (`{rendering.install_command()}` for the window)"
     if _no_display():
         return "no display (DISPLAY and WAYLAND_DISPLAY are unset)"
     return None

@@ -6,11 +6,11 @@
   m,n,k boards as black and white stones on a wooden board; the winning
   line's stones ringed.
 * ``human``: that image in a pygame window (:class:`Window`), which also
-  turns a click into an action for :mod:`retrograde.play`. pygame is an
-  extra (``pip install 'retrograde[render]'``): without it, asking for a
-  window is Gymnasium's ``DependencyNotInstalled`` saying so
-  (:func:`pygame_module`), and :func:`available_modes` leaves ``human``
-  out.
+  turns a click into an action for :mod:`retrograde.play`. pygame is the
+  extra ``render`` (``pip install '.[render]'`` in the checkout): without
+  it, asking for a window is Gymnasium's ``DependencyNotInstalled`` naming
+  the command that installs it here (:func:`install_command`,
+  :func:`pygame_module`), and :func:`available_modes` leaves ``human`` out.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import gymnasium
 import numpy as np
 from gymnasium.error import DependencyNotInstalled
 
+from retrograde import _install
 from retrograde._native import Game
 
 #: Pixels a cell.
@@ -93,18 +94,22 @@ def rgb_array(game: Game, cell: int = CELL) -> np.ndarray:
 #: The render modes both kinds of environment take.
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 
-#: What to install for a window.
-INSTALL_RENDER = "pip install 'retrograde[render]'"
+
+def install_command() -> str:
+    """The command that installs pygame for a window, from where the package
+    was installed (:mod:`retrograde._install`): the checkout's ``render``
+    extra, or pygame itself."""
+    return _install.command("render", "pygame")
 
 
 def pygame_module() -> ModuleType:
     """pygame, imported; ``DependencyNotInstalled`` naming
-    :data:`INSTALL_RENDER` when it cannot be imported."""
+    :func:`install_command` when it cannot be imported."""
     try:
         import pygame
     except ImportError as missing:
         raise DependencyNotInstalled(
-            f"pygame is not installed: `{INSTALL_RENDER}` for a window "
+            f"pygame is not installed: `{install_command()}` for a window "
             '(render_mode="human", python -m retrograde.play)'
         ) from missing
     return pygame

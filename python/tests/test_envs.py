@@ -4,7 +4,9 @@ seed."""
 
 from __future__ import annotations
 
-import re
+import importlib.metadata
+import json
+import shlex
 import subprocess
 import sys
 
@@ -16,8 +18,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import retrograde
-from conftest import NeverFinishes
-from retrograde import opponents
+from conftest import ROOT, NeverFinishes
+from retrograde import _install, opponents, rendering
 from retrograde.aec import BoardGameEnv, connect_four_env, mnk_env
 
 
@@ -215,10 +217,67 @@ def test_human_rendering_without_pygame_says_what_to_install(without_pygame):
         lambda: gymnasium.make("retrograde/MNK-v0", opponent="random", render_mode="human"),
         lambda: connect_four_env(render_mode="human"),
     ):
-        with pytest.raises(
-            DependencyNotInstalled, match=re.escape("pip install 'retrograde[render]'")
-        ):
+        with pytest.raises(DependencyNotInstalled) as refused:
             make()
+        message = str(refused.value)
+        assert f"`{rendering.install_command()}`" in message and "\n" not in message
+        assert "retrograde[render]" not in message  # not on an index: that failed
+
+
+def _installed(tmp_path, direct_url: dict | None):
+    """A distribution of the package as pip records it: its metadata (the
+    two extras' requirements) and, if given, ``direct_url.json``."""
+    info = tmp_path / "retrograde-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.4\nName: retrograde\nVersion: 0.1.0\n"
+        "Requires-Dist: numpy>=1.24\n"
+        "Requires-Dist: pettingzoo>=1.25 ; extra == 'pettingzoo'\n"
+        "Requires-Dist: pygame>=2.5 ; extra == 'render'\n"
+        "Provides-Extra: pettingzoo\nProvides-Extra: render\n"
+    )
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+    return importlib.metadata.PathDistribution(info)
+
+
+def test_the_install_hint_names_where_the_package_came_from(tmp_path, monkeypatch):
+    """From a checkout (``pip install .``, ``-e .``, ``maturin develop``) the
+    extra of that checkout, else the extra's requirements: never
+    ``retrograde[render]`` from an index, where the package is not."""
+    checkout = tmp_path / "my checkout"
+    checkout.mkdir()
+    (checkout / "pyproject.toml").write_text("")
+    gone = tmp_path / "moved away"
+    pip = [sys.executable, "-m", "pip", "install"]
+    cases = [
+        ({"url": checkout.as_uri(), "dir_info": {}}, [f"{checkout}[render]"]),
+        ({"url": checkout.as_uri(), "dir_info": {"editable": True}}, ["-e", f"{checkout}[render]"]),
+        ({"url": gone.as_uri(), "dir_info": {}}, ["pygame>=2.5"]),
+        ({"url": "https://example.org/r.whl", "archive_info": {}}, ["pygame>=2.5"]),
+        (None, ["pygame>=2.5"]),
+    ]
+    for number, (direct_url, want) in enumerate(cases):
+        dist = _installed(tmp_path / str(number), direct_url)
+        monkeypatch.setattr(_install.metadata, "distribution", lambda name, d=dist: d)
+        assert shlex.split(rendering.install_command()) == pip + want, direct_url
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(_install.metadata, "distribution", missing)
+    assert shlex.split(rendering.install_command()) == pip + ["pygame"]
+
+
+def test_the_install_hint_of_this_install():
+    """This package was built from this checkout (scripts/python-env.sh:
+    ``maturin develop``, editable): the hint installs the checkout's extra."""
+    text = importlib.metadata.distribution("retrograde").read_text("direct_url.json")
+    if text is None or "dir_info" not in json.loads(text):
+        pytest.skip("not installed from a source tree")
+    words = shlex.split(rendering.install_command())
+    assert words[:4] == [sys.executable, "-m", "pip", "install"]
+    assert words[-1] == f"{ROOT}[render]"
 
 
 def test_check_env_passes_without_pygame(without_pygame):
