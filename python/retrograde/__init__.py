@@ -8,7 +8,15 @@ environments (:mod:`retrograde.aec`, registered as
 ``retrograde/connect_four_v0`` and ``retrograde/mnk_v0`` when PettingZoo is
 installed) and :func:`evaluate`, an agent's blunder rate against perfect
 play.
+
+The submodules (:mod:`retrograde.aec`, :mod:`retrograde.opponents`, …) are
+attributes of the package without an import of their own:
+``retrograde.aec.connect_four_env()`` after ``import retrograde`` imports
+:mod:`retrograde.aec` at that first use.
 """
+
+import importlib
+from types import ModuleType
 
 import gymnasium
 
@@ -40,6 +48,22 @@ __all__ = [
     "prove",
     "solve",
 ]
+
+#: The submodules reached as attributes, each imported at its first use (so
+#: that ``import retrograde`` does not load the AEC environments, nor pygame).
+_SUBMODULES = frozenset({"aec", "gym_env", "layout", "opponents", "play", "rendering"})
+
+
+def __getattr__(name: str) -> ModuleType:
+    """A submodule of :data:`_SUBMODULES`, imported now (an attribute
+    error for any other name)."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _SUBMODULES)
 
 
 def _register() -> None:

@@ -35,10 +35,18 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils.env_logger import EnvLogger
 
-from retrograde import rendering
+from retrograde import _install, rendering
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
+except ImportError as missing:
+    raise ModuleNotFoundError(
+        "retrograde.aec needs PettingZoo (the extra pettingzoo): "
+        f"`{_install.command('pettingzoo', 'pettingzoo')}`",
+        name="pettingzoo",
+    ) from missing
 from retrograde._native import Game
 from retrograde.layout import Layout
 

@@ -61,6 +61,35 @@ def test_pettingzoo_api_and_seed(make):
     seed_test(make, num_cycles=50)
 
 
+def test_the_submodules_are_attributes_of_the_package():
+    """``retrograde.aec.connect_four_env()`` as PYTHON.md writes it, after
+    ``import retrograde`` alone (an AttributeError before), the submodule
+    imported at that first use; without PettingZoo, an error that says what
+    to install."""
+    code = (
+        "import sys, retrograde\n"
+        "assert 'retrograde.aec' not in sys.modules\n"
+        "env = retrograde.aec.connect_four_env(cols=5, rows=4)\n"
+        "env.step(2)\n"
+        "assert env.game.moves == '3' and env.agent_selection == 'player_1'\n"
+        "assert retrograde.opponents.DEFAULT_MAX_MEMORY and 'aec' in dir(retrograde)\n"
+        "assert not hasattr(retrograde, 'nonesuch')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = (
+        "import sys\n"
+        "sys.modules['pettingzoo'] = None\n"
+        "import retrograde\n"
+        "try:\n"
+        "    retrograde.aec\n"
+        "except ModuleNotFoundError as missing:\n"
+        "    print(missing.name, missing)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("pettingzoo retrograde.aec needs PettingZoo")
+    assert f"`{_install.command('pettingzoo', 'pettingzoo')}`" in done.stdout
+
+
 def test_pettingzoo_registry():
     from pettingzoo import make
 
