@@ -74,19 +74,11 @@ def _setup(args: argparse.Namespace) -> tuple[retrograde.Game, PerfectOpponent]:
     return game, PerfectOpponent(game, table=table, time_limit=args.seconds)
 
 
-def _no_display() -> bool:
-    """Whether a window surely cannot open: a Linux or BSD system with no
-    X or Wayland display, and no SDL video driver chosen."""
-    if sys.platform in ("win32", "darwin"):
-        return False
-    return not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
-
-
 def _text_reason() -> str | None:
     """Why the window cannot be used here, or None if it can."""
     if not rendering.has_pygame():
         return f"pygame is not installed (`{rendering.install_command()}` for the window)"
-    if _no_display():
+    if rendering.no_display():
         return "no display (DISPLAY and WAYLAND_DISPLAY are unset)"
     return None
 

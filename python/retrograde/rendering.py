@@ -11,11 +11,20 @@
   it, asking for a window is Gymnasium's ``DependencyNotInstalled`` naming
   the command that installs it here (:func:`install_command`,
   :func:`pygame_module`), and :func:`available_modes` leaves ``human`` out.
+  With no display to reach (:func:`no_display`: Linux or BSD with none of
+  ``DISPLAY``, ``WAYLAND_DISPLAY``, ``SDL_VIDEODRIVER`` set, as in CI or
+  under ``check_env`` on a server) the window is drawn on SDL's ``dummy``
+  driver: nothing shows, and nothing is printed — SDL left to itself probes
+  X11 and Wayland, and libwayland prints ``error: XDG_RUNTIME_DIR is
+  invalid or not set in the environment.`` for each window, then draws
+  off screen through EGL (about 85 MB more).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import sys
 from types import ModuleType
 
 import gymnasium
@@ -167,14 +176,37 @@ class Renderer:
             self._window = None
 
 
+def no_display() -> bool:
+    """Whether a window surely cannot open: a Linux or BSD system with no
+    X or Wayland display, and no SDL video driver chosen."""
+    if sys.platform in ("win32", "darwin"):
+        return False
+    return not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
+
+
+def _init_display(pygame: ModuleType) -> None:
+    """``pygame.display.init()``, on SDL's ``dummy`` video driver when there
+    is no display (:func:`no_display`). ``SDL_VIDEODRIVER`` is set for this
+    call only, so the process's environment is left as it was."""
+    if not no_display():
+        pygame.display.init()
+        return
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    try:
+        pygame.display.init()
+    finally:
+        del os.environ["SDL_VIDEODRIVER"]
+
+
 class Window:
-    """A pygame window showing a board (``render_mode="human"``)."""
+    """A pygame window showing a board (``render_mode="human"``; with no
+    display, drawn on SDL's ``dummy`` driver: see the module doc)."""
 
     def __init__(self, title: str, cols: int, rows: int, cell: int = CELL):
         pygame = pygame_module()
         self._pygame = pygame
         self.cell = cell
-        pygame.display.init()
+        _init_display(pygame)
         pygame.display.set_caption(title)
         self.screen = pygame.display.set_mode((cols * cell, rows * cell))
         self.clock = pygame.time.Clock()
