@@ -30,6 +30,7 @@ use retrograde::tables::layered::MnkSolution;
 use retrograde::Analyzer;
 
 use super::position::{board_size, PositionArgs};
+use super::progress::Bar;
 use super::prompt::{ask_until, ECHO_CHARS};
 use super::{OutArgs, RunArgs};
 
@@ -174,7 +175,15 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         unreachable!("every table is an oracle")
     };
     let answer_at = |p: &Position| {
-        let (_, report) = analyzer.best_move(&searcher, *p, Some(seconds))?;
+        let searching = format!(
+            "searching {}'s position, up to {} s",
+            p.to_move().name(),
+            seconds.as_secs_f64()
+        );
+        let spinner = Bar::spinner_on_stderr(args.run.quiet(), &searching);
+        let searched = analyzer.best_move(&searcher, *p, Some(seconds));
+        spinner.finish();
+        let (_, report) = searched?;
         // a value the searcher left open is not proved: as a search out of time
         Ok(report.answer.filter(PositionAnswer::proved))
     };
@@ -265,10 +274,17 @@ fn by_search(
         ),
         AnsweredBy::Table => unreachable!("a searcher is not a table"),
     };
-    eprintln!(
-        "note: {cols} columns × {rows} rows is beyond a table's reach here; playing {how}, each position within {} s",
-        seconds.as_secs_f64()
-    );
+    // said before the first search, which comes before the first prompt
+    // (the value of the player's own position): issue 86 found those
+    // seconds silent
+    if !args.run.quiet() {
+        eprintln!(
+            "note: {cols} columns × {rows} rows is beyond a table's reach here; playing {how}: \
+             each position is searched for up to {} s, yours too before your prompt (for its \
+             value); --move-seconds S to change",
+            seconds.as_secs_f64()
+        );
+    }
     Ok(Solved::Search(analyzer, Box::new(searcher), seconds))
 }
 

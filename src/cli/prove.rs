@@ -13,9 +13,11 @@ use clap::{Args, Subcommand};
 use retrograde::analyzer::prove::{Method, ProveReport, ProveRequest, ThreatOptions, VctLimits};
 use retrograde::analyzer::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::board::BoardSize;
+use retrograde::search::bitboard::MAX_MNK_CELLS;
 use retrograde::Analyzer;
 
 use super::output::{emit, emit_json, flag_error};
+use super::progress::Working;
 use super::RunArgs;
 
 /// Arguments of `retrograde prove`.
@@ -271,10 +273,49 @@ impl ProveMnkArgs {
 /// nothing proves it).
 pub fn prove_mnk(args: &ProveMnkArgs) -> anyhow::Result<ExitCode> {
     let request = args.request()?;
+    let short = match request.time_limit {
+        Some(limit) => format!(
+            "proving {}, up to {} s",
+            request.name(),
+            limit.as_secs_f64()
+        ),
+        None => format!("proving {}, no --time-limit", request.name()),
+    };
+    let note = Working::new(args.run.quiet(), args.run.json, &short, proving(&request));
     let report = Analyzer::new(args.run.budget(), args.run.threads())
         .prove(&request)
-        .map_err(flag_error)?;
-    print_report(&request, &report, args.run.json)
+        .map_err(flag_error);
+    drop(note);
+    print_report(&request, &report?, args.run.json)
+}
+
+/// What `prove mnk` is doing for `request`, and until when: its spinner,
+/// or the note of a run still going after a moment (issue 86: a proof ran
+/// for minutes without a word).
+fn proving(request: &ProveRequest) -> String {
+    let provers = match request.method {
+        // the win prover and the search take boards of the bitboard search
+        Method::Auto if request.size.cells() > u64::from(MAX_MNK_CELLS) => {
+            "a pairing, then the zone prover"
+        }
+        Method::Auto => "a pairing, then the zone prover, the win prover and the search in turn",
+        Method::Win => "the win prover alone",
+        Method::Threats => "the threat prover",
+    };
+    let until = match request.time_limit {
+        Some(limit) => format!(
+            "it stops after {} s (--time-limit S to change)",
+            limit.as_secs_f64()
+        ),
+        None => "without --time-limit it runs until the value is settled, which may take hours; \
+                 --time-limit S stops it"
+            .to_string(),
+    };
+    let counts = match (request.method, request.threats.report_every) {
+        (Method::Threats, None) => "; --report-every S prints its counts",
+        _ => "",
+    };
+    format!("proving {} by {provers}: {until}{counts}", request.name())
 }
 
 /// Prints `report` of `request`, as text or JSON; exit 3 when not proved.

@@ -442,10 +442,16 @@ fn prove_by_the_cascade(
         time_limit,
         ..ProveRequest::new(size)
     };
+    // the note above said what runs; a terminal also sees that it runs
+    let spinner = Bar::spinner_on_stderr(
+        args.run.quiet(),
+        &format!("proving {} by the provers' cascade", request.name()),
+    );
     let report = Analyzer::new(args.run.budget(), args.run.threads())
         .prove(&request)
-        .map_err(flag_error)?;
-    super::prove::print_report(&request, &report, args.run.json)
+        .map_err(flag_error);
+    spinner.finish();
+    super::prove::print_report(&request, &report?, args.run.json)
 }
 
 /// What every search of one command shares.

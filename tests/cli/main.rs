@@ -17,6 +17,7 @@ mod csv;
 mod doc_examples;
 mod help;
 mod mnk;
+mod notes;
 mod play;
 mod plot;
 mod positions;
