@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::progress::Working;
 use super::RunArgs;
+use crate::server::api::MIN_TIME_LIMIT;
 use crate::server::boards::Boards;
 use crate::server::Config;
 
@@ -48,15 +50,40 @@ pub struct ServeArgs {
 /// Runs the server until SIGINT or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let seconds = args.move_seconds;
-    if !(seconds.is_finite() && seconds > 0.0 && seconds <= MAX_MOVE_SECONDS) {
+    let floor = MIN_TIME_LIMIT.as_secs_f64();
+    if !(seconds.is_finite() && seconds >= floor && seconds <= MAX_MOVE_SECONDS) {
         anyhow::bail!(
-            "--move-seconds {seconds} must be a number of seconds above 0 and at most {MAX_MOVE_SECONDS:.0}"
+            "--move-seconds {seconds} must be a number of seconds from {floor} (the shortest \
+             search the server starts) to {MAX_MOVE_SECONDS:.0}"
         );
     }
     if args.queue > 4096 {
         anyhow::bail!("--queue {} must be at most 4096", args.queue);
     }
-    let boards = Boards::open(&args.tables, args.run.budget(), args.run.threads())?;
+    // a table of an m,n,k board is read whole: a large one takes seconds
+    // before the address is printed (issue 86: no word meanwhile)
+    let opening = (!args.tables.is_empty()).then(|| {
+        let bytes = args
+            .tables
+            .iter()
+            .filter_map(|t| std::fs::metadata(t).ok())
+            .map(|m| m.len())
+            .sum::<u64>();
+        Working::new(
+            args.run.quiet(),
+            false,
+            "opening the tables",
+            format!(
+                "opening {} table{} ({} in all) before serving; the address is printed once they are open",
+                args.tables.len(),
+                if args.tables.len() == 1 { "" } else { "s" },
+                retrograde::memory::Bytes(bytes)
+            ),
+        )
+    });
+    let boards = Boards::open(&args.tables, args.run.budget(), args.run.threads());
+    drop(opening);
+    let boards = boards?;
     let config = Config {
         addr: args.addr,
         boards,

@@ -7,8 +7,8 @@
 //!   `search`, `zones_then_search`, `general_search`, `threats`),
 //!   `positions_searched`, `seconds` and `reached` (false: the search's
 //!   time ran out; then no answer keys). Optional: `detail=best` (one best
-//!   move), `precision=weak` (values without depths), `time_limit=S` (at
-//!   most the server's `--move-seconds`, its default).
+//!   move), `precision=weak` (values without depths), `time_limit=S` (from
+//!   [`MIN_TIME_LIMIT`] to the server's `--move-seconds`, its default).
 //! * `GET /api/v1/move?…` (the same keys) — a move that keeps the value,
 //!   for play: `move` (its notation), `value`, `depth`, `engine`,
 //!   `seconds`, `reached`.
@@ -40,6 +40,11 @@ use super::{Counted, State};
 /// The longest query string taken, in bytes (a move list of a full
 /// 16 × 16 board in cell notation is under 1,100).
 pub const MAX_QUERY_BYTES: usize = 4096;
+
+/// The shortest time limit a request may give (a shorter `time_limit` is
+/// refused with 400): a request that waited behind another search until
+/// less than this is left gets 503 rather than a search of no time.
+pub const MIN_TIME_LIMIT: Duration = Duration::from_millis(1);
 
 /// The keys a question may give.
 const KEYS: [&str; 8] = [
@@ -178,12 +183,18 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
     let time_limit = match get("time_limit") {
         None => move_seconds,
         Some(text) => match text.parse::<f64>() {
-            Ok(s) if s.is_finite() && s > 0.0 && s <= move_seconds.as_secs_f64() => {
+            Ok(s)
+                if s.is_finite()
+                    && s >= MIN_TIME_LIMIT.as_secs_f64()
+                    && s <= move_seconds.as_secs_f64() =>
+            {
                 Duration::from_secs_f64(s)
             }
             _ => {
                 return Err(ApiError::bad(format!(
-                    "time_limit={text:?} must be a number of seconds above 0 and at most {}",
+                    "time_limit={text:?} must be a number of seconds from {} (the server's \
+                     floor: no search starts with less) to {} (its --move-seconds)",
+                    MIN_TIME_LIMIT.as_secs_f64(),
                     move_seconds.as_secs_f64()
                 )))
             }
@@ -230,14 +241,24 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
     // search whose request was dropped is counted until it stops
     let searching = Counted::new(&state.metrics.searches);
     let late = || busy("busy: the searches ahead took this request's time limit; try again");
-    let running = tokio::time::timeout_at(deadline, Arc::clone(&state.running).acquire_owned())
-        .await
-        .map_err(|_| late())?
-        .map_err(|_| ApiError::internal("the server is stopping"))?;
+    // busy only when a search was ahead: on an idle server a limit at the
+    // floor starts its search with what is left of it (a few microseconds
+    // under the floor, spent since the request was read)
+    let running = match Arc::clone(&state.running).try_acquire_owned() {
+        Ok(running) => running,
+        Err(_) => {
+            let running =
+                tokio::time::timeout_at(deadline, Arc::clone(&state.running).acquire_owned())
+                    .await
+                    .map_err(|_| late())?
+                    .map_err(|_| ApiError::internal("the server is stopping"))?;
+            if deadline.saturating_duration_since(tokio::time::Instant::now()) < MIN_TIME_LIMIT {
+                return Err(late());
+            }
+            running
+        }
+    };
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-    if left < Duration::from_millis(1) {
-        return Err(late());
-    }
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = Arc::clone(&cancel.0);
     let shared = Arc::clone(state);

@@ -2,8 +2,10 @@
 //! by status code, answers by the engine that gave them, searches waiting,
 //! connections refused, and a latency histogram of the API's requests.
 //! Every response passes [`observe`], which counts it and gives the
-//! stack's own refusals (404, 405, 413) the API's JSON shape; a 431 or a
-//! header timeout is hyper's, before any request, and is not counted. Written by hand: a few
+//! stack's own refusals (404, 405, 413) the API's JSON shape (a body that
+//! stalls gets 408, one that cannot be read 400, in that shape already); a
+//! 431 or a header timeout is hyper's, before any request, and is not
+//! counted. Written by hand: a few
 //! atomic counters and fixed buckets, which the format prints as lines
 //! (a metrics crate would bring a registry and a second exporter for
 //! what these 100 lines do).
@@ -37,7 +39,7 @@ pub const ENDPOINTS: [(&str, &str); 6] = [
 ];
 
 /// The status codes counted (any other is counted as 500).
-pub const CODES: [u16; 7] = [200, 400, 404, 405, 413, 500, 503];
+pub const CODES: [u16; 8] = [200, 400, 404, 405, 408, 413, 500, 503];
 
 /// The engines an answer comes from (`AnsweredBy::name`).
 pub const ENGINES: [&str; 5] = [

@@ -18,7 +18,8 @@
 //! ```
 //!
 //! * **Bounded:** a query string of at most [`api::MAX_QUERY_BYTES`], a
-//!   body of at most 1 KiB, each search within its time limit (at most
+//!   body of at most [`BODY_BYTES`] however it is sent (sized or chunked,
+//!   read within [`HEADER_SECONDS`]), each search within its time limit (at most
 //!   `--move-seconds`), at most `--queue` searches waiting, the searchers'
 //!   tables within the memory budget left by the tables
 //!   ([`boards::Boards`]). A panic in a handler is answered 500 and the
@@ -47,6 +48,11 @@ pub const HEADER_SECONDS: u64 = 10;
 /// query string is at most [`api::MAX_QUERY_BYTES`]).
 pub const BUFFER_BYTES: usize = 16 * 1024;
 
+/// The most bytes of a request's body taken: past them, 413 (the API
+/// reads its query string; a body is read, within this bound, only to be
+/// refused or dropped).
+pub const BODY_BYTES: usize = 1024;
+
 /// How long the requests in flight may run past `--move-seconds` once a
 /// shutdown is asked.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -56,8 +62,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::body::{Body, HttpBody as _};
+use axum::extract::Request;
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
+use axum::{Json, Router};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde_json::json;
 use tokio::sync::Semaphore;
 
 use boards::Boards;
@@ -102,7 +115,7 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/metrics", get(metrics::render))
         .fallback(api::not_found)
         .with_state(Arc::clone(&state))
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(1024))
+        .layer(axum::middleware::from_fn(bounded_body))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             api::panicked,
         ))
@@ -110,6 +123,52 @@ pub fn router(state: Arc<State>) -> Router {
             state,
             metrics::observe,
         ))
+}
+
+/// Every request's body read before it is answered, at most
+/// [`BODY_BYTES`] of it, within [`HEADER_SECONDS`]: 413 past the bound
+/// however the body is sent (a `Content-Length` over it is refused before
+/// any byte is read, a chunked body once its bytes pass it; [`metrics::observe`]
+/// gives it the API's shape), 408 for a body that stalls, 400 for one that
+/// cannot be read (a malformed chunk). Read even for a GET, whose handlers never look at it: a
+/// body left unread was never measured (a chunked 2 KiB GET was answered
+/// 200).
+async fn bounded_body(request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > BODY_BYTES as u64) {
+        return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    }
+    if body.is_end_stream() {
+        return next.run(Request::from_parts(parts, body)).await;
+    }
+    let read = tokio::time::timeout(
+        Duration::from_secs(HEADER_SECONDS),
+        Limited::new(body, BODY_BYTES).collect(),
+    )
+    .await;
+    let body = match read {
+        Ok(Ok(collected)) => Body::from(collected.to_bytes()),
+        Ok(Err(e)) if e.is::<LengthLimitError>() => {
+            return StatusCode::PAYLOAD_TOO_LARGE.into_response()
+        }
+        Ok(Err(e)) => {
+            let message = format!("the request's body cannot be read: {e}");
+            return (StatusCode::BAD_REQUEST, Json(json!({ "error": message }))).into_response();
+        }
+        Err(_) => {
+            let message = format!("the request's body did not arrive within {HEADER_SECONDS} s");
+            return (
+                StatusCode::REQUEST_TIMEOUT,
+                Json(json!({ "error": message })),
+            )
+                .into_response();
+        }
+    };
+    next.run(Request::from_parts(parts, body)).await
 }
 
 /// Serves `config` until SIGINT or SIGTERM, printing the address it

@@ -365,3 +365,96 @@ fn stalled_connections_hold_neither_the_shutdown_nor_more_than_their_slots() {
         "the shutdown took {seconds} s with stalled clients"
     );
 }
+
+// issue 86: `time_limit=0.0005` on an idle server got 503 "busy … try
+// again" (counted as a 503): a limit under the server's floor is the
+// request's fault, and a limit at the floor starts its search
+#[test]
+fn a_time_limit_below_the_floor_is_400_naming_the_floor_not_503() {
+    let server = Server::start(&["--move-seconds", "2"]);
+    for path in [
+        "/api/v1/analyze?game=mnk&time_limit=0.0005",
+        "/api/v1/analyze?game=connect&cols=4&rows=4&moves=1&time_limit=0.0009",
+        "/api/v1/move?game=mnk&moves=b2&time_limit=0.0005",
+        "/api/v1/analyze?game=mnk&time_limit=1e-9",
+    ] {
+        let (status, head, body) = server.get(path);
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(head.contains("content-type: application/json"), "{path}");
+        let error: Value = serde_json::from_str(&body).unwrap();
+        let line = error["error"].as_str().unwrap();
+        assert!(!line.contains('\n'), "{path}: {line}");
+        assert!(
+            line.contains("0.001") && line.contains("floor"),
+            "{path}: {line}"
+        );
+    }
+    // at the floor, on an idle server: searched (reached or not), not busy
+    for path in [
+        "/api/v1/analyze?game=mnk&time_limit=0.001",
+        "/api/v1/move?game=mnk&moves=b2&time_limit=0.001",
+    ] {
+        let (status, _, body) = server.get(path);
+        assert_eq!(status, 200, "{path}: {body}");
+    }
+    let (_, _, metrics) = server.get("/metrics");
+    for line in [
+        "retrograde_responses_total{code=\"400\"} 4",
+        "retrograde_responses_total{code=\"503\"} 0",
+    ] {
+        assert!(metrics.contains(line), "{line}\n{metrics}");
+    }
+    server.stop();
+    // the server's own limit has the same floor
+    let err = crate::common::cli::refused(&["serve", "--move-seconds", "0.0005"]);
+    assert!(err.contains("0.001"), "{err}");
+}
+
+// issue 86: a GET whose 2 KiB body came chunked was answered 200, though
+// a body over 1 KiB gets 413; sized or chunked, the bound is the same
+#[test]
+fn a_chunked_body_over_the_limit_gets_413_like_a_sized_one() {
+    let server = Server::start(&["--move-seconds", "2"]);
+    let head = |path: &str| {
+        format!(
+            "GET {path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        )
+    };
+    let chunk = |bytes: usize| format!("{bytes:x}\r\n{}\r\n", "x".repeat(bytes));
+    // 2 KiB in two chunks of 1 KiB, then in one of 2 KiB
+    for body in [chunk(1024) + &chunk(1024), chunk(2048)] {
+        for path in ["/api/v1/analyze?game=mnk&moves=b2", "/healthz", "/nowhere"] {
+            let (status, headers, answer) = server.raw(&format!("{}{body}0\r\n\r\n", head(path)));
+            assert_eq!(status, 413, "{path}: {answer}");
+            assert!(
+                headers.contains("content-type: application/json"),
+                "{headers}"
+            );
+            let error: Value = serde_json::from_str(&answer).unwrap();
+            assert!(
+                error["error"].as_str().unwrap().contains("1 KiB"),
+                "{answer}"
+            );
+        }
+    }
+    // a chunked body within the bound is read and the request answered
+    let (status, _, answer) = server.raw(&format!(
+        "{}{}0\r\n\r\n",
+        head("/api/v1/analyze?game=mnk&moves=b2"),
+        chunk(100)
+    ));
+    assert_eq!(status, 200, "{answer}");
+    // a malformed chunk: 400 with one line, not a hang
+    let (status, _, answer) = server.raw(&format!("{}zz\r\n", head("/healthz")));
+    assert_eq!(status, 400, "{answer}");
+    assert!(serde_json::from_str::<Value>(&answer).unwrap()["error"].is_string());
+    let (_, _, metrics) = server.get("/metrics");
+    for line in [
+        "retrograde_responses_total{code=\"413\"} 6",
+        "retrograde_responses_total{code=\"200\"} 1",
+        "retrograde_responses_total{code=\"400\"} 1",
+    ] {
+        assert!(metrics.contains(line), "{line}\n{metrics}");
+    }
+    server.stop();
+}
