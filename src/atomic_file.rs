@@ -201,6 +201,46 @@ pub fn unregister(path: &Path) {
     in_flight().retain(|p| p != path);
 }
 
+/// A registered temporary file ([`create_registered`]) owned by its
+/// guard: dropping the guard removes the file and forgets it, so the file
+/// goes on every way out of its owner — the work done, an error or a
+/// refusal returned, a panic unwinding — as a signal removes it. (A
+/// symbolic table's spill file is one: a run that ended in an error left
+/// it beside the output.)
+#[derive(Debug)]
+pub struct Temporary {
+    path: PathBuf,
+}
+
+impl Temporary {
+    /// Creates `path` (which must not exist) as a registered temporary
+    /// file, returning its guard and the file, open for reading and
+    /// writing.
+    pub fn create(path: &Path) -> std::io::Result<(Self, std::fs::File)> {
+        let file = create_registered(path)?;
+        Ok((
+            Temporary {
+                path: path.to_path_buf(),
+            },
+            file,
+        ))
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        // under the registry's lock, as the signal thread removes files
+        let mut pending = in_flight();
+        let _ = std::fs::remove_file(&self.path);
+        pending.retain(|p| p != &self.path);
+    }
+}
+
 /// Writes `bytes` to `path` atomically (see the module docs).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |file| file.write_all(bytes))
@@ -397,6 +437,36 @@ mod tests {
         remove_stale_temporaries(&dir, |n| n == "won-013.bdd" || n == "t.rtb");
         let left: Vec<bool> = names.iter().map(|n| dir.join(n).exists()).collect();
         assert_eq!(left, [false, false, true, true, true]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    // (issue 86, line 5) a spill file stayed when its run ended in an
+    // error; the guard removes it on every way out, a panic's too
+    #[test]
+    fn a_temporary_goes_when_its_guard_is_dropped_even_by_a_panic() {
+        let dir = std::env::temp_dir().join(format!("rg-guard-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(".t.rtb.spill-1");
+        {
+            let (guard, mut file) = Temporary::create(&path).unwrap();
+            file.write_all(b"spilled").unwrap();
+            assert!(guard.path().exists());
+            assert!(in_flight().contains(&path));
+        }
+        assert!(!path.exists());
+        assert!(!in_flight().contains(&path));
+        let unwound = std::panic::catch_unwind(|| {
+            let (_guard, _file) = Temporary::create(&path).unwrap();
+            panic!("the work failed");
+        });
+        assert!(unwound.is_err());
+        assert!(!path.exists());
+        assert!(!in_flight().contains(&path));
+        // a path already taken is not the guard's: left alone
+        std::fs::write(&path, b"someone's").unwrap();
+        assert!(Temporary::create(&path).is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"someone's");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

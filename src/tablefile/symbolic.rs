@@ -6,7 +6,9 @@
 //! The writer is a [`PlySink`]: the diagrams go to a spill file beside the
 //! output as the backward pass makes them; [`SymbolicTableWriter::finish`]
 //! then writes the table atomically (head, the spilled diagrams, trailer)
-//! and removes the spill. The reader maps the file and checks the head
+//! and removes the spill — which goes too when the writer is dropped
+//! unfinished (a refusal, an error, a panic unwinding): an
+//! [`crate::atomic_file::Temporary`] owns it. The reader maps the file and checks the head
 //! (its own checksum), then each 4096-node block of a diagram the first
 //! time a lookup walks into it; [`SymbolicFile::check`] checks every byte
 //! and every node.
@@ -126,6 +128,9 @@ pub struct SymbolicTableWriter {
     out: PathBuf,
     spill_path: PathBuf,
     spill: Option<BufWriter<std::fs::File>>,
+    /// Removes the spill file when the writer is dropped, however the run
+    /// ends (finished, failed, refused, a panic unwinding).
+    _spill_file: crate::atomic_file::Temporary,
     spilled: u64,
     entries: Vec<Entry>,
 }
@@ -146,8 +151,8 @@ impl SymbolicTableWriter {
             name.unwrap_or_default(),
             std::process::id()
         ));
-        let file =
-            crate::atomic_file::create_registered(&spill_path).map_err(|cause| Error::Io {
+        let (spill_file, file) =
+            crate::atomic_file::Temporary::create(&spill_path).map_err(|cause| Error::Io {
                 path: spill_path.display().to_string(),
                 cause,
             })?;
@@ -155,6 +160,7 @@ impl SymbolicTableWriter {
             out: out.to_path_buf(),
             spill_path,
             spill: Some(BufWriter::with_capacity(1 << 20, file)),
+            _spill_file: spill_file,
             spilled: 0,
             entries: Vec::new(),
         })
@@ -186,13 +192,10 @@ impl SymbolicTableWriter {
         Ok(())
     }
 
-    /// Writes the table for `solution` atomically and removes the spill;
-    /// returns the file's size.
+    /// Writes the table for `solution` atomically and removes the spill
+    /// (as dropping the writer unfinished does); returns the file's size.
     pub fn finish(mut self, solution: &SymbolicSolution) -> Result<u64> {
-        let result = self.write_table(solution);
-        let _ = std::fs::remove_file(&self.spill_path);
-        crate::atomic_file::unregister(&self.spill_path);
-        result
+        self.write_table(solution)
     }
 
     fn write_table(&mut self, solution: &SymbolicSolution) -> Result<u64> {

@@ -472,3 +472,73 @@ fn every_solving_command_estimates_without_solving() {
     ]);
     assert_eq!(v["fits"], false, "{v}");
 }
+
+/// A symbolic run with `--out` that ended in a refusal or an error left its
+/// spill file `.NAME.spill-PID` beside the output (SIGINT removed it; an
+/// error exit did not): `connect --cols 6 --rows 4 --out a.rtb
+/// --max-memory 50MiB` exited 2 and a 1.6 MB spill stayed.
+// issue 86, line 5
+#[test]
+fn a_symbolic_run_that_fails_leaves_no_spill_file() {
+    let dir = scratch_dir("symbolic", "spill-left");
+    let out = dir.join("a.rtb");
+    let path = out.to_str().unwrap();
+    for (case, args) in [
+        // the explicit engine hands over to the symbolic one, whose node
+        // store fills (the issue's board, a budget that fails fast)
+        (
+            "handed over, store full",
+            &[
+                "connect",
+                "--cols",
+                "6",
+                "--rows",
+                "4",
+                "--max-memory",
+                "8MiB",
+            ][..],
+        ),
+        // the node store's budget refused before the first ply
+        (
+            "memory refused",
+            &[
+                "connect",
+                "--cols",
+                "5",
+                "--rows",
+                "4",
+                "--engine",
+                "symbolic",
+                "--max-memory",
+                "2MiB",
+            ],
+        ),
+        // the node store full in the backward pass, diagrams already
+        // spilled (367 KB of them before the fix)
+        (
+            "store full",
+            &[
+                "connect",
+                "--cols",
+                "5",
+                "--rows",
+                "4",
+                "--engine",
+                "symbolic",
+                "--max-memory",
+                "10MiB",
+            ],
+        ),
+    ] {
+        let run = retrograde(&[args, &["--out", path]].concat());
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{case}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{case}: {stderr}");
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        assert!(left.is_empty(), "{case}: left behind: {left:?} ({stderr})");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
