@@ -9,12 +9,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
-use crate::memory::Budget;
+use crate::memory::{Budget, Bytes};
 use crate::position::BoardGame;
 use crate::runtime::in_pool;
 use crate::runtime::progress::Progress;
-use crate::search::bitboard::{Bitboard, BYTES_PER_ENTRY, POSITION_BYTES};
-use crate::search::book::{make_book, Book};
+use crate::search::bitboard::{Bitboard, POSITION_BYTES};
+use crate::search::book::{check_plies, make_book_of, Book};
 use crate::tablefile::book::{load_book, save_book};
 use crate::tablefile::replace::check_table_output;
 
@@ -85,19 +85,28 @@ pub fn make(
     let started = Instant::now();
     let board = bitboard_of(request.game)?;
     check_table_output(request.out, request.replace_any_file)?;
+    check_plies(request.plies)?;
+    // The positions first, within the whole budget; the search's table
+    // then takes what they leave. (The table was sized first, from the
+    // whole budget: on a large board it took all of it, and the refusal
+    // said "more than 0 positions ... over the budget of 0 B", the budget
+    // left after the table.)
+    let by_ply = board
+        .positions_in_play(request.plies, (budget.0 .0 / POSITION_BYTES) as usize)
+        .map_err(|refused| over_the_budget_given(refused, budget))?;
+    let positions: u64 = by_ply.iter().map(|ply| ply.len() as u64).sum();
+    let held = Bytes(positions.saturating_mul(POSITION_BYTES));
+    budget.check(
+        &format!(
+            "holding the book's {positions} positions of at most {} stones",
+            request.plies
+        ),
+        held,
+    )?;
     let empty = board.cells().saturating_sub(request.plies);
-    let entries = board_table_entries(budget, board.dimensions().0, empty);
-    let table_bytes = entries as u64 * BYTES_PER_ENTRY;
-    let max_positions = (budget.0 .0.saturating_sub(table_bytes) / POSITION_BYTES) as usize;
+    let entries = board_table_entries(&budget.after(held), board.dimensions().0, empty);
     let book = in_pool(threads, || {
-        make_book(
-            board.clone(),
-            entries,
-            request.plies,
-            max_positions,
-            request.start,
-            progress,
-        )
+        make_book_of(board.clone(), entries, &by_ply, request.start, progress)
     })??;
     let bytes = save_book(request.out, &board, &book)?;
     Ok(BookReport {
@@ -106,4 +115,26 @@ pub fn make(
         bytes,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The enumeration's refusal naming the budget given: the enumeration
+/// knows only how many positions it may hold, and named their bytes (the
+/// budget rounded down to a multiple of a position's) as the budget.
+fn over_the_budget_given(refused: Error, budget: &Budget) -> Error {
+    match refused {
+        Error::OverMemoryBudget {
+            what,
+            needed,
+            hint,
+            remedies,
+            ..
+        } => Error::OverMemoryBudget {
+            what,
+            needed,
+            budget: budget.0,
+            hint,
+            remedies,
+        },
+        other => other,
+    }
 }

@@ -150,12 +150,31 @@ pub fn make_book(
     start: Option<Arc<Book>>,
     progress: &dyn Progress,
 ) -> Result<Book> {
+    check_plies(plies)?;
+    let by_ply = board.positions_in_play(plies, max_positions)?;
+    make_book_of(board, entries, &by_ply, start, progress)
+}
+
+/// Refuses a book of more than [`MAX_BOOK_PLIES`] plies.
+pub fn check_plies(plies: u32) -> Result<()> {
     if plies > MAX_BOOK_PLIES {
         return Err(Error::InvalidInput(format!(
             "a book of {plies} plies is beyond the {MAX_BOOK_PLIES} this tool makes"
         )));
     }
-    let by_ply = board.positions_in_play(plies, max_positions)?;
+    Ok(())
+}
+
+/// [`make_book`] of the positions `by_ply` already enumerated
+/// ([`Bitboard::positions_in_play`]): a caller that sizes the table from
+/// the memory the positions leave enumerates them first.
+pub fn make_book_of(
+    board: Bitboard,
+    entries: usize,
+    by_ply: &[Vec<(u64, u64)>],
+    start: Option<Arc<Book>>,
+    progress: &dyn Progress,
+) -> Result<Book> {
     let total: usize = by_ply.iter().map(Vec::len).sum();
     progress.stage("positions", total as u64);
     let mut searcher = BoardSearcher::new(board, entries, None, &Silent).side_by_side();

@@ -178,3 +178,49 @@ fn remedies_are_named_by_their_flags() {
     assert_eq!(err, "error: --max-take must be at least 1\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `search … --make-book 8 --max-memory 1MiB` said "over the budget of
+/// 0 B": the book's search table was sized from the whole budget first and
+/// the refusal named what it left. The positions now come first, within
+/// the budget given, and the refusal names that budget; a book whose
+/// positions fit is made (`--make-book 6` of 5×4 under 1 MiB was refused
+/// at ply 1, "more than 0" positions).
+// issue 86, line 5
+#[test]
+fn a_budget_refusal_names_the_budget_given() {
+    let dir = scratch_dir("refusals", "book-budget");
+    let book = dir.join("b.book");
+    let line = refused(&[
+        "search",
+        "connect",
+        "--make-book",
+        "8",
+        "--max-memory",
+        "1MiB",
+        "--out",
+        s(&book),
+    ]);
+    assert!(line.contains("over the budget of 1.0 MiB"), "{line}");
+    assert!(!line.contains("0 B"), "{line}");
+    assert!(!book.exists());
+    let out = retrograde(&[
+        "search",
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--make-book",
+        "6",
+        "--max-memory",
+        "1MiB",
+        "--out",
+        s(&book),
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let made: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(made["positions"], 2411, "{made}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
