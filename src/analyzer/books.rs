@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 use crate::memory::{Budget, Bytes};
 use crate::position::BoardGame;
 use crate::runtime::in_pool;
@@ -16,7 +16,8 @@ use crate::runtime::progress::Progress;
 use crate::search::bitboard::{Bitboard, POSITION_BYTES};
 use crate::search::book::{check_plies, make_book_of, Book};
 use crate::tablefile::book::{load_book, save_book};
-use crate::tablefile::replace::check_table_output;
+use crate::tablefile::replace::{check_replaceable, Ours};
+use crate::tablefile::SavedGame;
 
 use super::searching::board_table_entries;
 
@@ -30,6 +31,18 @@ fn bitboard_of(game: &BoardGame) -> Result<Bitboard> {
             game.rows()
         ))
     })
+}
+
+/// Checks, before any work, that the book of `game` can be written to
+/// `path`: a file already there is replaced only if it is a book of the
+/// same board, or with `replace_any_file` ([`check_replaceable`]).
+pub fn check_book_output(game: &BoardGame, path: &Path, replace_any_file: bool) -> Result<()> {
+    let board = SavedGame::of_board(game.family(), game.size());
+    check_replaceable(
+        path,
+        (replace_any_file, Setting::Force),
+        &[Ours::Book(board)],
+    )
 }
 
 /// Refuses a book for `game` when the bitboard search, which books serve,
@@ -68,8 +81,8 @@ pub struct BookRequest<'a> {
     /// The file, written to a temporary file beside it and renamed into
     /// place when complete.
     pub out: &'a Path,
-    /// Whether a file at `out` that is not a table or book of retrograde
-    /// may be replaced.
+    /// Whether a file at `out` that is not a book of the same board may be
+    /// replaced.
     pub replace_any_file: bool,
 }
 
@@ -84,7 +97,7 @@ pub fn make(
 ) -> Result<BookReport> {
     let started = Instant::now();
     let board = bitboard_of(request.game)?;
-    check_table_output(request.out, request.replace_any_file)?;
+    check_book_output(request.game, request.out, request.replace_any_file)?;
     check_plies(request.plies)?;
     // The positions first, within the whole budget; the search's table
     // then takes what they leave. (The table was sized first, from the

@@ -40,7 +40,7 @@ use crate::prove::proof_tree;
 use crate::prove::threats::board::{Board, Geometry};
 use crate::prove::threats::checkpoint::Merged;
 pub use crate::prove::threats::space::VctLimits;
-use crate::prove::threats::{self, horizon_name, wider, Settings, ThreatProver, Verdict};
+use crate::prove::threats::{horizon_name, wider, Settings, ThreatProver, Verdict};
 use crate::prove::win;
 use crate::prove::zones::{self, DrawProof};
 use crate::runtime::clock::Clock;
@@ -48,7 +48,7 @@ use crate::runtime::in_pool;
 use crate::runtime::progress::Silent;
 use crate::search::bitboard::{self, Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use crate::search::general::Precision;
-use crate::tablefile::replace::check_replaceable;
+use crate::tablefile::replace::{check_replaceable, CertificateKind, Ours};
 
 use super::searching::board_table_entries;
 
@@ -166,7 +166,8 @@ pub struct ProveRequest {
     pub threats: ThreatOptions,
     /// Write the certificate to this file (atomically) once proved.
     pub certificate: Option<PathBuf>,
-    /// Replace a file at `certificate` that is not a certificate.
+    /// Replace a file at `certificate` that is not a certificate of the
+    /// kind this request writes and of its board.
     pub replace_any_file: bool,
     /// Give up after this long and report why not proved.
     pub time_limit: Option<Duration>,
@@ -316,7 +317,7 @@ pub fn prove(request: &ProveRequest, budget: &Budget, threads: usize) -> Result<
     ensure_sides(size.cols, size.rows)?;
     let board = PairingBoard::new(size)?;
     if let Some(path) = &request.certificate {
-        check_certificate_output(path, request.replace_any_file)?;
+        check_certificate_output(path, request)?;
     }
     let deadline = request.time_limit.map(|limit| started + limit);
     // the bitboard search takes boards up to its MAX_MNK_CELLS
@@ -504,25 +505,30 @@ pub fn race_for_the_value(
     })
 }
 
-/// Refuses to replace at `path` a file that is not a certificate of
-/// retrograde (of any kind), unless `replace_any_file`; reads only its
-/// first line.
-fn check_certificate_output(path: &Path, replace_any_file: bool) -> Result<()> {
-    let ours = [
-        pairing::CERTIFICATE_MAGIC,
-        proof_tree::CERTIFICATE_MAGIC,
-        zones::CERTIFICATE_MAGIC,
-        threats::CERTIFICATE_MAGIC,
-        threats::CERTIFICATE_MAGIC_VCT,
-    ];
-    let head_len = ours.iter().map(|m| m.len()).max().unwrap_or(0);
-    let is_ours = |head: &[u8]| ours.iter().any(|m| head.starts_with(m.as_bytes()));
+/// Refuses to replace at `path` a file other than a certificate of a kind
+/// `request` may write (the cascade: a pairing, zone proof or proof-tree
+/// certificate; the win prover: a proof tree; the threat prover: a threat
+/// certificate) of its board, unless `replace_any_file`
+/// ([`check_replaceable`]: one rule for every writer).
+fn check_certificate_output(path: &Path, request: &ProveRequest) -> Result<()> {
+    let kinds: &[CertificateKind] = match request.method {
+        Method::Auto => &[
+            CertificateKind::Pairing,
+            CertificateKind::Zones,
+            CertificateKind::ProofTree,
+        ],
+        Method::Win => &[CertificateKind::ProofTree],
+        Method::Threats => &[CertificateKind::Threats],
+    };
+    let size = request.size;
+    let writes: Vec<Ours> = kinds
+        .iter()
+        .map(|&kind| Ours::Certificate(kind, (size.cols, size.rows, size.k)))
+        .collect();
     check_replaceable(
         path,
-        (replace_any_file, Setting::ReplaceAnyFile),
-        head_len,
-        is_ours,
-        "a certificate",
+        (request.replace_any_file, Setting::ReplaceAnyFile),
+        &writes,
     )
     .map_err(|e| e.of_setting(Setting::Proof))
 }

@@ -124,7 +124,7 @@ pub fn nim(args: &NimArgs) -> anyhow::Result<ExitCode> {
             args.run.json,
         );
     }
-    args.out.check()?;
+    args.out.check(&SavedGame::Nim { stones, max_take })?;
     let clock = Instant::now();
     let bar = args.run.progress();
     let table = solve_nim_reporting(stones, max_take, &args.run.budget(), &bar)?;
@@ -213,7 +213,10 @@ pub fn can_i_win(args: &CanIWinArgs) -> anyhow::Result<ExitCode> {
             args.run.json,
         );
     }
-    args.out.check()?;
+    args.out.check(&SavedGame::CanIWin {
+        max,
+        total: args.total,
+    })?;
     let threads = args.run.threads();
     let clock = Instant::now();
     let bar = args.run.progress();
@@ -319,7 +322,9 @@ pub fn ends(args: &EndsArgs) -> anyhow::Result<ExitCode> {
             args.run.json,
         );
     }
-    args.out.check()?;
+    args.out.check(&SavedGame::Ends {
+        numbers: numbers.clone(),
+    })?;
     let threads = args.run.threads();
     let clock = Instant::now();
     let solution = in_pool(threads, || solve_ends(&numbers, &args.run.budget()))??;

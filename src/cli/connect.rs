@@ -133,7 +133,10 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         .given()
         .then(|| args.position.position(&board))
         .transpose()?;
-    args.out.check()?;
+    args.out.check(&retrograde::tablefile::SavedGame::of_board(
+        board.family(),
+        board.size(),
+    ))?;
     let threads = args.run.threads();
     let bar = args.run.progress_plies();
     let solved = match Analyzer::new(args.run.budget(), threads).solve(&board, &bar) {

@@ -166,11 +166,22 @@ mod with_mpi {
         let out = request.out.out.as_deref();
         // connect: every rank's part and the manifest; mnk: rank 0's table
         let checked = match (out, &request.board) {
-            (Some(path), Board::Connect(_)) => request
-                .out
-                .check_path(&part_path(path, rank, size))
-                .and_then(|()| request.out.check_path(path)),
-            (Some(path), Board::Mnk(_)) if rank == 0 => request.out.check_path(path),
+            (Some(path), Board::Connect(game)) => {
+                let (cols, rows, k) = game.dimensions();
+                let saved = SavedGame::Gravity { cols, rows, k };
+                request
+                    .out
+                    .check_path(&part_path(path, rank, size), &saved)
+                    .and_then(|()| request.out.check_path(path, &saved))
+            }
+            (Some(path), Board::Mnk(game)) if rank == 0 => request.out.check_path(
+                path,
+                &SavedGame::Mnk {
+                    rows: game.rows(),
+                    cols: game.cols(),
+                    k: game.k(),
+                },
+            ),
             _ => Ok(()),
         };
         if !all_ok(ranks, checked.is_ok()) {

@@ -205,12 +205,13 @@ impl RunArgs {
 }
 
 /// `--out FILE` of the solving subcommands, and `--force` to replace a
-/// file there that is not a table.
+/// file there that is not a table of the same game.
 #[derive(Debug, Args)]
 pub struct OutArgs {
     /// Also write the complete outcome table to FILE (read it back with
     /// `retrograde query FILE`); a file already at FILE is replaced only if
-    /// it is a table of retrograde, or with --force.
+    /// it is a table of retrograde of the same game and parameters (a
+    /// rerun), or with --force.
     ///
     /// The table is written to a temporary file beside FILE and renamed
     /// into place once complete: a failed or interrupted solve leaves FILE
@@ -222,20 +223,23 @@ pub struct OutArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
 
-    /// Replace the file at --out even if it is not a table of retrograde.
+    /// Replace the file at --out even if it is not a table of retrograde of
+    /// the same game.
     #[arg(long, requires = "out")]
     pub force: bool,
 }
 
 impl OutArgs {
-    /// Checks, before any solving, that `--out` can be written: its
-    /// directory exists and takes a new file, the path is not a directory
-    /// or another non-regular file, and a file already there is a table
-    /// (or `--force` was given).
-    pub fn check(&self) -> anyhow::Result<()> {
+    /// Checks, before any solving, that `--out` can be written for a table
+    /// of `game`: its directory exists and takes a new file, the path is
+    /// not a directory or another non-regular file, and a file already
+    /// there is a table of the same game and parameters (or `--force` was
+    /// given): the library's one rule,
+    /// [`retrograde::tablefile::replace::check_replaceable`].
+    pub fn check(&self, game: &retrograde::tablefile::SavedGame) -> anyhow::Result<()> {
         match &self.out {
             Some(path) => Ok(self
-                .check_path(path)
+                .check_path(path, game)
                 .map_err(|e| anyhow::anyhow!("--out {}", output::in_flags(&e)))?),
             None => Ok(()),
         }
@@ -243,8 +247,12 @@ impl OutArgs {
 
     /// The check of [`Self::check`] for one file written for `--out` (the
     /// table, or a part of a parted one).
-    pub fn check_path(&self, path: &std::path::Path) -> retrograde::error::Result<()> {
-        retrograde::tablefile::replace::check_table_output(path, self.force)
+    pub fn check_path(
+        &self,
+        path: &std::path::Path,
+        game: &retrograde::tablefile::SavedGame,
+    ) -> retrograde::error::Result<()> {
+        retrograde::tablefile::replace::check_table_output(path, self.force, game)
     }
 
     /// Saves the table if `--out` was given.
@@ -269,7 +277,7 @@ pub fn solve_retrograde<G: retrograde::game::RankedGame>(
     out: &OutArgs,
 ) -> anyhow::Result<(retrograde::game::table::OutcomeTable, Timing)> {
     use retrograde::tablefile::SavedTable;
-    out.check()?;
+    out.check(&saved)?;
     let threads = run.threads();
     let budget = run.budget();
     let bar = run.progress();

@@ -213,7 +213,10 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     };
     let game = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
     args.position.position(&game)?;
-    args.out.check()?;
+    args.out.check(&retrograde::tablefile::SavedGame::of_board(
+        game.family(),
+        game.size(),
+    ))?;
     let (budget, bar) = (args.run.budget(), args.run.progress());
     let threads = args.run.threads();
     let solved = Analyzer::new(budget, threads).solve(&game, &bar);

@@ -47,11 +47,14 @@ pub struct ProveMnkArgs {
     k: u32,
     /// Write the proof's certificate to FILE (docs/FORMAT.md), written to a
     /// temporary file beside it and renamed into place. A file already
-    /// there is replaced only if it is a certificate of retrograde, or with
-    /// --force.
+    /// there is replaced only if it is a certificate of the kind this
+    /// method writes (the cascade: pairing, zone proof or proof tree; the
+    /// win prover: proof tree; the threat prover: threats) and of this
+    /// board, or with --force.
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
-    /// Replace the file at --proof even if it is not a certificate.
+    /// Replace the file at --proof even if it is not a certificate of this
+    /// kind and board.
     #[arg(long)]
     force: bool,
     /// Give up the search (and the certificate built from it) after

@@ -103,8 +103,8 @@ pub struct SearchBoardArgs {
 
     /// With --make-book: the book's file, written to a temporary file
     /// beside it and renamed into place when complete. A file already
-    /// there is replaced only if it is a table or book of retrograde, or
-    /// with --force.
+    /// there is replaced only if it is a book of this board, or with
+    /// --force.
     #[arg(long, value_name = "FILE", requires = "make_book")]
     out: Option<PathBuf>,
 
@@ -112,12 +112,13 @@ pub struct SearchBoardArgs {
     /// provers' cascade (as `prove mnk` does: a pairing, zones, the win
     /// prover, the search) and write its certificate to FILE
     /// (docs/FORMAT.md), atomically. A file already there is replaced only
-    /// if it is a certificate of retrograde, or with --force.
+    /// if it is a certificate the cascade writes (pairing, zone proof or
+    /// proof tree) of this board, or with --force.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board", "positions", "all_moves", "make_book", "book"])]
     proof: Option<PathBuf>,
 
-    /// Replace the file at --out (or --proof) even if it is not a table
-    /// (or certificate) of retrograde.
+    /// Replace the file at --out (or --proof) even if it is not a book (or
+    /// a certificate of the cascade) of this board.
     #[arg(long)]
     force: bool,
 
@@ -210,7 +211,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         return answer_past_the_searches(&analyzer, &game, p, args, time_limit);
     }
     if let Some(out) = &args.out {
-        retrograde::tablefile::replace::check_table_output(out, args.force)
+        books::check_book_output(&game, out, args.force)
             .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
     }
     if args.book.is_some() || args.make_book.is_some() {

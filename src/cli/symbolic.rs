@@ -151,7 +151,7 @@ pub fn run(
     if engine.count_only && (out.out.is_some() || position.is_some()) {
         anyhow::bail!("--count-only gives counts only: it saves no table and answers no position");
     }
-    out.check()?;
+    out.check(&retrograde::tablefile::symbolic::saved_game(&layout))?;
     if let (Some(table), Some(dir)) = (&out.out, &engine.checkpoint) {
         if inside(dir, table) {
             anyhow::bail!(

@@ -112,6 +112,15 @@ pub enum SavedGame {
 }
 
 impl SavedGame {
+    /// The game of a board of `family` and `size` (m,n,k or gravity).
+    pub fn of_board(family: crate::position::Family, size: BoardSize) -> Self {
+        let BoardSize { cols, rows, k } = size;
+        match family {
+            crate::position::Family::Gravity => SavedGame::Gravity { cols, rows, k },
+            crate::position::Family::Mnk => SavedGame::Mnk { rows, cols, k },
+        }
+    }
+
     /// The kind number stored in the header.
     pub fn kind(&self) -> u32 {
         match self {

@@ -179,6 +179,107 @@ fn remedies_are_named_by_their_flags() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Files of another kind, or of another board, were replaced without
+/// `--force`: `search … --make-book 2 --out table.rtb` put a book in place
+/// of a solved table, `nim --out b.book` a Nim table in place of a book,
+/// `prove mnk --proof F` a zone certificate of another board in place of
+/// a threat certificate. Each is refused now (one line naming what is
+/// there, what the run writes, and `--force`), the file kept byte for
+/// byte; a rerun over its own kind of file of the same board still
+/// replaces it, and `--force` replaces anything.
+// issue 86, line 5
+#[test]
+fn no_command_replaces_a_file_of_another_kind_or_board_without_force() {
+    let dir = scratch_dir("refusals", "replace-kind");
+    let (table, book, proof) = (
+        dir.join("table.rtb"),
+        dir.join("b.book"),
+        dir.join("p.proof"),
+    );
+    let ok = |args: &[&str]| {
+        let out = retrograde(args);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args:?}: {stderr}");
+    };
+    let c44 = ["--cols", "4", "--rows", "4"];
+    ok(&[&["connect"][..], &c44, &["--out", s(&table)]].concat());
+    fn make_book<'a>(out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+        [
+            &["search", "connect", "--cols", "4", "--rows", "4"][..],
+            &["--make-book", "2", "--out", s(out)],
+            extra,
+        ]
+        .concat()
+    }
+    ok(&make_book(&book, &[]));
+    // a threat certificate of 4,4,3 (X wins), by the threat prover
+    let threats = ["prove", "mnk", "--cols", "4", "--rows", "4", "--k", "3"];
+    ok(&[&threats[..], &["--method", "threats", "--proof", s(&proof)]].concat());
+    let zone_444 = [
+        "prove",
+        "mnk",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--k",
+        "4",
+        "--proof",
+        s(&proof),
+    ];
+    for (args, file, there) in [
+        (
+            make_book(&table, &[]),
+            &table,
+            "holds a table of connect 4×4, k = 4, and this run writes a search book of connect 4×4",
+        ),
+        (
+            vec!["nim", "--stones", "20", "--out", s(&book)],
+            &book,
+            "holds a search book of connect 4×4, k = 4, and this run writes a table of nim",
+        ),
+        (
+            zone_444.to_vec(),
+            &proof,
+            "holds a threat proof certificate of m,n,k 4×4, k = 3, and this run writes",
+        ),
+        // a certificate of the same board, but of a kind the cascade does not write
+        (
+            [&threats[..], &["--proof", s(&proof)]].concat(),
+            &proof,
+            "holds a threat proof certificate of m,n,k 4×4, k = 3, and this run writes a pairing certificate",
+        ),
+        // a book of another board
+        (
+            vec![
+                "search", "connect", "--cols", "5", "--rows", "4", "--make-book", "2", "--out",
+                s(&book),
+            ],
+            &book,
+            "holds a search book of connect 4×4, k = 4, and this run writes a search book of connect 5×4",
+        ),
+    ] {
+        let before = std::fs::read(file).unwrap();
+        let line = refused(&args);
+        assert!(line.contains(there), "{args:?}: {line}");
+        assert!(line.contains("--force"), "{args:?}: {line}");
+        assert_eq!(std::fs::read(file).unwrap(), before, "{args:?}: the file kept");
+    }
+    // their own kind, of the same board: replaced (a rerun)
+    ok(&make_book(&book, &[]));
+    ok(&[&threats[..], &["--method", "threats", "--proof", s(&proof)]].concat());
+    ok(&[&["connect"][..], &c44, &["--out", s(&table)]].concat());
+    // --force replaces any
+    ok(&make_book(&table, &["--force"]));
+    ok(&[&zone_444[..], &["--force"]].concat());
+    let text = std::fs::read_to_string(&proof).unwrap();
+    assert!(
+        text.starts_with("# retrograde zone proof certificate"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `search … --make-book 8 --max-memory 1MiB` said "over the budget of
 /// 0 B": the book's search table was sized from the whole budget first and
 /// the refusal named what it left. The positions now come first, within

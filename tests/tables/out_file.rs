@@ -95,26 +95,54 @@ fn force_replaces_a_file_that_is_not_a_table() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A table of this program (of any game, any engine) is replaced without
-/// `--force`: a rerun overwrites its own output. (A guard of the fix
-/// above: it passed before it, and must still.)
-// issue 26, line 9
+/// A table of this program of the same game and parameters (any engine)
+/// is replaced without `--force`: a rerun overwrites its own output. (A
+/// guard of the fix above: it passed before it, and must still.) A table
+/// of another game, or of the same game with other parameters, is not
+/// (issue 86: any table was replaced by any other): `--force` replaces it.
+// issue 26, line 9; issue 86, line 5
 #[test]
-fn a_table_of_ours_is_replaced_without_force() {
+fn a_table_of_the_same_game_is_replaced_without_force() {
     let dir = scratch_dir("audit-out", "line9-table");
     let table = dir.join("t.rtb");
     let path = table.to_str().unwrap();
-    succeeds(&["mnk", "--out", path]);
-    assert_eq!(table_game(&table).0, "mnk");
     succeeds(&["connect", "--cols", "4", "--rows", "4", "--out", path]);
     assert_eq!(table_game(&table).0, "connect");
     succeeds(&[
         "connect", "--cols", "4", "--rows", "4", "--engine", "symbolic", "--out", path,
     ]);
-    succeeds(&["mnk", "--cols", "3", "--rows", "4", "--out", path]);
+    succeeds(&["connect", "--cols", "4", "--rows", "4", "--out", path]);
+    let before = std::fs::read(&table).unwrap();
+    for (args, there) in [
+        (
+            &["mnk", "--out", path][..],
+            "holds a table of connect 4×4, k = 4",
+        ),
+        (
+            &["connect", "--cols", "5", "--rows", "4", "--out", path],
+            "and this run writes a table of connect 5×4, k = 4",
+        ),
+        (
+            &[
+                "connect", "--cols", "4", "--rows", "4", "--k", "3", "--out", path,
+            ],
+            "and this run writes a table of connect 4×4, k = 3",
+        ),
+    ] {
+        let stderr = refused(args);
+        assert!(
+            stderr.contains(there) && stderr.contains("--force"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read(&table).unwrap(), before, "{args:?}");
+    }
+    succeeds(&[
+        "mnk", "--cols", "3", "--rows", "4", "--out", path, "--force",
+    ]);
     let (game, parameters) = table_game(&table);
     assert_eq!(game, "mnk");
     assert_eq!(parameters["rows"], 4, "{parameters}");
+    succeeds(&["mnk", "--cols", "3", "--rows", "4", "--out", path]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -126,7 +154,7 @@ fn a_replaced_file_keeps_its_mode() {
     let dir = scratch_dir("audit-out", "line9-mode");
     let table = dir.join("private.rtb");
     let path = table.to_str().unwrap();
-    succeeds(&["mnk", "--out", path]);
+    succeeds(&["connect", "--cols", "4", "--rows", "4", "--out", path]);
     for mode in [0o600, 0o640, 0o444] {
         std::fs::set_permissions(&table, std::fs::Permissions::from_mode(mode)).unwrap();
         succeeds(&["connect", "--cols", "4", "--rows", "4", "--out", path]);

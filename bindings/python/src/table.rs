@@ -162,7 +162,8 @@ impl Table {
 
     /// Saves a freshly solved table to `path` (atomically; the format of
     /// `--out`, read by `retrograde query`). A file already there is
-    /// replaced only if it is a table, or with `force=True`.
+    /// replaced only if it is a table of the same game, or with
+    /// `force=True`.
     #[pyo3(signature = (path, force=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, force: bool) -> PyResult<u64> {
         let Held::Solved(game, table) = &self.held else {
@@ -170,7 +171,7 @@ impl Table {
                 "this table was opened from a file; it is saved already",
             ));
         };
-        check_table_output(&path, force).py_err()?;
+        check_table_output(&path, force, game).py_err()?;
         py.detach(|| save(&path, game, table)).py_err()
     }
 

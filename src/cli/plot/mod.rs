@@ -24,12 +24,16 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde_json::Value;
 
+use retrograde::error::Setting;
+use retrograde::tablefile::replace::{check_replaceable, identify, Found, Ours};
+
 use super::output::board_name;
 use per_ply::Series;
 use style::{Shape, BLUE_OI, BLUISH_GREEN, VERMILLION};
 
-/// The first line of every SVG this command writes: what it may replace.
-const MARKER: &str = "<!-- retrograde plot -->";
+/// The first line of every SVG this command writes: what it may replace
+/// (the library's one rule of replacing: [`check_replaceable`]).
+const MARKER: &str = retrograde::tablefile::replace::PLOT_MARKER;
 
 /// Arguments of `retrograde plot`.
 #[derive(Debug, Args)]
@@ -71,8 +75,8 @@ const VALUE_SERIES: [[(&str, &str, Shape); 3]; 2] = [
 
 /// Reads the report, draws it and writes the SVG.
 pub fn run(args: &PlotArgs) -> anyhow::Result<ExitCode> {
-    retrograde::files::check_output(&args.out)?;
-    refuse_foreign(&args.out, args.force)?;
+    check_replaceable(&args.out, (args.force, Setting::Force), &[Ours::Plot])
+        .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
     // (issue 73, line 16: a table file was "not UTF-8 text")
     let not_a_report = || {
         anyhow::anyhow!(
@@ -154,20 +158,7 @@ fn title(report: &Value, path: &Path) -> String {
 
 /// Whether the file at `path` starts with this command's marker line.
 pub fn is_ours(path: &Path) -> bool {
-    std::fs::read(path)
-        .map(|bytes| bytes.starts_with(MARKER.as_bytes()))
-        .unwrap_or(false)
-}
-
-/// Refuses a file at `path` that this command did not write, unless forced.
-fn refuse_foreign(path: &Path, force: bool) -> anyhow::Result<()> {
-    if force || !path.exists() || is_ours(path) {
-        return Ok(());
-    }
-    bail!(
-        "{}: a file that plot did not write is there; --force replaces it",
-        path.display()
-    )
+    identify(path) == Found::Ours(Ours::Plot)
 }
 
 #[cfg(test)]
