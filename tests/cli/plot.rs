@@ -276,3 +276,45 @@ fn plot_of_a_table_file_says_it_is_not_a_json_report() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `plot --out c55.png` wrote SVG under that name. A name that does not end
+/// in `.svg` is refused before anything is read or written, in one line
+/// naming `.svg`, exit 2.
+// issue 86, line 6
+#[test]
+fn plot_refuses_an_output_name_not_ending_in_svg() {
+    let dir = scratch_dir("cli-plot", "png");
+    let report = dir.join("r.json");
+    let json =
+        String::from_utf8(retrograde(&["connect", "--cols", "4", "--rows", "4", "--json"]).stdout)
+            .unwrap();
+    std::fs::write(&report, json).unwrap();
+    for name in ["c55.png", "c55.pdf", "c55", "c55.svg.png"] {
+        let out = dir.join(name);
+        let run = retrograde(&[
+            "plot",
+            report.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{name}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(".svg"), "{name}: {stderr}");
+        assert!(!out.exists(), "{name}: nothing written");
+    }
+    let upper = dir.join("c55.SVG");
+    let run = retrograde(&[
+        "plot",
+        report.to_str().unwrap(),
+        "--out",
+        upper.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(std::fs::read_to_string(&upper).unwrap().contains("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -10,8 +10,9 @@
 //!
 //! Every legend lies beside its chart, never over the data; colours are
 //! Okabe and Ito's, with a marker shape per series (see [`style`]). Written
-//! atomically; a file already at FILE is replaced only if this command
-//! wrote it (its marker comment), or with `--force`.
+//! atomically, to a name ending in `.svg` (another is refused: plot writes
+//! no other format); a file already at FILE is replaced only if this
+//! command wrote it (its marker comment), or with `--force`.
 
 mod per_ply;
 mod scaling;
@@ -40,16 +41,18 @@ const MARKER: &str = retrograde::tablefile::replace::PLOT_MARKER;
 #[command(
     long_about = "Draw a report written with --json as an SVG: a `connect` or `mnk` report's \
                   per-ply table (positions per ply, and positions by value), or a `bench` \
-                  report's speed-up by threads. The SVG is written to --out (atomically); a \
-                  file already there is replaced only if plot wrote it, or with --force."
+                  report's speed-up by threads. The SVG is written to --out (atomically), a \
+                  name ending in .svg (plot writes no other format); a file already there is \
+                  replaced only if plot wrote it, or with --force."
 )]
 pub struct PlotArgs {
     /// The report: a `connect` or `mnk` report (it holds `per_ply`) or a
     /// `bench` report (it holds `rows`), each written with --json.
     report: PathBuf,
 
-    /// The SVG to write (atomically). A file already there is replaced only
-    /// if plot wrote it, or with --force.
+    /// The SVG to write (atomically); its name must end in .svg (plot
+    /// writes SVG only). A file already there is replaced only if plot
+    /// wrote it, or with --force.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
 
@@ -75,6 +78,7 @@ const VALUE_SERIES: [[(&str, &str, Shape); 3]; 2] = [
 
 /// Reads the report, draws it and writes the SVG.
 pub fn run(args: &PlotArgs) -> anyhow::Result<ExitCode> {
+    refuse_another_format(&args.out)?;
     check_replaceable(&args.out, (args.force, Setting::Force), &[Ours::Plot])
         .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
     // (issue 73, line 16: a table file was "not UTF-8 text")
@@ -159,6 +163,26 @@ fn title(report: &Value, path: &Path) -> String {
 /// Whether the file at `path` starts with this command's marker line.
 pub fn is_ours(path: &Path) -> bool {
     identify(path) == Found::Ours(Ours::Plot)
+}
+
+/// Refuses an output name that does not end in `.svg`: `--out c55.png`
+/// wrote an SVG under that name (plotters draws PNG only with system fonts
+/// this build does not depend on).
+fn refuse_another_format(path: &Path) -> anyhow::Result<()> {
+    let svg = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    if svg {
+        return Ok(());
+    }
+    let not = match path.extension() {
+        Some(e) => format!(", not .{}", e.to_string_lossy()),
+        None => String::new(),
+    };
+    bail!(
+        "--out {}: plot writes SVG only{not}; give a file name ending in .svg",
+        path.display()
+    )
 }
 
 #[cfg(test)]
