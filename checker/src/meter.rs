@@ -78,7 +78,11 @@ impl Meter {
             return Err(why.clone());
         }
         self.held += 1;
-        if self.limits.max_positions.is_some_and(|most| self.held > most) {
+        if self
+            .limits
+            .max_positions
+            .is_some_and(|most| self.held > most)
+        {
             let most = self.limits.max_positions.unwrap_or_default();
             return Err(self.stop(format!(
                 "the check would hold more than {most} positions (about {} MiB at {} bytes a \

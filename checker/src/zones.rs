@@ -75,7 +75,11 @@ fn cell_name(cell: usize, cols: usize) -> String {
     if cell == usize::MAX {
         return "a line already complete".into();
     }
-    format!("{}{}", (b'a' + (cell % cols) as u8) as char, cell / cols + 1)
+    format!(
+        "{}{}",
+        (b'a' + (cell % cols) as u8) as char,
+        cell / cols + 1
+    )
 }
 
 /// One claim's part (or main body) being replayed: the defender's colour,

@@ -58,7 +58,9 @@ pub fn run(args: &CheckProofArgs) -> anyhow::Result<ExitCode> {
             let budget = memory_budget(args);
             let limits = Limits {
                 max_positions: Limits::positions_for(budget.0 .0, text.len() as u64),
-                deadline: args.time_limit.map(|s| started + Duration::from_secs_f64(s)),
+                deadline: args
+                    .time_limit
+                    .map(|s| started + Duration::from_secs_f64(s)),
                 seconds: args.time_limit,
             };
             if limits.max_positions.is_none() {

@@ -75,7 +75,11 @@ impl Geometry {
             }
         }
         let cells = cols * rows;
-        let all = if cells == 32 { u32::MAX } else { (1 << cells) - 1 };
+        let all = if cells == 32 {
+            u32::MAX
+        } else {
+            (1 << cells) - 1
+        };
         Geometry {
             cols,
             rows,
@@ -106,7 +110,11 @@ impl Geometry {
     }
 
     fn cell(&self, c: u32) -> String {
-        format!("{}{}", (b'a' + (c % self.cols) as u8) as char, c / self.cols + 1)
+        format!(
+            "{}{}",
+            (b'a' + (c % self.cols) as u8) as char,
+            c / self.cols + 1
+        )
     }
 
     fn diagram(&self, x: u32, o: u32) -> String {
@@ -143,7 +151,12 @@ impl Geometry {
     /// cells of one pair of empty cells, no cell in two pairs), found by a
     /// bounded backtracking search.
     fn pairing(&self, owner: u32, taken: u32) -> Option<Vec<(u32, u32)>> {
-        let open: Vec<u32> = self.lines.iter().copied().filter(|l| l & owner == 0).collect();
+        let open: Vec<u32> = self
+            .lines
+            .iter()
+            .copied()
+            .filter(|l| l & owner == 0)
+            .collect();
         let mut pairs = Vec::new();
         let mut steps = 2_000;
         self.pair_lines(&open, taken, &mut pairs, &mut steps)
@@ -253,7 +266,9 @@ impl ZoneForger<'_> {
             // a defender threat first: the null move after it completes a
             // line, whose zone may leave out an attacker's completion cell
             let g = self.g;
-            moves.sort_by_key(|&r| g.completions(d | 1 << r, a) == 0 && g.line_of(d | 1 << r).is_none());
+            moves.sort_by_key(|&r| {
+                g.completions(d | 1 << r, a) == 0 && g.line_of(d | 1 << r).is_none()
+            });
         }
         for r in moves {
             let child = d | 1 << r;
@@ -449,7 +464,11 @@ impl TreeForger<'_> {
         let mut keys: Vec<_> = self.moves.keys().collect();
         keys.sort_unstable();
         for key in keys {
-            text.push_str(&format!("move {} {}\n", board(key), g.cell(self.moves[key])));
+            text.push_str(&format!(
+                "move {} {}\n",
+                board(key),
+                g.cell(self.moves[key])
+            ));
         }
         let mut keys: Vec<_> = self.pairings.keys().collect();
         keys.sort_unstable();
@@ -607,7 +626,9 @@ impl ThreatForger<'_> {
     }
 
     fn cells(&self, run: &[u32]) -> String {
-        run.iter().map(|&c| format!(" {}", self.g.cell(c))).collect()
+        run.iter()
+            .map(|&c| format!(" {}", self.g.cell(c)))
+            .collect()
     }
 
     /// The attacker step of a vct tree from (a, d), at most `budget`
@@ -636,7 +657,11 @@ impl ThreatForger<'_> {
                     step.push_str(&format!(" ({} )", self.cells(run)));
                 }
                 for x in g.empty(a2 | d) {
-                    if self.attacks.get(&(a2, d | 1 << x)).is_some_and(Option::is_some) {
+                    if self
+                        .attacks
+                        .get(&(a2, d | 1 << x))
+                        .is_some_and(Option::is_some)
+                    {
                         let below = self.tree(a2, d | 1 << x, budget)?;
                         step.push_str(&format!(" {} {below}", g.cell(x)));
                     }
@@ -650,7 +675,10 @@ impl ThreatForger<'_> {
     fn certificate(&mut self, root: (u32, u32)) -> String {
         let g = self.g;
         let letter = if self.attacker_is_x { 'X' } else { 'O' };
-        let mut text = format!("# retrograde threat proof certificate 3\n{}", g.board_line());
+        let mut text = format!(
+            "# retrograde threat proof certificate 3\n{}",
+            g.board_line()
+        );
         let (x, o) = if self.attacker_is_x {
             root
         } else {
@@ -821,7 +849,10 @@ fn forge_board(cols: u32, rows: u32, k: u32, positions: u32, tally: &mut Tally) 
         if truth {
             tally.true_claims += 1;
             if let Some(verdict) = forge_tree(&g, prover_is_x, win, false) {
-                assert!(verdict.is_ok(), "{name}: proof tree of {claim}: {verdict:?}");
+                assert!(
+                    verdict.is_ok(),
+                    "{name}: proof tree of {claim}: {verdict:?}"
+                );
                 tally.accepted += 1;
             }
         } else {
@@ -847,7 +878,11 @@ fn forge_board(cols: u32, rows: u32, k: u32, positions: u32, tally: &mut Tally) 
     }
     for (i, &(x, o, x_to_move)) in starts.iter().enumerate() {
         let v = value(x, o);
-        let at = format!("{name} from {} ({} to move)", g.diagram(x, o), if x_to_move { 'X' } else { 'O' });
+        let at = format!(
+            "{name} from {} ({} to move)",
+            g.diagram(x, o),
+            if x_to_move { 'X' } else { 'O' }
+        );
         // who wins, if anyone
         let winner_is_x = match v {
             Outcome::Win => Some(x_to_move),
@@ -860,7 +895,10 @@ fn forge_board(cols: u32, rows: u32, k: u32, positions: u32, tally: &mut Tally) 
             if draws {
                 tally.true_claims += 1;
                 if let Some(verdict) = forge_zone(&g, (x, o, x_to_move), side_is_x, false) {
-                    assert!(verdict.is_ok(), "{at}: zone proof of a true draw claim: {verdict:?}");
+                    assert!(
+                        verdict.is_ok(),
+                        "{at}: zone proof of a true draw claim: {verdict:?}"
+                    );
                     tally.accepted += 1;
                 }
             } else {
@@ -878,8 +916,12 @@ fn forge_board(cols: u32, rows: u32, k: u32, positions: u32, tally: &mut Tally) 
             let seed = rng.next_u64() ^ i as u64;
             if winner_is_x == Some(side_is_x) {
                 tally.true_claims += 1;
-                if let Some(verdict) = forge_threats(&g, (x, o, x_to_move), side_is_x, false, seed) {
-                    assert!(verdict.is_ok(), "{at}: threat proof of a true win: {verdict:?}");
+                if let Some(verdict) = forge_threats(&g, (x, o, x_to_move), side_is_x, false, seed)
+                {
+                    assert!(
+                        verdict.is_ok(),
+                        "{at}: threat proof of a true win: {verdict:?}"
+                    );
                     tally.accepted += 1;
                 }
             } else {
@@ -969,7 +1011,11 @@ fn write_a_forged_zone_certificate() {
             .holds(a, d, !defender_is_x)
             .expect("the forger proves the claim");
         let claim = forger.certificate();
-        let start = if text.is_empty() { 0 } else { claim.find("claim").unwrap() };
+        let start = if text.is_empty() {
+            0
+        } else {
+            claim.find("claim").unwrap()
+        };
         text.push_str(&claim[start..]);
     }
     std::fs::write(std::env::var("RG_FORGE_OUT").unwrap(), text).unwrap();
