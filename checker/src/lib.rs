@@ -16,9 +16,15 @@
 //!
 //! `retrograde check-proof FILE` runs it; the tests of the `retrograde`
 //! crate replay the provers' certificates with these modules.
+//!
+//! [`check_within`] bounds the check itself ([`Limits`]: the positions it
+//! may hold, a deadline) and tells a certificate refused apart from a
+//! check that ran out of its budget ([`Failure`]); [`check`] has no
+//! bounds.
 #![warn(missing_docs)]
 
 pub mod lines;
+mod meter;
 pub mod pairing;
 pub mod proof_tree;
 pub mod threats;
@@ -134,33 +140,65 @@ impl Checked {
     }
 }
 
+pub use meter::Limits;
+
+/// Why a check gave no acceptance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The certificate does not prove its claim (or is no certificate):
+    /// one line saying why.
+    Refused(String),
+    /// The check stopped within its [`Limits`] before a verdict: one line
+    /// saying which bound, and the figures.
+    OverBudget(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Refused(why) | Failure::OverBudget(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Checks a certificate's text: recognises its kind by its first line and
 /// replays it with that kind's checker. `Ok` with what was accepted, or
 /// `Err` with one line saying why not (the text is no certificate, it does
-/// not parse, or it does not hold).
+/// not parse, or it does not hold). No bound on the check's work: see
+/// [`check_within`].
 pub fn check(text: &str) -> Result<Checked, String> {
+    check_within(text, &Limits::none()).map_err(|failure| failure.to_string())
+}
+
+/// [`check`] within `limits`: `Err(Failure::OverBudget)` when the check
+/// would hold more positions than `limits` allow or runs past its
+/// deadline (no verdict), `Err(Failure::Refused)` when the certificate
+/// does not hold.
+pub fn check_within(text: &str, limits: &Limits) -> Result<Checked, Failure> {
     let Some(kind) = Kind::of(text) else {
         if text.is_empty() {
-            return Err("an empty file, not a certificate".into());
+            return Err(Failure::Refused("an empty file, not a certificate".into()));
         }
         let first = text.split('\n').next().unwrap_or_default();
         let shown: String = first.chars().take(80).collect();
         if first.starts_with("# retrograde ") && first.contains("certificate") {
-            return Err(format!(
+            return Err(Failure::Refused(format!(
                 "line 1 {shown:?} names no certificate this checker reads"
-            ));
+            )));
         }
-        return Err(format!(
+        return Err(Failure::Refused(format!(
             "not a certificate of retrograde: line 1 is not one of the first lines of \
              docs/FORMAT.md (it begins {shown:?})"
-        ));
+        )));
     };
-    match kind {
+    let mut meter = meter::Meter::new(limits);
+    let verdict = match kind {
         Kind::Pairing => pairing::check(text),
-        Kind::ProofTree => proof_tree::check(text),
-        Kind::Zones => zones::check(text),
-        Kind::Threats => threats::check(text),
-    }
+        Kind::ProofTree => proof_tree::check_metered(text, &mut meter),
+        Kind::Zones => zones::check_metered(text, &mut meter),
+        Kind::Threats => threats::check_metered(text, &mut meter),
+    };
+    meter.verdict(verdict)
 }
 
 #[cfg(test)]
@@ -176,6 +214,24 @@ mod tests {
                            claim X wins\nroot ...\nmove ... b1\n";
     const THREATS_V3: &str = "# retrograde threat proof certificate 3\nmnk 3 1 2\n\
                               claim X wins\nroot ...\nvct ... b1 [ ]\n";
+
+    #[test]
+    fn a_check_over_its_limits_is_no_verdict() {
+        let tiny = Limits {
+            max_positions: Some(0),
+            ..Limits::none()
+        };
+        for text in [TREE, ZONES, THREATS] {
+            let why = match check_within(text, &tiny) {
+                Err(Failure::OverBudget(why)) => why,
+                other => panic!("{text}: {other:?}"),
+            };
+            assert!(why.contains("more than 0 positions"), "{why}");
+            assert!(check_within(text, &Limits::none()).is_ok());
+        }
+        // a pairing is checked line by line, held in no memo
+        assert!(check_within(PAIRING, &tiny).is_ok());
+    }
 
     #[test]
     fn each_kind_is_recognised_by_its_first_line_and_checked() {

@@ -30,7 +30,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::lines::{cell_lines, parse_cell};
-use crate::{Checked, Kind};
+use crate::meter::Meter;
+use crate::{Checked, Kind, Limits};
 
 /// What a certificate lists at a position.
 enum Listed {
@@ -40,6 +41,7 @@ enum Listed {
 
 /// One claim being replayed.
 struct Replay<'a> {
+    meter: &'a mut Meter,
     cols: usize,
     lines: &'a [Vec<usize>],
     prover: u8,
@@ -73,6 +75,7 @@ impl Replay<'_> {
         if self.done.contains(&cells) {
             return Ok(());
         }
+        self.meter.hold()?;
         let at = self.diagram(&cells);
         let fail = |why: &str| Err(format!("{why} at {at}"));
         let xs = cells.iter().filter(|&&c| c == 1).count();
@@ -147,6 +150,11 @@ pub fn check_certificate(text: &str) -> Result<Vec<String>, String> {
 /// the claims and the positions replayed (each claim's distinct positions
 /// from which it was found to hold, summed) if all hold, else why not.
 pub fn check(text: &str) -> Result<Checked, String> {
+    check_metered(text, &mut Meter::new(&Limits::none()))
+}
+
+/// [`check`], counting each position replayed on `meter`.
+pub(crate) fn check_metered(text: &str, meter: &mut Meter) -> Result<Checked, String> {
     let mut lines = text
         .lines()
         .filter(|l| !l.starts_with('#') || l.contains("certificate"));
@@ -209,6 +217,7 @@ pub fn check(text: &str) -> Result<Checked, String> {
             _ => return Err(format!("bad claim {claim:?}")),
         };
         let mut replay = Replay {
+            meter: &mut *meter,
             cols,
             lines: &board_lines,
             prover,

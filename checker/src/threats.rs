@@ -75,7 +75,8 @@
 
 use std::collections::HashMap;
 
-use crate::{Checked, Kind};
+use crate::meter::Meter;
+use crate::{Checked, Kind, Limits};
 
 const EMPTY: u8 = 0;
 const X: u8 = 1;
@@ -110,11 +111,16 @@ pub fn check_certificate(text: &str) -> Result<usize, String> {
 /// the claim, the root position unless it is the empty board, and the
 /// number of positions of [`check_certificate`]) or a one-line reason.
 pub fn check(text: &str) -> Result<Checked, String> {
+    check_metered(text, &mut Meter::new(&Limits::none()))
+}
+
+/// [`check`], counting each position held in the memo on `meter`.
+pub(crate) fn check_metered(text: &str, meter: &mut Meter) -> Result<Checked, String> {
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("threat-checker".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || check_text(text))
+            .spawn_scoped(scope, || check_text(text, meter))
             .map_err(|e| format!("cannot start the checking thread: {e}"))?;
         match worker.join() {
             Ok(result) => result,
@@ -917,14 +923,16 @@ impl Memo {
 
 struct Checker<'a> {
     cert: &'a Certificate,
+    meter: &'a mut Meter,
     memo: Memo,
     checked: usize,
 }
 
-fn check_text(text: &str) -> Result<Checked, String> {
+fn check_text(text: &str, meter: &mut Meter) -> Result<Checked, String> {
     let cert = parse(text)?;
     let mut checker = Checker {
         cert: &cert,
+        meter,
         memo: Memo::default(),
         checked: 0,
     };
@@ -1011,6 +1019,7 @@ impl Checker<'_> {
                 key_diagram(geo, &at.lookup)
             )));
         };
+        self.meter.hold().map_err(shallow)?;
         self.memo.insert(Side::Attacker, at, Status::Checking);
         self.checked += 1;
         let verdict = match plan {
@@ -1056,6 +1065,7 @@ impl Checker<'_> {
         if let Some(verdict) = self.recall(Side::Defender, at) {
             return verdict;
         }
+        self.meter.hold().map_err(shallow)?;
         self.memo.insert(Side::Defender, at, Status::Checking);
         self.checked += 1;
         let verdict = self.every_reply_answered(at);

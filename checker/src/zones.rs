@@ -46,7 +46,8 @@
 use std::collections::HashMap;
 
 use crate::lines::{cell_lines, parse_cell};
-use crate::{Checked, Kind};
+use crate::meter::Meter;
+use crate::{Checked, Kind, Limits};
 
 /// A board of the checker, row by row from the top: each cell 0 empty,
 /// 1 X, 2 O.
@@ -74,7 +75,11 @@ fn cell_name(cell: usize, cols: usize) -> String {
     if cell == usize::MAX {
         return "a line already complete".into();
     }
-    format!("{}{}", (b'a' + (cell % cols) as u8) as char, cell / cols + 1)
+    format!(
+        "{}{}",
+        (b'a' + (cell % cols) as u8) as char,
+        cell / cols + 1
+    )
 }
 
 /// One claim's part (or main body) being replayed: the defender's colour,
@@ -82,6 +87,7 @@ fn cell_name(cell: usize, cols: usize) -> String {
 /// symmetries (each cell's image), and the zone of every position already
 /// checked.
 struct Checker<'a> {
+    meter: &'a mut Meter,
     cols: usize,
     cells: usize,
     lines: &'a [Vec<usize>],
@@ -272,6 +278,7 @@ impl Checker<'_> {
                 _ => return Err(format!("no fitting entry at {at}")),
             }
         }
+        self.meter.hold()?;
         self.zones.insert((to_move, b.clone()), zone.clone());
         Ok(zone)
     }
@@ -441,13 +448,18 @@ pub fn check_certificate(text: &str) -> Result<Vec<String>, String> {
 /// proves (the board, `X draws` and `O draws`, and the positions the
 /// replay visited) or a one-line reason.
 pub fn check(text: &str) -> Result<Checked, String> {
+    check_metered(text, &mut Meter::new(&Limits::none()))
+}
+
+/// [`check`], counting each position held on `meter`.
+pub(crate) fn check_metered(text: &str, meter: &mut Meter) -> Result<Checked, String> {
     let parsed = parse_certificate(text)?;
     let mut names: Vec<&str> = parsed.claims.iter().map(|c| c.defender.as_str()).collect();
     names.sort();
     if names != ["O", "X"] {
         return Err("a draw needs the claims of both players".into());
     }
-    let visited = replay_claims(&parsed, &vec![0; parsed.cells], 1)?;
+    let visited = replay_claims(&parsed, &vec![0; parsed.cells], 1, meter)?;
     Ok(Checked {
         kind: Kind::Zones,
         board: (parsed.cols, parsed.cells / parsed.cols, parsed.k),
@@ -461,7 +473,8 @@ pub fn check(text: &str) -> Result<Checked, String> {
 /// to move instead of the empty board: `Ok` with how many positions the
 /// replay visited.
 pub fn check_claims_from(text: &str, start: &Board, to_move: u8) -> Result<usize, String> {
-    replay_claims(&parse_certificate(text)?, start, to_move)
+    let mut meter = Meter::new(&Limits::none());
+    replay_claims(&parse_certificate(text)?, start, to_move, &mut meter)
 }
 
 /// Replays parsed claims from `start` with `to_move` to move (the empty
@@ -470,7 +483,12 @@ pub fn check_claims_from(text: &str, start: &Board, to_move: u8) -> Result<usize
 /// its own entries and the roots proved before it; then its main entries
 /// from `start`. A position with no entry of its own is taken as proved
 /// when a symmetry maps it onto a proved part's root.
-fn replay_claims(parsed: &Parsed, start: &Board, to_move: u8) -> Result<usize, String> {
+fn replay_claims(
+    parsed: &Parsed,
+    start: &Board,
+    to_move: u8,
+    meter: &mut Meter,
+) -> Result<usize, String> {
     let Parsed {
         cols,
         cells,
@@ -491,6 +509,7 @@ fn replay_claims(parsed: &Parsed, start: &Board, to_move: u8) -> Result<usize, S
             .map(|(side, root, listed)| (*side, root, listed));
         for (side, root, listed) in parts.chain([(to_move, start, &claim.main)]) {
             let mut checker = Checker {
+                meter: &mut *meter,
                 cols: *cols,
                 cells: *cells,
                 lines,

@@ -4,14 +4,17 @@
 //! from the provers, which shares no code with them. The command reads the
 //! file, hands its text to [`retrograde_checker::check`] and prints the
 //! verdict: accepted (exit 0) with what the certificate proves, or refused
-//! (exit 1) with why; a file that cannot be read is an error (exit 2).
+//! (exit 1) with why; a file that cannot be read, or a check that would
+//! pass `--max-memory` or `--time-limit`, is an error (exit 2, no
+//! verdict).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use retrograde::memory::{parse_size, Budget, Bytes};
-use retrograde_checker::{Checked, Kind};
+use retrograde_checker::{Checked, Failure, Kind, Limits};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped};
@@ -30,20 +33,53 @@ pub struct CheckProofArgs {
     #[arg(long)]
     json: bool,
 
-    /// Refuse, unread, a file larger than SIZE, e.g. 512MiB or 8GiB (the
-    /// checker holds the whole text and more) [default: 80% of the least
+    /// The memory the check may take, e.g. 512MiB or 8GiB: a file larger
+    /// than it is refused unread, and the check stops (exit 2, no verdict)
+    /// before the positions it holds pass what is left after the text
+    /// (docs/FORMAT.md, "the cost of a check") [default: 80% of the least
     /// of physical memory, the cgroup's memory limit and the address-space
     /// limit].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<Bytes>,
+
+    /// Stop the check after SECONDS (exit 2, no verdict) [default: no
+    /// limit].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    time_limit: Option<f64>,
 }
 
 /// Runs `retrograde check-proof`: exit 0 when the certificate is accepted,
 /// 1 when it is refused, 2 when the file cannot be read.
 pub fn run(args: &CheckProofArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
     let text = read(args)?;
     let verdict = match &text {
-        Some(text) => retrograde_checker::check(text),
+        Some(text) => {
+            let budget = memory_budget(args);
+            let limits = Limits {
+                max_positions: Limits::positions_for(budget.0 .0, text.len() as u64),
+                deadline: args
+                    .time_limit
+                    .map(|s| started + Duration::from_secs_f64(s)),
+                seconds: args.time_limit,
+            };
+            if limits.max_positions.is_none() {
+                anyhow::bail!(
+                    "{}: the text and its parsed entries take about {}, over the memory budget \
+                     of {} (raise it with --max-memory); not checked",
+                    args.file.display(),
+                    Bytes((text.len() as u64).saturating_mul(3)),
+                    budget.0
+                );
+            }
+            match retrograde_checker::check_within(text, &limits) {
+                Ok(checked) => Ok(checked),
+                Err(Failure::Refused(why)) => Err(why),
+                Err(Failure::OverBudget(why)) => {
+                    anyhow::bail!("{}: not checked: {why}", args.file.display())
+                }
+            }
+        }
         None => Err("the file is not UTF-8 text, so no certificate".into()),
     };
     let kind = text.as_deref().and_then(Kind::of);
@@ -63,13 +99,17 @@ pub fn run(args: &CheckProofArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The memory budget: `--max-memory`, or the machine's default.
+fn memory_budget(args: &CheckProofArgs) -> Budget {
+    args.max_memory
+        .map_or_else(Budget::default_for_machine, Budget)
+}
+
 /// The text of the file (`None` when it is not UTF-8), read only from a
 /// regular file no larger than the memory budget.
 fn read(args: &CheckProofArgs) -> anyhow::Result<Option<String>> {
     let path = &args.file;
-    let budget = args
-        .max_memory
-        .map_or_else(Budget::default_for_machine, Budget);
+    let budget = memory_budget(args);
     retrograde::files::check_regular_input(path)?;
     let size = std::fs::metadata(path)
         .map_err(|cause| retrograde::Error::CannotRead {

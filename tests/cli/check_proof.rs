@@ -287,3 +287,44 @@ fn a_file_that_cannot_be_read_and_bad_flags_exit_2() {
     refused(&["check-proof", big.to_str().unwrap(), "--max-memory", "lots"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The fixtures of issue 86, kept in `tests/fixtures/proofs/`.
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/proofs")
+        .join(name)
+}
+
+/// A forged zone proof of a false claim (4,1,2 is a first-player win) is
+/// refused, with the position where the attacker's immediate win was left
+/// out; the checker before issue 86 accepted it as a draw.
+#[test]
+fn the_forged_zone_proof_is_refused() {
+    let (code, out, _) = check(&fixture("zone-forgery-4-1-2.proof"), &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("refused: the defender, to move, faces two completion cells (a1 and c1)"),
+        "{out}"
+    );
+}
+
+/// A valid 11 KB threat certificate whose check held past 4 GB and aborted
+/// (issue 86): within `--max-memory` or `--time-limit` the check stops
+/// with one line and exit 2, no verdict.
+#[test]
+fn a_check_past_its_budget_stops_with_one_line() {
+    let bomb = fixture("threat-check-bomb.proof");
+    let bomb = bomb.to_str().unwrap();
+    let err = refused(&["check-proof", bomb, "--max-memory", "64MiB"]);
+    assert!(
+        err.contains("not checked: the check would hold more than")
+            && err.contains("raise --max-memory"),
+        "{err}"
+    );
+    let err = refused(&["check-proof", bomb, "--time-limit", "0.5"]);
+    assert!(
+        err.contains("not checked: the check ran past its time limit of 0.5 s"),
+        "{err}"
+    );
+    refused(&["check-proof", bomb, "--time-limit", "0"]);
+}

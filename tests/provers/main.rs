@@ -8,6 +8,7 @@
 mod common;
 
 mod facade;
+mod forgers;
 mod oracle;
 mod pairing_certificates;
 mod proof_certificates;
