@@ -161,7 +161,10 @@ impl LateNote {
         let (done, ended) = mpsc::channel::<()>();
         let waiting = std::thread::spawn(move || {
             if let Err(mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(LATE_NOTE_AFTER) {
-                eprintln!("note: {text}");
+                eprintln!(
+                    "note: still running after {} s: {text}",
+                    LATE_NOTE_AFTER.as_secs()
+                );
             }
         });
         Self {
