@@ -90,7 +90,7 @@ impl Geometry {
     }
 
     fn has_line(&self, stones: u32) -> bool {
-        self.lines.iter().any(|&l| l & stones == l)
+        self.lines.iter().any(|&l| l & !stones == 0)
     }
 
     fn line_of(&self, stones: u32) -> Option<u32> {
@@ -775,7 +775,7 @@ struct Tally {
 /// `tests/search/`).
 enum Truth {
     Tables(MnkSolution),
-    Search(Bitboard, BoardSearcher<'static>, (u32, u32)),
+    Search(Box<(Bitboard, BoardSearcher<'static>)>, (u32, u32)),
 }
 
 impl Truth {
@@ -787,14 +787,15 @@ impl Truth {
         } else {
             let bitboard = Bitboard::new(Family::Mnk, size).unwrap();
             let searcher = BoardSearcher::quiet(bitboard.clone(), 1 << 18);
-            Truth::Search(bitboard, searcher, (cols, rows))
+            Truth::Search(Box::new((bitboard, searcher)), (cols, rows))
         }
     }
 
     fn value(&self, x: u32, o: u32) -> Outcome {
         match self {
             Truth::Tables(table) => table.lookup(x, o).expect("a position in play").0,
-            Truth::Search(bitboard, searcher, size) => {
+            Truth::Search(search, size) => {
+                let (bitboard, searcher) = &**search;
                 common::bitboard_value(bitboard, searcher, *size, (x.into(), o.into()))
             }
         }
