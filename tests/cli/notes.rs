@@ -41,7 +41,7 @@ fn prove_mnk_says_what_it_runs_and_until_when_once_it_runs_past_a_moment() {
     let notes: Vec<&str> = err.lines().collect();
     assert_eq!(notes.len(), 1, "one line: {err}");
     for words in [
-        "note: proving 8,8,5",
+        "note: still running after 2 s: proving 8,8,5",
         "zone prover",
         "stops after 3 s",
         "--time-limit",
