@@ -42,11 +42,17 @@ impl Limits {
         Limits::default()
     }
 
+    /// The memory a text of `text_bytes` takes with its parsed entries:
+    /// about three times the text.
+    pub fn text_memory(text_bytes: u64) -> u64 {
+        text_bytes.saturating_mul(3)
+    }
+
     /// The positions that `bytes` of memory hold after the text and its
-    /// parsed entries (about three times the text's `text_bytes`), or
-    /// `None` when the text alone does not fit.
+    /// parsed entries ([`Limits::text_memory`]), or `None` when the text
+    /// alone does not fit.
     pub fn positions_for(bytes: u64, text_bytes: u64) -> Option<usize> {
-        let rest = bytes.checked_sub(text_bytes.saturating_mul(3))?;
+        let rest = bytes.checked_sub(Self::text_memory(text_bytes))?;
         Some(usize::try_from(rest / Self::BYTES_PER_POSITION).unwrap_or(usize::MAX))
     }
 }

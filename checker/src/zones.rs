@@ -247,11 +247,10 @@ impl Checker<'_> {
                         if !null[m] || b[m] != 0 {
                             continue;
                         }
+                        // completes no line: the attacker has no
+                        // completion cell here (refused above)
                         let mut child = b.clone();
                         child[m] = attacker;
-                        if self.line_of(&child, attacker).is_some() {
-                            return Err(format!("the attacker completes a line at {at}"));
-                        }
                         for (z, c) in zone.iter_mut().zip(self.zone(&child, self.defender)?) {
                             *z |= c;
                         }

@@ -68,7 +68,7 @@ pub fn run(args: &CheckProofArgs) -> anyhow::Result<ExitCode> {
                     "{}: the text and its parsed entries take about {}, over the memory budget \
                      of {} (raise it with --max-memory); not checked",
                     args.file.display(),
-                    Bytes((text.len() as u64).saturating_mul(3)),
+                    Bytes(Limits::text_memory(text.len() as u64)),
                     budget.0
                 );
             }

@@ -68,20 +68,21 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn bad(message: impl Into<String>) -> Self {
+    /// A refusal with status `code` and its one line.
+    pub(super) fn new(code: StatusCode, message: impl Into<String>) -> Self {
         Self {
-            code: StatusCode::BAD_REQUEST,
+            code,
             message: message.into(),
             retry_after: None,
         }
     }
 
+    fn bad(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+
     fn internal(message: impl Into<String>) -> Self {
-        Self {
-            code: StatusCode::INTERNAL_SERVER_ERROR,
-            message: message.into(),
-            retry_after: None,
-        }
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
 }
 

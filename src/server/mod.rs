@@ -68,11 +68,11 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use serde_json::json;
 use tokio::sync::Semaphore;
 
+use api::ApiError;
 use boards::Boards;
 use metrics::Metrics;
 
@@ -157,15 +157,11 @@ async fn bounded_body(request: Request, next: Next) -> Response {
         }
         Ok(Err(e)) => {
             let message = format!("the request's body cannot be read: {e}");
-            return (StatusCode::BAD_REQUEST, Json(json!({ "error": message }))).into_response();
+            return ApiError::new(StatusCode::BAD_REQUEST, message).into_response();
         }
         Err(_) => {
             let message = format!("the request's body did not arrive within {HEADER_SECONDS} s");
-            return (
-                StatusCode::REQUEST_TIMEOUT,
-                Json(json!({ "error": message })),
-            )
-                .into_response();
+            return ApiError::new(StatusCode::REQUEST_TIMEOUT, message).into_response();
         }
     };
     next.run(Request::from_parts(parts, body)).await

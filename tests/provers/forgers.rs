@@ -237,7 +237,20 @@ struct ZoneForger<'g> {
     entries: HashMap<(u32, u32, bool), ZoneEntry>,
 }
 
-impl ZoneForger<'_> {
+impl<'g> ZoneForger<'g> {
+    /// A forger of `defender draws` on `g` that visits at most `nodes`
+    /// positions, with the sloppy checker's rules when `relaxed`.
+    fn new(g: &'g Geometry, defender_is_x: bool, relaxed: bool, nodes: u64) -> Self {
+        ZoneForger {
+            g,
+            defender_is_x,
+            relaxed,
+            nodes,
+            memo: HashMap::new(),
+            entries: HashMap::new(),
+        }
+    }
+
     fn holds(&mut self, a: u32, d: u32, attacker_to_move: bool) -> Option<u32> {
         let key = (a, d, attacker_to_move);
         if let Some(&known) = self.memo.get(&key) {
@@ -359,14 +372,7 @@ fn forge_zone(
     relaxed: bool,
 ) -> Option<Result<usize, String>> {
     let (a, d) = if defender_is_x { (o, x) } else { (x, o) };
-    let mut forger = ZoneForger {
-        g,
-        defender_is_x,
-        relaxed,
-        nodes: NODES,
-        memo: HashMap::new(),
-        entries: HashMap::new(),
-    };
+    let mut forger = ZoneForger::new(g, defender_is_x, relaxed, NODES);
     forger.holds(a, d, x_to_move != defender_is_x)?;
     let text = forger.certificate();
     let start: Vec<u8> = (0..g.cols * g.rows)
@@ -1000,14 +1006,8 @@ fn write_a_forged_zone_certificate() {
     for defender_is_x in [false, true] {
         let draws = root == Outcome::Draw || defender_is_x;
         let (a, d) = (0, 0);
-        let mut forger = ZoneForger {
-            g: &g,
-            defender_is_x,
-            relaxed: !draws,
-            nodes: std::env::var("RG_FORGE_NODES").map_or(NODES, |n| n.parse().unwrap()),
-            memo: HashMap::new(),
-            entries: HashMap::new(),
-        };
+        let nodes = std::env::var("RG_FORGE_NODES").map_or(NODES, |n| n.parse().unwrap());
+        let mut forger = ZoneForger::new(&g, defender_is_x, !draws, nodes);
         forger
             .holds(a, d, !defender_is_x)
             .expect("the forger proves the claim");
