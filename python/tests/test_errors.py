@@ -90,7 +90,7 @@ def test_bad_positions_are_value_errors():
 
 
 def test_a_search_out_of_time_is_none():
-    searcher = retrograde.Searcher("connect", 7, 6)
+    searcher = retrograde.Searcher("connect", 8, 7)  # no book: hours
     assert searcher.answer("", time_limit=0.05) is None
     assert searcher.best_actions("", time_limit=0.05) is None
 
@@ -112,11 +112,11 @@ def _interrupt_after(seconds: float) -> threading.Timer:
 
 
 def test_ctrl_c_stops_a_search(python_handles_ctrl_c):
-    searcher = retrograde.Searcher("connect", 7, 6)
+    searcher = retrograde.Searcher("connect", 8, 7)
     started = time.monotonic()
     _interrupt_after(0.3)
     with pytest.raises(KeyboardInterrupt):
-        searcher.answer("")  # minutes without the interrupt
+        searcher.answer("")  # hours without the interrupt
     assert time.monotonic() - started < 5
 
 

@@ -5,17 +5,18 @@
 //! file, checked whole on reading).
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use crate::error::{Error, Result, Setting};
 use crate::memory::{Budget, Bytes};
-use crate::position::BoardGame;
+use crate::position::{BoardGame, Family};
 use crate::runtime::in_pool;
 use crate::runtime::progress::Progress;
 use crate::search::bitboard::{Bitboard, POSITION_BYTES};
-use crate::search::book::{check_plies, make_book_of, Book};
-use crate::tablefile::book::{load_book, save_book};
+use crate::search::book::{check_plies, make_book_of, Book, Journal};
+use crate::tablefile::book::{decode_book, load_book, save_book};
+use crate::tablefile::book_journal::{journal_path, BookJournal};
 use crate::tablefile::replace::{check_replaceable, Ours};
 use crate::tablefile::SavedGame;
 
@@ -51,6 +52,56 @@ pub fn check_board(game: &BoardGame) -> Result<()> {
     bitboard_of(game).map(drop)
 }
 
+/// A board as the shipped books name it: family, columns, rows, `k`.
+type BoardKey = (Family, u32, u32, u32);
+
+/// The opening books shipped inside the library, one a board: the board
+/// (family, columns, rows, `k`) and the book file's bytes
+/// (`books/` in the repository, made by `scripts/make-book-7x6.sh`).
+const SHIPPED: [(BoardKey, &[u8]); 1] = [(
+    (Family::Gravity, 7, 6, 4),
+    include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/books/connect-7x6.book"
+    )),
+)];
+
+/// The shipped books, each decoded (and checked whole) the first time it
+/// is asked for.
+static DECODED: [OnceLock<std::result::Result<Arc<Book>, String>>; SHIPPED.len()] =
+    [const { OnceLock::new() }];
+
+/// The book shipped for `game`'s board, if there is one (standard 7×6
+/// Connect Four): searches take it unless asked not to
+/// ([`crate::analyzer::searching::SearchOptions::shipped_book`]). A book
+/// changes the time of a search, never its answer.
+pub fn shipped_book(game: &BoardGame) -> Result<Option<Arc<Book>>> {
+    let wanted = (game.family(), game.cols(), game.rows(), game.k());
+    let Some(i) = SHIPPED.iter().position(|(board, _)| *board == wanted) else {
+        return Ok(None);
+    };
+    let decoded = DECODED[i].get_or_init(|| {
+        let board = bitboard_of(game).map_err(|e| e.to_string())?;
+        decode_book(SHIPPED[i].1, &board).map(Arc::new)
+    });
+    match decoded {
+        Ok(book) => Ok(Some(Arc::clone(book))),
+        Err(why) => Err(Error::InvalidInput(format!(
+            "the book shipped for this board is damaged (a bug of this build): {why}"
+        ))),
+    }
+}
+
+/// The boards that have a shipped book ([`shipped_book`]).
+pub fn shipped_boards() -> Vec<BoardGame> {
+    SHIPPED
+        .iter()
+        .filter_map(|&((family, cols, rows, k), _)| {
+            BoardGame::new(family, crate::board::BoardSize::new(cols, rows, k)).ok()
+        })
+        .collect()
+}
+
 /// Reads the book at `path` for `game` within `budget`, checked whole.
 pub fn open_book(game: &BoardGame, path: &Path, budget: &Budget) -> Result<Arc<Book>> {
     let board = bitboard_of(game)?;
@@ -68,6 +119,9 @@ pub struct BookReport {
     pub bytes: u64,
     /// Seconds taken, the file written.
     pub seconds: f64,
+    /// Scores taken from the journal of an earlier run cut short
+    /// (`out` + `.partial`), not searched again.
+    pub resumed: usize,
 }
 
 /// A book request: the board, the plies and the file.
@@ -88,7 +142,11 @@ pub struct BookRequest<'a> {
 
 /// Makes the book of `request` within `budget` on `threads` workers,
 /// telling `progress`, and writes it. The file at `out` is checked first:
-/// nothing is searched for a book that could not be written.
+/// nothing is searched for a book that could not be written. The scores
+/// are journaled as they are proved to `out` + `.partial`
+/// ([`crate::tablefile::book_journal`]): a run cut short leaves it, the
+/// same request resumes from it, and it is removed once the book is
+/// written.
 pub fn make(
     request: BookRequest,
     budget: &Budget,
@@ -118,15 +176,36 @@ pub fn make(
     )?;
     let empty = board.cells().saturating_sub(request.plies);
     let entries = board_table_entries(&budget.after(held), board.dimensions().0, empty);
-    let book = in_pool(threads, || {
-        make_book_of(board.clone(), entries, &by_ply, request.start, progress)
-    })??;
+    let mut journal = BookJournal::open(&journal_path(request.out), &board, request.plies)?;
+    let resumed = journal.earlier().len();
+    let made = in_pool(threads, || {
+        make_book_of(
+            board.clone(),
+            entries,
+            &by_ply,
+            request.start,
+            &mut journal,
+            progress,
+        )
+    })
+    .and_then(|made| made);
+    let book = match made {
+        Ok(book) => book,
+        Err(failed) => {
+            if journal.is_empty() {
+                journal.remove()?;
+            }
+            return Err(failed);
+        }
+    };
     let bytes = save_book(request.out, &board, &book)?;
+    journal.remove()?;
     Ok(BookReport {
         positions: book.len(),
         max_stones: book.max_stones(),
         bytes,
         seconds: started.elapsed().as_secs_f64(),
+        resumed,
     })
 }
 

@@ -167,6 +167,10 @@ pub struct SearchOptions<'p> {
     /// bitboard search only; [`crate::analyzer::books::open_book`]
     /// reads one and checks it is this board's).
     pub book: Option<Arc<Book>>,
+    /// Without `book`: whether to take the book shipped for the board, if
+    /// there is one ([`crate::analyzer::books::shipped_book`]: standard
+    /// 7×6 Connect Four).
+    pub shipped_book: bool,
     /// Told of the positions searched (stage "nodes").
     pub progress: &'p dyn Progress,
     /// Positions asked side by side from many threads, each search on its
@@ -176,12 +180,13 @@ pub struct SearchOptions<'p> {
 }
 
 impl SearchOptions<'static> {
-    /// Positions of at least `fewest_stones` stones, no book, no
-    /// progress, one question at a time.
+    /// Positions of at least `fewest_stones` stones, the shipped book if
+    /// the board has one, no progress, one question at a time.
     pub fn new(fewest_stones: u32) -> Self {
         Self {
             fewest_stones,
             book: None,
+            shipped_book: true,
             progress: &Silent,
             side_by_side: false,
         }
@@ -306,7 +311,12 @@ impl<'p> PositionSearcher<'p> {
                 let empty = bitboard.cells().saturating_sub(options.fewest_stones);
                 let entries = board_table_entries(budget, family, empty);
                 let mut searcher = BoardSearcher::new(bitboard, entries, None, options.progress);
-                if let Some(book) = options.book {
+                let book = match options.book {
+                    Some(book) => Some(book),
+                    None if options.shipped_book => super::books::shipped_book(game)?,
+                    None => None,
+                };
+                if let Some(book) = book {
                     searcher.set_book(book);
                 }
                 if options.side_by_side {

@@ -36,21 +36,22 @@ fn described(positions: usize, max_stones: u32) -> String {
     )
 }
 
-/// The book's line of a search report (`None`: no book).
+/// The book's line of a search report (`None`: no book): the file at
+/// `path`, or the book built into the program when no path is given.
 pub fn book_note(
     path: Option<&Path>,
     book: Option<&Arc<Book>>,
 ) -> Option<(serde_json::Value, String)> {
-    let (path, book) = (path?, book?);
+    let book = book?;
+    let name = path.map_or_else(|| "built-in".to_string(), |p| p.display().to_string());
     Some((
         json!({
-            "path": path.display().to_string(),
+            "path": name,
             "positions": book.len(),
             "max_stones": book.max_stones(),
         }),
         format!(
-            "book {}: {}\n",
-            path.display(),
+            "book {name}: {}\n",
             described(book.len(), book.max_stones())
         ),
     ))
@@ -83,6 +84,7 @@ pub fn make(
         max_stones,
         bytes,
         seconds,
+        resumed,
     } = made?;
     let (cols, rows, k) = (game.cols(), game.rows(), game.k());
     if run.json {
@@ -96,11 +98,20 @@ pub fn make(
             "max_stones": max_stones,
             "bytes": bytes,
             "seconds": seconds,
+            "resumed": resumed,
             "threads": run.threads(),
         }));
     }
+    let resumed = if resumed == 0 {
+        String::new()
+    } else {
+        format!(
+            " ({} of them proved by an earlier run, from its journal)",
+            grouped(resumed as u64)
+        )
+    };
     emit(&format!(
-        "book of {cols}×{rows} (k = {k}): {}, every score exact\nwritten to {} ({} bytes) in {seconds:.2} s on {} thread{}\n",
+        "book of {cols}×{rows} (k = {k}): {}{resumed}, every score exact\nwritten to {} ({} bytes) in {seconds:.2} s on {} thread{}\n",
         described(positions, max_stones),
         out.display(),
         grouped(bytes),

@@ -93,6 +93,12 @@ pub struct SearchBoardArgs {
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
 
+    /// Search without the book built into this program for the board
+    /// (standard 7×6 Connect Four has one: every position of its first
+    /// plies, exact; without --book it is taken by default).
+    #[arg(long, conflicts_with_all = ["book", "make_book"])]
+    no_book: bool,
+
     /// Make a book instead of answering a position: prove the exact score
     /// of every position in play with at most PLIES stones (one of each
     /// set of symmetric images; the deepest ply is the work, the others
@@ -162,6 +168,7 @@ impl SearchBoardArgs {
             all_moves: true,
             positions: None,
             book: None,
+            no_book: false,
             make_book: None,
             out: None,
             proof: None,
@@ -231,16 +238,6 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
             game.cells()
         );
     }
-    let empty = game.cells() - p.stones();
-    if time_limit.is_none()
-        && args.positions.is_none()
-        && !args.run.quiet()
-        && empty >= LONG_SEARCH_CELLS
-    {
-        eprintln!(
-            "note: no --time-limit: the search runs until the value is proved, which from {empty} empty cells may take minutes or much longer (the empty 7×6 Connect Four board: under a minute on 2 cores); --time-limit S stops it"
-        );
-    }
     let question = Question {
         position: p,
         precision: if args.weak {
@@ -268,14 +265,29 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         None => p.stones(),
     };
     let bar = args.run.progress_counter();
-    let book_note = book::book_note(args.book.as_deref(), book.as_ref());
     let options = SearchOptions {
         fewest_stones,
         book,
+        shipped_book: !args.no_book,
         progress: &bar,
         side_by_side: lines.is_some(),
     };
     let searcher = analyzer.searcher_with(&game, options).map_err(flag_error)?;
+    let book_note = book::book_note(args.book.as_deref(), searcher.book());
+    // (a position of the book's first plies is answered from it at once)
+    let empty = game.cells() - p.stones();
+    if time_limit.is_none()
+        && args.positions.is_none()
+        && !args.run.quiet()
+        && empty >= LONG_SEARCH_CELLS
+        && !searcher
+            .book()
+            .is_some_and(|book| p.stones() < book.max_stones())
+    {
+        eprintln!(
+            "note: no --time-limit: the search runs until the value is proved, which from {empty} empty cells may take minutes or much longer (the empty 7×6 Connect Four board: under a minute on 2 cores); --time-limit S stops it"
+        );
+    }
     let (precision, detail) = (question.precision, question.detail);
     let stats = || (searcher.positions(), searcher.hits());
     if let Some((lines, _)) = lines {

@@ -17,7 +17,10 @@
 //!   ply by ply, then searched from the deepest ply up, side by side on the
 //!   pool's workers with one shared table; each finished ply joins the book,
 //!   so every shallower position is settled by its children's book entries
-//!   in a few nodes. The work is that of the deepest ply.
+//!   in a few nodes. The work is that of the deepest ply. The positions
+//!   are taken a batch ([`JOURNAL_BATCH`]) at a time and each batch's
+//!   scores told to a [`Journal`], which may keep them: a run cut short
+//!   and started again with that journal searches only what it lacks.
 //!
 //! On disk a book is a table file of its own encoding
 //! ([`crate::tablefile::book`], `docs/FORMAT.md`), checksummed and checked
@@ -135,6 +138,36 @@ impl Book {
     }
 }
 
+/// Positions searched between two calls of [`Journal::record`]: a run cut
+/// short loses at most this many searches.
+pub const JOURNAL_BATCH: usize = 1024;
+
+/// Where the scores of a book being made are kept as they are proved, so
+/// that a run cut short resumes (the file kind is
+/// [`crate::tablefile::book_journal`]).
+pub trait Journal: Send {
+    /// Scores proved by an earlier run: not searched again. Contract:
+    /// exact scores of positions of the board, under the search's keys.
+    fn earlier(&self) -> &HashMap<u64, i8>;
+
+    /// Keeps `proved`, a batch of scores just searched.
+    fn record(&mut self, proved: &[(u64, i8)]) -> Result<()>;
+}
+
+/// A journal that keeps nothing (a run starts from nothing).
+#[derive(Default)]
+pub struct NoJournal(HashMap<u64, i8>);
+
+impl Journal for NoJournal {
+    fn earlier(&self) -> &HashMap<u64, i8> {
+        &self.0
+    }
+
+    fn record(&mut self, _: &[(u64, i8)]) -> Result<()> {
+        Ok(())
+    }
+}
+
 /// Makes the book of `board` up to `plies` stones (module docs) on the
 /// current rayon pool, with a table of `entries` entries, starting from
 /// `start` (an earlier book of the same board, whose positions are not
@@ -152,7 +185,14 @@ pub fn make_book(
 ) -> Result<Book> {
     check_plies(plies)?;
     let by_ply = board.positions_in_play(plies, max_positions)?;
-    make_book_of(board, entries, &by_ply, start, progress)
+    make_book_of(
+        board,
+        entries,
+        &by_ply,
+        start,
+        &mut NoJournal::default(),
+        progress,
+    )
 }
 
 /// Refuses a book of more than [`MAX_BOOK_PLIES`] plies.
@@ -167,12 +207,15 @@ pub fn check_plies(plies: u32) -> Result<()> {
 
 /// [`make_book`] of the positions `by_ply` already enumerated
 /// ([`Bitboard::positions_in_play`]): a caller that sizes the table from
-/// the memory the positions leave enumerates them first.
+/// the memory the positions leave enumerates them first. The scores
+/// `journal` holds from an earlier run are taken as they are; each batch
+/// searched is told to it.
 pub fn make_book_of(
     board: Bitboard,
     entries: usize,
     by_ply: &[Vec<(u64, u64)>],
     start: Option<Arc<Book>>,
+    journal: &mut dyn Journal,
     progress: &dyn Progress,
 ) -> Result<Book> {
     let total: usize = by_ply.iter().map(Vec::len).sum();
@@ -180,25 +223,36 @@ pub fn make_book_of(
     let mut searcher = BoardSearcher::new(board, entries, None, &Silent).side_by_side();
     let mut book = start.map_or_else(Book::default, |b| Book::clone(&b));
     for ply in (0..by_ply.len()).rev() {
-        let positions = &by_ply[ply];
-        let proved: Vec<(u64, i8)> = positions
-            .par_iter()
-            .map(|&(x, occupied)| {
-                let key = searcher.board().position_key(x, occupied);
-                let score = match book.score(key) {
-                    Some(s) => s,
-                    None => {
-                        let r = searcher
-                            .search(x, occupied, Precision::Exact)?
-                            .expect("a search without a deadline finishes");
-                        r.score.expect("an exact search gives the score")
-                    }
-                };
-                progress.advance(1);
-                Ok((key, score))
-            })
-            .collect::<Result<_>>()?;
-        book.scores.extend(proved);
+        for batch in by_ply[ply].chunks(JOURNAL_BATCH) {
+            let earlier = journal.earlier();
+            // (key, score, searched now)
+            let proved: Vec<(u64, i8, bool)> = batch
+                .par_iter()
+                .map(|&(x, occupied)| {
+                    let key = searcher.board().position_key(x, occupied);
+                    let known = book.score(key).or_else(|| earlier.get(&key).copied());
+                    let scored = match known {
+                        Some(s) => (key, s, false),
+                        None => {
+                            let r = searcher
+                                .search(x, occupied, Precision::Exact)?
+                                .expect("a search without a deadline finishes");
+                            (key, r.score.expect("an exact search gives the score"), true)
+                        }
+                    };
+                    progress.advance(1);
+                    Ok(scored)
+                })
+                .collect::<Result<_>>()?;
+            let searched: Vec<(u64, i8)> = proved
+                .iter()
+                .filter(|p| p.2)
+                .map(|&(key, score, _)| (key, score))
+                .collect();
+            journal.record(&searched)?;
+            book.scores
+                .extend(proved.into_iter().map(|(key, score, _)| (key, score)));
+        }
         book.max_stones = book.max_stones.max(ply as u32);
         searcher.set_book(Arc::new(book.clone()));
     }

@@ -9,11 +9,14 @@
 //! is split among at most [`MAX_SEARCHERS`] searchers and one more (a
 //! searcher evicted while its search still runs keeps its table until the
 //! search ends, and one search runs at a time). The least recently used
-//! searcher is evicted for a new board.
+//! searcher is evicted for a new board. The searchers of the boards with
+//! a shipped book are made at start, so that the first request does not
+//! wait for a table to be allocated.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use retrograde::analyzer::books::shipped_boards;
 use retrograde::analyzer::searching::PositionSearcher;
 use retrograde::memory::{Budget, Bytes};
 use retrograde::position::BoardGame;
@@ -75,11 +78,20 @@ impl Boards {
             )
         })?;
         let each = Budget(Bytes(left / (MAX_SEARCHERS as u64 + 1)));
-        Ok(Self {
+        let boards = Self {
             analyzer: Analyzer::new(each, threads),
             tables,
             searchers: Mutex::new((0, Vec::new())),
-        })
+        };
+        // the boards with a shipped book (standard 7×6) answered at once
+        // from the first request: their searchers (the book decoded, the
+        // table allocated) made before the server listens
+        for game in shipped_boards() {
+            if boards.table_for(&game).is_none() {
+                boards.searcher_for(&game)?;
+            }
+        }
+        Ok(boards)
     }
 
     /// The analyzer the searches run on (one searcher's budget, the

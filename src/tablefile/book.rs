@@ -46,8 +46,51 @@ fn saved_game(board: &Bitboard) -> SavedGame {
     }
 }
 
-/// Writes `book` of `board` to `out`; returns the bytes written.
+/// The keys of every position a complete book of `board` up to
+/// `max_stones` stones holds, ascending: the order of a compact book's
+/// scores. Refuses to enumerate more than `limit` positions of one ply.
+fn keys_in_play(
+    board: &Bitboard,
+    max_stones: u32,
+    limit: usize,
+) -> std::result::Result<Vec<u64>, String> {
+    let by_ply = board
+        .positions_in_play(max_stones, limit)
+        .map_err(|e| e.to_string())?;
+    let mut keys: Vec<u64> = by_ply
+        .iter()
+        .flatten()
+        .map(|&(x, occupied)| board.position_key(x, occupied))
+        .collect();
+    keys.sort_unstable();
+    Ok(keys)
+}
+
+/// Writes `book` of `board` to `out`; returns the bytes written. A book
+/// that holds exactly the positions in play up to its stones (every book
+/// [`crate::search::book::make_book`] makes) is written compact: its
+/// scores alone (`BKSC`), in the ascending order of keys a reader
+/// enumerates again; any other with its keys ([`write_keyed_book`]).
 pub fn write_book(out: impl Write, board: &Bitboard, book: &Book) -> std::io::Result<u64> {
+    let entries = book.entries();
+    let complete = keys_in_play(board, book.max_stones(), entries.len())
+        .is_ok_and(|keys| keys.iter().copied().eq(entries.iter().map(|e| e.0)));
+    if !complete {
+        return write_keyed_book(out, board, book);
+    }
+    let mut w = Summing::head(out, &saved_game(board), BOOK_ENCODING, entries.len() as u64)?;
+    w.json(b"BKSM", &json!({ "max_stones": book.max_stones() }))?;
+    w.section(b"BKSC", entries.len() as u64, |w| {
+        let scores: Vec<u8> = entries.iter().map(|&(_, score)| score as u8).collect();
+        w.put(&scores)
+    })?;
+    w.trailer()
+}
+
+/// Writes `book` of `board` to `out` with its keys (`BOOK`, 16 bytes an
+/// entry: the form every book had before the compact one, still read);
+/// returns the bytes written.
+pub fn write_keyed_book(out: impl Write, board: &Bitboard, book: &Book) -> std::io::Result<u64> {
     let entries = book.entries();
     let mut w = Summing::head(out, &saved_game(board), BOOK_ENCODING, entries.len() as u64)?;
     w.json(b"BKSM", &json!({ "max_stones": book.max_stones() }))?;
@@ -90,7 +133,7 @@ pub fn load_book(path: &Path, board: &Bitboard, budget: &Budget) -> Result<Book>
         Bytes(size.saturating_mul(3)),
     )?;
     let bytes = crate::files::read_regular(path)?;
-    decode_book(&bytes, board).map_err(|why| {
+    decode_book_within(&bytes, board, budget).map_err(|why| {
         rename(
             Error::BadTableFile {
                 path: "book".into(),
@@ -103,6 +146,21 @@ pub fn load_book(path: &Path, board: &Bitboard, budget: &Budget) -> Result<Book>
 
 /// Parses and checks a book's bytes for `board`.
 pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, String> {
+    decode_book_within(bytes, board, &Budget::unlimited())
+}
+
+/// Bytes a position of a compact book takes while it is read: its place in
+/// the enumeration (the position, its key, the set that removes mirror
+/// images) and in the book's map.
+const COMPACT_READ_BYTES: u64 = 96;
+
+/// [`decode_book`], refusing a compact book whose reading (its positions
+/// enumerated again) would not fit `budget`.
+pub fn decode_book_within(
+    bytes: &[u8],
+    board: &Bitboard,
+    budget: &Budget,
+) -> std::result::Result<Book, String> {
     let (mut r, game, encoding, count) = read_header(bytes, true)?;
     if encoding != BOOK_ENCODING {
         return Err(format!(
@@ -124,6 +182,32 @@ pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, 
         .as_u64()
         .filter(|&m| m <= u64::from(board.cells()))
         .ok_or("the book's summary has no valid max_stones")? as u32;
+    let scores = if bytes[r.at..].starts_with(b"BKSC") {
+        budget
+            .check(
+                "reading the compact book",
+                Bytes(count.saturating_mul(COMPACT_READ_BYTES)),
+            )
+            .map_err(|e| e.to_string())?;
+        compact_entries(&mut r, board, max_stones, count)?
+    } else {
+        keyed_entries(&mut r, board, max_stones, count)?
+    };
+    if r.at != bytes.len() - super::TRAILER_BYTES {
+        return Err("unexpected bytes before the checksum".into());
+    }
+    let book = Book::new(max_stones, scores);
+    book.check_negamax(board)?;
+    Ok(book)
+}
+
+/// The entries of a book written with its keys (`BOOK`), each checked.
+fn keyed_entries(
+    r: &mut super::Reader<'_>,
+    board: &Bitboard,
+    max_stones: u32,
+    count: u64,
+) -> std::result::Result<Vec<(u64, i8)>, String> {
     let len = count
         .checked_mul(ENTRY_BYTES)
         .ok_or("the header's entry count overflows")?;
@@ -158,12 +242,43 @@ pub fn decode_book(bytes: &[u8], board: &Bitboard) -> std::result::Result<Book, 
         }
         scores.push((key, score));
     }
-    if r.at != bytes.len() - super::TRAILER_BYTES {
-        return Err("unexpected bytes before the checksum".into());
+    Ok(scores)
+}
+
+/// The entries of a compact book (`BKSC`): its scores in the ascending
+/// order of the keys of every position in play up to `max_stones` stones,
+/// enumerated again here (the count must be theirs), each score one its
+/// position can have.
+fn compact_entries(
+    r: &mut super::Reader<'_>,
+    board: &Bitboard,
+    max_stones: u32,
+    count: u64,
+) -> std::result::Result<Vec<(u64, i8)>, String> {
+    let body = r.section(b"BKSC", Some(count))?;
+    let keys = keys_in_play(board, max_stones, body.len())?;
+    if keys.len() as u64 != count {
+        return Err(format!(
+            "it holds {count} scores, and the board has {} positions in play up to {max_stones} \
+             stones",
+            keys.len()
+        ));
     }
-    let book = Book::new(max_stones, scores);
-    book.check_negamax(board)?;
-    Ok(book)
+    keys.into_iter()
+        .zip(body)
+        .enumerate()
+        .map(|(i, (key, &score))| {
+            let score = score as i8;
+            let (_, occupied) = board.position_of_key(key).expect("a key of the board");
+            if score_possible(score, board.cells() - occupied.count_ones()) {
+                Ok((key, score))
+            } else {
+                Err(format!(
+                    "score {i} (key {key:#x}): a score its position cannot have"
+                ))
+            }
+        })
+        .collect()
 }
 
 /// `Connect Four 7×6 (k = 4)` or `m,n,k 5×5 (k = 4)`.

@@ -34,6 +34,7 @@ use crate::game::table::{code, OutcomeTable};
 use crate::tables::sparse::GravitySolution;
 
 pub mod book;
+pub mod book_journal;
 pub mod certify;
 mod gravity;
 pub mod gravity_certificate;

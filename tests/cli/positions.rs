@@ -266,7 +266,18 @@ fn every_game_saves_and_queries_its_table() {
 
 #[test]
 fn search_stops_at_its_time_limit_with_exit_3() {
-    let out = retrograde(&["search", "connect", "--time-limit", "0.2", "--json"]);
+    // the empty 8 × 7 board: no book, hours of search
+    let out = retrograde(&[
+        "search",
+        "connect",
+        "--cols",
+        "8",
+        "--rows",
+        "7",
+        "--time-limit",
+        "0.2",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(3));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("not reached"), "{text}");

@@ -174,6 +174,7 @@ fn a_batch_stops_at_its_time_limit_with_exit_3() {
             "connect",
             "--positions",
             "-",
+            "--no-book",
             "--time-limit",
             "0.3",
             "--json",

@@ -103,6 +103,7 @@ impl Drop for Server {
 fn answer_only(mut value: Value) -> Value {
     let map = value.as_object_mut().unwrap();
     for key in [
+        "book",
         "engine",
         "positions_searched",
         "seconds",
@@ -288,13 +289,13 @@ fn every_bad_request_gets_400_and_one_line_of_json() {
 fn a_full_search_queue_answers_503_with_retry_after_and_searches_end_within_their_limits() {
     let server = Server::start(&["--queue", "1", "--move-seconds", "3"]);
     let addr = server.addr.clone();
-    // the empty 7 × 6 board takes the one search for its whole limit
+    // the empty 8 × 7 board takes the one search for its whole limit
     let started = Instant::now();
     let long = std::thread::spawn(move || {
         let mut stream = TcpStream::connect(&addr).unwrap();
         write!(
             stream,
-            "GET /api/v1/analyze?game=connect&detail=best HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            "GET /api/v1/analyze?game=connect&cols=8&rows=7&detail=best HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
         let mut response = String::new();

@@ -16,7 +16,7 @@ use retrograde::runtime::progress::Silent;
 use retrograde::search::bitboard::{Bitboard, BoardSearcher};
 use retrograde::search::book::{make_book, Book};
 use retrograde::search::general::{depth_of_score, Precision, SearchResult};
-use retrograde::tablefile::book::{decode_book, write_book};
+use retrograde::tablefile::book::{decode_book, write_book, write_keyed_book};
 use retrograde::tables::sparse::solve_gravity;
 
 use crate::common;
@@ -145,8 +145,19 @@ fn a_book_file_is_checked_whole() {
     let game = Gravity::new(BoardSize::new(5, 4, 4)).unwrap();
     let board = Bitboard::gravity(&game);
     let book = book_of(&board, 5, 2);
+    let mut compact = Vec::new();
+    write_book(&mut compact, &board, &book).unwrap();
+    assert_eq!(decode_book(&compact, &board).unwrap(), book);
+    compact_books_are_checked_whole(&board, &book, &compact);
+    // the keyed form (every book before the compact one), still read
     let mut bytes = Vec::new();
-    write_book(&mut bytes, &board, &book).unwrap();
+    write_keyed_book(&mut bytes, &board, &book).unwrap();
+    assert!(
+        compact.len() * 4 < bytes.len(),
+        "{} {}",
+        compact.len(),
+        bytes.len()
+    );
     assert_eq!(decode_book(&bytes, &board).unwrap(), book);
 
     let mut flipped = bytes.clone();
@@ -229,6 +240,49 @@ fn a_book_file_is_checked_whole() {
     assert!(book.check_negamax(&board).is_ok());
 }
 
+/// With its checksum recomputed after `edit`.
+fn resummed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let body = bytes.len() - 12;
+    let sum = Checksum::default().bytes(&bytes[..body]).value();
+    bytes[body + 4..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// A compact book (scores alone, keys enumerated again): any score
+/// changed to another its position can have breaks the negamax or is the
+/// deepest ply's, which its stones tell; a count that is not the board's
+/// and a book of another depth are refused.
+fn compact_books_are_checked_whole(board: &Bitboard, book: &Book, bytes: &[u8]) {
+    let at = bytes.windows(4).position(|w| w == b"BKSC").unwrap() + 12;
+    let entries = book.entries();
+    assert_eq!(bytes[at..at + entries.len()].len(), entries.len());
+    for (i, &(key, score)) in entries.iter().enumerate().step_by(5) {
+        let stones = board.position_of_key(key).unwrap().1.count_ones();
+        let other = if score == 0 { 2 } else { -score };
+        let mut forged = bytes.to_vec();
+        forged[at + i] = other as u8;
+        match decode_book(&resummed(forged), board) {
+            Err(err) => assert!(
+                err.contains("negamax") || err.contains("cannot have"),
+                "{err}"
+            ),
+            // the deepest ply's scores are taken on trust (module docs)
+            Ok(_) => assert_eq!(stones, book.max_stones(), "score {i} forged and accepted"),
+        }
+    }
+    // one score fewer: the count is not the board's
+    let mut short = bytes[..at - 12].to_vec();
+    let count_at = 24; // the header's state count
+    let count = u64::from_le_bytes(short[count_at..count_at + 8].try_into().unwrap());
+    short[count_at..count_at + 8].copy_from_slice(&(count - 1).to_le_bytes());
+    short.extend_from_slice(b"BKSC");
+    short.extend_from_slice(&(count - 1).to_le_bytes());
+    short.extend_from_slice(&bytes[at..at + count as usize - 1]);
+    short.extend_from_slice(&bytes[bytes.len() - 12..]);
+    let err = decode_book(&resummed(short), board).unwrap_err();
+    assert!(err.contains("positions in play"), "{err}");
+}
+
 /// The command line: make a book, search with it (the same answer, a
 /// "book" key in the JSON), refuse a damaged one, another board's, a
 /// missing --out, a file that is not ours at --out, and `query` of a book.
@@ -284,4 +338,139 @@ fn the_command_line_makes_and_uses_books() {
         "a search book, not a table: a search of its board takes it as its opening book"
     ));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A journal that keeps every batch in memory.
+#[derive(Default)]
+struct Kept {
+    earlier: std::collections::HashMap<u64, i8>,
+    recorded: Vec<(u64, i8)>,
+}
+
+impl retrograde::search::book::Journal for Kept {
+    fn earlier(&self) -> &std::collections::HashMap<u64, i8> {
+        &self.earlier
+    }
+
+    fn record(&mut self, proved: &[(u64, i8)]) -> retrograde::error::Result<()> {
+        self.recorded.extend_from_slice(proved);
+        Ok(())
+    }
+}
+
+/// A run told of an earlier run's journal searches nothing it holds: a
+/// book made in two runs — the first cut short after a part of its
+/// scores, the second resuming from them — is the book made in one.
+#[test]
+fn a_book_resumed_from_its_journal_is_the_book_made_at_once() {
+    use retrograde::search::book::make_book_of;
+    let game = Gravity::new(BoardSize::new(5, 4, 4)).unwrap();
+    let board = Bitboard::gravity(&game);
+    let by_ply = board.positions_in_play(6, 1 << 24).unwrap();
+    let mut first = Kept::default();
+    let whole = in_pool(2, || {
+        make_book_of(board.clone(), ENTRIES, &by_ply, None, &mut first, &Silent)
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        first.recorded.len(),
+        whole.len(),
+        "every score searched once"
+    );
+    // the first run cut short: a third of its scores kept
+    let kept: Vec<(u64, i8)> = first.recorded[..first.recorded.len() / 3].to_vec();
+    let mut second = Kept {
+        earlier: kept.iter().copied().collect(),
+        recorded: Vec::new(),
+    };
+    let resumed = in_pool(2, || {
+        make_book_of(board.clone(), ENTRIES, &by_ply, None, &mut second, &Silent)
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(resumed, whole);
+    assert_eq!(second.recorded.len(), whole.len() - kept.len());
+    assert!(second
+        .recorded
+        .iter()
+        .all(|(key, _)| !second.earlier.contains_key(key)));
+}
+
+/// The book built into the program for standard 7×6 Connect Four, with
+/// its board.
+fn shipped() -> (Bitboard, Arc<Book>) {
+    use retrograde::analyzer::books::shipped_book;
+    use retrograde::position::BoardGame;
+    let game = BoardGame::new(Family::Gravity, BoardSize::new(7, 6, 4)).unwrap();
+    let book = shipped_book(&game).unwrap().expect("7×6 has a book");
+    let board = Bitboard::new(Family::Gravity, BoardSize::new(7, 6, 4)).unwrap();
+    (board, book)
+}
+
+/// Re-searches `entries` of the shipped book without any book on `threads`
+/// workers: the keys whose search disagrees with the book.
+fn searched_again(board: &Bitboard, entries: &[(u64, i8)], threads: usize) -> Vec<u64> {
+    use rayon::prelude::*;
+    in_pool(threads, || {
+        let searcher = BoardSearcher::new(board.clone(), 1 << 24, None, &Silent).side_by_side();
+        entries
+            .par_iter()
+            .filter(|&&(key, score)| {
+                let (x, occupied) = board.position_of_key(key).unwrap();
+                exact(&searcher, x, occupied).score != Some(score)
+            })
+            .map(|&(key, _)| key)
+            .collect()
+    })
+    .unwrap()
+}
+
+/// The shipped book (checked whole on decoding: every score above its
+/// deepest ply the negamax of its children's) holds every position in
+/// play up to its stones, and a seeded sample of its deepest ply — the
+/// scores taken on trust — searched again without it has the same scores.
+/// The whole deepest ply: `the_whole_shipped_book_is_searched_again`.
+#[test]
+fn the_shipped_book_is_complete_and_a_sample_of_it_searched_again_agrees() {
+    let (board, book) = shipped();
+    let by_ply = board.positions_in_play(book.max_stones(), 1 << 24).unwrap();
+    let positions: usize = by_ply.iter().map(Vec::len).sum();
+    assert_eq!(book.len(), positions);
+    let deepest: Vec<(u64, i8)> = book
+        .entries()
+        .into_iter()
+        .filter(|&(key, _)| board.position_of_key(key).unwrap().1.count_ones() == book.max_stones())
+        .collect();
+    let mut rng = Rng::new(87);
+    let sample: Vec<(u64, i8)> = (0..6)
+        .map(|_| deepest[rng.below(deepest.len() as u64) as usize])
+        .collect();
+    assert_eq!(searched_again(&board, &sample, 2), Vec::<u64>::new());
+}
+
+/// Every score of the shipped book's deepest ply searched again without
+/// a book (a documented run: `cargo test --release --test search --
+/// --ignored the_whole_shipped_book`; the figures in
+/// results/serve/BOOK.md).
+#[test]
+#[ignore = "the whole deepest ply: minutes to hours (results/serve/BOOK.md)"]
+fn the_whole_shipped_book_is_searched_again() {
+    let (board, book) = shipped();
+    let deepest: Vec<(u64, i8)> = book
+        .entries()
+        .into_iter()
+        .filter(|&(key, _)| board.position_of_key(key).unwrap().1.count_ones() == book.max_stones())
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let started = std::time::Instant::now();
+    let wrong = searched_again(&board, &deepest, threads);
+    eprintln!(
+        "{} scores of {} stones searched again in {:.0} s on {threads} threads: {} disagree",
+        deepest.len(),
+        book.max_stones(),
+        started.elapsed().as_secs_f64(),
+        wrong.len()
+    );
+    assert_eq!(wrong, Vec::<u64>::new());
 }
