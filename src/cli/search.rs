@@ -280,9 +280,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         && args.positions.is_none()
         && !args.run.quiet()
         && empty >= LONG_SEARCH_CELLS
-        && !searcher
+        && searcher
             .book()
-            .is_some_and(|book| p.stones() < book.max_stones())
+            .is_none_or(|book| p.stones() >= book.max_stones())
     {
         eprintln!(
             "note: no --time-limit: the search runs until the value is proved, which from {empty} empty cells may take minutes or much longer (the empty 7×6 Connect Four board: under a minute on 2 cores); --time-limit S stops it"
