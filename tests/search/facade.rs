@@ -133,3 +133,60 @@ fn the_general_search_keeps_its_table_between_questions() {
     );
     assert_eq!(searcher.positions(), first.positions + again.positions);
 }
+
+/// Issue 87: a question that asks for the best move so far gets one when
+/// its search runs out of time, within the time: the fallback takes an
+/// immediate win, blocks an immediate loss, and is never asked of a
+/// proved answer.
+#[test]
+fn a_search_out_of_time_names_the_best_move_so_far_within_its_time() {
+    let analyzer = analyzer();
+    let game = board(Family::Gravity, 7, 6, 4);
+    let searcher = analyzer.searcher(&game, 0).unwrap();
+    let ask = |moves: &str, seconds: f64| {
+        let question = Question {
+            detail: MoveDetail::Best,
+            time_limit: Some(std::time::Duration::from_secs_f64(seconds)),
+            best_so_far: true,
+            ..Question::of(game.play_moves(moves).unwrap())
+        };
+        analyzer
+            .answer(&game, None, Some(&searcher), &question)
+            .unwrap()
+    };
+    // the empty board: not reached in 0.2 s, a move all the same (asked
+    // twice: the first search also maps its 1 GiB table's pages, seconds
+    // past the limit on a 2-core machine)
+    ask("", 0.2);
+    let report = ask("", 0.2);
+    assert!(report.answer.is_none());
+    let found = report.best_so_far.as_ref().expect("a move so far");
+    assert!((1..=7).contains(&found.notation.parse::<u32>().unwrap()));
+    assert!(report.seconds < 0.25, "{} s for 0.2 s", report.seconds);
+    // O holds 1 2 3 of the bottom row: X (no win of its own) blocks at 4,
+    // whether the search proves it or the fallback finds it
+    let report = ask("7 1 7 2 6 3", 0.002);
+    let named = match (&report.answer, &report.best_so_far) {
+        (Some(a), None) => a.moves.iter().find(|m| m.best).unwrap().notation.clone(),
+        (None, Some(found)) => found.notation.clone(),
+        other => panic!("one of an answer and a move so far: {other:?}"),
+    };
+    assert_eq!(named, "4");
+    // X holds 1 2 3 of the bottom row and O threatens too: X wins at 4
+    let report = ask("1 5 2 5 3 5", 0.002);
+    let named = match (&report.answer, &report.best_so_far) {
+        (Some(a), None) => a.moves.iter().find(|m| m.best).unwrap().notation.clone(),
+        (None, Some(found)) => found.notation.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(named, "4");
+    // not asked: none
+    let question = Question {
+        time_limit: Some(std::time::Duration::from_millis(20)),
+        ..Question::of(Position::default())
+    };
+    let report = analyzer
+        .answer(&game, None, Some(&searcher), &question)
+        .unwrap();
+    assert!(report.answer.is_none() && report.best_so_far.is_none());
+}
