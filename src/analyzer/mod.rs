@@ -194,11 +194,13 @@ impl Analyzer {
             ..*question
         };
         let mut report = in_pool(self.threads, || searcher.answer(&searched))??;
-        let named = report
+        // a best move named, or a board no legal game reaches (m,n,k):
+        // nothing to fall back on
+        let settled = report
             .answer
             .as_ref()
-            .is_some_and(|a| a.moves.iter().any(|m| m.best));
-        if !named && game.status(&question.position) == Status::InProgress {
+            .is_some_and(|a| a.moves.iter().any(|m| m.best) || a.reachable == Some(false));
+        if !settled && game.status(&question.position) == Status::InProgress {
             let deadline = match question.time_limit {
                 Some(limit) => started + limit,
                 None => Instant::now() + fallback::MAX_RESERVE,
