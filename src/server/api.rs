@@ -144,7 +144,7 @@ pub(super) struct Terms {
 pub(super) struct TimeRange {
     pub(super) default: Duration,
     pub(super) most: Duration,
-    pub(super) most_named: &'static str,
+    pub(super) most_named: String,
 }
 
 /// `pairs` as the keys and values of a question, each key one of `keys`
@@ -251,7 +251,7 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
     let time = TimeRange {
         default: move_seconds,
         most: move_seconds,
-        most_named: "its --move-seconds",
+        most_named: "its --move-seconds".into(),
     };
     let terms = terms(&given, &time)?;
     let moves = given

@@ -103,7 +103,7 @@ fn parse(body: &[u8], move_seconds: Duration) -> Result<Batch, ApiError> {
     let time = TimeRange {
         default: most,
         most,
-        most_named: "a batch's most: 10 × the server's --move-seconds",
+        most_named: format!("a batch's most: {BATCH_TIME_FACTOR} × the server's --move-seconds"),
     };
     let terms = terms(&given, &time)?;
     let positions =
