@@ -13,6 +13,8 @@
 // * a 5 × 4 Connect Four game is played to its end against the engine as
 //   each side, each engine move within the page's time;
 // * gomoku (15 × 15, k = 5) after h8 a1 i9 a15 shows j10's proved win;
+// * with a server of 0.05 s a search, the engine still moves on the empty
+//   7 × 6 board (marked not proved), and the time field is capped;
 // * no request fails (the favicon is inline) and no script error.
 //
 // Screenshots at 1280 × 900 and 390 × 844 of the opening view, a 7 × 6
@@ -31,13 +33,20 @@ const started = Date.now();
 const DESKTOP = { width: 1280, height: 900 }, PHONE = { width: 390, height: 844 };
 const MOVE_SECONDS = 5; // the server's default --move-seconds
 
-// the server with its defaults on a free loopback port: its first line names the address
-const server = spawn(binary, ["serve", "--addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-const base = await new Promise((resolve, reject) => {
-  const lines = createInterface({ input: server.stdout });
-  lines.once("line", (line) => resolve(line.replace("listening on ", "")));
-  server.once("exit", (code) => reject(new Error(`the server ended with ${code}`)));
-});
+// a server on a free loopback port: its first line names the address
+const servers = [];
+async function serve(...flags) {
+  const server = spawn(binary, ["serve", "--addr", "127.0.0.1:0", ...flags], { stdio: ["ignore", "pipe", "inherit"] });
+  servers.push(server);
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: server.stdout });
+    lines.once("line", (line) => resolve(line.replace("listening on ", "")));
+    server.once("exit", (code) => reject(new Error(`the server ended with ${code}`)));
+  });
+}
+// the server's defaults; and one whose searches have 0.05 s, where nothing on 7 × 6 is proved
+const base = await serve();
+const hurried = await serve("--move-seconds", "0.05");
 
 // every legal move's value as the page draws it: "W12", "D", "L3" …
 function expected(game, cols, rows, k, moves) {
@@ -181,6 +190,18 @@ try {
   assert.deepEqual(await contrasts(page), []);
   await shoot(page, "gomoku");
 
+  // the engine always moves: on the empty 7 × 6 board with 0.05 s, a move marked not proved
+  // (the server's best so far, or, from a server that gives none, the page's centre column)
+  await page.goto(`${hurried}/#game=connect&cols=7&rows=6&k=4&side=O`);
+  await settled(page, 15_000);
+  assert.equal((await moves(page)).length, 1);
+  assert.match(await page.textContent("#movelist"), /\*.*not proved/);
+  assert.match(await page.textContent("#notice"), /not proved/);
+  // the time field: at most the server's --move-seconds, and the page says so when a larger one is typed
+  assert.equal(await page.getAttribute("#seconds", "max"), "0.05");
+  await page.fill("#seconds", "30");
+  assert.match(await page.textContent("#cap"), /capped at 0.05 s/);
+
   // against the engine on 5 × 4, as X and as O, to the end: the player takes a ringed best move
   for (const side of ["X", "O"]) {
     await page.goto(`${base}/#game=connect&cols=5&rows=4&k=4&side=${side}`);
@@ -206,6 +227,6 @@ try {
   console.error(e, problems);
 } finally {
   await browser.close();
-  server.kill("SIGTERM");
+  servers.forEach((server) => server.kill("SIGTERM"));
 }
 process.exit(failed ? 1 : 0);
