@@ -140,6 +140,7 @@ try {
   assert.deepEqual(await page.$eval("#board .stone.last", (e) => getComputedStyle(e, "::after").borderTopStyle),
                    await page.$eval("#legend .stone.last", (e) => getComputedStyle(e, "::after").borderTopStyle));
   assert.deepEqual(await contrasts(page), []);
+  assert.match(await page.getAttribute('link[rel="icon"]', "href"), /^data:image\/svg\+xml,/);
   await shoot(page, "opening-7x6");
 
   // the move list: back to the position after two moves on a click, then forward with →
@@ -197,6 +198,24 @@ try {
   assert.equal((await moves(page)).length, 1);
   assert.match(await page.textContent("#movelist"), /\*.*not proved/);
   assert.match(await page.textContent("#notice"), /not proved/);
+  // the API's coming contract (issue 87): a move with "proved": false is played and marked, an
+  // unreached answer's "best_so_far" is drawn as a ringed "?" (the server's replies stood in for)
+  const reply = (body) => (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify(body) });
+  await page.route("**/api/v1/move?**", reply({ move: "3", proved: false, value: null, depth: null, engine: "search",
+                                                positions_searched: 1, seconds: 0.05, reached: false }));
+  await page.route("**/api/v1/analyze?**", reply({ position: ".", to_move: "O", status: "in_progress", engine: "search",
+                                                   positions_searched: 1, seconds: 0.05, reached: false,
+                                                   best_so_far: { move: "4", proved: false } }));
+  await page.goto(`${hurried}/#game=connect&cols=7&rows=6&k=4&side=O`);
+  await page.reload();
+  await settled(page, 15_000);
+  assert.deepEqual(await moves(page), ["3"]);
+  assert.match(await page.textContent("#movelist"), /3\*/);
+  assert.match(await page.textContent("#notice"), /the best it found in 0.05 s, not proved/);
+  assert.equal(await page.textContent('#board .cell[data-col="4"] .mark.open.best'), "?");
+  assert.match(await page.textContent("#summary"), /best found so far: 4 \(not proved\)/);
+  await page.unrouteAll();
+
   // the time field: at most the server's --move-seconds, and the page says so when a larger one is typed
   assert.equal(await page.getAttribute("#seconds", "max"), "0.05");
   await page.fill("#seconds", "30");
