@@ -177,6 +177,13 @@ try {
   assert.deepEqual(await page.$$eval("#board .lab", (l) => l.map((x) => x.textContent).filter(Boolean)), ["a", "b", "c", "1", "2", "3"]);
   await page.click('#board .cell[aria-label^="a1"]');
   await settled(page);
+  // the keyboard on the board: from b2 (a stone) the arrow to c2, Enter plays it
+  await page.focus('#board .cell[aria-label^="b2"]');
+  await page.keyboard.press("ArrowRight");
+  assert.match(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), /^c2/);
+  await page.keyboard.press("Enter");
+  await settled(page);
+  assert.deepEqual(await moves(page), ["b2", "a1", "c2"]);
   await page.waitForFunction(() => document.querySelectorAll("#pv .ply").length >= 2, null, { timeout: 15_000 });
   assert.deepEqual(await contrasts(page), []);
   await shoot(page, "tictactoe");
@@ -230,7 +237,7 @@ try {
       if (/^game over/.test(await page.textContent("#turn"))) break;
       const before = (await moves(page)).length, clicked = Date.now();
       const best = page.locator("#board .cell:has(.mark.best)").first();
-      await (await best.count() ? best : page.locator("#board .cell:not([disabled])").first()).click();
+      await (await best.count() ? best : page.locator("#board .cell:not([aria-disabled])").first()).click();
       await settled(page, (MOVE_SECONDS + 10) * 1000);
       const after = (await moves(page)).length, seconds = (Date.now() - clicked) / 1000;
       assert.ok(after === before + 2 || /^game over/.test(await page.textContent("#turn")), `ply ${before}: the engine did not move`);
