@@ -8,6 +8,8 @@
 //! * [`race`]: the empty m,n,k board's value asked of the search, the
 //!   provers joining it after a first share of the time.
 //! * [`books`]: opening books of the bitboard search, made and read.
+//! * [`fallback`]: the best move so far, not proved, when a search does not
+//!   finish in time.
 //! * [`solving`]: whole boards into tables, and which table engine solves
 //!   a board.
 //! * [`oracles`]: the searches and provers behind a position answer.
@@ -26,10 +28,17 @@
 //! [`searching::LONG_SEARCH_CELLS`] empty cells or more), then on m,n,k
 //! boards to 256 cells the threat prover, which answers in part. The report
 //! names which answered ([`searching::AnsweredBy`]) and its time.
+//!
+//! A question that asks for the best move so far
+//! ([`searching::Question::best_so_far`]) leaves a slice of its time
+//! ([`fallback::reserve`]) to [`fallback::best_so_far`], which names a
+//! move (not proved) when the search names none: so a position in play
+//! always gets a move within the question's time.
 
 #![warn(missing_docs)]
 
 pub mod books;
+pub mod fallback;
 pub mod oracles;
 pub mod prove;
 pub mod race;
@@ -42,7 +51,7 @@ use std::time::{Duration, Instant};
 use crate::error::Result;
 use crate::memory::Budget;
 use crate::position::answer::{answer_with, MoveDetail, Oracle};
-use crate::position::{BoardGame, Position};
+use crate::position::{BoardGame, Position, Status};
 use crate::runtime::in_pool;
 use crate::search::general::Precision;
 use prove::Settled;
@@ -64,6 +73,7 @@ pub fn answer_from_table(
         by: AnsweredBy::Table,
         positions: 0,
         seconds: started.elapsed().as_secs_f64(),
+        best_so_far: None,
     })
 }
 
@@ -147,7 +157,13 @@ impl Analyzer {
 
     /// The answer to `question` on `game` by the cascade (module docs):
     /// from `table` when one is given, else by `searcher` (or one made for
-    /// this question) on the analyzer's threads.
+    /// this question) on the analyzer's threads. With
+    /// [`Question::best_so_far`], a position in play whose answer names
+    /// no best move (not reached, or a value the threat prover left
+    /// open) gets [`AnswerReport::best_so_far`]: the search runs within
+    /// the time limit less [`fallback::reserve`], the fallback within the
+    /// rest, so the whole answer comes within the limit (the fallback's
+    /// first ply, a few milliseconds at most, excepted).
     pub fn answer(
         &self,
         game: &BoardGame,
@@ -158,6 +174,7 @@ impl Analyzer {
         if let Some(table) = table {
             return answer_from_table(game, table, &question.position, question.detail);
         }
+        let started = Instant::now();
         let made;
         let searcher = match searcher {
             Some(searcher) => searcher,
@@ -166,7 +183,40 @@ impl Analyzer {
                 &made
             }
         };
-        in_pool(self.threads, || searcher.answer(question))?
+        if !question.best_so_far {
+            return in_pool(self.threads, || searcher.answer(question))?;
+        }
+        let reserved = question
+            .time_limit
+            .map_or(Duration::ZERO, fallback::reserve);
+        let searched = Question {
+            time_limit: question.time_limit.map(|l| l - reserved),
+            ..*question
+        };
+        let mut report = in_pool(self.threads, || searcher.answer(&searched))??;
+        // a best move named, or a board no legal game reaches (m,n,k):
+        // nothing to fall back on
+        let settled = report
+            .answer
+            .as_ref()
+            .is_some_and(|a| a.moves.iter().any(|m| m.best) || a.reachable == Some(false));
+        // (a cancelled question has nobody waiting for a move: the
+        // fallback would only hold the caller's resources until its
+        // deadline)
+        let cancelled = question
+            .cancel
+            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+        if !settled && !cancelled && game.status(&question.position) == Status::InProgress {
+            // its reserve, whether the search used all of its share or not
+            let reserve_ends = Instant::now() + fallback::MAX_RESERVE;
+            let deadline = match question.time_limit {
+                Some(limit) => (started + limit).min(reserve_ends),
+                None => reserve_ends,
+            };
+            report.best_so_far = fallback::best_so_far(game, &question.position, deadline);
+            report.seconds = started.elapsed().as_secs_f64();
+        }
+        Ok(report)
     }
 
     /// A move that keeps the value of `position` (in play) for play within

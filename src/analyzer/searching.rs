@@ -206,6 +206,11 @@ pub struct Question<'a> {
     pub time_limit: Option<Duration>,
     /// A flag that stops the search when set.
     pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Whether a position in play whose answer names no best move gets
+    /// the best move so far ([`AnswerReport::best_so_far`]), a slice of
+    /// the time kept for it ([`crate::Analyzer::answer`]; asked of
+    /// [`PositionSearcher::answer`] directly, it is not looked for).
+    pub best_so_far: bool,
 }
 
 impl Question<'_> {
@@ -217,6 +222,7 @@ impl Question<'_> {
             detail: MoveDetail::All,
             time_limit: None,
             cancel: None,
+            best_so_far: false,
         }
     }
 }
@@ -237,6 +243,10 @@ pub struct AnswerReport {
     pub positions: u64,
     /// Seconds taken.
     pub seconds: f64,
+    /// The best move so far, not proved, when it was asked for
+    /// ([`Question::best_so_far`]) and the answer names no best move
+    /// ([`crate::analyzer::fallback`]).
+    pub best_so_far: Option<super::fallback::BestSoFar>,
 }
 
 impl AnswerReport {
@@ -445,6 +455,7 @@ impl<'p> PositionSearcher<'p> {
             by: self.answered_by(),
             positions,
             seconds: started.elapsed().as_secs_f64(),
+            best_so_far: None,
         })
     }
 

@@ -248,6 +248,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         detail: args.detail(),
         time_limit,
         cancel: None,
+        best_so_far: false,
     };
     // opened now, so that a missing input is refused before any work
     let lines = match &args.positions {
@@ -387,6 +388,7 @@ fn answer_past_the_searches(
         detail: args.detail(),
         time_limit,
         cancel: None,
+        best_so_far: false,
     };
     let report = analyzer
         .answer(game, None, Some(&searcher), &question)

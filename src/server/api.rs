@@ -6,12 +6,18 @@
 //!   value, the best moves), with `engine` (which answered: `table`,
 //!   `search`, `zones_then_search`, `general_search`, `threats`),
 //!   `positions_searched`, `seconds` and `reached` (false: the search's
-//!   time ran out; then no answer keys). Optional: `detail=best` (one best
-//!   move), `precision=weak` (values without depths), `time_limit=S` (from
-//!   [`MIN_TIME_LIMIT`] to the server's `--move-seconds`, its default).
-//! * `GET /api/v1/move?…` (the same keys) — a move that keeps the value,
-//!   for play: `move` (its notation), `value`, `depth`, `engine`,
-//!   `seconds`, `reached`.
+//!   time ran out; then no answer keys), and for a position in play whose
+//!   answer names no best move `best_so_far: {"move", "proved": false}`
+//!   (the facade's fallback, [`retrograde::analyzer::fallback`]).
+//!   Optional: `detail=best` (one best move), `precision=weak` (values
+//!   without depths), `time_limit=S` (from [`MIN_TIME_LIMIT`] to the
+//!   server's `--move-seconds`, its default).
+//! * `GET /api/v1/move?…` (the same keys) — a move for play, always one
+//!   for a position in play: `move` (its notation), `proved` (true: it
+//!   keeps the value; false: the best so far), `value` and `depth` (of a
+//!   proved move, else null), `engine`, `seconds`, `reached`.
+//! * `POST /api/v1/batch` — many positions of one board in one request
+//!   ([`super::batch`]).
 //! * `GET /healthz` — `{"status": "ok", "tables": [the boards]}`.
 //!
 //! A bad request gets 400 and `{"error": "the one-line error"}`; a full
@@ -27,13 +33,15 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use retrograde::analyzer::answer_from_table;
+use retrograde::analyzer::fallback::BestSoFar;
 use retrograde::analyzer::searching::{
-    check_searchable, AnswerReport, AnsweredBy, Precision, Question,
+    check_searchable, AnswerReport, AnsweredBy, PositionSearcher, Precision, Question,
 };
 use retrograde::board::BoardSize;
 use retrograde::position::answer::MoveDetail;
 use retrograde::position::{BoardGame, Family, Position, Status};
 use serde_json::{json, Value};
+use tokio::sync::OwnedSemaphorePermit;
 
 use super::{Counted, State};
 
@@ -77,11 +85,11 @@ impl ApiError {
         }
     }
 
-    fn bad(message: impl Into<String>) -> Self {
+    pub(super) fn bad(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, message)
     }
 
-    fn internal(message: impl Into<String>) -> Self {
+    pub(super) fn internal(message: impl Into<String>) -> Self {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
 }
@@ -113,31 +121,44 @@ impl IntoResponse for ApiError {
 }
 
 /// A parsed question.
-struct Asked {
-    game: BoardGame,
-    position: Position,
-    detail: MoveDetail,
-    precision: Precision,
-    time_limit: Duration,
+pub(super) struct Asked {
+    pub(super) game: BoardGame,
+    pub(super) position: Position,
+    pub(super) detail: MoveDetail,
+    pub(super) precision: Precision,
+    pub(super) time_limit: Duration,
 }
 
-/// The question of `uri`'s query string.
-fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
-    let query = uri.query().unwrap_or("");
-    if query.len() > MAX_QUERY_BYTES {
-        return Err(ApiError::bad(format!(
-            "the query string has {} bytes, over the {MAX_QUERY_BYTES} taken",
-            query.len()
-        )));
-    }
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
-        .map_err(|e| ApiError::bad(format!("the query string cannot be read: {e}")))?;
+/// What a question asks beside its position: the board, the detail, the
+/// precision and the time limit (a GET's query string and a batch's
+/// body give them in the same words).
+pub(super) struct Terms {
+    pub(super) game: BoardGame,
+    pub(super) detail: MoveDetail,
+    pub(super) precision: Precision,
+    pub(super) time_limit: Duration,
+}
+
+/// The range of a request's `time_limit`: its default and its most, and
+/// what the most is called in a refusal.
+pub(super) struct TimeRange {
+    pub(super) default: Duration,
+    pub(super) most: Duration,
+    pub(super) most_named: String,
+}
+
+/// `pairs` as the keys and values of a question, each key one of `keys`
+/// and given once.
+pub(super) fn given<'a>(
+    pairs: &'a [(String, String)],
+    keys: &[&str],
+) -> Result<Vec<(&'a str, &'a str)>, ApiError> {
     let mut given: Vec<(&str, &str)> = Vec::new();
-    for (key, value) in &pairs {
-        if !KEYS.contains(&key.as_str()) {
+    for (key, value) in pairs {
+        if !keys.contains(&key.as_str()) {
             return Err(ApiError::bad(format!(
                 "unknown key {key:?}: the keys are {}",
-                KEYS.join(", ")
+                keys.join(", ")
             )));
         }
         if given.iter().any(|(k, _)| k == key) {
@@ -145,6 +166,12 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
         }
         given.push((key, value));
     }
+    Ok(given)
+}
+
+/// The terms of the keys and values `given` (from [`given`]), the time
+/// limit within `time`.
+pub(super) fn terms(given: &[(&str, &str)], time: &TimeRange) -> Result<Terms, ApiError> {
     let get = |key: &str| given.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
     let number = |key: &str| -> Result<Option<u32>, ApiError> {
         get(key)
@@ -170,7 +197,6 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
         number("k")?.unwrap_or(k),
     );
     let game = BoardGame::new(family, size)?;
-    let position = game.play_moves(get("moves").unwrap_or(""))?;
     let detail = match get("detail") {
         None | Some("all") => MoveDetail::All,
         Some("best") => MoveDetail::Best,
@@ -182,31 +208,63 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
         Some(other) => return Err(ApiError::bad(format!("precision={other:?}: exact or weak"))),
     };
     let time_limit = match get("time_limit") {
-        None => move_seconds,
+        None => time.default,
         Some(text) => match text.parse::<f64>() {
             Ok(s)
                 if s.is_finite()
                     && s >= MIN_TIME_LIMIT.as_secs_f64()
-                    && s <= move_seconds.as_secs_f64() =>
+                    && s <= time.most.as_secs_f64() =>
             {
                 Duration::from_secs_f64(s)
             }
             _ => {
                 return Err(ApiError::bad(format!(
                     "time_limit={text:?} must be a number of seconds from {} (the server's \
-                     floor: no search starts with less) to {} (its --move-seconds)",
+                     floor: no search starts with less) to {} ({})",
                     MIN_TIME_LIMIT.as_secs_f64(),
-                    move_seconds.as_secs_f64()
+                    time.most.as_secs_f64(),
+                    time.most_named
                 )))
             }
         },
     };
-    Ok(Asked {
+    Ok(Terms {
         game,
-        position,
         detail,
         precision,
         time_limit,
+    })
+}
+
+/// The question of `uri`'s query string.
+fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
+    let query = uri.query().unwrap_or("");
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(ApiError::bad(format!(
+            "the query string has {} bytes, over the {MAX_QUERY_BYTES} taken",
+            query.len()
+        )));
+    }
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
+        .map_err(|e| ApiError::bad(format!("the query string cannot be read: {e}")))?;
+    let given = given(&pairs, &KEYS)?;
+    let time = TimeRange {
+        default: move_seconds,
+        most: move_seconds,
+        most_named: "its --move-seconds".into(),
+    };
+    let terms = terms(&given, &time)?;
+    let moves = given
+        .iter()
+        .find(|(k, _)| *k == "moves")
+        .map_or("", |(_, v)| *v);
+    let position = terms.game.play_moves(moves)?;
+    Ok(Asked {
+        game: terms.game,
+        position,
+        detail: terms.detail,
+        precision: terms.precision,
+        time_limit: terms.time_limit,
     })
 }
 
@@ -218,7 +276,8 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
 /// request whose future is dropped (the shutdown's deadline) cancels its
 /// search; a client that closes its connection does not (hyper's HTTP/1
 /// does not read a connection while its response is pending), so that
-/// search runs to its limit.
+/// search runs to its limit. A position in play not answered in time
+/// gets the facade's best move so far ([`Question::best_so_far`]).
 async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiError> {
     if let Some(table) = state.boards.table_for(&asked.game) {
         let oracle = table
@@ -230,6 +289,59 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
     }
     check_searchable(&asked.game)?;
     let deadline = tokio::time::Instant::now() + asked.time_limit;
+    let slot = search_slot(state, deadline).await?;
+    let shared = Arc::clone(state);
+    let report = blocking(move |cancel| {
+        let _slot = slot;
+        let searcher = shared.boards.searcher_for(&asked.game)?;
+        // the searcher's making counts against the limit too
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let question = question(&searcher, &asked, left, cancel);
+        shared
+            .boards
+            .analyzer()
+            .answer(&asked.game, None, Some(&searcher), &question)
+    })
+    .await?;
+    Ok(report?)
+}
+
+/// The search question of `asked` within `left`, stopped by `cancel`,
+/// with the best move so far asked for.
+pub(super) fn question<'a>(
+    searcher: &PositionSearcher,
+    asked: &Asked,
+    left: Duration,
+    cancel: &'a AtomicBool,
+) -> Question<'a> {
+    let precision = match searcher.answered_by() {
+        // the threat prover proves values only
+        AnsweredBy::Threats => Precision::Weak,
+        _ => asked.precision,
+    };
+    Question {
+        position: asked.position,
+        precision,
+        detail: asked.detail,
+        time_limit: Some(left),
+        cancel: Some(cancel),
+        best_so_far: true,
+    }
+}
+
+/// A request's turn at the search, held until dropped: its place in the
+/// queue, the one search running, and its count in the metrics.
+pub(super) struct SearchSlot {
+    _held: (OwnedSemaphorePermit, OwnedSemaphorePermit, Counted),
+}
+
+/// The search slot, taken before `deadline`: 503 when `--queue` searches
+/// wait already, or when the searches ahead leave less than
+/// [`MIN_TIME_LIMIT`] before `deadline`.
+pub(super) async fn search_slot(
+    state: &Arc<State>,
+    deadline: tokio::time::Instant,
+) -> Result<SearchSlot, ApiError> {
     let busy = |message: &str| ApiError {
         code: StatusCode::SERVICE_UNAVAILABLE,
         message: message.into(),
@@ -259,38 +371,21 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
             running
         }
     };
-    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+    Ok(SearchSlot {
+        _held: (waiting, running, searching),
+    })
+}
+
+/// `work` on the blocking pool, given a flag set once the request's
+/// future is dropped (the shutdown's deadline) or the work has ended.
+pub(super) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+) -> Result<T, ApiError> {
     let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = Arc::clone(&cancel.0);
-    let shared = Arc::clone(state);
-    let answered = tokio::task::spawn_blocking(move || {
-        let _held = (waiting, running, searching);
-        let searcher = shared.boards.searcher_for(&asked.game)?;
-        let precision = match searcher.answered_by() {
-            // the threat prover proves values only
-            AnsweredBy::Threats => Precision::Weak,
-            _ => asked.precision,
-        };
-        let question = Question {
-            position: asked.position,
-            precision,
-            detail: asked.detail,
-            time_limit: Some(left),
-            cancel: Some(&flag),
-        };
-        let report =
-            shared
-                .boards
-                .analyzer()
-                .answer(&asked.game, None, Some(&searcher), &question)?;
-        Ok::<_, retrograde::Error>(report)
-    })
-    .await;
+    let done = tokio::task::spawn_blocking(move || work(&flag)).await;
     drop(cancel);
-    match answered {
-        Ok(result) => Ok(result?),
-        Err(_) => Err(ApiError::internal("the search failed")),
-    }
+    done.map_err(|_| ApiError::internal("the search failed"))
 }
 
 /// Cancels a search when dropped: when its request's future is dropped
@@ -305,17 +400,25 @@ impl Drop for CancelOnDrop {
 }
 
 /// The report's keys beside the answer's.
-fn report_keys(report: &AnswerReport) -> serde_json::Map<String, Value> {
+pub(super) fn report_keys(report: &AnswerReport) -> serde_json::Map<String, Value> {
     let mut keys = serde_json::Map::new();
     keys.insert("engine".into(), report.by.name().into());
     keys.insert("positions_searched".into(), report.positions.into());
     keys.insert("seconds".into(), report.seconds.into());
     keys.insert("reached".into(), report.answer.is_some().into());
+    if let Some(found) = &report.best_so_far {
+        keys.insert("best_so_far".into(), best_so_far(found));
+    }
     keys
 }
 
+/// The best move so far as the API gives it: `{"move": …, "proved": false}`.
+pub(super) fn best_so_far(found: &BestSoFar) -> Value {
+    json!({ "move": found.notation, "proved": false })
+}
+
 /// A JSON body already serialized.
-struct JsonBytes(Vec<u8>);
+pub(super) struct JsonBytes(Vec<u8>);
 
 impl IntoResponse for JsonBytes {
     fn into_response(self) -> Response {
@@ -325,7 +428,7 @@ impl IntoResponse for JsonBytes {
 
 /// `value` serialized, with `keys` after its own (`value` serializes to an
 /// object): the answer is written once, not built as a tree first.
-fn with_keys(
+pub(super) fn with_keys(
     value: &impl serde::Serialize,
     keys: serde_json::Map<String, Value>,
 ) -> Result<JsonBytes, ApiError> {
@@ -345,7 +448,9 @@ fn with_keys(
 }
 
 /// The response of `work`.
-async fn respond(work: impl std::future::Future<Output = Result<JsonBytes, ApiError>>) -> Response {
+pub(super) async fn respond(
+    work: impl std::future::Future<Output = Result<JsonBytes, ApiError>>,
+) -> Response {
     match work.await {
         Ok(body) => body.into_response(),
         Err(err) => err.into_response(),
@@ -384,12 +489,22 @@ pub async fn best_move(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response 
             .answer
             .as_ref()
             .and_then(|a| a.moves.iter().find(|m| m.best));
+        // a proved move, else the best so far (the facade finds one for
+        // every position in play)
+        let (notation, proved) = match (best, &report.best_so_far) {
+            (Some(m), _) => (Some(m.notation.clone()), true),
+            (None, Some(found)) => (Some(found.notation.clone()), false),
+            (None, None) => (None, false),
+        };
         let value = json!({
-            "move": best.map(|m| m.notation.clone()),
+            "move": notation,
+            "proved": proved,
             "value": best.and_then(|m| m.value),
             "depth": best.and_then(|m| m.depth),
         });
-        with_keys(&value, report_keys(&report))
+        let mut keys = report_keys(&report);
+        keys.remove("best_so_far");
+        with_keys(&value, keys)
     };
     respond(work).await
 }
@@ -422,7 +537,7 @@ pub async fn not_found(uri: Uri) -> Response {
     ApiError {
         code: StatusCode::NOT_FOUND,
         message: format!(
-            "no such path {:?}: the page is /, the API /api/v1/analyze, /api/v1/move, /healthz, /metrics",
+            "no such path {:?}: the page is /, the API /api/v1/analyze, /api/v1/move, /api/v1/batch, /healthz, /metrics",
             uri.path()
         ),
         retry_after: None,

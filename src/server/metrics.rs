@@ -29,9 +29,10 @@ pub const BUCKETS: [f64; 12] = [
 ];
 
 /// The endpoints counted, by path (any other path is `other`).
-pub const ENDPOINTS: [(&str, &str); 6] = [
+pub const ENDPOINTS: [(&str, &str); 7] = [
     ("analyze", "/api/v1/analyze"),
     ("move", "/api/v1/move"),
+    ("batch", "/api/v1/batch"),
     ("healthz", "/healthz"),
     ("metrics", "/metrics"),
     ("page", "/"),
@@ -237,7 +238,9 @@ pub async fn observe(Shared(state): Shared<Arc<State>>, request: Request, next: 
     if !json && (code.is_client_error() || code.is_server_error()) {
         let message = match code {
             StatusCode::METHOD_NOT_ALLOWED => {
-                format!("{method} is not served at {path}: the API answers GET")
+                format!(
+                    "{method} is not served at {path}: the API answers GET (POST at /api/v1/batch)"
+                )
             }
             StatusCode::PAYLOAD_TOO_LARGE => {
                 "the request's body is over the 1 KiB taken: the API reads its query string"

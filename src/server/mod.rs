@@ -9,7 +9,7 @@
 //! and graceful shutdown this server needs and nothing more.
 //!
 //! ```text
-//!  request ─► router ─► api::analyze / api::best_move
+//!  request ─► router ─► api::analyze / api::best_move / batch::batch
 //!                        │ parse (400 with the one-line error)
 //!                        ├─► a loaded table of the board: answered at once
 //!                        └─► the search queue (503 + Retry-After when full)
@@ -34,6 +34,7 @@
 //!   rest are dropped.
 
 pub mod api;
+pub mod batch;
 pub mod boards;
 pub mod metrics;
 pub mod page;
@@ -50,8 +51,17 @@ pub const BUFFER_BYTES: usize = 16 * 1024;
 
 /// The most bytes of a request's body taken: past them, 413 (the API
 /// reads its query string; a body is read, within this bound, only to be
-/// refused or dropped).
+/// refused or dropped). A batch's body has its own bound,
+/// [`batch::BATCH_BODY_BYTES`].
 pub const BODY_BYTES: usize = 1024;
+
+/// The most bytes of the body of a request to `path`.
+fn body_bytes(path: &str) -> usize {
+    match path {
+        "/api/v1/batch" => batch::BATCH_BODY_BYTES,
+        _ => BODY_BYTES,
+    }
+}
 
 /// How long the requests in flight may run past `--move-seconds` once a
 /// shutdown is asked.
@@ -67,7 +77,7 @@ use axum::extract::Request;
 use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use tokio::sync::Semaphore;
@@ -111,6 +121,7 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/", get(page::index))
         .route("/api/v1/analyze", get(api::analyze))
         .route("/api/v1/move", get(api::best_move))
+        .route("/api/v1/batch", post(batch::batch))
         .route("/healthz", get(api::healthz))
         .route("/metrics", get(metrics::render))
         .fallback(api::not_found)
@@ -126,7 +137,7 @@ pub fn router(state: Arc<State>) -> Router {
 }
 
 /// Every request's body read before it is answered, at most
-/// [`BODY_BYTES`] of it, within [`HEADER_SECONDS`]: 413 past the bound
+/// [`BODY_BYTES`] of it ([`batch::BATCH_BODY_BYTES`] for a batch), within [`HEADER_SECONDS`]: 413 past the bound
 /// however the body is sent (a `Content-Length` over it is refused before
 /// any byte is read, a chunked body once its bytes pass it; [`metrics::observe`]
 /// gives it the API's shape), 408 for a body that stalls, 400 for one that
@@ -135,26 +146,36 @@ pub fn router(state: Arc<State>) -> Router {
 /// 200).
 async fn bounded_body(request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
+    let most = body_bytes(parts.uri.path());
+    let too_large = || match most {
+        BODY_BYTES => StatusCode::PAYLOAD_TOO_LARGE.into_response(),
+        _ => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request's body is over the {} KiB a batch takes",
+                most / 1024
+            ),
+        )
+        .into_response(),
+    };
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > BODY_BYTES as u64) {
-        return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    if declared.is_some_and(|n| n > most as u64) {
+        return too_large();
     }
     if body.is_end_stream() {
         return next.run(Request::from_parts(parts, body)).await;
     }
     let read = tokio::time::timeout(
         Duration::from_secs(HEADER_SECONDS),
-        Limited::new(body, BODY_BYTES).collect(),
+        Limited::new(body, most).collect(),
     )
     .await;
     let body = match read {
         Ok(Ok(collected)) => Body::from(collected.to_bytes()),
-        Ok(Err(e)) if e.is::<LengthLimitError>() => {
-            return StatusCode::PAYLOAD_TOO_LARGE.into_response()
-        }
+        Ok(Err(e)) if e.is::<LengthLimitError>() => return too_large(),
         Ok(Err(e)) => {
             let message = format!("the request's body cannot be read: {e}");
             return ApiError::new(StatusCode::BAD_REQUEST, message).into_response();

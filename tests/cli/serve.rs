@@ -50,6 +50,16 @@ impl Server {
         ))
     }
 
+    /// A POST of `body` (JSON) to `path`: (status, headers, body).
+    fn post(&self, path: &str, body: &str) -> (u16, String, String) {
+        self.raw(&format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        ))
+    }
+
     /// A GET that must answer 200 with JSON.
     fn json(&self, path: &str) -> Value {
         let (status, _, body) = self.get(path);
@@ -457,5 +467,171 @@ fn a_chunked_body_over_the_limit_gets_413_like_a_sized_one() {
     ] {
         assert!(metrics.contains(line), "{line}\n{metrics}");
     }
+    server.stop();
+}
+
+// issue 87: the empty 7 × 6 board at the server's defaults got
+// `reached: false` and no move, so the page's engine never replied
+#[test]
+fn a_position_not_reached_still_gets_a_move_within_its_time_marked_not_proved() {
+    // a 256 MiB table for 7 × 6: the default memory gives it 1 GiB, whose
+    // first search maps its pages, 3.8 s past a limit of 0.5 s on the
+    // 2-core machine before any fallback (and more beside the other
+    // tests' servers)
+    let server = Server::start(&["--max-memory", "256MiB"]);
+    let asked = Instant::now();
+    let answer = server.json("/api/v1/move?game=connect&cols=7&rows=6&moves=&time_limit=0.5");
+    let seconds = asked.elapsed().as_secs_f64();
+    assert_eq!(answer["reached"], false, "{answer}");
+    assert_eq!(answer["proved"], false, "{answer}");
+    let column: u32 = answer["move"].as_str().unwrap().parse().unwrap();
+    assert!((1..=7).contains(&column), "{answer}");
+    assert!(
+        answer["value"].is_null() && answer["depth"].is_null(),
+        "{answer}"
+    );
+    // within the limit, as the server measured it, and about as the
+    // client saw it (the machine is shared: a little slack)
+    assert!(answer["seconds"].as_f64().unwrap() <= 0.52, "{answer}");
+    assert!(seconds < 1.5, "{seconds} s for a limit of 0.5 s");
+    // analyze keeps its keys and adds the move found so far
+    let answer = server.json("/api/v1/analyze?game=connect&moves=4&time_limit=0.3");
+    assert_eq!(answer["reached"], false, "{answer}");
+    assert!(answer.get("value").is_none(), "{answer}");
+    assert_eq!(answer["best_so_far"]["proved"], false, "{answer}");
+    assert!(answer["best_so_far"]["move"].is_string(), "{answer}");
+    // the fallback takes a win at once, even where the search ran out
+    let answer = server.json("/api/v1/move?game=connect&moves=1+1+2+2+3+3&time_limit=0.001");
+    assert_eq!(answer["move"], "4", "{answer}");
+    // a proved position: proved, with its value, and no best_so_far
+    let answer = server.json("/api/v1/move?game=connect&cols=5&rows=4&moves=4453");
+    assert_eq!(answer["proved"], true, "{answer}");
+    assert_eq!(answer["reached"], true, "{answer}");
+    assert_eq!(answer["value"], "loss", "{answer}");
+    assert!(answer["move"].is_string(), "{answer}");
+    let answer = server.json("/api/v1/analyze?game=connect&cols=5&rows=4&moves=4453");
+    assert!(answer.get("best_so_far").is_none(), "{answer}");
+    server.stop();
+}
+
+#[test]
+fn a_batch_answers_every_position_in_order_as_analyze_does() {
+    // a 256 MiB table for 7 × 6 (see the test above)
+    let server = Server::start(&["--move-seconds", "2", "--max-memory", "256MiB"]);
+    let body = r#"{"game":"connect","cols":5,"rows":4,"k":4,
+        "positions":["","4453","1 1 2","1 1 1 1 1","4 x"],"detail":"all"}"#;
+    let (status, head, text) = server.post("/api/v1/batch", body);
+    assert_eq!(status, 200, "{text}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    let batch: Value = serde_json::from_str(&text).unwrap();
+    let answers = batch["answers"].as_array().unwrap();
+    assert_eq!(answers.len(), 5, "{batch}");
+    for (i, moves) in ["", "4453", "1+1+2"].iter().enumerate() {
+        let alone = server.json(&format!(
+            "/api/v1/analyze?game=connect&cols=5&rows=4&moves={moves}"
+        ));
+        assert_eq!(answers[i]["reached"], true, "{}", answers[i]);
+        assert_eq!(
+            answer_only(answers[i].clone()),
+            answer_only(alone),
+            "{moves}"
+        );
+    }
+    // a column of four rows takes no fifth stone; x is no move: each an
+    // error of its own, the others answered
+    for bad in &answers[3..] {
+        assert!(bad["error"].is_string(), "{bad}");
+        assert_eq!(bad.as_object().unwrap().len(), 1, "{bad}");
+    }
+    // the whole batch within its time: the first position takes it, with
+    // a move so far; the rest are not reached
+    let asked = Instant::now();
+    let (status, _, text) = server.post(
+        "/api/v1/batch",
+        r#"{"game":"connect","positions":["","4","4 4"],"time_limit":0.5,"detail":"best"}"#,
+    );
+    let seconds = asked.elapsed().as_secs_f64();
+    assert_eq!(status, 200, "{text}");
+    assert!(seconds < 1.5, "{seconds} s for a batch of 0.5 s");
+    let batch: Value = serde_json::from_str(&text).unwrap();
+    let answers = batch["answers"].as_array().unwrap();
+    assert_eq!(answers[0]["reached"], false, "{batch}");
+    assert_eq!(answers[0]["best_so_far"]["proved"], false, "{batch}");
+    for rest in &answers[1..] {
+        // never started (`{"reached": false}`), or started with the last
+        // millisecond or two
+        assert_eq!(rest["reached"], false, "{batch}");
+    }
+    server.stop();
+}
+
+#[test]
+fn a_batch_is_bounded_and_refused_in_the_get_endpoints_words() {
+    let server = Server::start(&["--move-seconds", "2"]);
+    let positions = vec!["\"1\""; 1001].join(",");
+    let refusals = [
+        (
+            format!(r#"{{"game":"connect","cols":5,"rows":4,"positions":[{positions}]}}"#),
+            "1001 positions",
+        ),
+        (
+            r#"{"game":"chess","positions":[]}"#.to_string(),
+            "unknown game",
+        ),
+        (
+            r#"{"game":"mnk","moves":"a1","positions":[]}"#.to_string(),
+            "unknown key",
+        ),
+        (r#"{"game":"mnk","positions":[1]}"#.to_string(), "strings"),
+        (r#"{"game":"mnk"}"#.to_string(), "positions is missing"),
+        (
+            r#"{"game":"mnk","positions":[],"time_limit":21}"#.to_string(),
+            "--move-seconds",
+        ),
+        (
+            r#"{"game":"mnk","cols":"x","positions":[]}"#.to_string(),
+            "whole number",
+        ),
+        ("[1, 2]".to_string(), "JSON object"),
+        ("{".to_string(), "not JSON"),
+    ];
+    for (body, words) in &refusals {
+        let (status, _, text) = server.post("/api/v1/batch", body);
+        assert_eq!(status, 400, "{body}: {text}");
+        let error: Value = serde_json::from_str(&text).unwrap();
+        let line = error["error"].as_str().unwrap();
+        assert!(
+            line.contains(words) && !line.contains('\n'),
+            "{words}: {line}"
+        );
+    }
+    // 256 KiB taken, not more, as the header says it
+    let (status, _, text) = server.raw(&format!(
+        "POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        256 * 1024 + 1
+    ));
+    assert_eq!(status, 413, "{text}");
+    assert!(text.contains("256 KiB"), "{text}");
+    // a body of 100 KiB is within the bound (a batch's answer) …
+    let padding = " ".repeat(100 * 1024);
+    let (status, _, text) = server.post(
+        "/api/v1/batch",
+        &format!(r#"{{"game":"mnk","positions":["b2"]{padding}}}"#),
+    );
+    assert_eq!(status, 200, "{text}");
+    // … and over the 1 KiB of the GET endpoints
+    let (status, _, _) = server.raw(&format!(
+        "GET /api/v1/analyze?game=mnk HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        2048
+    ));
+    assert_eq!(status, 413);
+    let (status, _, text) = server.get("/api/v1/batch");
+    assert_eq!(status, 405, "{text}");
+    assert!(text.contains("POST"), "{text}");
+    let (_, _, metrics) = server.get("/metrics");
+    assert!(
+        metrics.contains("retrograde_requests_total{endpoint=\"batch\"} 12"),
+        "{metrics}"
+    );
     server.stop();
 }

@@ -55,6 +55,7 @@ impl Searcher {
                 detail,
                 time_limit: limit,
                 cancel: Some(cancel),
+                best_so_far: false,
             };
             let report = self
                 .analyzer
