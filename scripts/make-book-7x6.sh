@@ -7,7 +7,7 @@
 #
 #   scripts/make-book-7x6.sh [PLIES] [OUT] [MAX_MEMORY]
 #
-# Cost measured on the 2-core VM: results/serve/BOOK-PLAN.md.
+# Cost measured on the 2-core VM: results/serve/BOOK.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plies=${1:-8}

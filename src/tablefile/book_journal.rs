@@ -4,13 +4,14 @@
 //! crash, the machine stopped) resumes where it stopped when the same command
 //! is run again. The journal is removed once the book is written.
 //!
-//! Layout: a 32-byte header — the magic `RGBKJNL1`, then `u32` LE family
-//! (0 gravity, 1 m,n,k), columns, rows, `k`, plies and a zero `u32` —
-//! then records of 16 bytes: the key (`u64` LE), the score (`i8`), three
-//! zero bytes and a check (`u32` LE, [`record_check`]). A last record cut
-//! short by a crash is dropped (and cut off before appending); any other
-//! fault refuses the journal, naming it: it is the tool's own file, and one
-//! it did not write is never appended to or removed.
+//! Layout: a 32-byte header — the magic `RGBKJNL1`, then `u32` LE family (0
+//! gravity, 1 m,n,k), columns, rows, `k`, plies and a zero `u32` — then
+//! records of 16 bytes: the key (`u64` LE), the score (`i8`), three zero
+//! bytes and a check (`u32` LE, a mix of key and score: docs/FORMAT.md). A
+//! last record cut short by a crash is dropped (and cut off before
+//! appending); any other fault refuses the journal, naming it: it is the
+//! tool's own file, and one it did not write is never appended to or
+//! removed.
 //!
 //! Reading checks each record as [`crate::tablefile::book`] checks a
 //! book's entries (a key of a position in play on the board, with at most

@@ -202,6 +202,9 @@ try {
   await page.reload();
   await page.waitForSelector('#board .cell[aria-label^="j10"] .mark.win.best', { timeout: 15_000 });
   assert.match(await page.textContent("#summary"), /^X wins/);
+  // once every move is asked for, the proved win stays the one best move: no guess ringed beside it
+  await settled(page);
+  assert.equal(await page.locator("#board .mark.open.best").count(), 0);
   assert.equal(await page.$$eval("#board .lab", (l) => l.filter((x) => x.textContent === "o" || x.textContent === "15").length), 2);
   await settled(page);
   assert.deepEqual(await contrasts(page), []);

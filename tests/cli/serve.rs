@@ -471,21 +471,22 @@ fn a_chunked_body_over_the_limit_gets_413_like_a_sized_one() {
 }
 
 // issue 87: the empty 7 × 6 board at the server's defaults got
-// `reached: false` and no move, so the page's engine never replied
+// `reached: false` and no move, so the page's engine never replied (now
+// answered from the built-in book: the empty 8 × 7 board stands in)
 #[test]
 fn a_position_not_reached_still_gets_a_move_within_its_time_marked_not_proved() {
-    // a 256 MiB table for 7 × 6: the default memory gives it 1 GiB, whose
+    // a 256 MiB table for 8 × 7: the default memory gives it 1 GiB, whose
     // first search maps its pages, 3.8 s past a limit of 0.5 s on the
     // 2-core machine before any fallback (and more beside the other
     // tests' servers)
     let server = Server::start(&["--max-memory", "256MiB"]);
     let asked = Instant::now();
-    let answer = server.json("/api/v1/move?game=connect&cols=7&rows=6&moves=&time_limit=0.5");
+    let answer = server.json("/api/v1/move?game=connect&cols=8&rows=7&moves=&time_limit=0.5");
     let seconds = asked.elapsed().as_secs_f64();
     assert_eq!(answer["reached"], false, "{answer}");
     assert_eq!(answer["proved"], false, "{answer}");
     let column: u32 = answer["move"].as_str().unwrap().parse().unwrap();
-    assert!((1..=7).contains(&column), "{answer}");
+    assert!((1..=8).contains(&column), "{answer}");
     assert!(
         answer["value"].is_null() && answer["depth"].is_null(),
         "{answer}"
@@ -495,7 +496,7 @@ fn a_position_not_reached_still_gets_a_move_within_its_time_marked_not_proved() 
     assert!(answer["seconds"].as_f64().unwrap() <= 0.52, "{answer}");
     assert!(seconds < 1.5, "{seconds} s for a limit of 0.5 s");
     // analyze keeps its keys and adds the move found so far
-    let answer = server.json("/api/v1/analyze?game=connect&moves=4&time_limit=0.3");
+    let answer = server.json("/api/v1/analyze?game=connect&cols=8&rows=7&moves=4&time_limit=0.3");
     assert_eq!(answer["reached"], false, "{answer}");
     assert!(answer.get("value").is_none(), "{answer}");
     assert_eq!(answer["best_so_far"]["proved"], false, "{answer}");
@@ -516,7 +517,7 @@ fn a_position_not_reached_still_gets_a_move_within_its_time_marked_not_proved() 
 
 #[test]
 fn a_batch_answers_every_position_in_order_as_analyze_does() {
-    // a 256 MiB table for 7 × 6 (see the test above)
+    // a 256 MiB table for 8 × 7 (see the test above)
     let server = Server::start(&["--move-seconds", "2", "--max-memory", "256MiB"]);
     let body = r#"{"game":"connect","cols":5,"rows":4,"k":4,
         "positions":["","4453","1 1 2","1 1 1 1 1","4 x"],"detail":"all"}"#;
@@ -548,7 +549,7 @@ fn a_batch_answers_every_position_in_order_as_analyze_does() {
     let asked = Instant::now();
     let (status, _, text) = server.post(
         "/api/v1/batch",
-        r#"{"game":"connect","positions":["","4","4 4"],"time_limit":0.5,"detail":"best"}"#,
+        r#"{"game":"connect","cols":8,"rows":7,"positions":["","4","4 4"],"time_limit":0.5,"detail":"best"}"#,
     );
     let seconds = asked.elapsed().as_secs_f64();
     assert_eq!(status, 200, "{text}");
