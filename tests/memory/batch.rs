@@ -61,7 +61,7 @@ fn a_batch_keeps_within_its_memory_whatever_its_length() {
 }
 
 /// Nor do the answers waiting for a slow line pile up: behind an empty
-/// 7 × 6 board searched for a second, 200,000 quick lines are read only as
+/// 7 × 6 board searched for a second (without its book), 200,000 quick lines are read only as
 /// the answers before them are written.
 // issue 26, line 5
 #[test]
@@ -77,6 +77,7 @@ fn answers_waiting_for_a_slow_line_do_not_pile_up() {
             "connect",
             "--positions",
             "-",
+            "--no-book",
             "--time-limit",
             "1",
             "--threads",
