@@ -97,7 +97,7 @@ def main():
         rng = random.Random(args.seed)
         timings = []
         for _ in range(args.games):
-            timings += play(f"http://{base}", rng)
+            timings += play(base, rng)
     finally:
         server.terminate()
         server.wait()

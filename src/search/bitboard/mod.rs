@@ -823,6 +823,22 @@ impl<'a> BoardSearcher<'a> {
         let b = &self.board;
         let me = self.board.stones_to_move(x, occupied)?;
         let stones = occupied.count_ones();
+        // a root of the book's deepest ply: its score at once (its
+        // children are not in the book; a shallower root's search finds
+        // them there in a few nodes, and names its best move)
+        if let Some(score) = self.deepest_book_score(x, occupied) {
+            let score = match precision {
+                Precision::Weak => score.signum(),
+                Precision::Exact => score,
+            };
+            return Ok(Some(SearchResult::of_score(
+                score,
+                precision,
+                stones,
+                b.cells,
+                (self.nodes(), self.hits()),
+            )));
+        }
         let (cells, n) = (b.cells as i8, stones as i8);
         let bounds = ((n + 1 - cells).min(0), (cells - n).max(0));
         let empty = b.cells - stones;
@@ -860,8 +876,23 @@ impl<'a> BoardSearcher<'a> {
         clock: &Clock,
     ) -> Result<Option<bool>> {
         let me = self.board.stones_to_move(x, occupied)?;
+        if let Some(score) = self.deepest_book_score(x, occupied) {
+            return Ok(Some(score <= bound));
+        }
         let (score, _) = self.probe(me, occupied, bound, bound.saturating_add(1), clock);
         Ok((!clock.stopped()).then_some(score <= bound))
+    }
+
+    /// The book's exact score of the position when it is of the book's
+    /// deepest ply (the search looks the book up at every node below the
+    /// root; a root of the deepest ply would otherwise search its
+    /// children, none of them in the book: every move's value of a
+    /// position one ply shallower searched the whole subtree of each).
+    fn deepest_book_score(&self, x: u64, occupied: u64) -> Option<i8> {
+        let book = self.book.as_ref()?;
+        (occupied.count_ones() == book.max_stones())
+            .then(|| book.score(self.board.position_key(x, occupied)))
+            .flatten()
     }
 
     /// A fail-soft search of the root with the window (`alpha`, `beta`),
