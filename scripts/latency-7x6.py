@@ -70,7 +70,6 @@ def play(base, rng):
                 "stones": len(moves),
                 "seconds": seconds,
                 "reached": answer.get("reached", True),
-                "book": answer.get("book") is not None,
             }
         )
         if answer.get("status", "in_progress") != "in_progress" or len(moves) == COLS * ROWS:
