@@ -12,7 +12,10 @@
 //! * **How a search uses it.** A node with at most `max_stones` stones whose
 //!   key is in the book returns the book's score at once: an exact score is
 //!   a valid result for any window, so a book changes the time of a search,
-//!   never its answer.
+//!   never its answer. A root of exactly `max_stones` stones takes its score
+//!   from the book too (its children are not in it); a shallower root is
+//!   searched, its children found in the book, so that its best move is
+//!   named.
 //! * **How a book is made** ([`make_book`]): the positions are enumerated
 //!   ply by ply, then searched from the deepest ply up, side by side on the
 //!   pool's workers with one shared table; each finished ply joins the book,
