@@ -500,3 +500,48 @@ fn every_move_of_a_position_above_the_deepest_ply_comes_from_the_book() {
         );
     }
 }
+
+/// `--make-book` resumes from the journal a run cut short leaves at
+/// `OUT.partial`: a journal holding part of a book's scores (written as a
+/// run writes it) is taken, only the rest searched, the report counts
+/// what it took, the book is the one made at once, and the journal is
+/// gone.
+#[test]
+fn make_book_resumes_from_the_journal_beside_its_output() {
+    use retrograde::search::book::Journal;
+    use retrograde::tablefile::book_journal::{journal_path, BookJournal};
+    let dir = scratch_dir("book", "resume");
+    let (whole, resumed) = (dir.join("whole.book"), dir.join("resumed.book"));
+    let make = |out: &std::path::Path| {
+        json_of(&[
+            "search",
+            "connect",
+            "--cols",
+            "5",
+            "--rows",
+            "4",
+            "--make-book",
+            "6",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ])
+    };
+    let made = make(&whole);
+    assert_eq!(made["resumed"], 0, "{made}");
+    // a journal of half the book's scores, as a run cut short leaves it
+    let board = Bitboard::gravity(&Gravity::new(BoardSize::new(5, 4, 4)).unwrap());
+    let book = decode_book(&std::fs::read(&whole).unwrap(), &board).unwrap();
+    let half: Vec<(u64, i8)> = book.entries().into_iter().step_by(2).collect();
+    let mut journal = BookJournal::open(&journal_path(&resumed), &board, 6).unwrap();
+    journal.record(&half).unwrap();
+    drop(journal);
+    let again = make(&resumed);
+    assert_eq!(again["resumed"], half.len(), "{again}");
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    assert!(!journal_path(&resumed).exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
