@@ -225,24 +225,38 @@ fn keyed_entries(
             return Err(bad("keys are not strictly ascending"));
         }
         previous = Some(key);
-        let (x, occupied) = board
-            .position_of_key(key)
-            .ok_or_else(|| bad("not the key of a position on this board"))?;
-        if board.position_key(x, occupied) != key {
-            return Err(bad("not the key the search gives its position"));
-        }
-        board
-            .stones_to_move(x, occupied)
-            .map_err(|e| bad(&e.to_string()))?;
-        if occupied.count_ones() != stones || stones > max_stones {
+        if checked_entry(board, key, score).map_err(|why| bad(&why))? != stones
+            || stones > max_stones
+        {
             return Err(bad("its stone count is wrong or beyond the book's"));
-        }
-        if !score_possible(score, board.cells() - stones) {
-            return Err(bad("a score its position cannot have"));
         }
         scores.push((key, score));
     }
     Ok(scores)
+}
+
+/// Checks one entry of a book (or record of its journal): `key` is the
+/// search's key of a legal position in play on `board`, and `score` one
+/// that position can have. Returns the position's stones.
+pub(super) fn checked_entry(
+    board: &Bitboard,
+    key: u64,
+    score: i8,
+) -> std::result::Result<u32, String> {
+    let (x, occupied) = board
+        .position_of_key(key)
+        .ok_or("not the key of a position on this board")?;
+    if board.position_key(x, occupied) != key {
+        return Err("not the key the search gives its position".into());
+    }
+    board
+        .stones_to_move(x, occupied)
+        .map_err(|e| e.to_string())?;
+    let stones = occupied.count_ones();
+    if !score_possible(score, board.cells() - stones) {
+        return Err("a score its position cannot have".into());
+    }
+    Ok(stones)
 }
 
 /// The entries of a compact book (`BKSC`): its scores in the ascending

@@ -13,9 +13,10 @@
 //! tool's own file, and one it did not write is never appended to or
 //! removed.
 //!
-//! Reading checks each record as [`crate::tablefile::book`] checks a
-//! book's entries (a key of a position in play on the board, with at most
-//! the book's stones, under the search's key, a score it can have). The
+//! Reading checks each record with the check of a book's entries
+//! ([`crate::tablefile::book`]): a key of a position in play on the board,
+//! with at most the book's stones, under the search's key, a score it can
+//! have. The
 //! scores themselves are the searches' and taken as they are, as the
 //! deepest ply of a book is ([`crate::search::book::Book::check_negamax`]
 //! checks the shallower plies once the book is complete).
@@ -25,11 +26,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::book::checked_entry;
 use crate::error::{Error, Result};
 use crate::position::Family;
 use crate::search::bitboard::Bitboard;
 use crate::search::book::Journal;
-use crate::search::general::score_possible;
 
 const MAGIC: &[u8; 8] = b"RGBKJNL1";
 const HEADER_BYTES: usize = 32;
@@ -138,15 +139,7 @@ impl BookJournal {
             let key = u64::from_le_bytes(record[..8].try_into().expect("8 bytes"));
             let score = record[8] as i8;
             let check = u32::from_le_bytes(record[12..].try_into().expect("4 bytes"));
-            let position = board
-                .position_of_key(key)
-                .filter(|&(x, occupied)| {
-                    board.position_key(x, occupied) == key
-                        && occupied.count_ones() <= plies
-                        && board.stones_to_move(x, occupied).is_ok()
-                        && score_possible(score, board.cells() - occupied.count_ones())
-                })
-                .is_some();
+            let position = checked_entry(board, key, score).is_ok_and(|stones| stones <= plies);
             if record[9..12] != [0, 0, 0] || check != record_check(key, score) || !position {
                 return Err(refuse(format!("record {i} is damaged")));
             }

@@ -408,6 +408,14 @@ fn shipped() -> (Bitboard, Arc<Book>) {
     (board, book)
 }
 
+/// The entries of `book`'s deepest ply: the scores it takes on trust.
+fn deepest_ply(board: &Bitboard, book: &Book) -> Vec<(u64, i8)> {
+    book.entries()
+        .into_iter()
+        .filter(|&(key, _)| board.position_of_key(key).unwrap().1.count_ones() == book.max_stones())
+        .collect()
+}
+
 /// Re-searches `entries` of the shipped book without any book on `threads`
 /// workers: the keys whose search disagrees with the book.
 fn searched_again(board: &Bitboard, entries: &[(u64, i8)], threads: usize) -> Vec<u64> {
@@ -437,11 +445,7 @@ fn the_shipped_book_is_complete_and_a_sample_of_it_searched_again_agrees() {
     let by_ply = board.positions_in_play(book.max_stones(), 1 << 24).unwrap();
     let positions: usize = by_ply.iter().map(Vec::len).sum();
     assert_eq!(book.len(), positions);
-    let deepest: Vec<(u64, i8)> = book
-        .entries()
-        .into_iter()
-        .filter(|&(key, _)| board.position_of_key(key).unwrap().1.count_ones() == book.max_stones())
-        .collect();
+    let deepest = deepest_ply(&board, &book);
     let mut rng = Rng::new(87);
     let sample: Vec<(u64, i8)> = (0..6)
         .map(|_| deepest[rng.below(deepest.len() as u64) as usize])
@@ -457,11 +461,7 @@ fn the_shipped_book_is_complete_and_a_sample_of_it_searched_again_agrees() {
 #[ignore = "the whole deepest ply: minutes to hours (results/serve/BOOK.md)"]
 fn the_whole_shipped_book_is_searched_again() {
     let (board, book) = shipped();
-    let deepest: Vec<(u64, i8)> = book
-        .entries()
-        .into_iter()
-        .filter(|&(key, _)| board.position_of_key(key).unwrap().1.count_ones() == book.max_stones())
-        .collect();
+    let deepest = deepest_ply(&board, &book);
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let started = std::time::Instant::now();
     let wrong = searched_again(&board, &deepest, threads);

@@ -168,23 +168,20 @@ fn a_search_out_of_time_names_the_best_move_so_far_within_its_time() {
     let found = report.best_so_far.as_ref().expect("a move so far");
     assert!((1..=7).contains(&found.notation.parse::<u32>().unwrap()));
     assert!(report.seconds < 0.25, "{} s for 0.2 s", report.seconds);
+    // the move named: the search's best, or the fallback's
+    let named = |moves: &str| {
+        let report = ask(moves, 0.002);
+        match (&report.answer, &report.best_so_far) {
+            (Some(a), None) => a.moves.iter().find(|m| m.best).unwrap().notation.clone(),
+            (None, Some(found)) => found.notation.clone(),
+            other => panic!("one of an answer and a move so far: {other:?}"),
+        }
+    };
     // O holds 1 2 3 of the bottom row: X (no win of its own) blocks at 4,
     // whether the search proves it or the fallback finds it
-    let report = ask("7 1 7 2 6 3", 0.002);
-    let named = match (&report.answer, &report.best_so_far) {
-        (Some(a), None) => a.moves.iter().find(|m| m.best).unwrap().notation.clone(),
-        (None, Some(found)) => found.notation.clone(),
-        other => panic!("one of an answer and a move so far: {other:?}"),
-    };
-    assert_eq!(named, "4");
+    assert_eq!(named("7 1 7 2 6 3"), "4");
     // X holds 1 2 3 of the bottom row and O threatens too: X wins at 4
-    let report = ask("1 5 2 5 3 5", 0.002);
-    let named = match (&report.answer, &report.best_so_far) {
-        (Some(a), None) => a.moves.iter().find(|m| m.best).unwrap().notation.clone(),
-        (None, Some(found)) => found.notation.clone(),
-        other => panic!("{other:?}"),
-    };
-    assert_eq!(named, "4");
+    assert_eq!(named("1 5 2 5 3 5"), "4");
     // not asked: none
     let question = Question {
         time_limit: Some(std::time::Duration::from_millis(20)),
