@@ -24,7 +24,7 @@ memory="${MEMORY:-16GiB}"
 log=results/proofs/RECHECK.log
 mkdir -p "$work"
 build="checker $(git log -1 --format=%h -- checker/)"
-if ! git diff --quiet HEAD -- checker/ src/cli/check_proof.rs; then
+if ! git diff --quiet HEAD -- checker/ cli/src/check_proof.rs; then
   build="$build (with uncommitted changes)"
 fi
 

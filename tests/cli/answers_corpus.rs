@@ -138,7 +138,7 @@ fn every_command_of_the_corpus_gives_its_recorded_answer() {
     std::fs::create_dir_all(&dir).unwrap();
     let got: Vec<Value> = commands().iter().map(|l| answer_of(l, &dir)).collect();
     std::fs::remove_dir_all(&dir).unwrap();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(ANSWERS);
+    let path = crate::common::root().join(ANSWERS);
     if std::env::var_os("RETROGRADE_RECORD_CORPUS").is_some() {
         let text: String = got.iter().map(|v| format!("{v}\n")).collect();
         std::fs::write(&path, text).unwrap();

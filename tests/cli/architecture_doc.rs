@@ -17,11 +17,13 @@ fn source_files(dir: &Path, out: &mut Vec<String>) {
 
 #[test]
 fn every_source_file_is_described_and_every_named_path_exists() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     std::env::set_current_dir(root).unwrap();
     let doc = std::fs::read_to_string("docs/ARCHITECTURE.md").unwrap();
     let mut files = Vec::new();
-    source_files(Path::new("src"), &mut files);
+    for crate_source in ["src", "cli/src", "server/src"] {
+        source_files(Path::new(crate_source), &mut files);
+    }
     let missing: Vec<&String> = files
         .iter()
         .filter(|f| !doc.contains(&format!("`{f}`")))
@@ -31,7 +33,11 @@ fn every_source_file_is_described_and_every_named_path_exists() {
         .split('`')
         .skip(1)
         .step_by(2)
-        .filter(|t| t.starts_with("src/") || t.starts_with("docs/") || t.starts_with("tests/"))
+        .filter(|t| {
+            ["src/", "cli/", "server/", "docs/", "tests/"]
+                .iter()
+                .any(|top| t.starts_with(top))
+        })
         .filter(|t| !t.contains(' ') && !t.contains('*'))
         .collect();
     let gone: Vec<&&str> = named.iter().filter(|p| !Path::new(p).exists()).collect();
@@ -64,7 +70,7 @@ fn visit(
     None
 }
 
-/// The sibling modules of `src/cli/` that `file` names (`super::NAME`,
+/// The sibling modules of `cli/src/` that `file` names (`super::NAME`,
 /// `super::super::NAME` from a nested module, or `use super::{NAME, …}`).
 fn cli_siblings_named(file: &Path, siblings: &[String]) -> Vec<String> {
     let text = std::fs::read_to_string(file).unwrap();
@@ -92,14 +98,15 @@ fn cli_siblings_named(file: &Path, siblings: &[String]) -> Vec<String> {
 
 /// Second audit, line 18: the command modules `connect`, `mnk` and
 /// `distributed` imported each other in a circle. The modules of
-/// `src/cli/` may depend on each other only one way.
+/// `cli/src/` may depend on each other only one way.
 #[test]
 fn the_command_modules_import_each_other_without_a_circle() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cli = root.join("src/cli");
+    let root = crate::common::root();
+    let cli = root.join("cli/src");
     let mut files = Vec::new();
     source_files(&cli, &mut files);
-    // a module is a file of src/cli/ or a folder's mod.rs and its files
+    // a module is a file of cli/src/ or a folder's mod.rs and its files
+    // (main.rs, the crate's root, declares them all)
     let module_of = |f: &str| -> String {
         let rel = Path::new(f).strip_prefix(&cli).unwrap();
         let first = rel
@@ -114,11 +121,11 @@ fn the_command_modules_import_each_other_without_a_circle() {
     let mut modules: Vec<String> = files.iter().map(|f| module_of(f)).collect();
     modules.sort();
     modules.dedup();
-    modules.retain(|m| m != "mod");
+    modules.retain(|m| m != "main");
     let mut edges: Vec<(String, String)> = Vec::new();
     for f in &files {
         let from = module_of(f);
-        if from == "mod" {
+        if from == "main" {
             continue;
         }
         for to in cli_siblings_named(Path::new(f), &modules) {
@@ -131,7 +138,7 @@ fn the_command_modules_import_each_other_without_a_circle() {
     for m in &modules {
         if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
             panic!(
-                "src/cli modules import each other in a circle: {}",
+                "cli/src modules import each other in a circle: {}",
                 cycle.join(" -> ")
             );
         }
@@ -191,7 +198,7 @@ fn crate_modules_named(code: &str, depth: usize, modules: &[String]) -> Vec<Stri
 /// with only the rooms below it in mind.
 #[test]
 fn the_library_rooms_import_each_other_without_a_circle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = crate::common::root().join("src");
     let mut files = Vec::new();
     source_files(&src, &mut files);
     let module_of = |f: &str| -> (String, usize) {
@@ -247,7 +254,7 @@ fn the_library_rooms_import_each_other_without_a_circle() {
 /// lines at most 100 characters (table rows included).
 #[test]
 fn the_architecture_page_keeps_its_lines_short() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
     let long: Vec<(usize, usize)> = doc
         .lines()
@@ -263,11 +270,12 @@ fn the_architecture_page_keeps_its_lines_short() {
 
 /// Issue 74, line 6: the independent certificate checker (`checker/`) is
 /// written apart from the provers: it names nothing of the library and
-/// depends on no crate; and the library (`src/` but the command line,
-/// `src/cli/`) does not use it, so that the two never share a mistake.
+/// depends on no crate; and the library (`src/`; the command's crate,
+/// `cli/`, runs it for `check-proof`) does not use it, so that the two
+/// never share a mistake.
 #[test]
 fn the_checker_and_the_library_stand_apart() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut checker = Vec::new();
     source_files(&root.join("checker/src"), &mut checker);
     assert!(checker.len() >= 5, "{checker:?}");
@@ -286,8 +294,8 @@ fn the_checker_and_the_library_stand_apart() {
     );
     let mut library = Vec::new();
     source_files(&root.join("src"), &mut library);
-    let cli = root.join("src/cli");
-    for f in library.iter().filter(|f| !Path::new(f).starts_with(&cli)) {
+    let cli = root.join("cli/src");
+    for f in &library {
         let code = code_of(Path::new(f));
         assert!(!code.contains("retrograde_checker"), "{f} uses the checker");
     }
@@ -362,7 +370,7 @@ fn a_date(text: &str) -> Option<String> {
 /// are years before 2000 (the Unix epoch in `civil_from_days`'s doc).
 #[test]
 fn doc_comments_hold_no_run_diary() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut files = Vec::new();
     for dir in ["src", "checker/src", "bindings/python/src"] {
         source_files(&root.join(dir), &mut files);
@@ -461,15 +469,14 @@ fn string_literals_are_read_whole_and_comments_skipped() {
 /// Issue 74, line 4: no message of the library names a command-line flag
 /// (`--max-memory`): a refusal names its settings as an
 /// `error::Remedy`, which the command line renders as flags and Python as
-/// keyword arguments; only the binary's front ends (`src/cli/`, the HTTP
-/// server `src/server/` of `serve`) and `src/main.rs` write flags.
+/// keyword arguments; only the front ends' crates (`cli/`, and the HTTP
+/// server `server/` of `serve`) write flags.
 #[test]
 fn no_library_string_names_a_command_line_flag() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut library = Vec::new();
     source_files(&root.join("src"), &mut library);
-    let (cli, main) = (root.join("src/cli"), root.join("src/main.rs"));
-    let server = root.join("src/server");
+    let cli = root.join("cli/src");
     let flag = |text: &str| {
         text.match_indices("--").any(|(at, _)| {
             text[at + 2..].starts_with(|c: char| c.is_ascii_lowercase())
@@ -477,11 +484,7 @@ fn no_library_string_names_a_command_line_flag() {
         })
     };
     let mut named = Vec::new();
-    for f in library.iter().filter(|f| {
-        !Path::new(f).starts_with(&cli)
-            && !Path::new(f).starts_with(&server)
-            && Path::new(f) != main
-    }) {
+    for f in &library {
         let code = std::fs::read_to_string(f).unwrap();
         for text in string_literals(&code).iter().filter(|t| flag(t)) {
             named.push(format!("{f}: {text:?}"));
@@ -495,4 +498,53 @@ fn no_library_string_names_a_command_line_flag() {
     // the scan sees a flag where the command line writes one
     let prove = std::fs::read_to_string(cli.join("output.rs")).unwrap();
     assert!(string_literals(&prove).iter().any(|t| flag(t)));
+}
+
+/// Issue 88: the library carries none of a front end's dependencies.
+/// `cargo tree -p retrograde` (its normal dependencies, every feature on)
+/// names none of the command line's, the server's or the bindings'
+/// crates, and no crate of the workspace but the library itself: the
+/// front ends depend on the library, never the other way.
+#[test]
+fn the_library_depends_on_no_front_end() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = std::process::Command::new(cargo)
+        .current_dir(crate::common::root())
+        .args(["tree", "-p", "retrograde", "--edges", "normal"])
+        .args(["--prefix", "none", "--all-features", "--locked"])
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8(out.stdout).unwrap();
+    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split(' ').next()).collect();
+    let front_ends = [
+        "clap",
+        "indicatif",
+        "plotters",
+        "axum",
+        "hyper",
+        "hyper-util",
+        "tower",
+        "tower-http",
+        "tokio",
+        "serde_urlencoded",
+        "pyo3",
+        "retrograde-cli",
+        "retrograde-server",
+        "retrograde-python",
+        "retrograde-checker",
+    ];
+    let found: Vec<&&str> = front_ends.iter().filter(|c| crates.contains(c)).collect();
+    assert!(
+        found.is_empty(),
+        "the library depends on {found:?}:\n{tree}"
+    );
+    // the check reads the tree it is about
+    for engine in ["rayon", "oxidd", "bitvec", "memmap2"] {
+        assert!(crates.contains(&engine), "{engine} not seen:\n{tree}");
+    }
 }

@@ -290,7 +290,7 @@ fn a_file_that_cannot_be_read_and_bad_flags_exit_2() {
 
 /// The fixtures of issue 86, kept in `tests/fixtures/proofs/`.
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
         .join("tests/fixtures/proofs")
         .join(name)
 }

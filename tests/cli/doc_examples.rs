@@ -77,7 +77,7 @@ fn examples(lines: &[&str]) -> Vec<Example> {
 
 /// `text` with what a machine changes replaced by `#`.
 /// How a note of work still running after a moment begins
-/// (`src/cli/progress.rs`, `LateNote`): such a line is left out of the
+/// (`cli/src/progress.rs`, `LateNote`): such a line is left out of the
 /// comparison.
 const LATE_NOTE: &str = "note: still running after ";
 
@@ -168,7 +168,7 @@ fn run(command: &str, dir: &Path) -> Vec<String> {
 /// the differences, each as a message. With `UPDATE_DOC_EXAMPLES` set,
 /// writes the actual outputs into the document instead.
 fn check(doc: &str, slow: bool) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let text = std::fs::read_to_string(root.join(doc)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let dir: PathBuf = std::env::temp_dir().join(format!(
@@ -262,7 +262,7 @@ fn the_checker_finds_a_drifted_example_and_masks_only_timings() {
 /// names the two commands, and the test command is the one CI runs.
 #[test]
 fn the_readme_says_how_to_install_and_its_commands_are_ci_s() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let setup = readme
         .find("## Install and run")

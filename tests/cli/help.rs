@@ -2,8 +2,6 @@
 //! boards say so, `play --help` lists no flag play refuses, and the
 //! `--max-memory` default is said as the code computes it.
 
-use std::path::Path;
-
 use crate::common::cli::{refused, succeeds};
 
 /// Top-level help: `play`, `search` and `verify` were described as m,n,k
@@ -64,10 +62,8 @@ fn max_memory_default_is_said_as_the_code_computes_it() {
         assert!(!help.contains("80% of physical memory"), "{command:?}");
     }
     // the user guide holds what the README held of the options
-    let readme = squeeze(
-        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/GUIDE.md"))
-            .unwrap(),
-    );
+    let readme =
+        squeeze(&std::fs::read_to_string(crate::common::root().join("docs/GUIDE.md")).unwrap());
     assert!(readme.contains(DEFAULT));
     assert!(!readme.contains("80% of physical memory"));
     assert!(!readme.contains("80% of what the process may use"));

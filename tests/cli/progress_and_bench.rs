@@ -266,7 +266,7 @@ fn bench_records_the_machine_version_commit_and_date() {
     assert_eq!(machine["version"], env!("CARGO_PKG_VERSION"));
     let git = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .output()
         .ok()
         .filter(|o| o.status.success())

@@ -13,6 +13,14 @@ pub mod forge;
 pub mod mnk_reference;
 pub mod symbolic_forge;
 
+/// The workspace's top folder (the repository's): the tests are targets
+/// of the command's crate, `cli/`, one folder below it.
+pub fn root() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the command's crate lies in the workspace")
+}
+
 /// SplitMix64: a tiny, well-known seeded generator, so that every random
 /// instance of the tests is reproducible from its seed.
 pub struct Rng(u64);
@@ -87,7 +95,7 @@ pub fn random_graph(rng: &mut Rng, n: usize, directed: bool) -> Vec<Vec<u32>> {
 pub fn bench_graph() -> Vec<Vec<u32>> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/benches/data/cat-mouse-2000.json"
+        "/../benches/data/cat-mouse-2000.json"
     );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }

@@ -11,7 +11,7 @@ use crate::common::cli::refused;
 /// Every board counted completely here: its first ten plies and its
 /// total, from the results files.
 fn counted_boards() -> Vec<(u32, u32, Vec<u64>)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut boards = Vec::new();
     for dir in ["results/connect", "results/symbolic"] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {

@@ -164,7 +164,10 @@ fn the_kept_5x5_k4_count_equals_the_line_count() {
 /// Checks the kept 5×5 report `file` (lines of `k`) against
 /// [`counts_by_lines`], ply by ply and in its totals, and returns it.
 fn kept_report_equals_the_line_count(file: &str, k: u32) -> Value {
-    let path = format!("{}/results/symbolic/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/results/symbolic/{file}",
+        crate::common::root().display()
+    );
     let report: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let kept: Vec<(u64, u64, u64)> = report["per_ply"]
         .as_array()

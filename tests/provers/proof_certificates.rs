@@ -146,7 +146,7 @@ fn the_kept_certificates_replay() {
     for name in ["9-4-4", "10-4-4"] {
         let path = format!(
             "{}/results/proofs/{name}.txt.xz",
-            env!("CARGO_MANIFEST_DIR")
+            crate::common::root().display()
         );
         let out = std::process::Command::new("xz")
             .args(["-dc", &path])

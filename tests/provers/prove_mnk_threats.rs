@@ -230,7 +230,7 @@ fn prove_mnk_by_threats_resumes_from_its_checkpoint_and_refuses_others() {
     std::fs::copy(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/h8-a1-i9-a2-h9.v1.checkpoint"
+            "/../tests/fixtures/h8-a1-i9-a2-h9.v1.checkpoint"
         ),
         &old,
     )

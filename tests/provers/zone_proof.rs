@@ -429,7 +429,7 @@ fn the_defence_after_each_first_move() {
 /// that zone never sees X's a1 completing a line.
 #[test]
 fn the_forged_certificates_are_refused() {
-    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/proofs");
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/proofs");
     let name = "zone-forgery-4-1-2.proof";
     let why =
         "the defender, to move, faces two completion cells (a1 and c1) at .X.. with O to move";

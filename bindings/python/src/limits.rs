@@ -4,7 +4,7 @@
 //! Python side refuses bad values when an environment is made, not at its
 //! first step.
 //!
-//! The thread bounds are the command line's (`--threads`, `src/cli/mod.rs`:
+//! The thread bounds are the command line's (`--threads`, `cli/src/main.rs`:
 //! clap refuses more than 4096, and `RunArgs::threads` caps the count at 16
 //! a core with a note). The binary keeps them to itself, so they are
 //! repeated here; `python/tests/test_errors.py` checks them against the

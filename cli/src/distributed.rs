@@ -185,7 +185,7 @@ mod with_mpi {
             _ => Ok(()),
         };
         if !all_ok(ranks, checked.is_ok()) {
-            checked.map_err(|e| anyhow::anyhow!("--out {}", crate::cli::output::in_flags(&e)))?;
+            checked.map_err(|e| anyhow::anyhow!("--out {}", crate::output::in_flags(&e)))?;
             bail!("another rank cannot write its part of --out (its message says why)");
         }
         let threads = request.run.threads();

@@ -1,4 +1,7 @@
-//! The command line: one file per subcommand, shared options and output.
+//! The `retrograde` command: parse, validate, dispatch, map errors to exit
+//! codes; one file per subcommand, shared options and output. Every answer
+//! comes from the library (`retrograde`, its facade `retrograde::Analyzer`);
+//! `serve` runs the HTTP front end of the `retrograde-server` crate.
 //!
 //! Exit codes: 0 success, 1 a check failed (reserved for `verify`, `bench`
 //! and `check-proof`), 2 bad input or a solve that cannot run (one line on
@@ -404,7 +407,7 @@ impl Timing {
 
 /// Parses the arguments, runs the subcommand, and turns its result into an
 /// exit code: errors become one line on stderr and exit code 2.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

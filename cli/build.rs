@@ -3,8 +3,9 @@
 //! machine record of `retrograde bench`.
 //!
 //! Never fails the build: without git, outside a repository, or in a
-//! repository whose top is not this crate's folder (a copy of the crate
-//! vendored inside another project), the commit is `unknown`.
+//! repository whose top is not the workspace's folder, one up from this
+//! crate's (a copy of the crate vendored inside another project), the
+//! commit is `unknown`.
 //!
 //! The script reruns when the commit can change: when `HEAD` changes
 //! (checkout, commit on a detached head) and when the branch it names moves.
@@ -17,7 +18,9 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    // the workspace's top: this crate is its `cli/` folder
+    let dir = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
     let commit = if is_repository_top(&dir) {
         git(&dir, &["rev-parse", "--short", "HEAD"])
     } else {

@@ -2,7 +2,7 @@
 //! programs (a benchmark scoring an agent's moves, a training pipeline).
 //!
 //! The body is a JSON object with the GET endpoints' keys, in the same
-//! words and checked by the same code ([`super::api::terms`]), numbers as
+//! words and checked by the same code (`api::terms`), numbers as
 //! numbers or strings, and `positions` for `moves`:
 //!
 //! ```json

@@ -18,7 +18,7 @@ use super::{solve_retrograde, OutArgs, RunArgs, Timing};
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["graph", "graph_file"])))]
 pub struct CatMouseArgs {
-    /// The graph as JSON adjacency lists: graph[a] lists the nodes a move from a reaches.
+    /// The graph as JSON adjacency lists: `graph[a]` lists the nodes a move from `a` reaches.
     #[arg(long, value_name = "JSON")]
     graph: Option<String>,
 

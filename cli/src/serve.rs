@@ -1,4 +1,4 @@
-//! `retrograde serve`: the flags of the HTTP server ([`crate::server`]).
+//! `retrograde serve`: the flags of the HTTP server ([`retrograde_server`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -9,9 +9,9 @@ use clap::Args;
 
 use super::progress::Working;
 use super::RunArgs;
-use crate::server::api::MIN_TIME_LIMIT;
-use crate::server::boards::Boards;
-use crate::server::Config;
+use retrograde_server::api::MIN_TIME_LIMIT;
+use retrograde_server::boards::Boards;
+use retrograde_server::Config;
 
 /// The longest `--move-seconds` taken.
 const MAX_MOVE_SECONDS: f64 = 3600.0;
@@ -90,6 +90,6 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         move_seconds: Duration::from_secs_f64(seconds),
         queue: args.queue,
     };
-    crate::server::run(config, args.run.threads())?;
+    retrograde_server::run(config, args.run.threads())?;
     Ok(ExitCode::SUCCESS)
 }
