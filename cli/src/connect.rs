@@ -21,7 +21,7 @@ use serde_json::Value;
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
 use super::position::{board_size, print_table_answer, PositionArgs};
-use super::search::{search, SearchBoardArgs};
+use super::search::{search, SearchBoardArgs, SearchFlags};
 use super::symbolic::EngineArgs;
 use super::{OutArgs, RunArgs, Timing};
 
@@ -44,9 +44,13 @@ pub struct ConnectArgs {
     pub(super) position: PositionArgs,
 
     /// Answer by search instead of solving every position (short for
-    /// `retrograde search connect`).
+    /// `retrograde search connect`, every move's value listed); takes
+    /// every flag of that command.
     #[arg(long)]
     pub(super) search: bool,
+
+    #[command(flatten)]
+    pub(super) search_flags: SearchFlags,
 
     #[command(flatten)]
     pub(super) engine: EngineArgs,
@@ -77,6 +81,11 @@ pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGam
 /// Solves every reachable position; prints the per-ply counts or the
 /// position's answer.
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
+    if let Some(flag) = args.search_flags.first_given().filter(|_| !args.search) {
+        anyhow::bail!(
+            "{flag} is a flag of the search: add --search (or run `retrograde search connect`)"
+        );
+    }
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, (4, 4))?;
     args.engine.check()?;
     if args.engine.estimate {
@@ -123,8 +132,14 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         if args.out.out.is_some() {
             anyhow::bail!("--out saves a solved table; a search has none (drop --search)");
         }
-        let search_args =
-            SearchBoardArgs::for_connect(cols, rows, args.k, &args.position, &args.run);
+        let search_args = SearchBoardArgs::for_connect(
+            cols,
+            rows,
+            args.k,
+            &args.position,
+            &args.search_flags,
+            &args.run,
+        );
         return search(Family::Gravity, &search_args);
     }
     let (game, board) = boards(cols, rows, args.k)?;

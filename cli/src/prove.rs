@@ -13,6 +13,7 @@ use clap::{Args, Subcommand};
 use retrograde::analyzer::prove::{Method, ProveReport, ProveRequest, ThreatOptions, VctLimits};
 use retrograde::analyzer::searching::{time_limit, MAX_TIME_LIMIT};
 use retrograde::board::BoardSize;
+use retrograde::runtime::progress::ReportLines;
 use retrograde::search::bitboard::MAX_MNK_CELLS;
 use retrograde::Analyzer;
 
@@ -263,7 +264,8 @@ impl ProveMnkArgs {
                 checkpoint: self.checkpoint.clone(),
                 merge: self.merge_checkpoint.clone(),
                 checkpoint_every,
-                report_every,
+                report_every: report_every
+                    .map(|every| (every, ReportLines::new(|line| eprintln!("{line}")))),
             },
             certificate: self.proof.clone(),
             replace_any_file: self.force,
@@ -314,7 +316,7 @@ fn proving(request: &ProveRequest) -> String {
                  --time-limit S stops it"
             .to_string(),
     };
-    let counts = match (request.method, request.threats.report_every) {
+    let counts = match (request.method, &request.threats.report_every) {
         (Method::Threats, None) => "; --report-every S prints its counts",
         _ => "",
     };

@@ -63,48 +63,15 @@ pub struct SearchBoardArgs {
     #[command(flatten)]
     position: PositionArgs,
 
-    /// Give up after SECONDS and print "not reached" (exit 3). With
-    /// --positions, each line's own SECONDS, from the start of its search.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
-    time_limit: Option<f64>,
-
-    /// Prove win / draw / loss only (faster; no depths or scores).
-    #[arg(long)]
-    weak: bool,
-
-    /// List every legal move with its value (one search each); without
-    /// it, the answer lists one best move.
-    #[arg(long)]
-    all_moves: bool,
-
-    /// Solve every position of FILE ('-': standard input), one move list a
-    /// line (a blank line is the empty board), with one table for all.
-    /// Streams: each line is answered on one line (--json: one object) in
-    /// input order as soon as it is solved, so it serves as a co-process.
-    /// A bad line is answered in its place with an error (JSON: an "error"
-    /// key) and the rest go on. Exit 2 if any line was bad, else 3 if any
-    /// was not reached in its --time-limit, else 0.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board"])]
-    positions: Option<PathBuf>,
-
-    /// Answer the positions FILE holds from it: a book made by
-    /// --make-book for this board (checked whole on reading; a book
-    /// changes the time of a search, never its answer).
-    #[arg(long, value_name = "FILE")]
-    book: Option<PathBuf>,
-
-    /// Search without the book built into this program for the board
-    /// (standard 7×6 Connect Four has one: every position of its first
-    /// plies, exact; without --book it is taken by default).
-    #[arg(long, conflicts_with_all = ["book", "make_book"])]
-    no_book: bool,
+    #[command(flatten)]
+    search: SearchFlags,
 
     /// Make a book instead of answering a position: prove the exact score
     /// of every position in play with at most PLIES stones (one of each
     /// set of symmetric images; the deepest ply is the work, the others
     /// follow from it) and write them to --out FILE. With --book, the
     /// positions that book holds are not searched again.
-    #[arg(long, value_name = "PLIES", requires = "out", conflicts_with_all = ["moves", "board", "positions", "all_moves", "weak", "time_limit"])]
+    #[arg(long, value_name = "PLIES", requires = "out", conflicts_with_all = ["moves", "board", "positions", "all_moves", "weak", "time_limit", "no_book"])]
     make_book: Option<u32>,
 
     /// With --make-book: the book's file, written to a temporary file
@@ -132,6 +99,64 @@ pub struct SearchBoardArgs {
     run: RunArgs,
 }
 
+/// The flags of a search: `search mnk|connect` and its shortcut
+/// `connect --search` take them all, one set written once.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SearchFlags {
+    /// Give up after SECONDS and print "not reached" (exit 3). With
+    /// --positions, each line's own SECONDS, from the start of its search.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    pub(super) time_limit: Option<f64>,
+
+    /// Prove win / draw / loss only (faster; no depths or scores).
+    #[arg(long)]
+    pub(super) weak: bool,
+
+    /// List every legal move with its value (one search each); without
+    /// it, the answer lists one best move.
+    #[arg(long)]
+    pub(super) all_moves: bool,
+
+    /// Solve every position of FILE ('-': standard input), one move list a
+    /// line (a blank line is the empty board), with one table for all.
+    /// Streams: each line is answered on one line (--json: one object) in
+    /// input order as soon as it is solved, so it serves as a co-process.
+    /// A bad line is answered in its place with an error (JSON: an "error"
+    /// key) and the rest go on. Exit 2 if any line was bad, else 3 if any
+    /// was not reached in its --time-limit, else 0.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board"])]
+    pub(super) positions: Option<PathBuf>,
+
+    /// Answer the positions FILE holds from it: a book made by
+    /// --make-book for this board (checked whole on reading; a book
+    /// changes the time of a search, never its answer).
+    #[arg(long, value_name = "FILE")]
+    pub(super) book: Option<PathBuf>,
+
+    /// Search without the book built into this program for the board
+    /// (standard 7×6 Connect Four has one: every position of its first
+    /// plies, exact; without --book it is taken by default).
+    #[arg(long, conflicts_with = "book")]
+    pub(super) no_book: bool,
+}
+
+impl SearchFlags {
+    /// The first of these flags given, as it is spelt, if any: the
+    /// shortcut refuses them without `--search`.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.time_limit.is_some(), "--time-limit"),
+            (self.weak, "--weak"),
+            (self.all_moves, "--all-moves"),
+            (self.positions.is_some(), "--positions"),
+            (self.book.is_some(), "--book"),
+            (self.no_book, "--no-book"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
 /// Runs `search mnk` or `search connect`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     match &args.game {
@@ -143,19 +168,22 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
 impl SearchBoardArgs {
     /// Every legal move's value with `--all-moves`, else one best move.
     fn detail(&self) -> MoveDetail {
-        if self.all_moves {
+        if self.search.all_moves {
             MoveDetail::All
         } else {
             MoveDetail::Best
         }
     }
 
-    /// The options `connect --search` passes on: the board and the run.
+    /// The options `connect --search` passes on: the board, the search's
+    /// flags and the run. The shortcut lists every move's value, as
+    /// `connect`'s answers from a table do.
     pub fn for_connect(
         cols: u32,
         rows: u32,
         k: u32,
         position: &PositionArgs,
+        search: &SearchFlags,
         run: &RunArgs,
     ) -> Self {
         Self {
@@ -163,12 +191,10 @@ impl SearchBoardArgs {
             rows: Some(rows),
             k: Some(k),
             position: position.clone(),
-            time_limit: None,
-            weak: false,
-            all_moves: true,
-            positions: None,
-            book: None,
-            no_book: false,
+            search: SearchFlags {
+                all_moves: true,
+                ..search.clone()
+            },
             make_book: None,
             out: None,
             proof: None,
@@ -194,7 +220,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     };
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, default_size)?;
     let k = args.k.unwrap_or(default_k);
-    let time_limit = match args.time_limit.map(|s| (s, time_limit(s))) {
+    let time_limit = match args.search.time_limit.map(|s| (s, time_limit(s))) {
         None => None,
         Some((_, Some(limit))) => Some(limit),
         Some((s, None)) => anyhow::bail!(
@@ -211,9 +237,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     let threads = args.run.threads();
     let analyzer = Analyzer::new(args.run.budget(), threads);
     if game.cells() > WORD_CELLS
-        && args.positions.is_none()
+        && args.search.positions.is_none()
         && args.make_book.is_none()
-        && args.book.is_none()
+        && args.search.book.is_none()
     {
         return answer_past_the_searches(&analyzer, &game, p, args, time_limit);
     }
@@ -221,10 +247,10 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         books::check_book_output(&game, out, args.force)
             .map_err(|e| anyhow::anyhow!("--out {}", super::output::in_flags(&e)))?;
     }
-    if args.book.is_some() || args.make_book.is_some() {
+    if args.search.book.is_some() || args.make_book.is_some() {
         books::check_board(&game).map_err(|_| book::no_book_for_this_board(cols, rows))?;
     }
-    let book = match &args.book {
+    let book = match &args.search.book {
         Some(path) => Some(book::open_book(&game, path, &args.run)?),
         None => None,
     };
@@ -240,7 +266,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     }
     let question = Question {
         position: p,
-        precision: if args.weak {
+        precision: if args.search.weak {
             Precision::Weak
         } else {
             Precision::Exact
@@ -251,7 +277,7 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         best_so_far: false,
     };
     // opened now, so that a missing input is refused before any work
-    let lines = match &args.positions {
+    let lines = match &args.search.positions {
         Some(path) => Some((Lines::open(path)?, path)),
         None => None,
     };
@@ -269,16 +295,16 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     let options = SearchOptions {
         fewest_stones,
         book,
-        shipped_book: !args.no_book,
+        shipped_book: !args.search.no_book,
         progress: &bar,
         side_by_side: lines.is_some(),
     };
     let searcher = analyzer.searcher_with(&game, options).map_err(flag_error)?;
-    let book_note = book::book_note(args.book.as_deref(), searcher.book());
+    let book_note = book::book_note(args.search.book.as_deref(), searcher.book());
     // (a position of the book's first plies is answered from it at once)
     let empty = game.cells() - p.stones();
     if time_limit.is_none()
-        && args.positions.is_none()
+        && args.search.positions.is_none()
         && !args.run.quiet()
         && empty >= LONG_SEARCH_CELLS
         && searcher
@@ -400,10 +426,10 @@ fn answer_past_the_searches(
 /// moves listed, no batch, no book).
 fn value_alone(args: &SearchBoardArgs) -> bool {
     !args.position.given()
-        && !args.all_moves
-        && args.positions.is_none()
+        && !args.search.all_moves
+        && args.search.positions.is_none()
         && args.make_book.is_none()
-        && args.book.is_none()
+        && args.search.book.is_none()
 }
 
 /// The empty m,n,k board asked for its value alone where the provers

@@ -74,7 +74,7 @@ fn per_ply(s: &MnkSolution, field: fn(&PlyCounts) -> u64) -> String {
     row.join(",")
 }
 
-/// The published cases, by board. Sources: tic-tac-toe's standard counts;
+/// The published cases, by board (columns, rows, k). Sources: tic-tac-toe's standard counts;
 /// m,n,k-game results (4,3,3, 3,4,3 and 4,4,3 first-player wins; 4,4,4
 /// draw); OEIS A317573, A317574, A317576 (rows n = 4).
 fn cases() -> Vec<((u32, u32, u32), Vec<Check>)> {
@@ -203,26 +203,27 @@ fn search_result(value: &str, end_move: Option<u32>) -> String {
 /// to win / draw / loss; Connect Four [`CONNECT_FOUR_RESULTS`], proved
 /// exactly.
 fn search_cases() -> Vec<SearchCase> {
-    let mnk = |name: &str, value: &str, cols, rows, k| SearchCase {
-        case: format!("{name} value (search)"),
+    // named columns first, as every board of the project (`BoardSize`)
+    let mnk = |value: &str, cols, rows, k| SearchCase {
+        case: format!("{cols},{rows},{k} value (search)"),
         published: value.to_string(),
         precision: Precision::Weak,
         board: Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).map_err(Into::into),
     };
     let mut cases = vec![
-        mnk("4,5,4", "draw", 5, 4, 4),
-        mnk("4,6,4", "draw", 6, 4, 4),
+        mnk("draw", 5, 4, 4),
+        mnk("draw", 6, 4, 4),
         // (m,4,4) draws for m ≤ 8 (Charatsidis 2017; Uiterwijk); 9 and 10
         // (first-player wins) are win-certificate cases below
-        mnk("4,7,4", "draw", 7, 4, 4),
-        mnk("4,8,4", "draw", 8, 4, 4),
-        mnk("5,5,4", "draw", 5, 5, 4),
-        mnk("6,5,4", "first", 5, 6, 4),
+        mnk("draw", 7, 4, 4),
+        mnk("draw", 8, 4, 4),
+        mnk("draw", 5, 5, 4),
+        mnk("first", 5, 6, 4),
         // (m,n,4) first-player wins for m ≥ 6, n ≥ 5: the two smallest
         // new ones (35 and 36 cells)
-        mnk("7,5,4", "first", 5, 7, 4),
-        mnk("6,6,4", "first", 6, 6, 4),
-        mnk("5,5,5", "draw", 5, 5, 5),
+        mnk("first", 5, 7, 4),
+        mnk("first", 6, 6, 4),
+        mnk("draw", 5, 5, 5),
     ];
     for (cols, rows, value, end_move) in CONNECT_FOUR_RESULTS {
         cases.push(SearchCase {
@@ -591,7 +592,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             "case", "published", "computed"
         ))?;
     }
-    for ((rows, cols, k), checks) in cases() {
+    for ((cols, rows, k), checks) in cases() {
         let checks: Vec<_> = checks
             .into_iter()
             .filter(|c| report.wants(c.case))

@@ -45,7 +45,7 @@ use crate::prove::win;
 use crate::prove::zones::{self, DrawProof};
 use crate::runtime::clock::Clock;
 use crate::runtime::in_pool;
-use crate::runtime::progress::Silent;
+use crate::runtime::progress::{ReportLines, Silent};
 use crate::search::bitboard::{self, Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use crate::search::general::Precision;
 use crate::tablefile::replace::{check_replaceable, CertificateKind, Ours};
@@ -99,8 +99,8 @@ pub struct ThreatOptions {
     pub merge: Vec<PathBuf>,
     /// Time between checkpoints (default 30 minutes).
     pub checkpoint_every: Option<Duration>,
-    /// Time between progress lines on stderr.
-    pub report_every: Option<Duration>,
+    /// Progress lines of the search: their period, and where they go.
+    pub report_every: Option<(Duration, ReportLines)>,
 }
 
 impl ThreatOptions {
@@ -898,8 +898,8 @@ impl Provers<'_> {
         for path in &options.merge {
             merged.push((path, prover.merge_checkpoint(path)?));
         }
-        if let Some(every) = options.report_every {
-            prover.report_every(every);
+        if let Some((every, lines)) = &options.report_every {
+            prover.report_every(*every, lines.clone());
         }
         let every = options
             .checkpoint_every
@@ -919,11 +919,11 @@ impl Provers<'_> {
                 // not a win within this horizon: the next, wider one
                 stage += 1;
                 let removed = prover.set_horizon(horizons[stage]);
-                if options.report_every.is_some() {
-                    eprintln!(
+                if let Some((_, lines)) = &options.report_every {
+                    lines.write(&format!(
                         "horizon {}: {removed} disproved positions forgotten",
                         horizon_name(horizons[stage])
-                    );
+                    ));
                 }
                 continue;
             }

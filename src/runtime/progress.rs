@@ -21,3 +21,27 @@ impl Progress for Silent {
     fn stage(&self, _: &str, _: u64) {}
     fn advance(&self, _: u64) {}
 }
+
+/// Where an engine's progress lines go (a long proof's periodic counts, a
+/// note between its stages): a front end's choice — the command line
+/// writes them to stderr, a server could log them. Engines never print.
+#[derive(Clone)]
+pub struct ReportLines(std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl ReportLines {
+    /// Lines handed to `write`, one call a line (without its newline).
+    pub fn new(write: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        ReportLines(std::sync::Arc::new(write))
+    }
+
+    /// Hands `line` on.
+    pub fn write(&self, line: &str) {
+        (self.0)(line)
+    }
+}
+
+impl std::fmt::Debug for ReportLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReportLines(..)")
+    }
+}

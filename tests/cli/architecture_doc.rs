@@ -548,3 +548,25 @@ fn the_library_depends_on_no_front_end() {
         assert!(crates.contains(&engine), "{engine} not seen:\n{tree}");
     }
 }
+
+/// Issue 88: engines never print. What a long run has to say leaves the
+/// library through its progress and report channels
+/// (`runtime::progress::Progress`, `ReportLines`), which each front end
+/// shows its own way; no code of the library writes to stdout or stderr.
+#[test]
+fn the_library_never_prints() {
+    let root = crate::common::root();
+    let mut library = Vec::new();
+    source_files(&root.join("src"), &mut library);
+    let printing = ["println!", "eprintln!", "print!(", "eprint!(", "dbg!("];
+    let mut found = Vec::new();
+    for f in &library {
+        let code = code_of(Path::new(f));
+        for macro_name in printing.iter().filter(|m| code.contains(*m)) {
+            found.push(format!("{f}: {macro_name}"));
+        }
+    }
+    assert!(found.is_empty(), "the library prints: {found:?}");
+    // the scan reads code the front ends print from
+    assert!(code_of(&root.join("cli/src/prove.rs")).contains("eprintln!"));
+}

@@ -180,7 +180,7 @@ fn verify_agrees_with_every_published_figure_it_reaches() {
         "Connect Four 6×4 value",
         "Connect Four 4×7 value",
         "Connect Four 4×8 value",
-        "4,5,4 value",
+        "5,4,4 value",
         "8,8,8 value (pairing certificate)",
         "9,9,9 value (pairing certificate)",
         "15,15,9 value (pairing certificate)",

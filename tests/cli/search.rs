@@ -388,3 +388,47 @@ fn connect_search_takes_the_boards_search_takes() {
     assert_eq!(short["value"], "win");
     assert_eq!(short, long);
 }
+
+/// The shortcut takes every flag of the command it stands for, one set
+/// written once: `connect --search --time-limit 20` was refused
+/// ("unexpected argument"), though the shortcut's own note named the flag.
+/// Without `--search` a search's flag is refused in one line.
+// issue 88, "two spellings of one thing"
+#[test]
+fn connect_search_takes_every_flag_of_search_connect() {
+    let moves = "3 3 3 3 2";
+    let short = json_of(&[
+        "connect",
+        "--cols",
+        "5",
+        "--rows",
+        "4",
+        "--search",
+        "--moves",
+        moves,
+        "--time-limit",
+        "20",
+        "--weak",
+        "--json",
+    ]);
+    let long = json_of(&search_5x4(&[
+        "--moves",
+        moves,
+        "--time-limit",
+        "20",
+        "--weak",
+        "--all-moves",
+        "--json",
+    ]));
+    for key in ["value", "depth", "moves"] {
+        assert_eq!(short[key], long[key], "{key}: {short} against {long}");
+    }
+    // --weak reached the search: a value without a depth
+    assert!(short["depth"].is_null(), "{short}");
+    for flag in [&["--time-limit", "5"][..], &["--weak"], &["--no-book"]] {
+        let mut args = vec!["connect", "--cols", "5", "--rows", "4", "--moves", moves];
+        args.extend_from_slice(flag);
+        let err = refused(&args);
+        assert!(err.contains(flag[0]) && err.contains("--search"), "{err}");
+    }
+}

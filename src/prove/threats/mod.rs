@@ -135,6 +135,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::board::cells::Cells;
 use crate::error::{Error, Remedy, Result, Setting};
 use crate::prove::proof_numbers::{capped_sum, Numbers, INFINITE};
+use crate::runtime::progress::ReportLines;
 use board::{Board, Geometry};
 use fours::VcfLimits;
 use leaves::Leaves;
@@ -429,6 +430,8 @@ pub struct ThreatProver<'g> {
     stats: ThreatStats,
     /// Counts for the progress report ([`progress`]).
     progress: Progress,
+    /// Where the progress lines go, once asked for.
+    report_lines: Option<ReportLines>,
 }
 
 impl<'g> ThreatProver<'g> {
@@ -482,6 +485,7 @@ impl<'g> ThreatProver<'g> {
             stopped: None,
             stats: ThreatStats::default(),
             progress: Progress::default(),
+            report_lines: None,
         }
     }
 
@@ -518,11 +522,12 @@ impl<'g> ThreatProver<'g> {
         self.deadline = deadline;
     }
 
-    /// Writes a line of counts to stderr every `every` while it searches
+    /// Hands a line of counts to `lines` every `every` while it searches
     /// ([`progress`]).
-    pub fn report_every(&mut self, every: std::time::Duration) {
+    pub fn report_every(&mut self, every: std::time::Duration, lines: ReportLines) {
         let now = self.snapshot();
         self.progress.report_every(every, now);
+        self.report_lines = Some(lines);
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -945,7 +950,9 @@ impl<'g> ThreatProver<'g> {
         self.stop_past_visits();
         if self.progress.due(now) {
             let line = self.progress.line(now, self.snapshot());
-            eprintln!("{line}, path {}", self.path_names());
+            if let Some(lines) = &self.report_lines {
+                lines.write(&format!("{line}, path {}", self.path_names()));
+            }
         }
     }
 
