@@ -1,5 +1,7 @@
 //! Writing reports: stdout that tolerates a closed pipe, and number formats.
 
+use retrograde::analyzer::notes::{Note, Notes};
+use retrograde::Analyzer;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -179,6 +181,28 @@ pub fn error_line(err: &anyhow::Error) -> String {
         })
         .collect::<Vec<_>>()
         .join(": ")
+}
+
+/// `analyzer`, its notes ([`Note`]) worded as the command line words them:
+/// a `note:` line on stderr each, none when `quiet`.
+pub fn worded_notes(analyzer: Analyzer, quiet: bool) -> Analyzer {
+    if quiet {
+        return analyzer;
+    }
+    analyzer.with_notes(Notes::new(|note| {
+        eprintln!("note: {}", note_in_words(note))
+    }))
+}
+
+/// A facade's note in the command line's words.
+fn note_in_words(note: &Note) -> String {
+    match note {
+        Note::ProversJoin { searched_alone } => format!(
+            "the search did not reach the value in its first {:.0} s; \
+             the provers (a pairing, zones, the win prover) join it",
+            searched_alone.as_secs_f64()
+        ),
+    }
 }
 
 #[cfg(test)]

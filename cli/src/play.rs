@@ -275,7 +275,9 @@ fn by_search(
         AnsweredBy::Threats => format!(
             "by the threat prover (wins by threats, no depths): {cols} columns × {rows} rows is past the searches' 64 cells"
         ),
-        AnsweredBy::Table => unreachable!("a searcher is not a table"),
+        AnsweredBy::Table | AnsweredBy::Provers => {
+            unreachable!("a searcher answers by one of its engines")
+        }
     };
     // said before the first search, which comes before the first prompt
     // (the value of the player's own position): issue 86 found those

@@ -7,12 +7,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use retrograde::analyzer::prove::{ProveReport, ProveRequest, Settled};
+use retrograde::analyzer::books;
+use retrograde::analyzer::prove::{ProveReport, ProveRequest};
 use retrograde::analyzer::searching::{
     bitboard_takes, time_limit, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
     MAX_TIME_LIMIT,
 };
-use retrograde::analyzer::{books, race};
 use retrograde::board::BoardSize;
 use retrograde::position::answer::{MoveDetail, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
@@ -235,7 +235,8 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
     let game = BoardGame::new(family, size)?;
     let p = args.position.position(&game)?;
     let threads = args.run.threads();
-    let analyzer = Analyzer::new(args.run.budget(), threads);
+    let analyzer =
+        super::output::worded_notes(Analyzer::new(args.run.budget(), threads), args.run.quiet());
     if game.cells() > WORD_CELLS
         && args.search.positions.is_none()
         && args.make_book.is_none()
@@ -332,61 +333,37 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         let nodes = || searcher.positions_on_this_thread();
         return batch.run(lines, &answer, &nodes, &stats, &bar);
     }
-    // one position's clock runs from the start, table included. The empty
-    // m,n,k board's value alone (--weak): the search alone for a first
-    // share, then the provers beside it (the facade's race)
-    let race = value_alone(args) && race::races(&game, &question);
-    let deadline = time_limit.map(|l| started + l);
-    let clock = Clock::until(match race {
-        true => Some(race::search_alone_until(started, time_limit)),
-        false => deadline,
-    });
+    // one position's clock runs from the start, table included; the facade
+    // answers it (the empty m,n,k board's value alone: the search alone for
+    // a first share, then the provers beside it — the race)
+    let question = Question {
+        time_limit: time_limit.map(|l| l.saturating_sub(started.elapsed())),
+        ..question
+    };
+    let report = in_pool(threads, || {
+        analyzer.answer(&game, None, Some(&searcher), &question)
+    })?
+    .map_err(flag_error)?;
+    bar.finish();
+    if let Some(proof) = report.proof {
+        let request = ProveRequest::new(size);
+        let report = ProveReport {
+            proof: Some(*proof),
+            why_not: None,
+            checkpoint: None,
+            merged: None,
+            moves_searched: None,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        return super::prove::print_report(&request, &report, args.run.json);
+    }
     let run = Run {
         game: &game,
         threads,
         json: args.run.json,
         book: book_note,
     };
-    // not reached in its share: the race, then the answer from the table
-    // the search filled, or the proof
-    let then_the_race = || -> anyhow::Result<ExitCode> {
-        if !args.run.quiet() {
-            eprintln!(
-                "note: the search did not reach the value in its first {:.0} s; \
-                 the provers (a pairing, zones, the win prover) join it",
-                started.elapsed().as_secs_f64()
-            );
-        }
-        match analyzer
-            .race_for_the_value(&searcher, deadline)
-            .map_err(flag_error)?
-        {
-            Settled::BySearch(_) => {
-                let clock = Clock::until(deadline);
-                let answer = || searcher.answer_within(&p, precision, detail, &clock);
-                run.one(started, &p, &answer, &stats, &bar, None)
-            }
-            Settled::ByProof(proof) => {
-                let request = ProveRequest::new(size);
-                let report = ProveReport {
-                    proof: Some(*proof),
-                    why_not: None,
-                    checkpoint: None,
-                    merged: None,
-                    moves_searched: None,
-                    seconds: started.elapsed().as_secs_f64(),
-                };
-                super::prove::print_report(&request, &report, args.run.json)
-            }
-            Settled::NotReached => super::position::not_reached(),
-        }
-    };
-    let fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>> = match race {
-        true => Some(&then_the_race),
-        false => None,
-    };
-    let answer = || searcher.answer_within(&p, precision, detail, &clock);
-    run.one(Instant::now(), &p, &answer, &stats, &bar, fallback)
+    run.print(started, &p, report.answer, &stats)
 }
 
 /// A position on a board past the searches (more than 64 cells: m,n,k
@@ -507,28 +484,16 @@ struct Run<'g> {
 /// The searcher's (nodes, transposition hits) so far.
 type Stats<'s> = dyn Fn() -> (u64, u64) + 's;
 
-/// A search's answer, `None` when its clock stopped first.
-type Answer<'a> = dyn Fn() -> retrograde::error::Result<Option<PositionAnswer>> + Sync + 'a;
-
 impl Run<'_> {
-    /// Answers one position by `answer` and prints the answer with nodes,
-    /// rate, transposition hits and time counted from `since` (a search
-    /// that went on from an earlier one's table counts both); not reached,
-    /// `fallback` answers instead, if there is one.
-    fn one(
+    /// Prints one position's answer (`None`: not reached) with nodes,
+    /// rate, transposition hits and time counted from `since`.
+    fn print(
         &self,
         since: Instant,
         p: &Position,
-        answer: &Answer,
+        result: Option<PositionAnswer>,
         stats: &Stats,
-        bar: &Bar,
-        fallback: Option<&dyn Fn() -> anyhow::Result<ExitCode>>,
     ) -> anyhow::Result<ExitCode> {
-        let result = in_pool(self.threads, answer)??;
-        bar.finish();
-        if let (None, Some(fallback)) = (&result, fallback) {
-            return fallback();
-        }
         let seconds = since.elapsed().as_secs_f64();
         let (nodes, hits) = stats();
         let threads = self.threads;

@@ -60,3 +60,16 @@ def test_prove_out_of_time_says_why_and_claims_nothing():
     assert report["proved"] is False
     assert report["value"] is None and report["certificate_text"] is None
     assert report["why_not"]
+
+
+def test_searcher_answer_gets_the_provers_on_the_empty_board():
+    """Issue 88: the race of search and provers lives in the facade, so
+    `Searcher.answer(weak=True)` on an empty m,n,k board gets the provers
+    that `search mnk --weak` gets. 5,5,5: the search alone needs about
+    1.7 s; within 0.4 s the search stops after its share and the pairing
+    proves the draw."""
+    searcher = retrograde.Searcher("mnk", 5, 5, 5)
+    answer = searcher.answer("", time_limit=0.4, weak=True, all_moves=False)
+    assert answer is not None
+    assert answer["value"] == "draw"
+    assert answer["depth"] is None

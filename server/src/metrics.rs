@@ -43,12 +43,13 @@ pub const ENDPOINTS: [(&str, &str); 7] = [
 pub const CODES: [u16; 8] = [200, 400, 404, 405, 408, 413, 500, 503];
 
 /// The engines an answer comes from (`AnsweredBy::name`).
-pub const ENGINES: [&str; 5] = [
+pub const ENGINES: [&str; 6] = [
     "table",
     "search",
     "zones_then_search",
     "general_search",
     "threats",
+    "provers",
 ];
 
 /// The server's counters.

@@ -8,6 +8,8 @@
 //! * [`race`]: the empty m,n,k board's value asked of the search, the
 //!   provers joining it after a first share of the time.
 //! * [`books`]: opening books of the bitboard search, made and read.
+//! * [`notes`]: what the facade tells while it works, typed, for each
+//!   front end to word.
 //! * [`fallback`]: the best move so far, not proved, when a search does not
 //!   finish in time.
 //! * [`solving`]: whole boards into tables, and which table engine solves
@@ -39,6 +41,7 @@
 
 pub mod books;
 pub mod fallback;
+pub mod notes;
 pub mod oracles;
 pub mod prove;
 pub mod race;
@@ -46,11 +49,13 @@ pub mod searching;
 pub mod solving;
 pub mod threats;
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::error::Result;
+use crate::game::Outcome;
 use crate::memory::Budget;
-use crate::position::answer::{answer_with, MoveDetail, Oracle};
+use crate::position::answer::{answer_with, Lookup, MoveDetail, Oracle};
 use crate::position::{BoardGame, Position, Status};
 use crate::runtime::in_pool;
 use crate::search::general::Precision;
@@ -74,6 +79,7 @@ pub fn answer_from_table(
         positions: 0,
         seconds: started.elapsed().as_secs_f64(),
         best_so_far: None,
+        proof: None,
     })
 }
 
@@ -83,6 +89,7 @@ pub fn answer_from_table(
 pub struct Analyzer {
     budget: Budget,
     threads: usize,
+    notes: Option<notes::Notes>,
 }
 
 impl Analyzer {
@@ -92,6 +99,23 @@ impl Analyzer {
         Self {
             budget,
             threads: threads.max(1),
+            notes: None,
+        }
+    }
+
+    /// This analyzer, telling `notes` what it does while it works
+    /// ([`notes::Note`]); without them it works silently.
+    pub fn with_notes(self, notes: notes::Notes) -> Self {
+        Self {
+            notes: Some(notes),
+            ..self
+        }
+    }
+
+    /// Tells `note` to the front end's notes, if any.
+    fn tell(&self, note: notes::Note) {
+        if let Some(notes) = &self.notes {
+            notes.tell(&note);
         }
     }
 
@@ -135,13 +159,14 @@ impl Analyzer {
 
     /// The empty m,n,k board's value, the provers (a pairing, zones, the
     /// win prover) racing `searcher` (which goes on with its table) until
-    /// `deadline` ([`race`]; [`prove::race_for_the_value`]).
+    /// `deadline` or `cancel` ([`race`]; [`prove::race_for_the_value`]).
     /// [`Settled::NotReached`] at once on a board the bitboard search does
     /// not take (the provers answer those alone: [`Self::prove`]).
     pub fn race_for_the_value(
         &self,
         searcher: &PositionSearcher,
         deadline: Option<Instant>,
+        cancel: Option<&AtomicBool>,
     ) -> Result<Settled> {
         match searcher.board_searcher() {
             Some(board) => prove::race_for_the_value(
@@ -150,9 +175,67 @@ impl Analyzer {
                 &self.budget,
                 self.threads,
                 deadline,
+                cancel,
             ),
             None => Ok(Settled::NotReached),
         }
+    }
+
+    /// The race of [`race`]: `question` (the empty m,n,k board's value
+    /// alone, [`race::races`]) asked of `searcher` alone for its first
+    /// share of the time from `started`, then of the provers racing it
+    /// ([`Self::race_for_the_value`]) for the rest. The report holds the
+    /// search's answer, or the provers' proof ([`AnsweredBy::Provers`]:
+    /// the value, no move named).
+    fn answer_by_the_race(
+        &self,
+        game: &BoardGame,
+        searcher: &PositionSearcher,
+        question: &Question,
+        started: Instant,
+    ) -> Result<AnswerReport> {
+        let alone_until = race::search_alone_until(started, question.time_limit);
+        let alone = Question {
+            time_limit: Some(alone_until.saturating_duration_since(Instant::now())),
+            ..*question
+        };
+        let mut report = in_pool(self.threads, || searcher.answer(&alone))??;
+        let cancelled = || {
+            question
+                .cancel
+                .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        if report.proved() || cancelled() {
+            report.seconds = started.elapsed().as_secs_f64();
+            return Ok(report);
+        }
+        self.tell(notes::Note::ProversJoin {
+            searched_alone: started.elapsed(),
+        });
+        let deadline = question.time_limit.map(|limit| started + limit);
+        match self.race_for_the_value(searcher, deadline, question.cancel)? {
+            Settled::BySearch(_) => {
+                // the search's table holds the value now: the answer
+                // (its best move) is read from it
+                let rest = Question {
+                    time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+                    ..*question
+                };
+                let searched = in_pool(self.threads, || searcher.answer(&rest))??;
+                report.answer = searched.answer;
+                report.positions += searched.positions;
+            }
+            Settled::ByProof(proof) => {
+                let root = RootValue(proof.value.for_first_player());
+                let answered = answer_with(game, &question.position, &root, MoveDetail::Best)?;
+                report.answer = answered;
+                report.by = AnsweredBy::Provers;
+                report.proof = Some(proof);
+            }
+            Settled::NotReached => {}
+        }
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok(report)
     }
 
     /// The answer to `question` on `game` by the cascade (module docs):
@@ -184,6 +267,9 @@ impl Analyzer {
             }
         };
         if !question.best_so_far {
+            if race::races(game, question) && searcher.board_searcher().is_some() {
+                return self.answer_by_the_race(game, searcher, question, started);
+            }
             return in_pool(self.threads, || searcher.answer(question))?;
         }
         let reserved = question
@@ -249,5 +335,20 @@ impl Analyzer {
             None => None,
         };
         Ok((best, report))
+    }
+}
+
+/// The empty board's value as a prover settled it: the root's value alone,
+/// without a depth or a move, answered "in part" so that the answer names
+/// no best move (a pairing or a zone proof names none).
+struct RootValue(Outcome);
+
+impl Oracle for RootValue {
+    fn lookup(&self, _: &Position) -> Result<Lookup> {
+        Ok(Lookup::Known(self.0, None))
+    }
+
+    fn answers_in_part(&self) -> bool {
+        true
     }
 }

@@ -442,6 +442,7 @@ pub fn race_for_the_value(
     budget: &Budget,
     threads: usize,
     deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
 ) -> Result<Settled> {
     let request = ProveRequest {
         time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
@@ -465,10 +466,14 @@ pub fn race_for_the_value(
         // one thread: the win prover for half the time left (without a
         // time limit, WIN_VISITS_FIRST positions), then the search
         let (visits, until) = win_share(deadline);
-        if let Some(proof) = provers.by_win_proof(&bitboard, visits, until, None)? {
+        if let Some(proof) = provers.by_win_proof(&bitboard, visits, until, cancel)? {
             return Ok(Settled::ByProof(Box::new(proof)));
         }
         let clock = Clock::until(deadline);
+        let clock = match cancel {
+            Some(flag) => clock.cancelled_by(flag),
+            None => clock,
+        };
         return Ok(
             match in_pool(1, || searcher.search_within(0, 0, Precision::Weak, &clock))?? {
                 Some(result) => Settled::BySearch(result.value),
@@ -476,9 +481,23 @@ pub fn race_for_the_value(
             },
         );
     }
-    // each stops the other once it settles the value
+    // each stops the other once it settles the value; `cancel` stops both
+    // (a watcher relays it, since each listens to one flag)
     let (search_done, proof_done) = (AtomicBool::new(false), AtomicBool::new(false));
+    let both_done = AtomicBool::new(false);
     let (searched, proved) = std::thread::scope(|scope| {
+        if let Some(cancel) = cancel {
+            scope.spawn(|| {
+                while !both_done.load(Ordering::Relaxed) {
+                    if cancel.load(Ordering::Relaxed) {
+                        search_done.store(true, Ordering::Relaxed);
+                        proof_done.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+        }
         let prover = scope.spawn(|| {
             let proved = provers.by_win_proof(&bitboard, None, deadline, Some(&search_done));
             if matches!(proved, Ok(Some(_))) {
@@ -494,6 +513,7 @@ pub fn race_for_the_value(
             search_done.store(true, Ordering::Relaxed);
         }
         let proved = prover.join().expect("the win prover does not panic");
+        both_done.store(true, Ordering::Relaxed);
         (searched, proved)
     });
     if let Some(proof) = proved? {

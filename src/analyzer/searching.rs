@@ -127,6 +127,11 @@ pub enum AnsweredBy {
     GeneralSearch,
     /// The threat prover (m,n,k boards of 65–256 cells): wins, no depths.
     Threats,
+    /// The provers (a pairing, zones, the win prover), which joined the
+    /// search for the empty m,n,k board's value ([`super::race`]) and
+    /// settled it first: the report holds the proof
+    /// ([`AnswerReport::proof`]).
+    Provers,
 }
 
 impl AnsweredBy {
@@ -138,6 +143,7 @@ impl AnsweredBy {
             AnsweredBy::ZonesThenSearch => "zones_then_search",
             AnsweredBy::GeneralSearch => "general_search",
             AnsweredBy::Threats => "threats",
+            AnsweredBy::Provers => "provers",
         }
     }
 }
@@ -247,6 +253,9 @@ pub struct AnswerReport {
     /// ([`Question::best_so_far`]) and the answer names no best move
     /// ([`crate::analyzer::fallback`]).
     pub best_so_far: Option<super::fallback::BestSoFar>,
+    /// The proof, with its certificate, when the provers settled the value
+    /// ([`AnsweredBy::Provers`]).
+    pub proof: Option<Box<super::prove::Proof>>,
 }
 
 impl AnswerReport {
@@ -456,6 +465,7 @@ impl<'p> PositionSearcher<'p> {
             positions,
             seconds: started.elapsed().as_secs_f64(),
             best_so_far: None,
+            proof: None,
         })
     }
 

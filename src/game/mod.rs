@@ -46,6 +46,16 @@ impl GameValue {
         }
     }
 
+    /// The value for the first player, to move, of a position with this
+    /// result (the inverse of [`Self::of_first_player`]).
+    pub fn for_first_player(self) -> Outcome {
+        match self {
+            GameValue::First => Outcome::Win,
+            GameValue::Second => Outcome::Loss,
+            GameValue::Draw => Outcome::Draw,
+        }
+    }
+
     /// `"first"`, `"second"` or `"draw"`, as JSON gives it.
     pub fn name(self) -> &'static str {
         match self {

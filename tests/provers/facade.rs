@@ -147,7 +147,7 @@ fn the_race_settles_the_value_the_search_would() {
     for threads in [1, 2] {
         let searcher = BoardSearcher::new(bitboard.clone(), 1 << 20, None, &Silent);
         let deadline = Some(Instant::now() + Duration::from_secs(120));
-        match race_for_the_value(size, &searcher, &budget, threads, deadline).unwrap() {
+        match race_for_the_value(size, &searcher, &budget, threads, deadline, None).unwrap() {
             Settled::ByProof(proof) => {
                 assert_eq!(proof.value, GameValue::First);
                 assert_eq!(proof.method, ProofMethod::ProofNumberSearch);
@@ -194,4 +194,80 @@ fn prove_methods_keep_their_names() {
     assert_eq!(ProofMethod::ProofNumberSearch.name(), "proof-number search");
     assert_eq!(GameValue::of_first_player(Outcome::Loss).name(), "second");
     assert_ne!(Method::Auto, Method::Threats);
+}
+
+/// Issue 88: the race lives in the facade. `Analyzer::answer`, asked the
+/// empty m,n,k board's value alone (weak, one best move), lets the search
+/// alone have a quarter of the time, then the provers join it; every front
+/// end that asks the facade gets them (Python's `Searcher.answer(weak=True)`
+/// did not). 5,5,5: the search needs about 1.7 s; in its first 0.1 s it
+/// stops, and the pairing proves the draw at once. The note of the race is
+/// told to the analyzer's notes, typed.
+#[test]
+fn the_facade_answers_the_empty_board_by_the_race() {
+    use retrograde::analyzer::notes::{Note, Notes};
+    use retrograde::analyzer::searching::{AnsweredBy, Precision, Question};
+    use retrograde::position::answer::MoveDetail;
+    use retrograde::position::{BoardGame, Position};
+    use std::sync::{Arc, Mutex};
+
+    let told = Arc::new(Mutex::new(Vec::new()));
+    let kept = told.clone();
+    let analyzer = analyzer().with_notes(Notes::new(move |note| {
+        kept.lock().unwrap().push(note.clone());
+    }));
+    let game = BoardGame::new(Family::Mnk, BoardSize::new(5, 5, 5)).unwrap();
+    let searcher = analyzer.searcher(&game, 0).unwrap();
+    let question = Question {
+        precision: Precision::Weak,
+        detail: MoveDetail::Best,
+        time_limit: Some(Duration::from_millis(400)),
+        ..Question::of(Position::default())
+    };
+    let report = analyzer
+        .answer(&game, None, Some(&searcher), &question)
+        .unwrap();
+    assert_eq!(report.by, AnsweredBy::Provers);
+    let proof = report.proof.expect("the pairing's proof");
+    assert_eq!(
+        (proof.value, proof.method),
+        (GameValue::Draw, ProofMethod::Pairing)
+    );
+    let answer = report.answer.expect("the value");
+    assert_eq!((answer.value, answer.depth), (Some("draw"), None));
+    assert!(answer.moves.is_empty(), "a pairing names no move");
+    let told = told.lock().unwrap();
+    assert!(
+        matches!(told[..], [Note::ProversJoin { searched_alone }] if searched_alone < Duration::from_secs(1)),
+        "{told:?}"
+    );
+}
+
+/// The race stops when its question is cancelled: 9,4,4's value takes the
+/// win prover about 86 s and the search longer; cancelled after 0.5 s, the
+/// race returns at once, settled by neither (Python's Ctrl-C).
+#[test]
+fn a_cancelled_race_stops() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let size = BoardSize::new(9, 4, 4);
+    let bitboard = Bitboard::new(Family::Mnk, size).unwrap();
+    let budget = Budget(Bytes(1 << 28));
+    for threads in [1, 2] {
+        let searcher = BoardSearcher::new(bitboard.clone(), 1 << 20, None, &Silent);
+        let cancel = AtomicBool::new(false);
+        let started = Instant::now();
+        let settled = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(500));
+                cancel.store(true, Ordering::Relaxed);
+            });
+            race_for_the_value(size, &searcher, &budget, threads, None, Some(&cancel)).unwrap()
+        });
+        assert!(matches!(settled, Settled::NotReached), "{settled:?}");
+        let took = started.elapsed();
+        assert!(
+            took < Duration::from_secs(20),
+            "{threads} threads: {took:?}"
+        );
+    }
 }
