@@ -32,10 +32,9 @@ use axum::extract::State as Shared;
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use retrograde::analyzer::answer_from_table;
 use retrograde::analyzer::fallback::BestSoFar;
 use retrograde::analyzer::searching::{
-    check_searchable, AnswerReport, AnsweredBy, PositionSearcher, Precision, Question,
+    check_searchable, AnswerReport, PositionSearcher, Precision, Question,
 };
 use retrograde::board::BoardSize;
 use retrograde::position::answer::MoveDetail;
@@ -283,9 +282,13 @@ async fn answer(state: &Arc<State>, asked: Asked) -> Result<AnswerReport, ApiErr
         let oracle = table
             .oracle()
             .ok_or_else(|| ApiError::internal("a board table without answers"))?;
-        let report =
-            answer_from_table(&asked.game, oracle.as_ref(), &asked.position, asked.detail)?;
-        return Ok(report);
+        // the facade's cascade begins with the table: answered at once
+        let question = Question {
+            detail: asked.detail,
+            ..Question::of(asked.position)
+        };
+        let analyzer = state.boards.analyzer();
+        return Ok(analyzer.answer(&asked.game, Some(oracle.as_ref()), None, &question)?);
     }
     check_searchable(&asked.game)?;
     let deadline = tokio::time::Instant::now() + asked.time_limit;
@@ -314,14 +317,9 @@ pub(super) fn question<'a>(
     left: Duration,
     cancel: &'a AtomicBool,
 ) -> Question<'a> {
-    let precision = match searcher.answered_by() {
-        // the threat prover proves values only
-        AnsweredBy::Threats => Precision::Weak,
-        _ => asked.precision,
-    };
     Question {
         position: asked.position,
-        precision,
+        precision: searcher.precision_for(asked.precision),
         detail: asked.detail,
         time_limit: Some(left),
         cancel: Some(cancel),

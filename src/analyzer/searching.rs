@@ -439,6 +439,17 @@ impl<'p> PositionSearcher<'p> {
         }
     }
 
+    /// The precision this searcher answers a question asked to
+    /// `asked`: the threat prover proves values only, so an exact
+    /// question is answered (and reported) weak; the searches answer as
+    /// asked.
+    pub fn precision_for(&self, asked: Precision) -> Precision {
+        match self.answered_by() {
+            AnsweredBy::Threats => Precision::Weak,
+            _ => asked,
+        }
+    }
+
     /// The answer to `question` (every legal move's value with
     /// [`MoveDetail::All`], one best move with [`MoveDetail::Best`]), its
     /// answer `None` when the search did not finish within the time limit
