@@ -19,10 +19,7 @@ pub const SEARCH_7X6_SECONDS: f64 = 17.0;
 /// The command that answers the board by search, and what it is known to
 /// take.
 pub fn search_command(family: Family, cols: u32, rows: u32, k: u32) -> String {
-    let (name, default_k) = match family {
-        Family::Gravity => ("connect", 4),
-        Family::Mnk => ("mnk", 3),
-    };
+    let (name, default_k) = (family.name(), family.default_k());
     let k_arg = if k == default_k {
         String::new()
     } else {

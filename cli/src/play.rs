@@ -202,15 +202,14 @@ fn move_seconds(given: Option<f64>) -> anyhow::Result<std::time::Duration> {
 
 /// `play mnk` / `play connect`: the board of the flags, solved now.
 fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
-    let gravity = args.target == "connect";
-    let default = if gravity { (4, 4) } else { (3, 3) };
-    let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
-    let k = args.k.unwrap_or(if gravity { 4 } else { 3 });
-    let family = if gravity {
-        Family::Gravity
-    } else {
-        Family::Mnk
+    let family = Family::named(&args.target).expect("play's target is mnk or connect here");
+    // a table solved now: the boards that solve in seconds
+    let default = match family {
+        Family::Gravity => (4, 4),
+        Family::Mnk => (3, 3),
     };
+    let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
+    let k = args.k.unwrap_or(family.default_k());
     let game = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
     args.position.position(&game)?;
     args.out.check(&retrograde::tablefile::SavedGame::of_board(
@@ -229,7 +228,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         }
         Err(other) => return Err(other.into()),
     };
-    if !gravity && args.move_seconds.is_some() {
+    if family == Family::Mnk && args.move_seconds.is_some() {
         bail!("--move-seconds is for boards played by search; this m,n,k board is solved whole");
     }
     args.out.save(&saved, &table)?;

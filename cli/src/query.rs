@@ -11,7 +11,6 @@ use retrograde::game::table::OutcomeTable;
 use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
 use retrograde::games::cat_mouse_grid::CatMouseGrid;
 use retrograde::memory::Bytes;
-use retrograde::position::Family;
 use retrograde::tablefile::open::OpenTable;
 use retrograde::tablefile::{
     GravityValues, MappedGravity, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
@@ -155,10 +154,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     }
     let (game, table) = match open {
         OpenTable::Symbolic { board, table } => {
-            args.refuse_options_not_of(match board.family() {
-                Family::Gravity => "connect",
-                Family::Mnk => "mnk",
-            })?;
+            args.refuse_options_not_of(board.family().name())?;
             return super::symbolic::query(&table, &args.position, args.check, &args.run, clock);
         }
         OpenTable::Connect { table, .. } => return gravity(args, &table, size, clock),

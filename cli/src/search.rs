@@ -214,12 +214,14 @@ const LONG_SEARCH_CELLS: u32 = 36;
 /// The facade ([`Analyzer`]) picks the engine and sizes its table.
 pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let (default_size, default_k) = match family {
-        Family::Mnk => ((3, 3), 3),
-        Family::Gravity => ((7, 6), 4),
-    };
-    let (cols, rows) = board_size(args.cols, args.rows, &args.position, default_size)?;
-    let k = args.k.unwrap_or(default_k);
+    let default = family.default_board();
+    let (cols, rows) = board_size(
+        args.cols,
+        args.rows,
+        &args.position,
+        (default.cols, default.rows),
+    )?;
+    let k = args.k.unwrap_or(default.k);
     let time_limit = match args.search.time_limit.map(|s| (s, time_limit(s))) {
         None => None,
         Some((_, Some(limit))) => Some(limit),

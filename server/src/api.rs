@@ -180,20 +180,17 @@ pub(super) fn terms(given: &[(&str, &str)], time: &TimeRange) -> Result<Terms, A
             })
             .transpose()
     };
-    let (family, (cols, rows, k)) = match get("game") {
-        Some("connect") => (Family::Gravity, (7, 6, 4)),
-        Some("mnk") => (Family::Mnk, (3, 3, 3)),
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "unknown game {other:?}: connect or mnk"
-            )))
-        }
+    let family = match get("game") {
+        Some(name) => Family::named(name)
+            .filter(|f| f.name() == name)
+            .ok_or_else(|| ApiError::bad(format!("unknown game {name:?}: connect or mnk")))?,
         None => return Err(ApiError::bad("game is missing: connect or mnk")),
     };
+    let board = family.default_board();
     let size = BoardSize::new(
-        number("cols")?.unwrap_or(cols),
-        number("rows")?.unwrap_or(rows),
-        number("k")?.unwrap_or(k),
+        number("cols")?.unwrap_or(board.cols),
+        number("rows")?.unwrap_or(board.rows),
+        number("k")?.unwrap_or(board.k),
     );
     let game = BoardGame::new(family, size)?;
     let detail = match get("detail") {
@@ -515,7 +512,7 @@ pub async fn healthz(Shared(state): Shared<Arc<State>>) -> Response {
             .tables()
             .map(|(_, b)| {
                 json!({
-                    "game": match b.family() { Family::Gravity => "connect", Family::Mnk => "mnk" },
+                    "game": b.family().name(),
                     "cols": b.cols(),
                     "rows": b.rows(),
                     "k": b.k(),

@@ -60,6 +60,50 @@ pub enum Family {
     Gravity,
 }
 
+impl Family {
+    /// Both families, m,n,k first.
+    pub const ALL: [Family; 2] = [Family::Mnk, Family::Gravity];
+
+    /// The name every front end gives the family: `"mnk"` or `"connect"`
+    /// (the command's subcommand, the HTTP API's `game`, Python's).
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Mnk => "mnk",
+            Family::Gravity => "connect",
+        }
+    }
+
+    /// The family `name` names: [`Self::name`]'s, or `"gravity"` for
+    /// the gravity family.
+    pub fn named(name: &str) -> Option<Family> {
+        match name {
+            "mnk" => Some(Family::Mnk),
+            "connect" | "gravity" => Some(Family::Gravity),
+            _ => None,
+        }
+    }
+
+    /// The stones in a row that win when none is given: 3 (tic-tac-toe)
+    /// on m,n,k boards, 4 (Connect Four) on gravity boards.
+    pub fn default_k(self) -> u32 {
+        match self {
+            Family::Mnk => 3,
+            Family::Gravity => 4,
+        }
+    }
+
+    /// The board a search or an answer takes when none is given:
+    /// tic-tac-toe's 3 × 3, standard Connect Four's 7 × 6, each with its
+    /// [`Self::default_k`]. (A whole board's table defaults to what it
+    /// solves in seconds: `connect`'s 4 × 4.)
+    pub fn default_board(self) -> BoardSize {
+        match self {
+            Family::Mnk => BoardSize::new(3, 3, 3),
+            Family::Gravity => BoardSize::new(7, 6, 4),
+        }
+    }
+}
+
 /// A player. X moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {

@@ -150,8 +150,8 @@ impl SavedGame {
         match self {
             SavedGame::Graph(_) => "cat-mouse",
             SavedGame::Grid { .. } => "cat-mouse-grid",
-            SavedGame::Mnk { .. } => "mnk",
-            SavedGame::Gravity { .. } => "connect",
+            SavedGame::Mnk { .. } => crate::position::Family::Mnk.name(),
+            SavedGame::Gravity { .. } => crate::position::Family::Gravity.name(),
             SavedGame::Nim { .. } => "nim",
             SavedGame::CanIWin { .. } => "can-i-win",
             SavedGame::Ends { .. } => "ends",

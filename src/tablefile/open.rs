@@ -178,10 +178,7 @@ impl OpenTable {
         match self {
             Self::Mnk { .. } => "mnk",
             Self::Connect { .. } => "connect",
-            Self::Symbolic { board, .. } => match board.family() {
-                Family::Gravity => "connect",
-                Family::Mnk => "mnk",
-            },
+            Self::Symbolic { board, .. } => board.family().name(),
             Self::Other(game, _) => game.kind_name(),
         }
     }

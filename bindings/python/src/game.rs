@@ -15,21 +15,16 @@ use crate::errors::IntoPy;
 
 /// The family named by `name`: `"connect"` (or `"gravity"`) or `"mnk"`.
 pub fn family_named(name: &str) -> PyResult<Family> {
-    match name {
-        "connect" | "gravity" => Ok(Family::Gravity),
-        "mnk" => Ok(Family::Mnk),
-        other => Err(PyValueError::new_err(format!(
-            "unknown game {other:?}: give \"connect\" or \"mnk\""
-        ))),
-    }
+    Family::named(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown game {name:?}: give \"connect\" or \"mnk\""
+        ))
+    })
 }
 
 /// The name of `family` in Python (`"connect"` or `"mnk"`).
 pub fn family_name(family: Family) -> &'static str {
-    match family {
-        Family::Gravity => "connect",
-        Family::Mnk => "mnk",
-    }
+    family.name()
 }
 
 /// The board of `family` checked as every command checks it (sides 1 to
@@ -37,13 +32,9 @@ pub fn family_name(family: Family) -> &'static str {
 /// gravity boards and 3 on m,n,k boards, as the command line's.
 pub fn board(family: &str, cols: u32, rows: u32, k: Option<u32>) -> PyResult<BoardGame> {
     let family = family_named(family)?;
-    let default_k = match family {
-        Family::Gravity => 4,
-        Family::Mnk => 3,
-    };
     BoardGame::new(
         family,
-        retrograde::board::BoardSize::new(cols, rows, k.unwrap_or(default_k)),
+        retrograde::board::BoardSize::new(cols, rows, k.unwrap_or(family.default_k())),
     )
     .py_err()
 }
