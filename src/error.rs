@@ -94,6 +94,11 @@ pub enum Error {
     #[error("{0} did not finish within its time limit")]
     OutOfTime(String),
 
+    /// The caller cancelled the work (its cancel flag was set) before it
+    /// finished.
+    #[error("{0} was cancelled")]
+    Cancelled(String),
+
     /// Rayon could not start the requested worker threads.
     #[error("could not start the thread pool: {0}")]
     ThreadPool(String),

@@ -18,6 +18,8 @@
 //!   projected to finish within [`LONG_RUN_SECONDS`]
 //!   ([`symbolic_unasked`]).
 
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::Analyzer;
@@ -187,8 +189,29 @@ impl SolvedBoard {
         }
     }
 }
-
 impl Analyzer {
+    /// [`Self::solve`], stopped between its steps (a ply, a level) once
+    /// `cancel` is set: [`Error::Cancelled`], nothing kept. The engines
+    /// tell their progress between parallel steps, from the thread that
+    /// drives the solve; the check there ends the solve by unwinding with
+    /// a private payload (which skips the panic hook: nothing is printed),
+    /// caught here, every structure dropped on the way out.
+    pub fn solve_cancellable(
+        &self,
+        game: &BoardGame,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<SolvedBoard> {
+        let checked = CancelBetweenSteps { progress, cancel };
+        match catch_unwind(AssertUnwindSafe(|| self.solve(game, &checked))) {
+            Ok(solved) => solved,
+            Err(payload) if payload.is::<Cancelled>() => {
+                Err(Error::Cancelled(format!("the solve of {}", game.size())))
+            }
+            Err(payload) => resume_unwind(payload),
+        }
+    }
+
     /// Solves `game` whole by its explicit engine (m,n,k: the dense layered
     /// engine, sides to 5; gravity: the sparse layered engine), telling
     /// `progress`; refused, with the figure, when its estimate exceeds the
@@ -259,5 +282,39 @@ impl Analyzer {
         in_pool(self.threads, || {
             solve_holding(game, &self.budget, progress, held)
         })?
+    }
+}
+
+/// The payload of the unwind that ends a cancelled solve.
+struct Cancelled;
+
+/// A solve's progress that ends the solve at its next step once `cancel`
+/// is set ([`Analyzer::solve_cancellable`]), passing every call on.
+struct CancelBetweenSteps<'a> {
+    progress: &'a dyn Progress,
+    cancel: &'a AtomicBool,
+}
+
+impl CancelBetweenSteps<'_> {
+    fn check(&self) {
+        if self.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            resume_unwind(Box::new(Cancelled));
+        }
+    }
+}
+
+impl Progress for CancelBetweenSteps<'_> {
+    fn stage(&self, name: &str, total: u64) {
+        self.check();
+        self.progress.stage(name, total);
+    }
+
+    fn advance(&self, units: u64) {
+        self.check();
+        self.progress.advance(units);
+    }
+
+    fn note(&self, text: &str) {
+        self.progress.note(text);
     }
 }

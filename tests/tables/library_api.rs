@@ -86,3 +86,57 @@ fn other_tables_open_as_their_game_and_answer_no_board_position() {
     assert!(too_big.contains("loading"), "{too_big}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 88: a solve takes a cancel flag (the Python bindings unwound a
+/// panic from their own progress receiver to stop one). Cancelled 50 ms in,
+/// 6×4 Connect Four (a few seconds whole) stops with `Error::Cancelled`
+/// at its next ply; not cancelled, the same call gives `solve`'s table.
+#[test]
+fn a_solve_stops_when_cancelled() {
+    use retrograde::error::Error;
+    use retrograde::position::{BoardGame, Family};
+    use retrograde::runtime::progress::Silent;
+    use retrograde::Analyzer;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    let analyzer = Analyzer::new(Budget(Bytes(1 << 31)), 2);
+    let board =
+        BoardGame::new(Family::Gravity, retrograde::board::BoardSize::new(6, 4, 4)).unwrap();
+    let cancel = AtomicBool::new(false);
+    let started = Instant::now();
+    let stopped = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            cancel.store(true, Ordering::Relaxed);
+        });
+        analyzer.solve_cancellable(&board, &Silent, &cancel)
+    });
+    assert!(
+        matches!(stopped, Err(Error::Cancelled(_))),
+        "{:?}",
+        stopped.map(|_| ())
+    );
+    let small = BoardGame::new(Family::Mnk, retrograde::board::BoardSize::new(3, 3, 3)).unwrap();
+    let kept = AtomicBool::new(false);
+    let whole = analyzer.solve_cancellable(&small, &Silent, &kept).unwrap();
+    let plain = analyzer.solve(&small, &Silent).unwrap();
+    let answer = |solved: &retrograde::analyzer::solving::SolvedBoard| {
+        let report = retrograde::analyzer::answer_from_table(
+            &small,
+            solved.oracle().as_ref(),
+            &retrograde::position::Position::default(),
+            retrograde::position::answer::MoveDetail::All,
+        )
+        .unwrap();
+        serde_json::to_value(report.answer).unwrap()
+    };
+    assert_eq!(answer(&whole), answer(&plain));
+    assert_eq!(answer(&whole)["value"], "draw");
+    // stopped at its next ply, not at the end of the solve
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -81,7 +81,7 @@ pub fn to_py(error: Error) -> PyErr {
             None => PyOSError::new_err(text),
         },
         Error::OutOfTime(_) => PyTimeoutError::new_err(text),
-        Error::ThreadPool(_) => PyRuntimeError::new_err(text),
+        Error::ThreadPool(_) | Error::Cancelled(_) => PyRuntimeError::new_err(text),
     }
 }
 

@@ -4,13 +4,9 @@
 //! handler that raises) sets the work's cancel flag and, once the work has
 //! stopped, is raised in Python in place of the result.
 //!
-//! Searches stop on the flag through their clock. A solve has no clock: it
-//! runs under [`CancelAtPly`], a progress receiver that ends the solve
-//! between plies by unwinding with a [`Cancelled`] payload
-//! (`resume_unwind`, which skips the panic hook, so nothing is printed);
-//! the worker catches it. Unwinding from a progress call is sound: the
-//! engines call it from the thread driving the solve, between parallel
-//! steps, and every structure is dropped on the way out.
+//! Searches stop on the flag through their clock, solves between their
+//! steps (`Analyzer::solve_cancellable`): the library stops; this module
+//! only waits, watches the signals and raises.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -19,10 +15,6 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use retrograde::runtime::progress::Progress;
-
-/// The payload of the unwind that ends a cancelled solve.
-struct Cancelled;
 
 /// How often the waiting thread looks at Python's signals.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
@@ -53,11 +45,6 @@ pub fn run<T: Send>(
             receiver = back;
             match got {
                 Ok(Ok(result)) => return raised.map_or(result, Err),
-                Ok(Err(payload)) if payload.is::<Cancelled>() => {
-                    return Err(
-                        raised.unwrap_or_else(|| PyRuntimeError::new_err("the call was cancelled"))
-                    )
-                }
                 Ok(Err(payload)) => resume_unwind(payload),
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
                     return Err(PyRuntimeError::new_err(
@@ -75,26 +62,4 @@ pub fn run<T: Send>(
             }
         }
     })
-}
-
-/// A progress receiver that ends the solve at its next step once `cancel`
-/// is set (see the module doc).
-pub struct CancelAtPly<'a>(pub &'a AtomicBool);
-
-impl CancelAtPly<'_> {
-    fn check(&self) {
-        if self.0.load(Relaxed) {
-            resume_unwind(Box::new(Cancelled));
-        }
-    }
-}
-
-impl Progress for CancelAtPly<'_> {
-    fn stage(&self, _: &str, _: u64) {
-        self.check();
-    }
-
-    fn advance(&self, _: u64) {
-        self.check();
-    }
 }

@@ -4,6 +4,7 @@
 //! does.
 
 use retrograde::board::BoardSize;
+use retrograde::runtime::progress::Silent;
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
@@ -23,7 +24,7 @@ use retrograde::Analyzer;
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;
 use crate::game::{board, family_name, position_of};
-use crate::interrupt::{self, CancelAtPly};
+use crate::interrupt;
 use crate::limits;
 
 /// The memory budget: `max_memory` as bytes (an int) or a size such as
@@ -216,9 +217,8 @@ pub fn solve(
     let budget = budget(max_memory)?;
     let threads = limits::threads(py, threads)?;
     let held = interrupt::run(py, |cancel| {
-        let progress = CancelAtPly(cancel);
         let solved = Analyzer::new(budget, threads)
-            .solve(&board, &progress)
+            .solve_cancellable(&board, &Silent, cancel)
             .py_err()?;
         let (saved, table, _) = solved.into_parts();
         let solved = Held::Solved(saved, table);
