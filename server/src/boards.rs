@@ -20,7 +20,7 @@ use retrograde::analyzer::books::shipped_boards;
 use retrograde::analyzer::searching::PositionSearcher;
 use retrograde::memory::{Budget, Bytes};
 use retrograde::position::BoardGame;
-use retrograde::tablefile::open::OpenTable;
+use retrograde::tablefile::open::{opened_table_bytes, OpenTable};
 use retrograde::Analyzer;
 
 /// The most boards whose searchers are kept at once.
@@ -46,7 +46,7 @@ impl Boards {
     /// `budget`, and leaves the rest of it to the searchers.
     pub fn open(paths: &[PathBuf], budget: Budget, threads: usize) -> anyhow::Result<Self> {
         let mut tables: Vec<(PathBuf, OpenTable)> = Vec::new();
-        let mut mapped = 0u64;
+        let mut mapped = Bytes(0);
         for path in paths {
             let table = OpenTable::open(path, &budget)
                 .map_err(|e| anyhow::anyhow!("--table {}: {e}", path.display()))?;
@@ -64,22 +64,12 @@ impl Boards {
                     other.display()
                 );
             }
-            // the file, and the skip indices of a gravity table's blocks
-            // as they are read (at most a twelfth of it: counted an eighth)
-            let bytes = file_bytes(path);
-            mapped = mapped.saturating_add(bytes.saturating_add(bytes / 8));
+            mapped = Bytes(mapped.0.saturating_add(opened_table_bytes(path).0));
             tables.push((path.clone(), table));
         }
-        let left = budget.0 .0.checked_sub(mapped).ok_or_else(|| {
-            anyhow::anyhow!(
-                "the tables take {}, over the memory budget of {}: raise --max-memory",
-                Bytes(mapped),
-                budget.0
-            )
-        })?;
-        let each = Budget(Bytes(left / (MAX_SEARCHERS as u64 + 1)));
+        let analyzer = Analyzer::for_kept_searchers(budget, mapped, MAX_SEARCHERS, threads)?;
         let boards = Self {
-            analyzer: Analyzer::new(each, threads),
+            analyzer,
             tables,
             searchers: Mutex::new((0, Vec::new())),
         };
@@ -140,10 +130,4 @@ impl Boards {
         });
         Ok(searcher)
     }
-}
-
-/// The bytes of the file at `path` (0 if it cannot be read: opening it
-/// has already succeeded).
-fn file_bytes(path: &Path) -> u64 {
-    std::fs::metadata(path).map_or(0, |m| m.len())
 }

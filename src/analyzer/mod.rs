@@ -93,6 +93,28 @@ pub struct Analyzer {
 }
 
 impl Analyzer {
+    /// The analyzer of a service that keeps the searchers of up to
+    /// `searchers` boards at once beside loaded tables that take `tables`
+    /// of memory, all within `budget`: each searcher gets an equal share
+    /// of what the tables leave, and one share more is held back (a
+    /// searcher evicted while its search still runs keeps its table until
+    /// the search ends). Refused, with the figures, when the tables alone
+    /// exceed the budget.
+    pub fn for_kept_searchers(
+        budget: Budget,
+        tables: crate::memory::Bytes,
+        searchers: usize,
+        threads: usize,
+    ) -> Result<Self> {
+        budget.check("the loaded tables", tables)?;
+        let left = budget.0 .0 - tables.0;
+        let shares = searchers as u64 + 1;
+        Ok(Self::new(
+            Budget(crate::memory::Bytes(left / shares)),
+            threads,
+        ))
+    }
+
     /// An analyzer that works within `budget` on `threads` workers (at
     /// least 1).
     pub fn new(budget: Budget, threads: usize) -> Self {

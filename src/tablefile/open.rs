@@ -183,3 +183,13 @@ impl OpenTable {
         }
     }
 }
+
+/// The memory a table file at `path` takes once opened to answer from it:
+/// the file (mapped or read whole), and an eighth more for the skip
+/// indices of a gravity table's blocks as they are read (at most a
+/// twelfth of it); 0 if the file cannot be read (an open has already
+/// succeeded or failed on it).
+pub fn opened_table_bytes(path: &std::path::Path) -> crate::memory::Bytes {
+    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    crate::memory::Bytes(bytes.saturating_add(bytes / 8))
+}

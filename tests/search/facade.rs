@@ -235,3 +235,28 @@ fn the_fallback_keeps_the_value_of_most_positions() {
     eprintln!("fallback {kept}/{asked} = {rate:.2}, a random mover {random:.2}");
     assert!(rate > random, "fallback {rate:.2}, random {random:.2}");
 }
+
+/// Issue 88: a service's budget split is the facade's decision
+/// (`Analyzer::for_kept_searchers`; the server split it itself): the
+/// tables' memory first, the rest shared by the kept searchers and one
+/// share more; the tables alone over the budget are refused with the
+/// figures, naming the budget's setting.
+#[test]
+fn the_facade_splits_a_services_budget() {
+    use retrograde::error::{Error, Setting};
+    use retrograde::memory::{Budget, Bytes};
+    use retrograde::Analyzer;
+    let budget = Budget(Bytes(10_000));
+    let analyzer = Analyzer::for_kept_searchers(budget, Bytes(1_000), 4, 2).unwrap();
+    assert_eq!(analyzer.budget().0, Bytes(1_800));
+    assert_eq!(analyzer.threads(), 2);
+    match Analyzer::for_kept_searchers(budget, Bytes(10_001), 4, 2) {
+        Err(Error::OverMemoryBudget {
+            needed, remedies, ..
+        }) => {
+            assert_eq!(needed, Bytes(10_001));
+            assert!(remedies.iter().any(|r| r.setting == Setting::MaxMemory));
+        }
+        other => panic!("{:?}", other.map(|a| a.budget().0)),
+    }
+}
