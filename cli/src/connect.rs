@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use retrograde::analyzer::solving::hands_over_to_symbolic;
+use retrograde::analyzer::solving::{hands_over_to_symbolic, TableEngine};
 use retrograde::games::gravity::Gravity;
 use retrograde::position::{BoardGame, Family, Position};
 use retrograde::summary::{gravity_counts_summary, gravity_empty_board, gravity_totals};
@@ -98,7 +98,12 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     }
     // under auto the explicit engine runs first and hands over when it
     // refuses the board for memory (below)
-    if args.engine.symbolic(|| false) && !args.search {
+    let size = BoardSize::new(cols, rows, args.k);
+    let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
+    let request = args.engine.request();
+    let encoding = args.engine.encoding(Family::Gravity);
+    let engine = analyzer.table_engine(Family::Gravity, size, encoding, &request)?;
+    if matches!(engine, TableEngine::Symbolic(_)) && !args.search {
         return run_symbolic(args, cols, rows);
     }
     // under mpirun the ranks refuse a search (one position is answered in
@@ -155,23 +160,20 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let threads = args.run.threads();
     let bar = args.run.progress_plies();
     let solved = match Analyzer::new(args.run.budget(), threads).solve(&board, &bar) {
-        Err(refused) if hands_over_to_symbolic(args.engine.engine.asked(), &refused) => {
+        Err(refused) if hands_over_to_symbolic(request.asked, &refused) => {
             bar.finish();
-            let layout = retrograde::tables::symbolic::Layout::new(
-                Family::Gravity,
-                BoardSize::new(cols, rows, args.k),
-                args.engine.encoding(Family::Gravity),
-            )?;
-            let note = super::engine_choice::symbolic_instead(
-                &layout,
-                args.engine.count_only,
-                &format!(
-                    "the explicit engine stops: {}",
-                    super::output::in_flags(&refused)
-                ),
-            )?;
-            if !args.run.quiet() {
-                eprintln!("note: {note}");
+            let why = format!(
+                "the explicit engine stops: {}",
+                super::output::in_flags(&refused)
+            );
+            match analyzer.hand_over(Family::Gravity, size, encoding, &request, why)? {
+                TableEngine::Symbolic(Some(hand_over)) if !args.run.quiet() => {
+                    eprintln!("note: {}", super::engine_choice::hand_over_note(&hand_over));
+                }
+                TableEngine::Refused(why) => {
+                    return Err(super::engine_choice::refusal(Family::Gravity, size, &why))
+                }
+                _ => {}
             }
             return run_symbolic(args, cols, rows);
         }

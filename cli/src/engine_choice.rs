@@ -6,7 +6,10 @@
 //! then the symbolic run with its projected time, started only when asked
 //! for (`--engine symbolic`).
 
-use retrograde::analyzer::solving::{long_symbolic_run, symbolic_unasked, Unasked};
+use retrograde::analyzer::solving::{
+    long_symbolic_run, AutoRefusal, HandOver, SYMBOLIC_REACH_CELLS,
+};
+use retrograde::board::BoardSize;
 use retrograde::position::Family;
 use retrograde::tables::symbolic::projection::{duration_in_words, Projection};
 use retrograde::tables::symbolic::Layout;
@@ -49,22 +52,38 @@ pub fn projected(p: &Projection) -> String {
     }
 }
 
-/// Under `auto`, after the explicit engine refused the board for `why`:
-/// `Ok(note)` to run the symbolic engine (the note to print), or the
-/// refusal naming the faster command.
-pub fn symbolic_instead(layout: &Layout, count_only: bool, why: &str) -> anyhow::Result<String> {
-    match symbolic_unasked(layout, count_only) {
-        Unasked::TooLong(p) => anyhow::bail!(
+/// The facade's hand-over to the symbolic engine, in words (the note
+/// printed before the run).
+pub fn hand_over_note(hand_over: &HandOver) -> String {
+    match &hand_over.projection {
+        Some(p) => format!(
+            "{}; solving with the symbolic engine instead (projected {})",
+            hand_over.why,
+            projected(p)
+        ),
+        None => format!(
+            "{}; solving with the symbolic engine instead",
+            hand_over.why
+        ),
+    }
+}
+
+/// `auto`'s refusal of the board of `family` and `size`, in words: the
+/// command that answers fastest first, then why no engine starts.
+pub fn refusal(family: Family, size: BoardSize, refusal: &AutoRefusal) -> anyhow::Error {
+    let BoardSize { cols, rows, k } = size;
+    match refusal {
+        AutoRefusal::ProjectedTooLong { why, projection } => anyhow::anyhow!(
             "{}; solving every position is beyond the explicit engine here ({why}), and the \
              symbolic engine is projected to take {}: start it with --engine symbolic",
-            search_command(layout.family, layout.cols, layout.rows, layout.k),
-            projected(&p)
+            search_command(family, cols, rows, k),
+            projected(projection)
         ),
-        Unasked::Start(Some(p)) => Ok(format!(
-            "{why}; solving with the symbolic engine instead (projected {})",
-            projected(&p)
-        )),
-        Unasked::Start(None) => Ok(format!("{why}; solving with the symbolic engine instead")),
+        AutoRefusal::PastSymbolicReach { why } => anyhow::anyhow!(
+            "m,n,k {} with k = {k}: {why}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value (by search, or past 40 cells by relevance zones and pairings); `--engine symbolic` tries the decision diagrams anyway",
+            super::output::board_name(cols, rows),
+            cols * rows
+        ),
     }
 }
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use retrograde::analyzer::solving::{mnk_auto_choice, AutoChoice, SYMBOLIC_REACH_CELLS};
+use retrograde::analyzer::solving::TableEngine;
 use retrograde::game::Outcome;
 use retrograde::games::mnk::Mnk;
 use retrograde::position::answer::plies;
@@ -22,7 +22,7 @@ use super::output::{
     board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
 };
 use super::position::{board_size, print_table_answer, PositionArgs};
-use super::symbolic::{EngineArgs, EngineChoice};
+use super::symbolic::EngineArgs;
 use super::{OutArgs, RunArgs, Timing};
 use retrograde::tablefile::SavedTable;
 
@@ -159,31 +159,25 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
             retrograde::board::BoardSize::new(cols, rows, k),
         )?;
     }
-    let beyond_dense = || -> anyhow::Result<bool> {
-        let why = match mnk_auto_choice(BoardSize { cols, rows, k }, &args.run.budget()) {
-            AutoChoice::Explicit => return Ok(false),
-            AutoChoice::Symbolic { why } if why.is_empty() => return Ok(true),
-            AutoChoice::Symbolic { why } => why,
-            AutoChoice::Refused { why } => anyhow::bail!(
-                "m,n,k {} with k = {k}: {why}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value (by search, or past 40 cells by relevance zones and pairings); `--engine symbolic` tries the decision diagrams anyway",
-                board_name(cols, rows),
-                cols * rows
-            ),
-        };
-        let layout = retrograde::tables::symbolic::Layout::new(
-            Family::Mnk,
-            BoardSize { cols, rows, k },
-            args.engine.encoding(Family::Mnk),
-        )?;
-        let note = super::engine_choice::symbolic_instead(&layout, args.engine.count_only, &why)?;
-        if !args.run.quiet() {
-            eprintln!("note: {note}");
+    let size = BoardSize { cols, rows, k };
+    let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
+    let engine = analyzer.table_engine(
+        Family::Mnk,
+        size,
+        args.engine.encoding(Family::Mnk),
+        &args.engine.request(),
+    )?;
+    let chosen = match engine {
+        TableEngine::Explicit => false,
+        TableEngine::Symbolic(hand_over) => {
+            if let Some(hand_over) = hand_over.filter(|_| !args.run.quiet()) {
+                eprintln!("note: {}", super::engine_choice::hand_over_note(&hand_over));
+            }
+            true
         }
-        Ok(true)
-    };
-    let chosen = match args.engine.engine {
-        EngineChoice::Auto if !args.engine.symbolic(|| false) => beyond_dense()?,
-        _ => args.engine.symbolic(|| false),
+        TableEngine::Refused(why) => {
+            return Err(super::engine_choice::refusal(Family::Mnk, size, &why))
+        }
     };
     if !chosen {
         return Ok(None);

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use retrograde::analyzer::solving::EngineAsked;
+use retrograde::analyzer::solving::EngineRequest;
 use retrograde::position::{BoardGame, Family};
 use retrograde::tablefile::oracles::SymbolicTable;
 use retrograde::tablefile::symbolic::{
@@ -92,20 +93,19 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// What these flags ask of the facade's choice of engine
+    /// ([`retrograde::Analyzer::table_engine`]).
+    pub fn request(&self) -> EngineRequest {
+        EngineRequest {
+            asked: self.engine.asked(),
+            symbolic_settings: self.wants_symbolic(),
+            count_only: self.count_only,
+        }
+    }
+
     /// Whether an option only the symbolic engine takes was given.
     pub fn wants_symbolic(&self) -> bool {
         self.count_only || self.encoding.is_some() || self.checkpoint.is_some()
-    }
-
-    /// Whether the symbolic engine runs: as asked, or under `auto` when a
-    /// symbolic-only option was given or `beyond_explicit` says the
-    /// explicit engine cannot take the board (asked only then).
-    pub fn symbolic(&self, beyond_explicit: impl FnOnce() -> bool) -> bool {
-        match self.engine {
-            EngineChoice::Symbolic => true,
-            EngineChoice::Explicit => false,
-            EngineChoice::Auto => self.wants_symbolic() || beyond_explicit(),
-        }
     }
 
     /// Refuses symbolic-only options with `--engine explicit`.

@@ -38,7 +38,9 @@ use crate::tablefile::oracles::{GravityTable, MnkTable};
 use crate::tablefile::{SavedGame, SavedTable};
 use crate::tables::retrograde::{solve_holding, SolveStats};
 use crate::tables::symbolic::projection::{project, Projection};
-use crate::tables::symbolic::{solve_symbolic, Layout, PlySink, SymbolicRun, SymbolicSolution};
+use crate::tables::symbolic::{
+    solve_symbolic, Encoding, Layout, PlySink, SymbolicRun, SymbolicSolution,
+};
 
 /// Which table engine a front end asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +146,130 @@ pub fn symbolic_unasked(layout: &Layout, count_only: bool) -> Unasked {
 /// [`LONG_RUN_SECONDS`]), for a note before it starts; `None` otherwise.
 pub fn long_symbolic_run(layout: &Layout, count_only: bool) -> Option<Projection> {
     project(layout, count_only).filter(|p| p.seconds > LONG_RUN_SECONDS)
+}
+
+/// What a front end asked of a whole board's solve: the engine, and
+/// whether a setting only the symbolic engine takes was given (its
+/// encoding, a checkpoint, counts only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineRequest {
+    /// The engine asked for.
+    pub asked: EngineAsked,
+    /// A symbolic-only setting was given: under `auto` the symbolic engine
+    /// runs.
+    pub symbolic_settings: bool,
+    /// Counts only (the symbolic engine's cheaper run): what a projection
+    /// is of.
+    pub count_only: bool,
+}
+
+/// The facade's decision of which table engine solves a whole board
+/// ([`Analyzer::table_engine`], [`Analyzer::hand_over`]); each front end
+/// words the notes and refusals.
+#[derive(Clone, Debug)]
+pub enum TableEngine {
+    /// The explicit engine. On a gravity board under `auto`, its refusal
+    /// for memory hands the board to the symbolic engine
+    /// ([`Analyzer::hand_over`]).
+    Explicit,
+    /// The symbolic engine: asked for, wanted by a symbolic-only setting,
+    /// or handed the board under `auto` (then with the reason and the
+    /// projection, for a note).
+    Symbolic(Option<HandOver>),
+    /// Neither, under `auto`: the symbolic engine is not started unasked
+    /// on this board.
+    Refused(AutoRefusal),
+}
+
+/// Why `auto` handed a board to the symbolic engine, and what the run is
+/// projected to take.
+#[derive(Clone, Debug)]
+pub struct HandOver {
+    /// Why the explicit engine does not take the board.
+    pub why: String,
+    /// The symbolic run's projection, where there is one.
+    pub projection: Option<Projection>,
+}
+
+/// Why `auto` starts no engine on a board (asked for by name, the
+/// symbolic engine still runs).
+#[derive(Clone, Debug)]
+pub enum AutoRefusal {
+    /// Past the explicit engine (`why`) and past the
+    /// [`SYMBOLIC_REACH_CELLS`] the symbolic engine is started on unasked.
+    PastSymbolicReach {
+        /// Why the explicit engine does not take the board.
+        why: String,
+    },
+    /// Past the explicit engine (`why`), and the symbolic run is
+    /// projected past [`LONG_RUN_SECONDS`].
+    ProjectedTooLong {
+        /// Why the explicit engine does not take the board.
+        why: String,
+        /// The projection.
+        projection: Projection,
+    },
+}
+
+impl Analyzer {
+    /// Which engine solves the board of `family` and `size` whole (in
+    /// `encoding`, should it be the symbolic engine), as `request` asks
+    /// (module docs): asked by name, that one; a symbolic-only setting,
+    /// the symbolic engine; otherwise `auto`. On m,n,k boards `auto` takes
+    /// the dense engine where its estimate fits the budget, else hands the
+    /// board to the symbolic engine ([`mnk_auto_choice`], and
+    /// [`Self::hand_over`]'s projection rule); on gravity boards it starts
+    /// with the explicit engine, whose refusal for memory hands over.
+    pub fn table_engine(
+        &self,
+        family: Family,
+        size: BoardSize,
+        encoding: Encoding,
+        request: &EngineRequest,
+    ) -> Result<TableEngine> {
+        match request.asked {
+            EngineAsked::Symbolic => return Ok(TableEngine::Symbolic(None)),
+            EngineAsked::Explicit => return Ok(TableEngine::Explicit),
+            EngineAsked::Auto if request.symbolic_settings => {
+                return Ok(TableEngine::Symbolic(None))
+            }
+            EngineAsked::Auto => {}
+        }
+        if family == Family::Gravity {
+            return Ok(TableEngine::Explicit);
+        }
+        Ok(match mnk_auto_choice(size, &self.budget) {
+            AutoChoice::Explicit => TableEngine::Explicit,
+            AutoChoice::Symbolic { why } if why.is_empty() => TableEngine::Symbolic(None),
+            AutoChoice::Symbolic { why } => {
+                return self.hand_over(family, size, encoding, request, why)
+            }
+            AutoChoice::Refused { why } => {
+                TableEngine::Refused(AutoRefusal::PastSymbolicReach { why })
+            }
+        })
+    }
+
+    /// Under `auto`, once the explicit engine does not take the board of
+    /// `family` and `size` for `why`: the symbolic engine (in `encoding`),
+    /// unless its run (counts only as `request` says) is projected past
+    /// [`LONG_RUN_SECONDS`].
+    pub fn hand_over(
+        &self,
+        family: Family,
+        size: BoardSize,
+        encoding: Encoding,
+        request: &EngineRequest,
+        why: String,
+    ) -> Result<TableEngine> {
+        let layout = Layout::new(family, size, encoding)?;
+        Ok(match symbolic_unasked(&layout, request.count_only) {
+            Unasked::TooLong(projection) => {
+                TableEngine::Refused(AutoRefusal::ProjectedTooLong { why, projection })
+            }
+            Unasked::Start(projection) => TableEngine::Symbolic(Some(HandOver { why, projection })),
+        })
+    }
 }
 
 /// A whole board solved by an explicit engine: its description for a

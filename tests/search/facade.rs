@@ -260,3 +260,83 @@ fn the_facade_splits_a_services_budget() {
         other => panic!("{:?}", other.map(|a| a.budget().0)),
     }
 }
+
+/// Issue 88: which table engine solves a whole board is the facade's
+/// decision (`Analyzer::table_engine`, `Analyzer::hand_over`), typed; the
+/// command line only words it (`retrograde mnk` and `connect` made it).
+#[test]
+fn the_facade_chooses_the_table_engine() {
+    use retrograde::analyzer::solving::{AutoRefusal, EngineAsked, EngineRequest, TableEngine};
+    use retrograde::tables::symbolic::Encoding;
+    let request = |asked, symbolic_settings| EngineRequest {
+        asked,
+        symbolic_settings,
+        count_only: false,
+    };
+    let roomy = Analyzer::new(Budget(Bytes(1 << 30)), 1);
+    let choose = |analyzer: &Analyzer, family, cols, rows, k, asked, settings| {
+        analyzer
+            .table_engine(
+                family,
+                BoardSize::new(cols, rows, k),
+                Encoding::Pair,
+                &request(asked, settings),
+            )
+            .unwrap()
+    };
+    use EngineAsked::{Auto, Explicit, Symbolic};
+    let mnk = Family::Mnk;
+    assert!(matches!(
+        choose(&roomy, mnk, 3, 3, 3, Auto, false),
+        TableEngine::Explicit
+    ));
+    assert!(matches!(
+        choose(&roomy, mnk, 3, 3, 3, Explicit, true),
+        TableEngine::Explicit
+    ));
+    assert!(matches!(
+        choose(&roomy, mnk, 3, 3, 3, Symbolic, false),
+        TableEngine::Symbolic(None)
+    ));
+    // a symbolic-only setting under auto
+    assert!(matches!(
+        choose(&roomy, mnk, 3, 3, 3, Auto, true),
+        TableEngine::Symbolic(None)
+    ));
+    // past the dense engine's sides and the symbolic engine's measured reach
+    assert!(matches!(
+        choose(&roomy, mnk, 6, 6, 4, Auto, false),
+        TableEngine::Refused(AutoRefusal::PastSymbolicReach { .. })
+    ));
+    // the dense estimate over a small budget: handed over, with the reason
+    let small = Analyzer::new(Budget(Bytes(1 << 16)), 1);
+    match choose(&small, mnk, 4, 4, 3, Auto, false) {
+        TableEngine::Symbolic(Some(hand_over)) => {
+            assert!(
+                hand_over.why.contains("over the budget"),
+                "{}",
+                hand_over.why
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // gravity boards start with the explicit engine, which hands over on
+    // its refusal for memory
+    assert!(matches!(
+        choose(&roomy, Family::Gravity, 7, 6, 4, Auto, false),
+        TableEngine::Explicit
+    ));
+    let handed = roomy
+        .hand_over(
+            Family::Gravity,
+            BoardSize::new(4, 4, 4),
+            Encoding::Column,
+            &request(Auto, false),
+            "the explicit engine stops".into(),
+        )
+        .unwrap();
+    assert!(
+        matches!(handed, TableEngine::Symbolic(Some(_))),
+        "{handed:?}"
+    );
+}
