@@ -236,6 +236,10 @@ pub enum Setting {
     LargestNumber,
     /// The most stones a Nim move takes.
     MaxTake,
+    /// The random playouts of a Monte Carlo tree search.
+    Playouts,
+    /// The exploration constant of a Monte Carlo tree search.
+    Exploration,
 }
 
 impl Setting {
@@ -263,6 +267,8 @@ impl Setting {
             Setting::ReplaceAnyFile => "the replace-any-file option",
             Setting::LargestNumber => "the largest number",
             Setting::MaxTake => "the largest take",
+            Setting::Playouts => "the playouts",
+            Setting::Exploration => "the exploration constant",
         }
     }
 }

@@ -151,6 +151,8 @@ pub fn flag(setting: retrograde::error::Setting, value: Option<&str>) -> String 
         Setting::Force | Setting::ReplaceAnyFile => "--force",
         Setting::LargestNumber => "--max",
         Setting::MaxTake => "--max-take",
+        Setting::Playouts => "--playouts",
+        Setting::Exploration => "--exploration",
     };
     match value {
         Some(value) => format!("{name} {value}"),

@@ -6,8 +6,11 @@
 //!   opening books ([`book`]).
 //! * [`general`]: negamax over any board of up to 64 cells, with a
 //!   concurrent transposition table.
+//! * [`mcts`]: Monte Carlo tree search (UCT), a move for boards beyond
+//!   proof, not proved.
 
 pub mod bitboard;
 pub mod book;
 pub mod bound_table;
 pub mod general;
+pub mod mcts;

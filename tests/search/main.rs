@@ -12,3 +12,4 @@ mod bitboard_mnk_wide;
 mod book;
 mod facade;
 mod general;
+mod mcts;

@@ -52,6 +52,8 @@ pub fn keyword(setting: Setting, value: Option<&str>) -> String {
         Setting::Encoding => "encoding",
         Setting::LargestNumber => "max",
         Setting::MaxTake => "max_take",
+        Setting::Playouts => "playouts",
+        Setting::Exploration => "exploration",
         // switches: given, they are true
         Setting::CountOnly => return "count_only=True".into(),
         Setting::Force => return "force=True".into(),

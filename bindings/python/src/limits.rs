@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBool;
 use retrograde::analyzer::searching::MAX_TIME_LIMIT;
 
-use crate::mcts::MAX_PLAYOUTS;
+use retrograde::search::mcts::MAX_PLAYOUTS;
 
 /// The most worker threads a call takes (the command line's `--threads`
 /// range is 1 to this).
