@@ -7,12 +7,12 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use retrograde::analyzer::prove::{Method, ProveReport, ProveRequest, ThreatOptions, VctLimits};
-use retrograde::analyzer::searching::{time_limit, MAX_TIME_LIMIT};
+use retrograde::analyzer::searching::checked_seconds;
 use retrograde::board::BoardSize;
+use retrograde::error::Setting;
 use retrograde::runtime::progress::ReportLines;
 use retrograde::search::bitboard::MAX_MNK_CELLS;
 use retrograde::Analyzer;
@@ -229,24 +229,10 @@ impl ProveMnkArgs {
     /// The library's request for these flags (the flags' own ranges
     /// checked).
     fn request(&self) -> anyhow::Result<ProveRequest> {
-        let limit = |flag: &str, seconds: Option<f64>| -> anyhow::Result<Option<Duration>> {
-            match seconds.map(|s| (s, time_limit(s))) {
-                None => Ok(None),
-                Some((_, Some(limit))) => Ok(Some(limit)),
-                Some((s, None)) => anyhow::bail!(
-                    "{flag} {s} must be a number of seconds above 0 and at most \
-                     {MAX_TIME_LIMIT:.0}{}",
-                    if flag == "--time-limit" {
-                        " (leave it out for no limit)"
-                    } else {
-                        ""
-                    }
-                ),
-            }
-        };
-        let time_limit = limit("--time-limit", self.time_limit)?;
-        let report_every = limit("--report-every", self.report_every)?;
-        let checkpoint_every = limit("--checkpoint-every", self.checkpoint_every)?;
+        let limit = |setting, seconds| checked_seconds(setting, seconds).map_err(flag_error);
+        let time_limit = limit(Setting::TimeLimit, self.time_limit)?;
+        let report_every = limit(Setting::ReportEvery, self.report_every)?;
+        let checkpoint_every = limit(Setting::CheckpointEvery, self.checkpoint_every)?;
         Ok(ProveRequest {
             size: BoardSize::new(self.cols, self.rows, self.k),
             method: match self.method {

@@ -10,10 +10,10 @@ use clap::{Args, Subcommand};
 use retrograde::analyzer::books;
 use retrograde::analyzer::prove::{ProveReport, ProveRequest};
 use retrograde::analyzer::searching::{
-    bitboard_takes, time_limit, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
-    MAX_TIME_LIMIT,
+    bitboard_takes, checked_seconds, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
 };
 use retrograde::board::BoardSize;
+use retrograde::error::Setting;
 use retrograde::position::answer::{MoveDetail, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
 use retrograde::runtime::clock::Clock;
@@ -222,14 +222,8 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         (default.cols, default.rows),
     )?;
     let k = args.k.unwrap_or(default.k);
-    let time_limit = match args.search.time_limit.map(|s| (s, time_limit(s))) {
-        None => None,
-        Some((_, Some(limit))) => Some(limit),
-        Some((s, None)) => anyhow::bail!(
-            "--time-limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} \
-             (leave it out for no limit)"
-        ),
-    };
+    let time_limit =
+        checked_seconds(Setting::TimeLimit, args.search.time_limit).map_err(flag_error)?;
     let size = BoardSize::new(cols, rows, k);
     if let Some(code) = prove_empty_board(family, size, args, time_limit)? {
         return Ok(code);

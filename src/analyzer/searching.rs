@@ -23,11 +23,27 @@ pub fn time_limit(seconds: f64) -> Option<Duration> {
         .then(|| Duration::from_secs_f64(seconds))
 }
 
+/// `seconds`, if given, as the duration of `setting` (a time limit, the
+/// seconds between reports or checkpoints): refused by name unless a
+/// number above 0 and at most [`MAX_TIME_LIMIT`]. Every front end checks
+/// its seconds here and names the setting its own way.
+pub fn checked_seconds(setting: Setting, seconds: Option<f64>) -> Result<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) => time_limit(s).map(Some).ok_or_else(|| {
+            Error::setting(
+                setting,
+                format!("{s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0}"),
+            )
+        }),
+    }
+}
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::oracles::{BoardSearch, ProversThenSearch, Search};
 use super::threats::ThreatOracle;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Setting};
 use crate::memory::Budget;
 use crate::position::answer::{answer_with, MoveDetail, Oracle, PositionAnswer};
 use crate::position::{BoardGame, Family, Position, WORD_CELLS};

@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use retrograde::analyzer::prove::{Certificate, Method, ProveRequest};
-use retrograde::analyzer::searching::{time_limit as checked_time_limit, MAX_TIME_LIMIT};
+use retrograde::analyzer::searching::checked_seconds;
 use retrograde::board::BoardSize;
+use retrograde::error::Setting;
 use retrograde::Analyzer;
 
 use crate::errors::IntoPy;
@@ -47,16 +48,7 @@ pub fn prove(
             )))
         }
     };
-    let time_limit = match time_limit.map(|s| (s, checked_time_limit(s))) {
-        None => None,
-        Some((_, Some(limit))) => Some(limit),
-        Some((s, None)) => {
-            return Err(PyValueError::new_err(format!(
-                "time_limit {s} must be a number of seconds above 0 and at most \
-                 {MAX_TIME_LIMIT:.0} (None: no limit)"
-            )))
-        }
-    };
+    let time_limit = checked_seconds(Setting::TimeLimit, time_limit).py_err()?;
     let request = ProveRequest {
         method,
         after: after.to_string(),

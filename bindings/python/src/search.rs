@@ -2,12 +2,10 @@
 //! table of `retrograde search`), for boards beyond a table's reach; one
 //! transposition table serves every position asked of it.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use retrograde::analyzer::searching::{
-    time_limit as checked_time_limit, PositionSearcher, Question, MAX_TIME_LIMIT,
-};
+use retrograde::analyzer::searching::{checked_seconds, PositionSearcher, Question};
+use retrograde::error::Setting;
 use retrograde::position::answer::{MoveDetail, PositionAnswer};
 use retrograde::search::general::Precision;
 use retrograde::Analyzer;
@@ -39,15 +37,7 @@ impl Searcher {
         detail: MoveDetail,
     ) -> PyResult<Option<PositionAnswer>> {
         let p = position_of(self.inner.game(), obj)?;
-        let limit = match time_limit.map(|s| (s, checked_time_limit(s))) {
-            None => None,
-            Some((_, Some(limit))) => Some(limit),
-            Some((s, None)) => {
-                return Err(PyValueError::new_err(format!(
-                    "time_limit {s} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:.0} (None: no limit)"
-                )))
-            }
-        };
+        let limit = checked_seconds(Setting::TimeLimit, time_limit).py_err()?;
         interrupt::run(py, |cancel| {
             let question = Question {
                 position: p,
