@@ -37,6 +37,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use retrograde::memory::{parse_size, Budget, Bytes};
+use retrograde::runtime::pool::{worker_threads, ThreadCap, MAX_THREADS, MAX_THREADS_A_CORE};
 
 /// A strong solver for finite two-player games: every state labelled win /
 /// loss / draw for the player to move, with its exact depth.
@@ -115,14 +116,11 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     Ok(seconds)
 }
 
-/// Most worker threads a core: beyond it, threads only queue up.
-const MAX_THREADS_A_CORE: usize = 16;
-
 /// Options every solving subcommand takes.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
     /// Worker threads [default: all cores]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     threads: Option<u32>,
 
     /// Print one JSON object on stdout instead of the human report.
@@ -143,25 +141,20 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// The thread count to use: `--threads`, at most [`MAX_THREADS_A_CORE`]
-    /// a core (more only queue up and cost start-up time; a note on stderr
-    /// says so), or all cores.
+    /// The thread count to use: `--threads`, capped by the library at
+    /// [`MAX_THREADS_A_CORE`] a core (a note on stderr says so), or all
+    /// cores.
     pub fn threads(&self) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        match self.threads {
-            Some(n) if n as usize > cores * MAX_THREADS_A_CORE => {
-                let cap = cores * MAX_THREADS_A_CORE;
-                static NOTED: std::sync::Once = std::sync::Once::new();
-                NOTED.call_once(|| {
-                    eprintln!(
-                        "note: --threads {n} is capped at {cap}, {MAX_THREADS_A_CORE} a core on this machine's {cores}"
-                    )
-                });
-                cap
-            }
-            Some(n) => n as usize,
-            None => cores,
+        let (threads, capped) = worker_threads(self.threads.map(|n| n as usize));
+        if let Some(ThreadCap { asked, cap, cores }) = capped {
+            static NOTED: std::sync::Once = std::sync::Once::new();
+            NOTED.call_once(|| {
+                eprintln!(
+                    "note: --threads {asked} is capped at {cap}, {MAX_THREADS_A_CORE} a core on this machine's {cores}"
+                )
+            });
         }
+        threads
     }
 
     /// A progress bar on stderr, unless quiet or not a terminal.

@@ -4,11 +4,10 @@
 //! Python side refuses bad values when an environment is made, not at its
 //! first step.
 //!
-//! The thread bounds are the command line's (`--threads`, `cli/src/main.rs`:
-//! clap refuses more than 4096, and `RunArgs::threads` caps the count at 16
-//! a core with a note). The binary keeps them to itself, so they are
-//! repeated here; `python/tests/test_errors.py` checks them against the
-//! binary's (its refusal of 4097, its note's cap for 4096).
+//! The thread bounds are the library's (`retrograde::runtime::pool`), as
+//! the command line's `--threads` takes them; `python/tests/test_errors.py`
+//! checks them against the binary's (its refusal of 4097, its note's cap
+//! for 4096).
 
 use std::ffi::CString;
 
@@ -17,20 +16,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBool;
 use retrograde::analyzer::searching::MAX_TIME_LIMIT;
 
+use retrograde::runtime::pool::{worker_threads, ThreadCap};
 use retrograde::search::mcts::MAX_PLAYOUTS;
 
-/// The most worker threads a call takes (the command line's `--threads`
-/// range is 1 to this).
-pub const MAX_THREADS: usize = 4096;
-
-/// Most worker threads a core: beyond it, threads only queue up (the
-/// command line caps `--threads` there).
-pub const MAX_THREADS_A_CORE: usize = 16;
-
-/// The machine's cores (1 if it cannot tell).
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
+pub use retrograde::runtime::pool::{MAX_THREADS, MAX_THREADS_A_CORE};
 
 /// `value` as a thread count from 1 to [`MAX_THREADS`]: a `TypeError` for
 /// anything but a whole number (an int or what has `__index__`, such as
@@ -60,21 +49,16 @@ fn thread_count(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// [`MAX_THREADS_A_CORE`] a core (a `RuntimeWarning` says so); every core
 /// when `None`. Never more than `MAX_THREADS_A_CORE` × cores.
 pub fn threads(py: Python<'_>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    let cores = cores();
-    let Some(value) = threads else {
-        return Ok(cores);
-    };
-    let n = thread_count(value)?;
-    let cap = cores * MAX_THREADS_A_CORE;
-    if n <= cap {
-        return Ok(n);
+    let asked = threads.map(thread_count).transpose()?;
+    let (threads, capped) = worker_threads(asked);
+    if let Some(ThreadCap { asked, cap, cores }) = capped {
+        let note = CString::new(format!(
+            "threads={asked} is capped at {cap}, {MAX_THREADS_A_CORE} a core on this machine's {cores}"
+        ))
+        .expect("the note has no NUL");
+        PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &note, 1)?;
     }
-    let note = CString::new(format!(
-        "threads={n} is capped at {cap}, {MAX_THREADS_A_CORE} a core on this machine's {cores}"
-    ))
-    .expect("the note has no NUL");
-    PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &note, 1)?;
-    Ok(cap)
+    Ok(threads)
 }
 
 /// Adds the bounds to the module as constants.
