@@ -4,6 +4,7 @@ stand-in for a search that never finishes in time."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -38,6 +39,25 @@ def cli(binary):
         return done.stdout
 
     return run
+
+
+@contextlib.contextmanager
+def served(binary: Path, threads: int, move_seconds: float):
+    """A ``retrograde serve`` on a free loopback port for the ``with``
+    block: its URL."""
+    process = subprocess.Popen(
+        [str(binary), "serve", "--addr", "127.0.0.1:0", "--threads", str(threads)]
+        + ["--move-seconds", str(move_seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("listening on "), line
+        yield line.split()[-1]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def json_lines(text: str) -> list[dict]:

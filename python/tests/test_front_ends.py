@@ -16,6 +16,7 @@ import urllib.request
 import pytest
 
 import retrograde
+from conftest import served
 
 # (family, cols, rows, k, moves, weak): weak questions ask the value alone
 # (one best move), the others every move's exact value
@@ -59,16 +60,8 @@ ANSWER_KEYS = ["position", "to_move", "status", "winner", "reachable", "value", 
 @pytest.fixture(scope="module")
 def server(binary):
     """A server on a free loopback port, one search thread: its URL."""
-    process = subprocess.Popen(
-        [str(binary), "serve", "--addr", "127.0.0.1:0", "--threads", "1", "--move-seconds", "20"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = process.stdout.readline()
-    assert line.startswith("listening on "), line
-    yield line.split()[-1]
-    process.terminate()
-    process.wait(timeout=30)
+    with served(binary, threads=1, move_seconds=20) as url:
+        yield url
 
 
 def by_command(binary, family, cols, rows, k, moves, weak):

@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, served
 
 EXAMPLE = ROOT / "examples" / "python" / "perfect_move_rate.py"
 
@@ -21,16 +21,8 @@ EXAMPLE = ROOT / "examples" / "python" / "perfect_move_rate.py"
 @pytest.fixture(scope="module")
 def server(binary):
     """A server on a free loopback port: its URL."""
-    process = subprocess.Popen(
-        [str(binary), "serve", "--addr", "127.0.0.1:0", "--threads", "2", "--move-seconds", "5"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = process.stdout.readline()
-    assert line.startswith("listening on "), line
-    yield line.split()[-1]
-    process.terminate()
-    process.wait(timeout=30)
+    with served(binary, threads=2, move_seconds=5) as url:
+        yield url
 
 
 def example():

@@ -269,7 +269,7 @@ fn the_readme_says_how_to_install_and_its_commands_are_ci_s() {
         .expect("an install section");
     let section = &readme[setup..setup + 600.min(readme.len() - setup)];
     for line in [
-        "cargo install --locked --path .",
+        "cargo install --locked --path cli",
         "retrograde mnk",
         "scripts/test.sh",
     ] {

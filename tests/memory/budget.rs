@@ -115,13 +115,14 @@ fn a_save_fits_the_budget_and_the_default_budget_knows_the_limits() {
     // saving streams: a save under an address-space limit near its budget succeeds
     let dir = scratch_dir("hardening", "line8");
     let out = dir.join("bench.rtb");
+    let graph = crate::common::root().join("benches/data/cat-mouse-2000.json");
     let status = Command::new("prlimit")
         .args([
             "--as=1073741824",
             BIN,
             "cat-mouse",
             "--graph-file",
-            "benches/data/cat-mouse-2000.json",
+            s(&graph),
         ])
         .args(["--max-memory", "600MiB", "--json", "--out", s(&out)])
         .stdout(Stdio::null())

@@ -356,10 +356,11 @@ fn a_signal_during_a_save_removes_the_temporary_file() {
 fn a_table_shrunk_while_it_is_read_never_kills_the_reader() {
     let dir = scratch_dir("hardening", "line6");
     let big = dir.join("big.rtb");
+    let graph = crate::common::root().join("benches/data/cat-mouse-2000.json");
     json_of(&[
         "cat-mouse",
         "--graph-file",
-        "benches/data/cat-mouse-2000.json",
+        s(&graph),
         "--out",
         s(&big),
         "--json",
