@@ -60,7 +60,8 @@ fn progress_shows_on_a_terminal_only() {
     let quiet = on_a_terminal(&format!("{args} --quiet"));
     assert!(quiet.trim().is_empty(), "--quiet: {quiet:?}");
 
-    let levels = on_a_terminal("cat-mouse --graph-file benches/data/cat-mouse-2000.json");
+    let graph = crate::common::root().join("benches/data/cat-mouse-2000.json");
+    let levels = on_a_terminal(&format!("cat-mouse --graph-file {}", graph.display()));
     assert!(levels.contains("levels"), "{levels:?}");
 
     let search = on_a_terminal("search mnk --rows 4 --cols 5 --k 4");
