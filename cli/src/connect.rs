@@ -157,9 +157,9 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         board.family(),
         board.size(),
     ))?;
-    let threads = args.run.threads();
+    let threads = analyzer.threads();
     let bar = args.run.progress_plies();
-    let solved = match Analyzer::new(args.run.budget(), threads).solve(&board, &bar) {
+    let solved = match analyzer.solve(&board, &bar) {
         Err(refused) if hands_over_to_symbolic(request.asked, &refused) => {
             bar.finish();
             let why = format!(

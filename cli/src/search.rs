@@ -17,7 +17,6 @@ use retrograde::error::Setting;
 use retrograde::position::answer::{MoveDetail, PositionAnswer};
 use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
 use retrograde::runtime::clock::Clock;
-use retrograde::runtime::in_pool;
 use retrograde::Analyzer;
 use serde_json::json;
 
@@ -336,10 +335,9 @@ pub fn search(family: Family, args: &SearchBoardArgs) -> anyhow::Result<ExitCode
         time_limit: time_limit.map(|l| l.saturating_sub(started.elapsed())),
         ..question
     };
-    let report = in_pool(threads, || {
-        analyzer.answer(&game, None, Some(&searcher), &question)
-    })?
-    .map_err(flag_error)?;
+    let report = analyzer
+        .answer(&game, None, Some(&searcher), &question)
+        .map_err(flag_error)?;
     bar.finish();
     if let Some(proof) = report.proof {
         let request = ProveRequest::new(size);

@@ -181,6 +181,7 @@ pub(super) fn terms(given: &[(&str, &str)], time: &TimeRange) -> Result<Terms, A
             .transpose()
     };
     let family = match get("game") {
+        // the API takes each family's one name ("gravity" is Python's alias)
         Some(name) => Family::named(name)
             .filter(|f| f.name() == name)
             .ok_or_else(|| ApiError::bad(format!("unknown game {name:?}: connect or mnk")))?,

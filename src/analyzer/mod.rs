@@ -222,12 +222,7 @@ impl Analyzer {
             ..*question
         };
         let mut report = in_pool(self.threads, || searcher.answer(&alone))??;
-        let cancelled = || {
-            question
-                .cancel
-                .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
-        };
-        if report.proved() || cancelled() {
+        if report.proved() || question.cancelled() {
             report.seconds = started.elapsed().as_secs_f64();
             return Ok(report);
         }
@@ -311,10 +306,10 @@ impl Analyzer {
         // (a cancelled question has nobody waiting for a move: the
         // fallback would only hold the caller's resources until its
         // deadline)
-        let cancelled = question
-            .cancel
-            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
-        if !settled && !cancelled && game.status(&question.position) == Status::InProgress {
+        if !settled
+            && !question.cancelled()
+            && game.status(&question.position) == Status::InProgress
+        {
             // its reserve, whether the search used all of its share or not
             let reserve_ends = Instant::now() + fallback::MAX_RESERVE;
             let deadline = match question.time_limit {

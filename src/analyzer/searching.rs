@@ -247,6 +247,11 @@ impl Question<'_> {
             best_so_far: false,
         }
     }
+
+    /// Whether the question's cancel flag is set (now).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
 }
 
 /// A search's answer: the position answer (`None`: not reached within the

@@ -315,6 +315,7 @@ impl SolvedBoard {
         }
     }
 }
+
 impl Analyzer {
     /// [`Self::solve`], stopped between its steps (a ply, a level) once
     /// `cancel` is set: [`Error::Cancelled`], nothing kept. The engines

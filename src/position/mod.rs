@@ -61,9 +61,6 @@ pub enum Family {
 }
 
 impl Family {
-    /// Both families, m,n,k first.
-    pub const ALL: [Family; 2] = [Family::Mnk, Family::Gravity];
-
     /// The name every front end gives the family: `"mnk"` or `"connect"`
     /// (the command's subcommand, the HTTP API's `game`, Python's).
     pub fn name(self) -> &'static str {

@@ -176,8 +176,8 @@ impl OpenTable {
     /// `cat-mouse` …).
     pub fn kind_name(&self) -> &'static str {
         match self {
-            Self::Mnk { .. } => "mnk",
-            Self::Connect { .. } => "connect",
+            Self::Mnk { .. } => Family::Mnk.name(),
+            Self::Connect { .. } => Family::Gravity.name(),
             Self::Symbolic { board, .. } => board.family().name(),
             Self::Other(game, _) => game.kind_name(),
         }

@@ -428,10 +428,9 @@ pub struct ThreatProver<'g> {
     max_visits: u64,
     stopped: Option<String>,
     stats: ThreatStats,
-    /// Counts for the progress report ([`progress`]).
+    /// Counts for the progress report, and where its lines go
+    /// ([`progress`]).
     progress: Progress,
-    /// Where the progress lines go, once asked for.
-    report_lines: Option<ReportLines>,
 }
 
 impl<'g> ThreatProver<'g> {
@@ -485,7 +484,6 @@ impl<'g> ThreatProver<'g> {
             stopped: None,
             stats: ThreatStats::default(),
             progress: Progress::default(),
-            report_lines: None,
         }
     }
 
@@ -526,8 +524,7 @@ impl<'g> ThreatProver<'g> {
     /// ([`progress`]).
     pub fn report_every(&mut self, every: std::time::Duration, lines: ReportLines) {
         let now = self.snapshot();
-        self.progress.report_every(every, now);
-        self.report_lines = Some(lines);
+        self.progress.report_every(every, now, lines);
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -950,9 +947,8 @@ impl<'g> ThreatProver<'g> {
         self.stop_past_visits();
         if self.progress.due(now) {
             let line = self.progress.line(now, self.snapshot());
-            if let Some(lines) = &self.report_lines {
-                lines.write(&format!("{line}, path {}", self.path_names()));
-            }
+            self.progress
+                .write(&format!("{line}, path {}", self.path_names()));
         }
     }
 

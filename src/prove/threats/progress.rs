@@ -1,5 +1,6 @@
-//! The threat prover's progress report: a line of counts on stderr every
-//! so many seconds (`prove --report-every`), for runs of hours, where a
+//! The threat prover's progress report: a line of counts every so many
+//! seconds, handed to the front end's [`ReportLines`] (`prove
+//! --report-every` writes them to stderr), for runs of hours, where a
 //! search that goes round its table without settling anything shows as
 //! positions searched with few new expansions and settled entries.
 //!
@@ -17,12 +18,13 @@ use std::time::{Duration, Instant};
 
 use super::table::TableCounts;
 use crate::prove::proof_numbers::Numbers;
+use crate::runtime::progress::ReportLines;
 
 /// Counts the search keeps for the report, and when the next is due.
 #[derive(Debug)]
 pub struct Progress {
-    /// Reports every this long; `None`: never.
-    every: Option<Duration>,
+    /// Reports every this long, to these lines; `None`: never.
+    every: Option<(Duration, ReportLines)>,
     started: Instant,
     next: Instant,
     /// Depths summed over the positions searched since the last report,
@@ -71,13 +73,20 @@ impl Default for Progress {
 }
 
 impl Progress {
-    /// Reports every `every` from now on (the clock of the lines starts
-    /// now; the first line's changes count from `now`).
-    pub fn report_every(&mut self, every: Duration, now: Snapshot) {
-        self.every = Some(every);
+    /// Reports every `every` from now on, to `lines` (the clock of the
+    /// lines starts now; the first line's changes count from `now`).
+    pub fn report_every(&mut self, every: Duration, now: Snapshot, lines: ReportLines) {
+        self.every = Some((every, lines));
         self.last = now;
         self.started = Instant::now();
         self.next = self.started + every;
+    }
+
+    /// Hands `line` to the report's lines, if reports were asked for.
+    pub fn write(&self, line: &str) {
+        if let Some((_, lines)) = &self.every {
+            lines.write(line);
+        }
     }
 
     /// Whether a report is due now.
@@ -88,8 +97,8 @@ impl Progress {
     /// The report's line at time `at` for the totals `now`; the next is
     /// due a period later, and its changes are counted from these totals.
     pub fn line(&mut self, at: Instant, now: Snapshot) -> String {
-        if let Some(every) = self.every {
-            self.next = at + every;
+        if let Some((every, _)) = &self.every {
+            self.next = at + *every;
         }
         let last = std::mem::replace(&mut self.last, now);
         let visits = now.visits.saturating_sub(last.visits);
@@ -148,7 +157,7 @@ mod tests {
             slots: 4_096,
             ..Snapshot::default()
         };
-        progress.report_every(Duration::from_secs(3_600), first);
+        progress.report_every(Duration::from_secs(3_600), first, ReportLines::new(|_| {}));
         assert!(!progress.due(Instant::now()));
         assert!(progress.due(Instant::now() + Duration::from_secs(3_601)));
         progress.depth_sum = 3 * 500;
