@@ -6,8 +6,7 @@
 //! the C baseline is `benches/compare_baseline.sh`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use retrograde::games::cat_mouse::CatMouseGraph;
-use retrograde::tables::retrograde::solve;
+use retrograde::{engines::retrograde::solve, games::cat_mouse::CatMouseGraph};
 
 fn bench_graph() -> CatMouseGraph {
     let path = concat!(

@@ -4,8 +4,10 @@
 //! Run: `cargo bench --bench cat_mouse_grid`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use retrograde::games::cat_mouse_grid::{bench_grid, CatMouseGrid};
-use retrograde::tables::retrograde::solve;
+use retrograde::{
+    engines::retrograde::solve,
+    games::cat_mouse_grid::{bench_grid, CatMouseGrid},
+};
 
 fn cat_mouse_grid_64(c: &mut Criterion) {
     let rows = bench_grid();

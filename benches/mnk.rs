@@ -3,11 +3,9 @@
 //! change fails. Run: `cargo bench --bench mnk`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{
+    engines::layered::solve_mnk, games::mnk::Mnk, host::Budget, language::Outcome, BoardSize,
+};
 
 fn mnk_4x4_k4(c: &mut Criterion) {
     let game = Mnk::new(BoardSize::new(4, 4, 4)).unwrap();

@@ -10,14 +10,13 @@
 //! figures. Run: `cargo bench --bench search`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::gravity::Gravity;
-use retrograde::position::answer::pons_score;
-use retrograde::position::sentinel::sentinel_cells;
-use retrograde::position::{BoardGame, Family};
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::search::Precision,
+    games::gravity::Gravity,
+    language::{pons_score, sentinel_cells, BoardGame, Outcome},
+    BoardSize, Family,
+};
 
 /// Table entries a run: 64 MiB of one-word entries.
 const ENTRIES: usize = 1 << 23;
@@ -38,8 +37,11 @@ fn load(name: &str, count: usize) -> Vec<Case> {
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let board =
-        BoardGame::new(Family::Gravity, retrograde::board::BoardSize::new(7, 6, 4)).unwrap();
+    let board = BoardGame::new(
+        Family::Gravity,
+        retrograde::language::BoardSize::new(7, 6, 4),
+    )
+    .unwrap();
     text.lines()
         .take(count)
         .map(|line| {

@@ -7,12 +7,12 @@
 //! `scripts/symbolic.sh`. Run: `cargo bench --bench symbolic`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::memory::{Budget, Bytes};
-use retrograde::position::Family;
-use retrograde::runtime::progress::Silent;
-use retrograde::tables::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
+use retrograde::{
+    engines::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun},
+    host::{Budget, Bytes, Silent},
+    language::Outcome,
+    BoardSize, Family,
+};
 
 /// Positions and value of a run on a `cols` × `rows` board.
 fn run(cols: u32, rows: u32, threads: usize, count_only: bool) -> (u64, Option<Outcome>) {

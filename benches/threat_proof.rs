@@ -6,12 +6,11 @@
 //! asserted. Each iteration has a fresh prover of 2 GiB. Throughput is in
 //! positions searched a second. Run: `cargo bench --bench threat_proof`.
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use retrograde::prove::threats::board::{Board, Geometry};
-use retrograde::prove::threats::{Settings, ThreatProver, Verdict};
+use retrograde::engines::threats::{Board, Geometry, Settings, ThreatProver, Verdict};
 
 /// The settings of the gomoku runs (`scripts/gomoku.sh`: zones off).
 fn gomoku_settings() -> Settings {

@@ -8,17 +8,18 @@
 //! (the shipped sets: `late 28 41 1000 1`, `middle 14 27 1000 2`,
 //! `early 6 13 1000 3`).
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::collections::HashSet;
 
-use retrograde::games::gravity::Gravity;
-use retrograde::position::answer::pons_score;
-use retrograde::position::sentinel::sentinel_cells;
-use retrograde::position::{BoardGame, Family, Position, Status};
-use retrograde::runtime::in_pool;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
-use retrograde::tablefile::oracles::gravity_key;
+use retrograde::{
+    disk::gravity_key,
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::search::Precision,
+    games::gravity::Gravity,
+    host::in_pool,
+    language::{pons_score, sentinel_cells, BoardGame, Status},
+    Family, Position,
+};
 
 /// splitmix64: a small, well-mixed generator, enough to pick moves.
 struct SplitMix(u64);
@@ -44,7 +45,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let (low, high): (u32, u32) = (low.parse()?, high.parse()?);
     let (count, seed): (usize, u64) = (count.parse()?, seed.parse()?);
-    let board = BoardGame::new(Family::Gravity, retrograde::board::BoardSize::new(7, 6, 4))?;
+    let board = BoardGame::new(
+        Family::Gravity,
+        retrograde::language::BoardSize::new(7, 6, 4),
+    )?;
     let game = Gravity::new(BoardSize::new(7, 6, 4))?;
     let searcher = BoardSearcher::quiet(Bitboard::gravity(&game), 1 << 26);
     let mut rng = SplitMix(seed);

@@ -226,6 +226,7 @@ impl Temporary {
         ))
     }
 
+    #[cfg(test)]
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path

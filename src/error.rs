@@ -435,13 +435,6 @@ pub const QUOTED_CHARS: usize = 60;
 /// [`QUOTED_CHARS`] characters; longer, its first [`QUOTED_CHARS`]
 /// characters quoted, then `… (N bytes)` — so a message stays a line
 /// whatever the input's length.
-///
-/// ```
-/// use retrograde::error::quoted;
-/// assert_eq!(quoted("b2"), "\"b2\"");
-/// let long = "x".repeat(1000);
-/// assert_eq!(quoted(&long), format!("\"{}\"… (1000 bytes)", "x".repeat(60)));
-/// ```
 pub fn quoted(text: &str) -> String {
     match text.char_indices().nth(QUOTED_CHARS) {
         None => format!("{text:?}"),
@@ -460,5 +453,20 @@ fn figures(needed: Bytes, budget: Bytes) -> (String, String) {
         )
     } else {
         (n, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_keeps_a_message_to_a_line() {
+        assert_eq!(quoted("b2"), "\"b2\"");
+        let long = "x".repeat(1000);
+        assert_eq!(
+            quoted(&long),
+            format!("\"{}\"… (1000 bytes)", "x".repeat(60))
+        );
     }
 }

@@ -1,72 +1,404 @@
 //! # retrograde
 //!
 //! A strong solver for finite two-player games. Every state of a game is
-//! mapped onto a dense index `0..N` ([`index`]), described by a small trait
-//! ([`game::RankedGame`]), and labelled win / loss / draw for the player to
-//! move with its exact depth by a parallel, level-synchronous retrograde pass
-//! ([`tables::retrograde`]). The result is an [`game::table::OutcomeTable`]: two bits
-//! a state in a `bitvec` plus a depth a state; every count the tool prints
-//! comes from that table.
+//! mapped onto a dense index `0..N`, described by a small trait
+//! ([`language::RankedGame`]), and labelled win / loss / draw for the
+//! player to move with its exact depth by a parallel, level-synchronous
+//! retrograde pass ([`engines::retrograde`]). Boards too large for that
+//! are searched one position at a time, or proved by pairings, zones,
+//! df-pn and threat proofs with certificates a separate checker reads.
 //!
-//! ## Rooms
+//! ## The surface
 //!
-//! The crate is built in layers; each room uses only those below it (a
-//! test fails on any circle), and `docs/ARCHITECTURE.md` draws the plan:
+//! Everything public is re-exported here; the modules that build it are
+//! private. The front ends (the `retrograde` command, the HTTP server, the
+//! Python package) use this surface and nothing else.
 //!
-//! * **Facade** — [`analyzer`]: which engine answers a question within a
-//!   budget and a time (the prover cascade, the searches of an answer).
-//!   The command line, the Python package and the HTTP server call it.
-//! * **Files** — [`tablefile`]: tables and books on disk, certified
-//!   against their game's rules when read; [`summary`]: a solved board's
-//!   counts as JSON.
-//! * **Engines** — [`tables`] (every state: retrograde, dense and sparse
-//!   layered, symbolic), [`search`] (one position: the bitboard and
-//!   general searches, books) and [`prove`] (pairings, zones, df-pn win
-//!   proofs, threat proofs, proof trees: certificates past search).
-//! * **Games** — [`games`]: each game on a dense state index.
-//! * **Language** — [`position`] (positions, moves, the one answer shape)
-//!   and [`game`] (the [`game::RankedGame`] trait, outcomes and
-//!   [`game::table::OutcomeTable`]).
-//! * **Ground** — [`board`] (board sizes, cell sets), [`index`],
-//!   [`runtime`] (pools, counters, progress, clocks), [`memory`],
-//!   [`error`], [`bytes`], [`numbers`], [`files`], [`atomic_file`],
-//!   [`checksum`].
+//! * The crate root: the facade [`Analyzer`] and the types a program meets
+//!   first — [`BoardSize`], [`Position`], [`Family`], [`PositionAnswer`],
+//!   [`OpenTable`], [`Error`].
+//! * [`facade`]: the typed requests and reports of [`Analyzer`] — answers,
+//!   solves, proofs, books — and the notes it gives while it works.
+//! * [`language`]: positions, moves, board sizes, the one answer shape,
+//!   and the [`language::RankedGame`] trait with its outcome table.
+//! * [`games`]: the rules of the built-in games on their dense indices.
+//! * [`engines`]: the engines themselves, for the harnesses that time and
+//!   verify them (`retrograde verify`, `bench`, `estimate`, the tests).
+//! * [`disk`]: table files, books and certificates, and the careful file
+//!   handling every writer uses (atomic, never replacing a stranger's
+//!   file).
+//! * [`host`]: the machine — threads, memory budgets, clocks, progress,
+//!   errors in words.
 //!
-//! A table saved by the command line (`--out`) opens with
-//! [`tablefile::open::OpenTable`], which answers any position of its board
-//! in the shape `retrograde query --json` prints; its module doc has the
-//! example. Solving from code:
+//! ## Solve a board and save it
 //!
 //! ```
-//! use retrograde::games::cat_mouse::CatMouseGraph;
-//! use retrograde::tables::retrograde::solve;
+//! use retrograde::disk::{save, SavedGame, SavedTable};
+//! use retrograde::engines::layered::solve_mnk;
+//! use retrograde::games::mnk::Mnk;
+//! use retrograde::host::Budget;
+//! use retrograde::BoardSize;
 //!
-//! // LeetCode 913, example 2: the mouse wins.
-//! let game = CatMouseGraph::new(&[vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
-//! let table = solve(&game).unwrap();
-//! let start = game.start_state(1, 2, retrograde::games::cat_mouse::Turn::Mouse).unwrap();
-//! assert_eq!(game.winner(&table, start), Some(retrograde::games::cat_mouse::Player::Mouse));
+//! let dir = std::env::temp_dir().join(format!("retrograde-lib-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let game = Mnk::new(BoardSize::new(3, 3, 3)).unwrap();
+//! let solution = solve_mnk(&game, &Budget::unlimited()).unwrap();
+//! // Tic-tac-toe: 5,478 positions.
+//! let positions: u64 = solution.counts.iter().map(|ply| ply.positions).sum();
+//! assert_eq!(positions, 5_478);
+//! let saved = SavedGame::Mnk { rows: 3, cols: 3, k: 3 };
+//! save(&dir.join("ttt.rgt"), &saved, &SavedTable::Layered(solution)).unwrap();
+//! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
+//!
+//! [`Analyzer::solve`] does the same for any board, choosing the engine
+//! within a memory budget.
+//!
+//! ## Answer a position
+//!
+//! By search, through the facade (no table needed):
+//!
+//! ```
+//! use retrograde::facade::Question;
+//! use retrograde::host::Budget;
+//! use retrograde::language::BoardGame;
+//! use retrograde::{Analyzer, BoardSize, Family};
+//!
+//! let game = BoardGame::new(Family::Gravity, BoardSize::new(4, 4, 4)).unwrap();
+//! let position = game.play_moves("1 2 1").unwrap();
+//! let analyzer = Analyzer::new(Budget::unlimited(), 1);
+//! let report = analyzer.answer(&game, None, None, &Question::of(position)).unwrap();
+//! let answer = report.answer.expect("4×4 Connect Four is searched at once");
+//! assert_eq!(answer.moves.len(), 4); // every column's value and depth
+//! ```
+//!
+//! A saved table opens with [`OpenTable::open`] and answers in the same
+//! shape; the [`disk`] page has the example.
+//!
+//! ## Prove a claim and check its certificate
+//!
+//! ```
+//! use retrograde::facade::{Certificate, ProveRequest};
+//! use retrograde::host::Budget;
+//! use retrograde::{Analyzer, BoardSize};
+//!
+//! // 4,4,4 is a draw; the provers show it with a certificate…
+//! let analyzer = Analyzer::new(Budget::unlimited(), 1);
+//! let report = analyzer.prove(&ProveRequest::new(BoardSize::new(4, 4, 4))).unwrap();
+//! let proof = report.proof.expect("4,4,4 is proved at once");
+//! let Certificate::Text(text) = proof.certificate else { panic!("kept in memory") };
+//! // …that the independent checker replays and accepts.
+//! let checked = retrograde_checker::check(&text).unwrap();
+//! assert!(checked.claims.contains(&"X draws".to_string()));
+//! assert!(checked.claims.contains(&"O draws".to_string()));
+//! ```
+//!
+//! The independent checker (`retrograde-checker`, its own crate with no
+//! dependency on this one) reads the certificate files the command line
+//! writes.
 
-pub mod analyzer;
-pub mod atomic_file;
-pub mod board;
-pub mod bytes;
-pub mod checksum;
-pub mod error;
-pub mod files;
-pub mod game;
-pub mod games;
-pub mod index;
-pub mod memory;
-pub mod numbers;
-pub mod position;
-pub mod prove;
-pub mod runtime;
-pub mod search;
-pub mod summary;
-pub mod tablefile;
-pub mod tables;
+#![warn(missing_docs)]
+
+mod analyzer;
+mod atomic_file;
+mod board;
+mod bytes;
+mod checksum;
+mod error;
+mod files;
+mod game;
+mod index;
+mod memory;
+mod numbers;
+mod position;
+mod prove;
+mod rules;
+mod runtime;
+mod search;
+mod summary;
+mod tablefile;
+mod tables;
 
 pub use analyzer::Analyzer;
-pub use error::Error;
+pub use board::BoardSize;
+pub use error::{Error, Result, Setting};
+pub use position::answer::PositionAnswer;
+pub use position::{Family, Position};
+pub use tablefile::open::OpenTable;
+
+pub mod facade {
+    //! The facade's requests and reports: answers ([`Question`] →
+    //! [`AnswerReport`]), solves ([`EngineRequest`] → [`SolvedBoard`]), proofs
+    //! ([`ProveRequest`] → [`ProveReport`]), books ([`BookRequest`](books::BookRequest) →
+    //! [`BookReport`](books::BookReport)), the typed [`Notes`] it gives while it works, and the
+    //! JSON summaries of a solved board.
+
+    pub use crate::analyzer::answer_from_table;
+    pub mod books {
+        //! Opening books of the bitboard search: made, checked, opened, and
+        //! the ones shipped in the repository.
+
+        pub use crate::analyzer::books::{
+            check_board, check_book_output, make, open_book, shipped_boards, shipped_book,
+            BookReport, BookRequest,
+        };
+    }
+    pub use crate::analyzer::fallback::{best_so_far, BestSoFar};
+    pub use crate::analyzer::notes::{Note, Notes};
+    pub use crate::analyzer::oracles::{ProversThenSearch, Search};
+    pub use crate::analyzer::prove::{
+        ensure_sides, prove, race_for_the_value, Certificate, Method, ProofMethod, ProveReport,
+        ProveRequest, Settled, ThreatOptions, VctLimits,
+    };
+    pub use crate::analyzer::searching::{
+        bitboard_takes, board_table_entries, check_searchable, checked_seconds, AnswerReport,
+        AnsweredBy, PositionSearcher, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
+        MAX_TIME_LIMIT,
+    };
+    pub use crate::analyzer::solving::{
+        beyond_the_tables, hands_over_to_symbolic, long_symbolic_run, AutoRefusal, EngineAsked,
+        EngineRequest, HandOver, SolvedBoard, TableEngine, SYMBOLIC_REACH_CELLS,
+    };
+    pub use crate::summary::{
+        first_player_result, gravity_counts_summary, gravity_empty_board, gravity_summary,
+        gravity_totals, MnkSummary,
+    };
+}
+
+pub mod language {
+    //! The position language every front end speaks: board sizes, positions
+    //! and moves in words, the one answer shape ([`PositionAnswer`], built by
+    //! [`answer`] from any [`Oracle`]), and the [`RankedGame`] trait whose
+    //! solve is an [`OutcomeTable`].
+
+    pub use crate::board::BoardSize;
+    pub use crate::game::table::{retrograde_bytes, OutcomeTable};
+    pub use crate::game::{GameValue, Outcome, RankedGame};
+    pub use crate::position::answer::{
+        answer, answer_with, plies, pons_score, render, Lookup, MoveDetail, Oracle, PositionAnswer,
+    };
+    pub use crate::position::sentinel::sentinel_cells;
+    pub use crate::position::{
+        parse_diagram_any, winning_lines, BoardGame, Cells, Family, Position, Side, Status,
+        WORD_CELLS,
+    };
+}
+
+pub mod games {
+    //! The rules of the built-in games, each on a dense state index.
+
+    pub mod can_i_win {
+        //! Can I Win (LeetCode 464): numbers taken from a pool to a total.
+
+        pub use crate::rules::can_i_win::{
+            estimate_bytes, solve_can_i_win, solve_can_i_win_reporting, CanIWinTable,
+        };
+    }
+    pub mod cat_mouse {
+        //! Cat and Mouse on a graph (LeetCode 913).
+
+        pub use crate::rules::cat_mouse::{
+            winner_totals, CatMouseGraph, Player, Position, Turn, WinnerTotals,
+        };
+    }
+    pub mod cat_mouse_grid {
+        //! Cat and Mouse on a grid (LeetCode 1728).
+
+        pub use crate::rules::cat_mouse_grid::{
+            bench_grid, CatMouseGrid, GridPosition, Player, Turn,
+        };
+    }
+    pub mod ends {
+        //! Taking from either end of a row (LeetCode 486 / 877).
+
+        pub use crate::rules::ends::{estimate_bytes, solve_ends, End, EndsSolution};
+    }
+    pub mod gravity {
+        //! Connect Four and other gravity boards.
+
+        pub use crate::rules::gravity::Gravity;
+    }
+    pub mod mnk {
+        //! m,n,k games (tic-tac-toe, gomoku).
+
+        pub use crate::rules::mnk::Mnk;
+    }
+    pub mod nim {
+        //! Nim.
+
+        pub use crate::rules::nim::{estimate_bytes, solve_nim, solve_nim_reporting, NimTable};
+    }
+}
+
+pub mod engines {
+    //! The engines, for the harnesses that time, verify and estimate them.
+    //! A program that wants answers asks the [`Analyzer`](crate::Analyzer) instead: it chooses
+    //! among these.
+
+    pub mod retrograde {
+        //! Every state of a [`RankedGame`](crate::language::RankedGame): the
+        //! parallel, level-synchronous retrograde pass.
+
+        pub use crate::tables::retrograde::{solve, solve_within};
+    }
+    pub mod layered {
+        //! m,n,k boards layer by layer on a dense index.
+
+        pub use crate::tables::layered::{
+            board_slots, estimate_bytes, solve_mnk, GameCounts, MnkSolution, PlyCounts,
+        };
+    }
+    pub mod sparse {
+        //! Gravity boards layer by layer on sorted keys.
+
+        pub use crate::tables::sparse::{
+            decode, project_gravity, project_positions, solve_gravity, solve_gravity_within,
+            GravityCounts, GravitySolution, PROJECTION_SEEN,
+        };
+    }
+    pub mod distributed {
+        //! The sparse solve shared among ranks (threads or MPI processes).
+
+        #[cfg(feature = "mpi")]
+        pub use crate::tables::sparse::distributed::mpi::MpiRanks;
+        pub use crate::tables::sparse::distributed::ranks::{Ranks, Solo};
+        pub use crate::tables::sparse::distributed::{
+            all_ok, gather_mnk_solution, solve_gravity_distributed, solve_mnk_distributed,
+            RankSolution,
+        };
+    }
+    pub mod symbolic {
+        //! Decision diagrams (BDDs): every position of a board as sets.
+
+        pub use crate::tables::symbolic::flat::FlatBdd;
+        pub use crate::tables::symbolic::projection::{duration_in_words, project, Projection};
+        pub use crate::tables::symbolic::{
+            solve_symbolic, Encoding, Layout, PlyReport, PlySink, SymbolicRun, SymbolicSolution,
+        };
+    }
+    pub mod search {
+        //! The general alpha-beta search of one position.
+
+        pub use crate::search::general::{
+            depth_of_score, value_of, value_within, Precision, SearchBoard, SearchResult, Searcher,
+        };
+    }
+    pub mod bitboard {
+        //! The bitboard search (gravity boards in 64 bits, small m,n,k boards).
+
+        pub use crate::search::bitboard::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
+    }
+    pub mod book {
+        //! Opening books of the bitboard search.
+
+        pub use crate::search::book::{make_book, make_book_of, Book, Journal};
+    }
+    pub mod mcts {
+        //! Monte Carlo tree search: a move, not a proof.
+
+        pub use crate::search::mcts::{mcts_move, MctsSettings, MAX_PLAYOUTS};
+    }
+    pub mod pairing {
+        //! Pairing strategies: draws proved by pairs of cells.
+
+        pub use crate::prove::pairing::{
+            checked_empty_board_pairing, find_pairing, Holder, PairingBoard,
+        };
+    }
+    pub mod zones {
+        //! Zone proofs of draws.
+
+        pub use crate::prove::zones::{
+            prove_draw, Cells, DrawProof, Node, Search, Verdict, ZoneProver, BYTES_PER_ENTRY,
+        };
+    }
+    pub mod win {
+        //! df-pn win proofs with their certificates.
+
+        pub use crate::prove::win::{certificate_entries, win_certificate, Verdict, WinProver};
+    }
+    pub mod proof_tree {
+        //! Proof trees: claims and their certificates.
+
+        pub use crate::prove::proof_tree::{certificate, claims_of, Claim, Goal};
+    }
+    pub mod threats {
+        //! Threat-space proofs on m,n,k boards to 256 cells.
+
+        pub use crate::prove::threats::board::{Board, Geometry};
+        pub use crate::prove::threats::fours::{find_vcf, VcfLimits};
+        pub use crate::prove::threats::space::{find_vct, VctLimits};
+        pub use crate::prove::threats::{Settings, ThreatProver, Verdict, CUTS_REMADE};
+    }
+}
+
+pub mod disk {
+    //! Files: saved tables of every kind, books and their journals, and the
+    //! careful handling every writer uses.
+    //!
+    //! ```
+    //! use retrograde::disk::{save, SavedGame, SavedTable};
+    //! use retrograde::engines::layered::solve_mnk;
+    //! use retrograde::games::mnk::Mnk;
+    //! use retrograde::host::Budget;
+    //! use retrograde::{BoardSize, OpenTable};
+    //!
+    //! // Solve tic-tac-toe and save its table, as `retrograde mnk --out` does.
+    //! let dir = std::env::temp_dir().join(format!("retrograde-doc-{}", std::process::id()));
+    //! std::fs::create_dir_all(&dir).unwrap();
+    //! let path = dir.join("ttt.rgt");
+    //! let solution = solve_mnk(&Mnk::new(BoardSize::new(3, 3, 3)).unwrap(), &Budget::unlimited()).unwrap();
+    //! let game = SavedGame::Mnk { rows: 3, cols: 3, k: 3 };
+    //! save(&path, &game, &SavedTable::Layered(solution)).unwrap();
+    //!
+    //! // Open it again and ask a position: X took a corner, O the edge next to it.
+    //! let table = OpenTable::open(&path, &Budget::unlimited()).unwrap();
+    //! let answer = table.answer_moves("a1 b1").unwrap();
+    //! assert_eq!(answer.to_move, "X");
+    //! assert_eq!(answer.value, Some("win")); // X, to move, wins…
+    //! assert_eq!(answer.depth, Some(5)); // …with the fifth ply from here
+    //! let best: Vec<&str> = answer.moves.iter().filter(|m| m.best).map(|m| m.notation.as_str()).collect();
+    //! assert!(best.contains(&"b2"));
+    //! std::fs::remove_dir_all(&dir).unwrap();
+    //! ```
+    //!
+    //! What an answer rests on is said in docs/FORMAT.md: every block read is
+    //! checked against its checksum and every value against its children.
+
+    pub use crate::atomic_file::{remove_temporaries_on_signals, write_atomically};
+    pub use crate::checksum::Checksum;
+    pub use crate::files::{
+        check_output, check_regular_input, open_regular, read_regular, read_regular_capped,
+        read_regular_text,
+    };
+    pub use crate::tablefile::book::{decode_book, write_book, write_keyed_book};
+    pub use crate::tablefile::book_journal::{journal_path, BookJournal};
+    pub use crate::tablefile::open::{opened_table_bytes, OpenTable};
+    pub use crate::tablefile::oracles::{gravity_key, GravityTable, MnkTable, SymbolicTable};
+    pub use crate::tablefile::parted::{part_path, write_manifest};
+    pub use crate::tablefile::replace::{
+        check_replaceable, check_table_output, identify, CertificateKind, Found, Ours, PLOT_MARKER,
+    };
+    pub use crate::tablefile::symbolic::{
+        saved_game, Set, SolvedSets, SymbolicFile, SymbolicSets, SymbolicTableWriter,
+    };
+    pub use crate::tablefile::{
+        decode, encode, load, save, GravityFile, GravityValues, MappedGravity, SavedGame,
+        SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
+    };
+}
+
+pub mod host {
+    //! The machine: worker pools and their caps, memory budgets and sizes,
+    //! clocks, progress, numbers and errors in words.
+
+    pub use crate::error::{os_text, plain};
+    pub use crate::memory::{
+        few_allocator_arenas, give_back_freed_memory, parse_size, Budget, Bytes, ALLOWANCE,
+    };
+    pub use crate::numbers::{grouped, grouped_u128};
+    pub use crate::runtime::clock::Clock;
+    pub use crate::runtime::pool::{worker_threads, ThreadCap, MAX_THREADS, MAX_THREADS_A_CORE};
+    pub use crate::runtime::progress::{Progress, ReportLines, Silent};
+    pub use crate::runtime::{in_pool, thread_pool};
+}

@@ -58,7 +58,7 @@ pub fn few_allocator_arenas() {
 /// MB, GB, TB) powers of 1000. Case-insensitive; spaces are allowed.
 ///
 /// ```
-/// use retrograde::memory::{parse_size, Bytes};
+/// use retrograde::host::{parse_size, Bytes};
 /// assert_eq!(parse_size("512MiB"), Ok(Bytes(512 << 20)));
 /// assert_eq!(parse_size("2 GB"), Ok(Bytes(2_000_000_000)));
 /// assert!(parse_size("lots").is_err());
@@ -124,6 +124,7 @@ impl Budget {
         Budget(Bytes(self.0 .0.saturating_sub(held.0)))
     }
 
+    /// A budget that refuses nothing (tests, and callers that checked already).
     pub fn unlimited() -> Self {
         Budget(Bytes(u64::MAX))
     }

@@ -7,9 +7,9 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 use crate::game::Outcome;
-use crate::games::gravity::Gravity;
-use crate::games::mnk::Mnk;
 use crate::position::Position;
+use crate::rules::gravity::Gravity;
+use crate::rules::mnk::Mnk;
 use crate::tablefile::oracles::gravity_key;
 use crate::tablefile::GravityValues;
 use crate::tables::layered::{GameCounts, MnkSolution, PlyCounts};

@@ -10,11 +10,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use retrograde::board::BoardSize;
-use retrograde::games::gravity::Gravity;
-use retrograde::memory::Budget;
-use retrograde::tablefile::{GravityValues, MappedGravity};
-use retrograde::tables::sparse::solve_gravity;
+use retrograde::{
+    disk::{GravityValues, MappedGravity},
+    engines::sparse::solve_gravity,
+    games::gravity::Gravity,
+    host::Budget,
+    BoardSize,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_retrograde");
 

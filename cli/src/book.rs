@@ -1,14 +1,17 @@
 //! `search mnk|connect --make-book PLIES --out FILE` (make a book of exact
 //! scores near the root) and `--book FILE` (search with one): the command
-//! line of the facade's [`retrograde::analyzer::books`].
+//! line of the facade's [`retrograde::facade::books`].
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use retrograde::analyzer::books::{self, BookReport, BookRequest};
-use retrograde::position::BoardGame;
-use retrograde::search::book::Book;
+use retrograde::{
+    engines::book::Book,
+    facade::books,
+    facade::books::{BookReport, BookRequest},
+    language::BoardGame,
+};
 use serde_json::json;
 
 use super::output::{emit, emit_json, grouped, in_flags};

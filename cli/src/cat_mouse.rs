@@ -4,12 +4,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use retrograde::game::table::OutcomeTable;
-use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Player, Turn, WinnerTotals};
-use retrograde::tablefile::SavedGame;
+use retrograde::{
+    disk::SavedGame,
+    games::cat_mouse::{winner_totals, CatMouseGraph, Player, Turn, WinnerTotals},
+    language::OutcomeTable,
+};
 use serde_json::json;
 
-use retrograde::position::answer::plies;
+use retrograde::language::plies;
 
 use super::output::{emit, emit_json, grouped};
 use super::{solve_retrograde, OutArgs, RunArgs, Timing};
@@ -68,7 +70,7 @@ enum TurnArg {
 pub fn run(args: &CatMouseArgs) -> anyhow::Result<ExitCode> {
     let text = match (&args.graph, &args.graph_file) {
         (Some(text), _) => text.clone(),
-        (None, Some(path)) => retrograde::files::read_regular_text(path)?,
+        (None, Some(path)) => retrograde::disk::read_regular_text(path)?,
         (None, None) => unreachable!("clap requires --graph or --graph-file"),
     };
     let lists: Vec<Vec<i64>> = serde_json::from_str(&text)

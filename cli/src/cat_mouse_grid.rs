@@ -4,15 +4,16 @@ use std::process::ExitCode;
 
 use clap::Args;
 use rayon::prelude::*;
-use retrograde::game::table::OutcomeTable;
-use retrograde::games::cat_mouse::winner_totals;
-use retrograde::games::cat_mouse::Turn;
-use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition, Player};
-use retrograde::runtime::in_pool;
-use retrograde::tablefile::SavedGame;
+use retrograde::{
+    disk::SavedGame,
+    games::cat_mouse::{winner_totals, Turn},
+    games::cat_mouse_grid::{CatMouseGrid, GridPosition, Player},
+    host::in_pool,
+    language::OutcomeTable,
+};
 use serde_json::json;
 
-use retrograde::position::answer::plies;
+use retrograde::language::plies;
 
 use super::output::{board_name, emit, emit_json, grouped};
 use super::{solve_retrograde, OutArgs, RunArgs, Timing};
@@ -130,7 +131,7 @@ pub fn grid_state(
 pub fn run(args: &CatMouseGridArgs) -> anyhow::Result<ExitCode> {
     let text = match (&args.grid, &args.grid_file) {
         (Some(text), _) => text.replace(',', "\n"),
-        (None, Some(path)) => retrograde::files::read_regular_text(path)?,
+        (None, Some(path)) => retrograde::disk::read_regular_text(path)?,
         (None, None) => unreachable!("clap requires --grid or --grid-file"),
     };
     let rows: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();

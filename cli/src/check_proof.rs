@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use retrograde::memory::{parse_size, Budget, Bytes};
+use retrograde::host::{parse_size, Budget, Bytes};
 use retrograde_checker::{Checked, Failure, Kind, Limits};
 use serde_json::json;
 
@@ -110,7 +110,7 @@ fn memory_budget(args: &CheckProofArgs) -> Budget {
 fn read(args: &CheckProofArgs) -> anyhow::Result<Option<String>> {
     let path = &args.file;
     let budget = memory_budget(args);
-    retrograde::files::check_regular_input(path)?;
+    retrograde::disk::check_regular_input(path)?;
     let size = std::fs::metadata(path)
         .map_err(|cause| retrograde::Error::CannotRead {
             path: path.display().to_string(),
@@ -128,7 +128,7 @@ fn read(args: &CheckProofArgs) -> anyhow::Result<Option<String>> {
         );
     }
     // capped, should the file grow while it is read
-    let bytes = retrograde::files::read_regular_capped(path, budget.0 .0)?;
+    let bytes = retrograde::disk::read_regular_capped(path, budget.0 .0)?;
     Ok(String::from_utf8(bytes).ok())
 }
 

@@ -7,11 +7,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use retrograde::games::can_i_win::{solve_can_i_win_reporting, CanIWinTable};
-use retrograde::games::ends::{solve_ends, End, EndsSolution};
-use retrograde::games::nim::{solve_nim_reporting, NimTable};
-use retrograde::runtime::in_pool;
-use retrograde::tablefile::{SavedGame, SavedTable};
+use retrograde::{
+    disk::{SavedGame, SavedTable},
+    games::can_i_win::{solve_can_i_win_reporting, CanIWinTable},
+    games::ends::{solve_ends, End, EndsSolution},
+    games::nim::{solve_nim_reporting, NimTable},
+    host::in_pool,
+};
 use serde_json::{json, Value};
 
 use super::output::{emit, emit_json, grouped};

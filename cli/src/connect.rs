@@ -2,20 +2,22 @@
 //! exhaustively ply by ply — the whole board's counts, or one position's
 //! answer (`--moves` / `--board`).
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use retrograde::analyzer::solving::{hands_over_to_symbolic, TableEngine};
-use retrograde::games::gravity::Gravity;
-use retrograde::position::{BoardGame, Family, Position};
-use retrograde::summary::{gravity_counts_summary, gravity_empty_board, gravity_totals};
-use retrograde::tablefile::oracles::GravityTable;
-use retrograde::tablefile::GravityValues;
-use retrograde::tablefile::SavedTable;
-use retrograde::tables::sparse::GravityCounts;
-use retrograde::Analyzer;
+use retrograde::{
+    disk::{GravityTable, GravityValues, SavedTable},
+    engines::sparse::GravityCounts,
+    facade::{
+        gravity_counts_summary, gravity_empty_board, gravity_totals, hands_over_to_symbolic,
+        TableEngine,
+    },
+    games::gravity::Gravity,
+    language::BoardGame,
+    Analyzer, Family, Position,
+};
 use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
@@ -73,7 +75,7 @@ pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGam
         Gravity::new(BoardSize { cols, rows, k })?,
         BoardGame::new(
             Family::Gravity,
-            retrograde::board::BoardSize::new(cols, rows, k),
+            retrograde::language::BoardSize::new(cols, rows, k),
         )?,
     ))
 }
@@ -153,7 +155,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         .given()
         .then(|| args.position.position(&board))
         .transpose()?;
-    args.out.check(&retrograde::tablefile::SavedGame::of_board(
+    args.out.check(&retrograde::disk::SavedGame::of_board(
         board.family(),
         board.size(),
     ))?;
@@ -296,7 +298,7 @@ pub fn report_counts(
         out,
         "value of the empty board: {} (in {} under perfect play)",
         result_in_words(value),
-        retrograde::position::answer::plies(depth)
+        retrograde::language::plies(depth)
     );
     out.push_str(&timing.line(Some(total.positions)));
     emit(&out)

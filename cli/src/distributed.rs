@@ -11,11 +11,13 @@
 
 use std::process::ExitCode;
 
-use retrograde::game::Outcome;
-use retrograde::games::gravity::Gravity;
-use retrograde::games::mnk::Mnk;
-use retrograde::tables::layered::{GameCounts, PlyCounts};
-use retrograde::tables::sparse::GravityCounts;
+use retrograde::{
+    engines::layered::{GameCounts, PlyCounts},
+    engines::sparse::GravityCounts,
+    games::gravity::Gravity,
+    games::mnk::Mnk,
+    language::Outcome,
+};
 
 use super::{OutArgs, RunArgs, Timing};
 
@@ -109,18 +111,16 @@ mod with_mpi {
     use std::time::Instant;
 
     use anyhow::bail;
-    use retrograde::games::gravity::Gravity;
-    use retrograde::memory::Budget;
-    use retrograde::runtime::in_pool;
-    use retrograde::runtime::progress::{Progress, Silent};
-    use retrograde::tablefile::parted::{part_path, write_manifest};
-    use retrograde::tablefile::{SavedGame, SavedTable};
-    use retrograde::tables::sparse::distributed::mpi::MpiRanks;
-    use retrograde::tables::sparse::distributed::ranks::Ranks;
-    use retrograde::tables::sparse::distributed::{
-        all_ok, gather_mnk_solution, solve_gravity_distributed, solve_mnk_distributed, RankSolution,
+    use retrograde::{
+        disk::{part_path, write_manifest, SavedGame, SavedTable},
+        engines::distributed::{
+            all_ok, gather_mnk_solution, solve_gravity_distributed, solve_mnk_distributed,
+            MpiRanks, RankSolution, Ranks,
+        },
+        engines::sparse::{decode, GravitySolution},
+        games::gravity::Gravity,
+        host::{in_pool, Budget, Progress, Silent},
     };
-    use retrograde::tables::sparse::{decode, GravitySolution};
 
     use super::super::Timing;
     use super::{Board, RankReport, Ranked, Request};
@@ -232,7 +232,7 @@ mod with_mpi {
                             k: game.k(),
                         };
                         if let Err(e) =
-                            retrograde::tablefile::save(path, &saved, &SavedTable::Layered(table))
+                            retrograde::disk::save(path, &saved, &SavedTable::Layered(table))
                         {
                             eprintln!("error: {e}");
                             ranks.abort(2);
@@ -269,8 +269,7 @@ mod with_mpi {
             plies: solved.plies,
             counts: solved.counts,
         });
-        let written =
-            retrograde::tablefile::save(&part, &SavedGame::Gravity { cols, rows, k }, &table);
+        let written = retrograde::disk::save(&part, &SavedGame::Gravity { cols, rows, k }, &table);
         if !all_ok(ranks, written.is_ok()) {
             if written.is_ok() {
                 let _ = std::fs::remove_file(&part);

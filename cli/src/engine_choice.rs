@@ -1,18 +1,16 @@
 //! The words of `--engine auto`'s choice, which the facade makes
-//! ([`retrograde::analyzer::solving`]): the symbolic engine when its run is
+//! ([`retrograde::Analyzer::table_engine`]): the symbolic engine when its run is
 //! projected to take a few minutes at most; past that the command is
 //! refused, naming first the command that answers fastest — a search,
 //! which finds the empty board's value and any position's in seconds —
 //! then the symbolic run with its projected time, started only when asked
 //! for (`--engine symbolic`).
 
-use retrograde::analyzer::solving::{
-    long_symbolic_run, AutoRefusal, HandOver, SYMBOLIC_REACH_CELLS,
+use retrograde::{
+    engines::symbolic::{duration_in_words, Layout, Projection},
+    facade::{long_symbolic_run, AutoRefusal, HandOver, SYMBOLIC_REACH_CELLS},
+    BoardSize, Family,
 };
-use retrograde::board::BoardSize;
-use retrograde::position::Family;
-use retrograde::tables::symbolic::projection::{duration_in_words, Projection};
-use retrograde::tables::symbolic::Layout;
 
 /// The 7×6 Connect Four search from the empty board, measured on this
 /// project's 2-core machine (16.8–17.3 s, AMD EPYC host; the figure
@@ -43,7 +41,7 @@ pub fn search_command(family: Family, cols: u32, rows: u32, k: u32) -> String {
 pub fn projected(p: &Projection) -> String {
     let peak = p
         .peak_bytes
-        .map(|b| format!(", peak {}", retrograde::memory::Bytes(b)))
+        .map(|b| format!(", peak {}", retrograde::host::Bytes(b)))
         .unwrap_or_default();
     if p.measured {
         format!("about {}{peak} ({})", duration_in_words(p.seconds), p.basis)

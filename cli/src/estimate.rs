@@ -8,19 +8,20 @@
 //! (results/TIMINGS.md: 6×4 and 5×5 at 14–15 M positions/s), the dense
 //! m,n,k engine [`MNK_SLOTS_PER_SECOND`] board slots a second (4×5 k=4:
 //! 741 M slots in 57 s), the symbolic engine from its measured runs
-//! ([`retrograde::tables::symbolic::projection`]).
+//! ([`retrograde::engines::symbolic`]).
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use retrograde::games::gravity::Gravity;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::{Budget, Bytes};
-use retrograde::position::Family;
-use retrograde::tables::sparse::{project_gravity, PROJECTION_SEEN};
-use retrograde::tables::symbolic::projection::{duration_in_words, project};
-use retrograde::tables::symbolic::Layout;
+use retrograde::{
+    engines::sparse::{project_gravity, PROJECTION_SEEN},
+    engines::symbolic::{duration_in_words, project, Layout},
+    games::gravity::Gravity,
+    games::mnk::Mnk,
+    host::{Budget, Bytes},
+    Family,
+};
 use serde_json::{json, Value};
 
 use super::engine_choice::{projected, search_command};
@@ -176,8 +177,8 @@ pub fn mnk(
     let mut lines = Vec::new();
     match Mnk::new(BoardSize { cols, rows, k }) {
         Ok(game) => {
-            let slots = retrograde::tables::layered::board_slots(&game);
-            let bytes = retrograde::tables::layered::estimate_bytes(&game);
+            let slots = retrograde::engines::layered::board_slots(&game);
+            let bytes = retrograde::engines::layered::estimate_bytes(&game);
             let seconds = slots as f64 / MNK_SLOTS_PER_SECOND;
             lines.push(Line {
                 engine: "explicit",
@@ -264,10 +265,9 @@ pub fn states(
 /// cat-mouse-grid): its states and the engine's estimate of their bytes.
 pub fn ranked_game(
     name: &str,
-    game: &impl retrograde::game::RankedGame,
+    game: &impl retrograde::language::RankedGame,
     run: &super::RunArgs,
 ) -> anyhow::Result<ExitCode> {
-    let bytes =
-        retrograde::game::table::retrograde_bytes(game.state_count(), game.max_move_count());
+    let bytes = retrograde::language::retrograde_bytes(game.state_count(), game.max_move_count());
     states(name, game.state_count(), bytes, &run.budget(), run.json)
 }

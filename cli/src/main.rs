@@ -36,8 +36,9 @@ mod verify;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use retrograde::memory::{parse_size, Budget, Bytes};
-use retrograde::runtime::pool::{worker_threads, ThreadCap, MAX_THREADS, MAX_THREADS_A_CORE};
+use retrograde::host::{
+    parse_size, worker_threads, Budget, Bytes, ThreadCap, MAX_THREADS, MAX_THREADS_A_CORE,
+};
 
 /// A strong solver for finite two-player games: every state labelled win /
 /// loss / draw for the player to move, with its exact depth.
@@ -95,12 +96,12 @@ enum Command {
 }
 
 /// A number of seconds on the command line: a finite decimal above 0 and
-/// at most [`retrograde::analyzer::searching::MAX_TIME_LIMIT`]. A negative
+/// at most [`retrograde::facade::MAX_TIME_LIMIT`]. A negative
 /// number reaches this parser (the options that take it allow a leading
 /// `-`), so `-1` is refused for what it is, and `1e309` — infinity to a
 /// 64-bit float — is refused rather than echoed as "inf".
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
-    use retrograde::analyzer::searching::MAX_TIME_LIMIT;
+    use retrograde::facade::MAX_TIME_LIMIT;
     let seconds: f64 = text
         .trim()
         .parse()
@@ -231,8 +232,8 @@ impl OutArgs {
     /// not a directory or another non-regular file, and a file already
     /// there is a table of the same game and parameters (or `--force` was
     /// given): the library's one rule,
-    /// [`retrograde::tablefile::replace::check_replaceable`].
-    pub fn check(&self, game: &retrograde::tablefile::SavedGame) -> anyhow::Result<()> {
+    /// [`retrograde::disk::check_replaceable`].
+    pub fn check(&self, game: &retrograde::disk::SavedGame) -> anyhow::Result<()> {
         match &self.out {
             Some(path) => Ok(self
                 .check_path(path, game)
@@ -246,19 +247,19 @@ impl OutArgs {
     pub fn check_path(
         &self,
         path: &std::path::Path,
-        game: &retrograde::tablefile::SavedGame,
-    ) -> retrograde::error::Result<()> {
-        retrograde::tablefile::replace::check_table_output(path, self.force, game)
+        game: &retrograde::disk::SavedGame,
+    ) -> retrograde::Result<()> {
+        retrograde::disk::check_table_output(path, self.force, game)
     }
 
     /// Saves the table if `--out` was given.
     pub fn save(
         &self,
-        game: &retrograde::tablefile::SavedGame,
-        table: &retrograde::tablefile::SavedTable,
+        game: &retrograde::disk::SavedGame,
+        table: &retrograde::disk::SavedTable,
     ) -> anyhow::Result<()> {
         if let Some(path) = &self.out {
-            retrograde::tablefile::save(path, game, table)?;
+            retrograde::disk::save(path, game, table)?;
         }
         Ok(())
     }
@@ -266,13 +267,13 @@ impl OutArgs {
 
 /// Solves a game with the retrograde engine on the run's threads, budget
 /// and progress bar, and saves the table if `--out` asks for it.
-pub fn solve_retrograde<G: retrograde::game::RankedGame>(
+pub fn solve_retrograde<G: retrograde::language::RankedGame>(
     game: &G,
-    saved: retrograde::tablefile::SavedGame,
+    saved: retrograde::disk::SavedGame,
     run: &RunArgs,
     out: &OutArgs,
-) -> anyhow::Result<(retrograde::game::table::OutcomeTable, Timing)> {
-    use retrograde::tablefile::SavedTable;
+) -> anyhow::Result<(retrograde::language::OutcomeTable, Timing)> {
+    use retrograde::disk::SavedTable;
     out.check(&saved)?;
     let threads = run.threads();
     let budget = run.budget();
@@ -422,7 +423,7 @@ fn main() -> ExitCode {
     // a signal removes the temporaries of files being written, and ends the
     // command; the server, which writes none, shuts down gracefully instead
     if !matches!(cli.command, Command::Serve(_)) {
-        if let Err(err) = retrograde::atomic_file::remove_temporaries_on_signals() {
+        if let Err(err) = retrograde::disk::remove_temporaries_on_signals() {
             eprintln!("error: cannot watch for signals: {err}");
             return ExitCode::from(2);
         }

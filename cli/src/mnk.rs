@@ -1,20 +1,19 @@
 //! `retrograde mnk`: m,n,k boards — the full solution with every count, or
 //! one position's answer (`--board`).
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use retrograde::analyzer::solving::TableEngine;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::position::answer::plies;
-use retrograde::position::{BoardGame, Family, Position};
-use retrograde::summary::MnkSummary;
-use retrograde::tablefile::oracles::MnkTable;
-use retrograde::tables::layered::{MnkSolution, PlyCounts};
-use retrograde::Analyzer;
+use retrograde::{
+    disk::MnkTable,
+    engines::layered::{MnkSolution, PlyCounts},
+    facade::{MnkSummary, TableEngine},
+    games::mnk::Mnk,
+    language::{plies, BoardGame, Outcome},
+    Analyzer, Family, Position,
+};
 use serde_json::Value;
 
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
@@ -24,7 +23,7 @@ use super::output::{
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::symbolic::EngineArgs;
 use super::{OutArgs, RunArgs, Timing};
-use retrograde::tablefile::SavedTable;
+use retrograde::disk::SavedTable;
 
 /// Arguments of `retrograde mnk`.
 #[derive(Debug, Args)]
@@ -73,7 +72,7 @@ pub fn boards(
         game,
         BoardGame::new(
             Family::Mnk,
-            retrograde::board::BoardSize::new(cols, rows, k),
+            retrograde::language::BoardSize::new(cols, rows, k),
         )?,
     ))
 }
@@ -125,7 +124,7 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
         .given()
         .then(|| args.position.position(&board))
         .transpose()?;
-    args.out.check(&retrograde::tablefile::SavedGame::of_board(
+    args.out.check(&retrograde::disk::SavedGame::of_board(
         board.family(),
         board.size(),
     ))?;
@@ -156,7 +155,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     if cols <= 8 && rows <= 8 {
         BoardGame::new(
             Family::Mnk,
-            retrograde::board::BoardSize::new(cols, rows, k),
+            retrograde::language::BoardSize::new(cols, rows, k),
         )?;
     }
     let size = BoardSize { cols, rows, k };
@@ -187,7 +186,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     // answer
     BoardGame::new(
         Family::Mnk,
-        retrograde::board::BoardSize::new(cols, rows, args.k),
+        retrograde::language::BoardSize::new(cols, rows, args.k),
     )?;
     super::symbolic::run(
         Family::Mnk,

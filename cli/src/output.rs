@@ -1,7 +1,9 @@
 //! Writing reports: stdout that tolerates a closed pipe, and number formats.
 
-use retrograde::analyzer::notes::{Note, Notes};
-use retrograde::Analyzer;
+use retrograde::{
+    facade::{Note, Notes},
+    Analyzer,
+};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -90,7 +92,7 @@ pub fn per_ply_csv(value: &serde_json::Value) -> anyhow::Result<String> {
     Ok(csv)
 }
 
-pub use retrograde::summary::first_player_result;
+pub use retrograde::facade::first_player_result;
 
 /// A game result in words: "first player wins", "second player wins", "draw".
 pub fn result_in_words(result: &str) -> &'static str {
@@ -101,7 +103,7 @@ pub fn result_in_words(result: &str) -> &'static str {
     }
 }
 
-pub use retrograde::numbers::{grouped, grouped_u128};
+pub use retrograde::host::{grouped, grouped_u128};
 
 /// A board's size as every report names it: width first, `7 columns × 6 rows`.
 pub fn board_name(cols: u32, rows: u32) -> String {
@@ -127,8 +129,8 @@ pub fn rate(states: u64, seconds: f64) -> String {
 
 /// The flag that sets `setting` on the command line, with `value` if one
 /// is given (`--method threats`).
-pub fn flag(setting: retrograde::error::Setting, value: Option<&str>) -> String {
-    use retrograde::error::Setting;
+pub fn flag(setting: retrograde::Setting, value: Option<&str>) -> String {
+    use retrograde::Setting;
     let name = match setting {
         Setting::MaxMemory => "--max-memory",
         Setting::TimeLimit => "--time-limit",

@@ -15,19 +15,15 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use retrograde::analyzer::searching::{AnsweredBy, PositionSearcher};
-use retrograde::analyzer::solving::beyond_the_tables;
-use retrograde::error::Error;
-use retrograde::games::gravity::Gravity;
-use retrograde::position::answer::{plies, MoveDetail, Oracle, PositionAnswer};
-use retrograde::position::{BoardGame, Family, Position, Side, Status};
-use retrograde::search::bitboard::MAX_MNK_CELLS;
-use retrograde::tablefile::open::OpenTable;
-use retrograde::tablefile::oracles::{GravityTable, MnkTable};
-use retrograde::tablefile::GravityValues;
-use retrograde::tablefile::SavedTable;
-use retrograde::tables::layered::MnkSolution;
-use retrograde::Analyzer;
+use retrograde::{
+    disk::{GravityTable, GravityValues, MnkTable, SavedTable},
+    engines::bitboard::MAX_MNK_CELLS,
+    engines::layered::MnkSolution,
+    facade::{beyond_the_tables, AnsweredBy, PositionSearcher},
+    games::gravity::Gravity,
+    language::{plies, BoardGame, MoveDetail, Oracle, Side, Status},
+    Analyzer, Error, Family, OpenTable, Position, PositionAnswer,
+};
 
 use super::position::{board_size, PositionArgs};
 use super::progress::Bar;
@@ -88,7 +84,7 @@ enum Solved {
     Gravity(Gravity, Box<dyn GravityValues>),
     /// A symbolic table: values without depths (a won game is still won:
     /// every move adds a stone, so keeping the value ends it).
-    Symbolic(Box<retrograde::tablefile::symbolic::SymbolicFile>),
+    Symbolic(Box<retrograde::disk::SymbolicFile>),
     /// No table: a board beyond the table engines (memory, or m,n,k sides
     /// past 5), answered by the facade's searcher a position at a time
     /// (the bitboard search, the zone prover then the general search, or
@@ -113,9 +109,7 @@ impl Solved {
                 game,
                 solution: solution.as_ref(),
             }),
-            Solved::Symbolic(table) => Box::new(retrograde::tablefile::oracles::SymbolicTable(
-                table.as_ref(),
-            )),
+            Solved::Symbolic(table) => Box::new(retrograde::disk::SymbolicTable(table.as_ref())),
             Solved::Search(..) => return None,
         })
     }
@@ -159,16 +153,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let start = args.position.position(&game)?;
     let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());
     if let Some(oracle) = solved.oracle() {
-        let answer_at =
-            |p: &Position| {
-                Ok(retrograde::analyzer::answer_from_table(
-                    &game,
-                    oracle.as_ref(),
-                    p,
-                    MoveDetail::All,
-                )?
-                .answer)
-            };
+        let answer_at = |p: &Position| {
+            Ok(
+                retrograde::facade::answer_from_table(&game, oracle.as_ref(), p, MoveDetail::All)?
+                    .answer,
+            )
+        };
         return play(&game, start, &answer_at, args.human, input, output);
     }
     let Solved::Search(analyzer, searcher, seconds) = solved else {
@@ -210,9 +200,9 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     };
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
     let k = args.k.unwrap_or(family.default_k());
-    let game = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
+    let game = BoardGame::new(family, retrograde::language::BoardSize::new(cols, rows, k))?;
     args.position.position(&game)?;
-    args.out.check(&retrograde::tablefile::SavedGame::of_board(
+    args.out.check(&retrograde::disk::SavedGame::of_board(
         game.family(),
         game.size(),
     ))?;
@@ -259,7 +249,7 @@ fn by_search(
     }
     let seconds = move_seconds(args.move_seconds)?;
     let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
-    let game = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
+    let game = BoardGame::new(family, retrograde::language::BoardSize::new(cols, rows, k))?;
     let start = args.position.position(&game)?;
     let searcher = match analyzer.searcher(&game, start.stones()) {
         Ok(searcher) => searcher,

@@ -4,9 +4,11 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use retrograde::analyzer::searching::AnswerReport;
-use retrograde::position::answer::{render, MoveDetail, Oracle, PositionAnswer};
-use retrograde::position::{parse_diagram_any, BoardGame, Position};
+use retrograde::{
+    facade::AnswerReport,
+    language::{parse_diagram_any, render, BoardGame, MoveDetail, Oracle},
+    Position, PositionAnswer,
+};
 use serde_json::Value;
 
 use super::output::{emit, emit_json};
@@ -87,7 +89,7 @@ pub fn print_table_answer(
     json: bool,
     extra: impl FnOnce() -> (serde_json::Map<String, Value>, String),
 ) -> anyhow::Result<ExitCode> {
-    let report = retrograde::analyzer::answer_from_table(game, oracle, p, MoveDetail::All)
+    let report = retrograde::facade::answer_from_table(game, oracle, p, MoveDetail::All)
         .map_err(super::output::flag_error)?;
     print_answer(game, p, report.answer, json, extra)
 }

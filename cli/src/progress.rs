@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use retrograde::runtime::progress::Progress;
+use retrograde::host::Progress;
 
 /// A solve's progress bar, or nothing.
 pub struct Bar(Option<ProgressBar>);

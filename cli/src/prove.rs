@@ -1,7 +1,7 @@
 //! `retrograde prove mnk`: the empty board's value (or, with `--method
 //! threats`, a position's) proved with a certificate anyone can check.
 //! The command reads its flags into a request of the library's prover
-//! cascade ([`retrograde::analyzer::prove`], whose module doc says which
+//! cascade ([`retrograde::facade::prove`], whose doc says which
 //! prover is tried when) and prints its report; where none proves the
 //! claim, it says so (exit 3) and proves nothing.
 
@@ -9,13 +9,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use retrograde::analyzer::prove::{Method, ProveReport, ProveRequest, ThreatOptions, VctLimits};
-use retrograde::analyzer::searching::checked_seconds;
-use retrograde::board::BoardSize;
-use retrograde::error::Setting;
-use retrograde::runtime::progress::ReportLines;
-use retrograde::search::bitboard::MAX_MNK_CELLS;
-use retrograde::Analyzer;
+use retrograde::{
+    engines::bitboard::MAX_MNK_CELLS,
+    facade::{checked_seconds, Method, ProveReport, ProveRequest, ThreatOptions, VctLimits},
+    host::ReportLines,
+    Analyzer, BoardSize, Setting,
+};
 
 use super::output::{emit, emit_json, flag_error};
 use super::progress::Working;

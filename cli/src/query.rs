@@ -7,13 +7,13 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use retrograde::game::table::OutcomeTable;
-use retrograde::games::cat_mouse::{winner_totals, CatMouseGraph, Turn};
-use retrograde::games::cat_mouse_grid::CatMouseGrid;
-use retrograde::memory::Bytes;
-use retrograde::tablefile::open::OpenTable;
-use retrograde::tablefile::{
-    GravityValues, MappedGravity, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION,
+use retrograde::{
+    disk::{GravityValues, MappedGravity, SavedGame, SavedTable, BLOCK_POSITIONS, FORMAT_VERSION},
+    games::cat_mouse::{winner_totals, CatMouseGraph, Turn},
+    games::cat_mouse_grid::CatMouseGrid,
+    host::Bytes,
+    language::OutcomeTable,
+    OpenTable,
 };
 use serde_json::json;
 
@@ -139,13 +139,7 @@ fn options_of(kind: &str) -> &'static [&'static str] {
 pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let clock = Instant::now();
     let size = std::fs::metadata(&args.file)
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{}: {}",
-                args.file.display(),
-                retrograde::error::os_text(&e)
-            )
-        })?
+        .map_err(|e| anyhow::anyhow!("{}: {}", args.file.display(), retrograde::host::os_text(&e)))?
         .len();
     let open = OpenTable::open(&args.file, &args.run.budget())?;
     if let Some(path) = &args.positions {
@@ -276,11 +270,11 @@ fn gravity(
         // the counts printed are derived from the stored positions
         let bar = args.run.progress();
         let budget = args.run.budget();
-        retrograde::runtime::in_pool(args.run.threads(), || table.certify(&budget, &bar))??;
+        retrograde::host::in_pool(args.run.threads(), || table.certify(&budget, &bar))??;
         bar.finish();
     }
     if args.check {
-        let mut summary = retrograde::summary::gravity_summary(table)?;
+        let mut summary = retrograde::facade::gravity_summary(table)?;
         if let serde_json::Value::Object(map) = &mut summary {
             map.retain(|key, _| ["positions", "terminal", "value"].contains(&key.as_str()));
         }

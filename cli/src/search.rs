@@ -7,17 +7,15 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use retrograde::analyzer::books;
-use retrograde::analyzer::prove::{ProveReport, ProveRequest};
-use retrograde::analyzer::searching::{
-    bitboard_takes, checked_seconds, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
+use retrograde::{
+    facade::{
+        bitboard_takes, books, checked_seconds, Precision, ProveReport, ProveRequest, Question,
+        SearchOptions, MAX_BITBOARD_MNK_CELLS,
+    },
+    host::Clock,
+    language::{BoardGame, MoveDetail, WORD_CELLS},
+    Analyzer, BoardSize, Family, Position, PositionAnswer, Setting,
 };
-use retrograde::board::BoardSize;
-use retrograde::error::Setting;
-use retrograde::position::answer::{MoveDetail, PositionAnswer};
-use retrograde::position::{BoardGame, Family, Position, WORD_CELLS};
-use retrograde::runtime::clock::Clock;
-use retrograde::Analyzer;
 use serde_json::json;
 
 use super::batch::lines::{fewest_stones, Lines};
@@ -406,7 +404,7 @@ fn value_alone(args: &SearchBoardArgs) -> bool {
 /// The empty m,n,k board asked for its value alone where the provers
 /// answer it: past the bitboard search's [`MAX_BITBOARD_MNK_CELLS`] cells (7,7,5,
 /// 8,8,5, gomoku's 15 × 15 …), or with `--proof`. Answered by the provers'
-/// cascade of `prove mnk` ([`retrograde::analyzer::prove`]), which reaches
+/// cascade of `prove mnk` ([`retrograde::facade::prove`]), which reaches
 /// such boards where a search does not; `None` for every other question,
 /// which the search answers.
 fn prove_empty_board(
@@ -425,7 +423,7 @@ fn prove_empty_board(
     if family != Family::Mnk || !value_alone(args) || !(past_the_engine || args.proof.is_some()) {
         return Ok(None);
     }
-    retrograde::analyzer::prove::ensure_sides(size.cols, size.rows).map_err(flag_error)?;
+    retrograde::facade::ensure_sides(size.cols, size.rows).map_err(flag_error)?;
     if !args.run.quiet() && past_the_engine {
         eprintln!(
             "note: the empty {} × {} board is past the search's {MAX_BITBOARD_MNK_CELLS} cells: its value (no depth, no move) is proved as `retrograde prove mnk` proves it{}",

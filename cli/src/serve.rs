@@ -77,7 +77,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
                 "opening {} table{} ({} in all) before serving; the address is printed once they are open",
                 args.tables.len(),
                 if args.tables.len() == 1 { "" } else { "s" },
-                retrograde::memory::Bytes(bytes)
+                retrograde::host::Bytes(bytes)
             ),
         )
     });

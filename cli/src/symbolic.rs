@@ -2,23 +2,21 @@
 //! `--encoding`, `--checkpoint` of `connect` and `mnk`; its report; and
 //! answers from its tables (`query`, `play`).
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use retrograde::analyzer::solving::EngineAsked;
-use retrograde::analyzer::solving::EngineRequest;
-use retrograde::position::{BoardGame, Family};
-use retrograde::tablefile::oracles::SymbolicTable;
-use retrograde::tablefile::symbolic::{
-    SolvedSets, SymbolicFile, SymbolicSets, SymbolicTableWriter,
+use retrograde::{
+    disk::{SolvedSets, SymbolicFile, SymbolicSets, SymbolicTable, SymbolicTableWriter},
+    engines::sparse::GravityCounts,
+    engines::symbolic::{Encoding, Layout, PlyReport, PlySink},
+    facade::{EngineAsked, EngineRequest},
+    language::BoardGame,
+    Analyzer, Family,
 };
-use retrograde::tables::sparse::GravityCounts;
-use retrograde::tables::symbolic::{Encoding, Layout, PlyReport, PlySink};
-use retrograde::Analyzer;
 use serde_json::{json, Value};
 
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
@@ -141,7 +139,7 @@ pub fn run(
     out: &OutArgs,
 ) -> anyhow::Result<ExitCode> {
     let position = if position.given() {
-        let board = BoardGame::new(family, retrograde::board::BoardSize::new(cols, rows, k))?;
+        let board = BoardGame::new(family, retrograde::language::BoardSize::new(cols, rows, k))?;
         let p = position.position(&board)?;
         Some((board, p))
     } else {
@@ -151,7 +149,7 @@ pub fn run(
     if engine.count_only && (out.out.is_some() || position.is_some()) {
         anyhow::bail!("--count-only gives counts only: it saves no table and answers no position");
     }
-    out.check(&retrograde::tablefile::symbolic::saved_game(&layout))?;
+    out.check(&retrograde::disk::saved_game(&layout))?;
     if let (Some(table), Some(dir)) = (&out.out, &engine.checkpoint) {
         if inside(dir, table) {
             anyhow::bail!(
@@ -234,9 +232,9 @@ impl PlySink for Sinks<'_> {
     fn solved(
         &mut self,
         ply: u32,
-        won: &retrograde::tables::symbolic::flat::FlatBdd,
-        lost: &retrograde::tables::symbolic::flat::FlatBdd,
-    ) -> retrograde::error::Result<()> {
+        won: &retrograde::engines::symbolic::FlatBdd,
+        lost: &retrograde::engines::symbolic::FlatBdd,
+    ) -> retrograde::Result<()> {
         if let Some(w) = self.0.as_deref_mut() {
             w.solved(ply, won, lost)?;
         }
@@ -264,7 +262,7 @@ fn totals(plies: &[PlyReport]) -> (GravityCounts, u64) {
 pub fn summary_json(
     layout: &Layout,
     plies: &[PlyReport],
-    value: Option<retrograde::game::Outcome>,
+    value: Option<retrograde::language::Outcome>,
 ) -> Value {
     let solved = value.is_some();
     let ply_json = |c: &GravityCounts, nodes: Option<&PlyReport>| -> Value {
@@ -323,7 +321,7 @@ pub fn summary_json(
 pub fn report(
     layout: &Layout,
     plies: &[PlyReport],
-    value: Option<retrograde::game::Outcome>,
+    value: Option<retrograde::language::Outcome>,
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
@@ -438,7 +436,7 @@ pub fn query(
     }
     let board = BoardGame::new(
         layout.family,
-        retrograde::board::BoardSize::new(layout.cols, layout.rows, layout.k),
+        retrograde::language::BoardSize::new(layout.cols, layout.rows, layout.k),
     )?;
     let p = position.position(&board)?;
     let timing = Timing::loaded(clock.elapsed().as_secs_f64());

@@ -2,24 +2,28 @@
 //! (counts, and values by search) and checks every figure; exit 1 if any
 //! differs.
 
-use retrograde::board::BoardSize;
-use retrograde::tables::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun};
+use retrograde::{
+    engines::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun},
+    BoardSize,
+};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use retrograde::games::gravity::Gravity;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::prove::pairing::{checked_empty_board_pairing, PairingBoard};
-use retrograde::prove::win::{self, win_certificate, Verdict};
-use retrograde::prove::zones::{self, DrawProof};
-use retrograde::runtime::in_pool;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
-use retrograde::tables::layered::{solve_mnk, MnkSolution, PlyCounts};
-use retrograde::tables::sparse::solve_gravity_within;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::layered::{solve_mnk, MnkSolution, PlyCounts},
+    engines::pairing::{checked_empty_board_pairing, PairingBoard},
+    engines::search::Precision,
+    engines::sparse::solve_gravity_within,
+    engines::win::{win_certificate, Verdict},
+    engines::zones::DrawProof,
+    engines::{win, zones},
+    games::gravity::Gravity,
+    games::mnk::Mnk,
+    host::{in_pool, Budget},
+    Family,
+};
 
 use super::mnk::empty_board_value;
 use super::output::{emit, emit_while_read, first_player_result};
@@ -252,7 +256,7 @@ const PAIRING_DRAWS: [(u32, u32, u32); 8] = [
 ];
 
 /// Boards (columns, rows, k) that verify proves drawn by the zone prover
-/// ([`retrograde::prove::zones`]: a defender search closed by
+/// ([`retrograde::engines::zones`]: a defender search closed by
 /// pairings, with a certificate the tests replay). Published: 6,6,5 and
 /// 7,7,5 draws (Hsu, Ko, Chen, Wei, Hsueh & Wu, Theoretical Computer
 /// Science 815, 2020, who prove every board from 5×5 to 8×8 with k = 5 a
@@ -324,7 +328,7 @@ fn case_names() -> Vec<String> {
 const ZONE_DRAWS: [(u32, u32, u32); 3] = [(6, 6, 5), (7, 6, 5), (7, 7, 5)];
 
 /// Boards (columns, rows, k) that verify proves first-player wins by the
-/// df-pn win prover ([`retrograde::prove::win`]), each proof written
+/// df-pn win prover ([`retrograde::engines::win`]), each proof written
 /// out as a proof tree (every defender reply tried) before it counts; the
 /// tests replay such certificates with an independent checker. Published:
 /// (m,n,4) a first-player win for m ≥ 6, n ≥ 5 (Uiterwijk 2019), 6,6,4 and
@@ -399,7 +403,7 @@ struct NotReached {
 impl NotReached {
     /// The reason of an engine's refusal or stop.
     fn of(err: &anyhow::Error) -> Self {
-        use retrograde::error::Error;
+        use retrograde::Error;
         let reason = match err.downcast_ref::<Error>() {
             Some(Error::OutOfTime(_)) => "time",
             Some(
@@ -479,7 +483,7 @@ impl Report {
         seconds: f64,
     ) -> anyhow::Result<bool> {
         // the case's memory is freed: given back before the next case
-        retrograde::memory::give_back_freed_memory();
+        retrograde::host::give_back_freed_memory();
         let why = computed.err();
         let computed = computed.ok();
         let shorten = |s: &str| {
@@ -544,7 +548,7 @@ impl Report {
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     // many cases in one process: what one case frees must not stay
     // resident into the next (see the function's doc)
-    retrograde::memory::few_allocator_arenas();
+    retrograde::host::few_allocator_arenas();
     let threads = args.run.threads();
     let budget = args.run.budget();
     if !(args.case_seconds.is_finite() && args.case_seconds > 0.0 && args.case_seconds <= 1e7) {
@@ -573,7 +577,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         if budget.0 .0 < FULL_RUN_BYTES {
             emit(&format!(
                 "note: a full run needs about {} (the 6×5 count); over the memory budget of {} its cases are not reached\n",
-                retrograde::memory::Bytes(FULL_RUN_BYTES),
+                retrograde::host::Bytes(FULL_RUN_BYTES),
                 budget.0
             ))?;
         }
@@ -582,9 +586,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
              7 min 25 s together on this project's 2-core machine, 2026-11-29)\n",
             if chosen == 1 { "" } else { "s" },
             super::output::grouped(args.case_seconds as u64),
-            retrograde::tables::symbolic::projection::duration_in_words(
-                chosen as f64 * args.case_seconds
-            ),
+            retrograde::engines::symbolic::duration_in_words(chosen as f64 * args.case_seconds),
             names.len()
         ))?;
         emit(&format!(
@@ -697,8 +699,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         // a table too small for the budget only slows the search; a search
         // that cannot run is a case not reached
         let (family, _, _, _) = board.dimensions();
-        let entries =
-            retrograde::analyzer::searching::board_table_entries(&budget, family, board.cells());
+        let entries = retrograde::facade::board_table_entries(&budget, family, board.cells());
         let searcher = BoardSearcher::new(board, entries, Some(deadline), &bar);
         let found = in_pool(threads, || searcher.search(0, 0, precision))?;
         bar.finish();

@@ -8,7 +8,7 @@
 //!   `positions_searched`, `seconds` and `reached` (false: the search's
 //!   time ran out; then no answer keys), and for a position in play whose
 //!   answer names no best move `best_so_far: {"move", "proved": false}`
-//!   (the facade's fallback, [`retrograde::analyzer::fallback`]).
+//!   (the facade's fallback, [`retrograde::facade::best_so_far`]).
 //!   Optional: `detail=best` (one best move), `precision=weak` (values
 //!   without depths), `time_limit=S` (from [`MIN_TIME_LIMIT`] to the
 //!   server's `--move-seconds`, its default).
@@ -32,13 +32,11 @@ use axum::extract::State as Shared;
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use retrograde::analyzer::fallback::BestSoFar;
-use retrograde::analyzer::searching::{
-    check_searchable, AnswerReport, PositionSearcher, Precision, Question,
+use retrograde::{
+    facade::{check_searchable, AnswerReport, BestSoFar, PositionSearcher, Precision, Question},
+    language::{BoardGame, MoveDetail, Status},
+    BoardSize, Family, Position,
 };
-use retrograde::board::BoardSize;
-use retrograde::position::answer::MoveDetail;
-use retrograde::position::{BoardGame, Family, Position, Status};
 use serde_json::{json, Value};
 use tokio::sync::OwnedSemaphorePermit;
 

@@ -33,8 +33,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::State as Shared;
 use axum::response::Response;
-use retrograde::analyzer::answer_from_table;
-use retrograde::analyzer::searching::{check_searchable, AnswerReport};
+use retrograde::facade::{answer_from_table, check_searchable, AnswerReport};
 use serde_json::{json, Value};
 
 use super::api::{
@@ -137,7 +136,7 @@ fn move_lists(value: Value) -> Result<Vec<String>, ApiError> {
 
 /// One position's answer as the batch gives it: the analyze object, or
 /// `{"error": …}`.
-fn answer_object(report: retrograde::error::Result<AnswerReport>) -> Value {
+fn answer_object(report: retrograde::Result<AnswerReport>) -> Value {
     let report = match report {
         Ok(report) => report,
         Err(e) => return json!({ "error": e.to_string() }),

@@ -16,12 +16,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use retrograde::analyzer::books::shipped_boards;
-use retrograde::analyzer::searching::PositionSearcher;
-use retrograde::memory::{Budget, Bytes};
-use retrograde::position::BoardGame;
-use retrograde::tablefile::open::{opened_table_bytes, OpenTable};
-use retrograde::Analyzer;
+use retrograde::{
+    disk::opened_table_bytes,
+    facade::books::shipped_boards,
+    facade::PositionSearcher,
+    host::{Budget, Bytes},
+    language::BoardGame,
+    Analyzer, OpenTable,
+};
 
 /// The most boards whose searchers are kept at once.
 pub const MAX_SEARCHERS: usize = 4;
@@ -110,7 +112,7 @@ impl Boards {
     pub fn searcher_for(
         &self,
         game: &BoardGame,
-    ) -> retrograde::error::Result<Arc<PositionSearcher<'static>>> {
+    ) -> retrograde::Result<Arc<PositionSearcher<'static>>> {
         let mut guard = self.searchers.lock().unwrap_or_else(|p| p.into_inner());
         let (clock, kept) = &mut *guard;
         *clock += 1;

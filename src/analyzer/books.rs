@@ -144,7 +144,7 @@ pub struct BookRequest<'a> {
 /// telling `progress`, and writes it. The file at `out` is checked first:
 /// nothing is searched for a book that could not be written. The scores
 /// are journaled as they are proved to `out` + `.partial`
-/// ([`crate::tablefile::book_journal`]): a run cut short leaves it, the
+/// (`crate::tablefile::book_journal`): a run cut short leaves it, the
 /// same request resumes from it, and it is removed once the book is
 /// written.
 pub fn make(

@@ -51,7 +51,7 @@ pub fn reserve(time_limit: Duration) -> Duration {
 pub struct BestSoFar {
     /// The cell the move takes.
     pub cell: u32,
-    /// The move in the notation of [`crate::position`].
+    /// The move in the notation of `crate::position`.
     pub notation: String,
     /// Plies looked ahead by the deepest round finished (0: the move was
     /// decided without search: a win, or the one move left).

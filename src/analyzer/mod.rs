@@ -181,7 +181,7 @@ impl Analyzer {
 
     /// The empty m,n,k board's value, the provers (a pairing, zones, the
     /// win prover) racing `searcher` (which goes on with its table) until
-    /// `deadline` or `cancel` ([`race`]; [`prove::race_for_the_value`]).
+    /// `deadline` or `cancel` (`race`; [`prove::race_for_the_value`]).
     /// [`Settled::NotReached`] at once on a board the bitboard search does
     /// not take (the provers answer those alone: [`Self::prove`]).
     pub fn race_for_the_value(
@@ -261,7 +261,7 @@ impl Analyzer {
     /// [`Question::best_so_far`], a position in play whose answer names
     /// no best move (not reached, or a value the threat prover left
     /// open) gets [`AnswerReport::best_so_far`]: the search runs within
-    /// the time limit less [`fallback::reserve`], the fallback within the
+    /// the time limit less `fallback::reserve`, the fallback within the
     /// rest, so the whole answer comes within the limit (the fallback's
     /// first ply, a few milliseconds at most, excepted).
     pub fn answer(

@@ -11,7 +11,7 @@ use std::time::Duration;
 pub enum Note {
     /// The empty m,n,k board's value was not reached by the search alone
     /// in its first share of the time; the provers (a pairing, zones, the
-    /// win prover) join it now ([`super::race`]).
+    /// win prover) join it now (`super::race`).
     ProversJoin {
         /// The time the search had alone.
         searched_alone: Duration,

@@ -143,7 +143,7 @@ fn flip_rows(game: &BoardGame, mask: u64) -> u64 {
 }
 
 /// On m,n,k boards past the bitboard search: the zone prover
-/// ([`crate::prove::zones`]) first, for positions with at least
+/// (`crate::prove::zones`) first, for positions with at least
 /// `min_empty` empty cells, then the general search. The prover runs
 /// twice, each within `max_nodes` positions: the mover attacking (a fall:
 /// the mover wins), within half the clock's time left, and the other

@@ -298,7 +298,7 @@ impl ProveReport {
 }
 
 /// Refuses a board past the provers' sides (the pairing search's
-/// [`pairing::MAX_SIDE`]).
+/// `pairing::MAX_SIDE`).
 pub fn ensure_sides(cols: u32, rows: u32) -> Result<()> {
     let sides = 1..=pairing::MAX_SIDE;
     if sides.contains(&cols) && sides.contains(&rows) {
@@ -429,7 +429,7 @@ pub enum Settled {
 /// The empty m,n,k board's value alone, on a board the bitboard search
 /// takes, when `searcher` (of that board, its table kept) has not found it
 /// in a first share: a pairing and the zone prover within
-/// [`ZONE_NODES_FIRST`] positions, then the df-pn win prover on one thread
+/// `ZONE_NODES_FIRST` positions, then the df-pn win prover on one thread
 /// racing `searcher` on the others until one settles the value or the
 /// deadline passes (the other is stopped); at one thread, the win prover
 /// for half the time left, then the search. `search mnk --weak` asks it:

@@ -57,7 +57,7 @@ use crate::search::general::{SearchBoard, Searcher};
 use std::sync::Arc;
 
 /// The most cells of an m,n,k board the bitboard search takes: past them
-/// the empty board's value is the provers' ([`super::prove`]).
+/// the empty board's value is the provers' (`super::prove`).
 pub const MAX_BITBOARD_MNK_CELLS: u32 = crate::search::bitboard::MAX_MNK_CELLS;
 
 /// Bytes one transposition entry costs in the general engine's concurrent
@@ -77,7 +77,7 @@ pub const BOARD_TABLE_CAP: u64 = 1 << 30;
 
 /// Entries of the bitboard engine's table for searches of positions of
 /// `family` with at most `empty` empty cells, within `budget`: at most
-/// [`BOARD_TABLE_CAP`] bytes, and no more than 2^(12 + 3·empty/8) entries
+/// `BOARD_TABLE_CAP` bytes, and no more than 2^(12 + 3·empty/8) entries
 /// on a gravity board or 2^(empty − 2) on an m,n,k board (more moves a
 /// position: more positions searched). A table larger than the search needs
 /// is slower, not only bigger: every page costs time to map and clear, and
@@ -144,7 +144,7 @@ pub enum AnsweredBy {
     /// The threat prover (m,n,k boards of 65–256 cells): wins, no depths.
     Threats,
     /// The provers (a pairing, zones, the win prover), which joined the
-    /// search for the empty m,n,k board's value ([`super::race`]) and
+    /// search for the empty m,n,k board's value (`super::race`) and
     /// settled it first: the report holds the proof
     /// ([`AnswerReport::proof`]).
     Provers,
@@ -272,7 +272,7 @@ pub struct AnswerReport {
     pub seconds: f64,
     /// The best move so far, not proved, when it was asked for
     /// ([`Question::best_so_far`]) and the answer names no best move
-    /// ([`crate::analyzer::fallback`]).
+    /// (`crate::analyzer::fallback`).
     pub best_so_far: Option<super::fallback::BestSoFar>,
     /// The proof, with its certificate, when the provers settled the value
     /// ([`AnsweredBy::Provers`]).

@@ -27,11 +27,11 @@ use crate::board::BoardSize;
 use crate::error::{Error, Result};
 use crate::game::table::OutcomeTable;
 use crate::game::RankedGame;
-use crate::games::gravity::Gravity;
-use crate::games::mnk::Mnk;
 use crate::memory::{Budget, Bytes};
 use crate::position::answer::Oracle;
 use crate::position::{BoardGame, Family};
+use crate::rules::gravity::Gravity;
+use crate::rules::mnk::Mnk;
 use crate::runtime::in_pool;
 use crate::runtime::progress::Progress;
 use crate::tablefile::oracles::{GravityTable, MnkTable};
@@ -143,7 +143,7 @@ pub fn symbolic_unasked(layout: &Layout, count_only: bool) -> Unasked {
 }
 
 /// The projection of a symbolic run asked for that will be long (past
-/// [`LONG_RUN_SECONDS`]), for a note before it starts; `None` otherwise.
+/// `LONG_RUN_SECONDS`), for a note before it starts; `None` otherwise.
 pub fn long_symbolic_run(layout: &Layout, count_only: bool) -> Option<Projection> {
     project(layout, count_only).filter(|p| p.seconds > LONG_RUN_SECONDS)
 }
@@ -202,7 +202,7 @@ pub enum AutoRefusal {
         why: String,
     },
     /// Past the explicit engine (`why`), and the symbolic run is
-    /// projected past [`LONG_RUN_SECONDS`].
+    /// projected past `LONG_RUN_SECONDS`.
     ProjectedTooLong {
         /// Why the explicit engine does not take the board.
         why: String,
@@ -217,7 +217,7 @@ impl Analyzer {
     /// (module docs): asked by name, that one; a symbolic-only setting,
     /// the symbolic engine; otherwise `auto`. On m,n,k boards `auto` takes
     /// the dense engine where its estimate fits the budget, else hands the
-    /// board to the symbolic engine ([`mnk_auto_choice`], and
+    /// board to the symbolic engine (`mnk_auto_choice`, and
     /// [`Self::hand_over`]'s projection rule); on gravity boards it starts
     /// with the explicit engine, whose refusal for memory hands over.
     pub fn table_engine(
@@ -253,7 +253,7 @@ impl Analyzer {
     /// Under `auto`, once the explicit engine does not take the board of
     /// `family` and `size` for `why`: the symbolic engine (in `encoding`),
     /// unless its run (counts only as `request` says) is projected past
-    /// [`LONG_RUN_SECONDS`].
+    /// `LONG_RUN_SECONDS`.
     pub fn hand_over(
         &self,
         family: Family,

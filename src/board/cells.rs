@@ -52,18 +52,22 @@ impl Cells {
         s
     }
 
+    /// Whether `cell` is in the set.
     pub fn has(&self, cell: u32) -> bool {
         self.0[(cell / 64) as usize] >> (cell % 64) & 1 == 1
     }
 
+    /// The set with `cell` added.
     pub fn with(self, cell: u32) -> Self {
         self | Self::one(cell)
     }
 
+    /// Whether the set has no cell.
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
 
+    /// How many cells the set holds.
     pub fn len(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
@@ -82,6 +86,7 @@ impl Cells {
             .map(|(i, &w)| i as u32 * 64 + w.trailing_zeros())
     }
 
+    /// Whether the two sets share a cell.
     pub fn meets(&self, other: &Self) -> bool {
         !(*self & *other).is_empty()
     }

@@ -183,7 +183,7 @@ pub(crate) fn counter_bytes(max_moves: u32) -> u64 {
     }
 }
 
-/// Bytes a retrograde solve ([`crate::tables::retrograde`]) of `states` states with at most `max_moves` moves a state
+/// Bytes a retrograde solve (`crate::tables::retrograde`) of `states` states with at most `max_moves` moves a state
 /// allocates at its peak: values (2 bits), depth (4 bytes), counter (1, 2 or
 /// 4 bytes) and frontiers (8 bytes: the current and next frontier are
 /// disjoint sets of states, so together they hold at most one 4-byte entry

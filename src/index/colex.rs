@@ -44,13 +44,6 @@ pub fn binomial(n: u32, k: u32) -> u64 {
 }
 
 /// The colex rank of a set of cells.
-///
-/// ```
-/// use retrograde::index::colex::{colex_rank, colex_unrank};
-/// assert_eq!(colex_rank(0b0111), 0);
-/// assert_eq!(colex_rank(0b1011), 1);
-/// assert_eq!(colex_unrank(1, 3), 0b1011);
-/// ```
 #[inline]
 pub fn colex_rank(mut mask: u32) -> u64 {
     let mut rank = 0;
@@ -237,5 +230,12 @@ mod tests {
             assert_eq!(cells & !free, 0);
             assert_eq!(compress(cells, free), compact);
         }
+    }
+
+    #[test]
+    fn colex_ranks_the_first_subsets() {
+        assert_eq!(colex_rank(0b0111), 0);
+        assert_eq!(colex_rank(0b1011), 1);
+        assert_eq!(colex_unrank(1, 3), 0b1011);
     }
 }

@@ -26,14 +26,6 @@ pub struct MixedRadix<const D: usize> {
 
 impl<const D: usize> MixedRadix<D> {
     /// Builds the encoder; `None` if a radix is 0 or the product overflows `u64`.
-    ///
-    /// ```
-    /// use retrograde::index::MixedRadix;
-    /// let r = MixedRadix::new([3, 4, 2]).unwrap();
-    /// assert_eq!(r.size(), 24);
-    /// assert_eq!(r.rank([2, 1, 1]), (2 * 4 + 1) * 2 + 1);
-    /// assert_eq!(r.unrank(19), [2, 1, 1]);
-    /// ```
     pub fn new(radices: [u64; D]) -> Option<Self> {
         let mut strides = [0u64; D];
         let mut size = 1u64;
@@ -54,11 +46,6 @@ impl<const D: usize> MixedRadix<D> {
     /// Number of indices, the product of the radices.
     pub fn size(&self) -> u64 {
         self.size
-    }
-
-    /// The radices, most significant first.
-    pub fn radices(&self) -> [u64; D] {
-        self.radices
     }
 
     /// The index of a digit vector. Contract: `digits[i] < radices[i]`
@@ -126,5 +113,13 @@ mod tests {
     fn zero_radix_and_overflow_are_refused() {
         assert!(MixedRadix::new([3, 0, 2]).is_none());
         assert!(MixedRadix::new([u64::MAX, 2, 1]).is_none());
+    }
+
+    #[test]
+    fn mixed_radix_ranks_digits_most_significant_first() {
+        let r = MixedRadix::new([3, 4, 2]).unwrap();
+        assert_eq!(r.size(), 24);
+        assert_eq!(r.rank([2, 1, 1]), (2 * 4 + 1) * 2 + 1);
+        assert_eq!(r.unrank(19), [2, 1, 1]);
     }
 }

@@ -11,5 +11,5 @@ pub mod colex;
 pub mod mixed_radix;
 pub mod neighbours;
 
-pub use colex::{binomial, PlyShape};
+pub use colex::PlyShape;
 pub use mixed_radix::MixedRadix;

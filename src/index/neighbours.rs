@@ -10,7 +10,9 @@
 //! (`C(q, j)` → `C(q±1, j)`), so each neighbour's rank is a prefix sum plus
 //! a suffix sum (see [`super::colex`] for the rank itself).
 
-use super::colex::{binomial, compress, PlyShape};
+#[cfg(test)]
+use super::colex::compress;
+use super::colex::{binomial, PlyShape};
 
 /// The neighbours a [`Neighbours`] is prepared for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,11 +157,13 @@ impl Neighbours {
         }
     }
 
+    #[cfg(test)]
     fn prepare(&mut self, x_cells: u32, o_cells: u32, step: Step) {
         self.set_x(x_cells, step);
         self.set_o(o_cells, compress(o_cells, !x_cells), step);
     }
 
+    #[cfg(test)]
     /// Prepares for the children of a board whose mover is X (`x_moves`) or O.
     pub fn prepare_children(&mut self, x_cells: u32, o_cells: u32, x_moves: bool) {
         self.prepare(
@@ -173,6 +177,7 @@ impl Neighbours {
         );
     }
 
+    #[cfg(test)]
     /// Prepares for the parents of a board whose last mover was X
     /// (`x_moved`) or O.
     pub fn prepare_parents(&mut self, x_cells: u32, o_cells: u32, x_moved: bool) {

@@ -151,7 +151,7 @@ impl Status {
 }
 
 /// A position: the cells of each player (layout in the module docs), on
-/// boards of up to [`MAX_CELLS`] cells.
+/// boards of up to `MAX_CELLS` cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Position {
     /// X's stones.
@@ -221,10 +221,10 @@ pub struct BoardGame {
 }
 
 impl BoardGame {
-    /// Validates the size (sides 1 to [`MAX_SIDE`], at most [`MAX_CELLS`]
+    /// Validates the size (sides 1 to `MAX_SIDE`, at most `MAX_CELLS`
     /// cells) and `k` (1 to the longer side) and lists the winning lines.
     /// Which engines answer positions of a board is the facade's concern
-    /// ([`crate::analyzer`]): the language describes every board.
+    /// (`crate::analyzer`): the language describes every board.
     pub fn new(family: Family, size: BoardSize) -> Result<Self> {
         let BoardSize { cols, rows, k } = size;
         if !(1..=MAX_SIDE).contains(&cols)
@@ -395,7 +395,7 @@ impl BoardGame {
 
     /// The position after the moves of `text` from the empty board (module
     /// docs); refuses a move that is illegal or comes after the game ended.
-    /// A refusal quotes the text at most once, shortened ([`quoted`]): a
+    /// A refusal quotes the text at most once, shortened (`quoted`): a
     /// text of one move is quoted as that move, a longer one as the text
     /// with its bad move after it.
     pub fn play_moves(&self, text: &str) -> Result<Position> {
@@ -746,8 +746,8 @@ pub struct Diagram {
     pub position: Position,
 }
 
-/// Reads a diagram (module docs) of any size up to [`MAX_SIDE`] a side and
-/// [`MAX_CELLS`] cells.
+/// Reads a diagram (module docs) of any size up to `MAX_SIDE` a side and
+/// `MAX_CELLS` cells.
 pub fn parse_diagram_any(text: &str) -> Result<Diagram> {
     let bad = |why: String| Err(Error::InvalidInput(format!("bad board {text:?}: {why}")));
     if text.is_empty() {

@@ -67,13 +67,16 @@ pub const CERTIFICATE_MAGIC: &str = "# retrograde pairing certificate 1";
 /// position language names rows from 1 at the top).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PairingBoard {
+    /// Columns.
     pub cols: u32,
+    /// Rows.
     pub rows: u32,
+    /// Stones in a row that win.
     pub k: u32,
 }
 
 impl PairingBoard {
-    /// The board, or a one-line error for sides outside 1..=[`MAX_SIDE`] or
+    /// The board, or a one-line error for sides outside 1..=`MAX_SIDE` or
     /// a `k` of 0 or that no line of the board reaches (with `k` = 1 every
     /// cell is a line and no pairing exists; [`find_pairing`] finds none).
     pub fn new(size: BoardSize) -> Result<Self> {
@@ -133,6 +136,7 @@ impl PairingBoard {
 /// Who holds each cell of a position, for [`find_pairing`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Holder {
+    /// No stone.
     Empty,
     /// The player the pairing stops.
     Attacker,
@@ -281,7 +285,7 @@ pub fn find_pairing(board: PairingBoard, holders: &[Holder]) -> Option<Pairing> 
 }
 
 /// A pairing of the empty board, checked against every line before it is
-/// given ([`Pairing::check`]): `Ok(None)` when none is found, `Err` with
+/// given (`Pairing::check`): `Ok(None)` when none is found, `Err` with
 /// the fault when one found fails its check (a bug: nothing is claimed).
 pub fn checked_empty_board_pairing(
     board: PairingBoard,

@@ -49,14 +49,18 @@ pub const BYTES_PER_ENTRY: u64 = 160;
 /// What a claim says the prover achieves from the empty board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
+    /// The prover wins.
     Win,
+    /// The prover does not lose.
     AtLeastDraw,
 }
 
 /// One claim: the prover (`x`: the first player) and its goal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Claim {
+    /// Whether the prover is X, the first player.
     pub prover_is_x: bool,
+    /// What the prover achieves.
     pub goal: Goal,
 }
 

@@ -117,8 +117,11 @@ pub const BYTES_PER_ENTRY: u64 = 160;
 /// who is to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
+    /// The attacker's stones.
     pub attacker: Cells,
+    /// The defender's stones.
     pub defender: Cells,
+    /// Whether the attacker moves next.
     pub attacker_to_move: bool,
 }
 
@@ -208,7 +211,7 @@ pub struct ZoneProver {
 }
 
 impl ZoneProver {
-    /// A prover on `board` (at most [`MAX_CELLS`] cells) that keeps at most
+    /// A prover on `board` (at most `MAX_CELLS` cells) that keeps at most
     /// `max_entries` positions and gives up at `deadline`.
     pub fn new(board: PairingBoard, max_entries: usize, deadline: Option<Instant>) -> Result<Self> {
         if board.cells() > MAX_CELLS {
@@ -253,6 +256,7 @@ impl ZoneProver {
         })
     }
 
+    /// The counts of the searches run so far.
     pub fn stats(&self) -> ProverStats {
         self.stats
     }
@@ -899,13 +903,19 @@ pub enum DrawProof {
     /// then "X draws"), the positions each lists, each search's counts
     /// (summed over its parts).
     Draw {
+        /// The certificate's text.
         certificate: String,
+        /// Positions each claim's certificate lists.
         entries: [u64; 2],
+        /// Each claim's search counts.
         stats: [ProverStats; 2],
     },
     /// This player can force a line (shown by the search, not certified
-    /// here: the win's proof tree is [`crate::prove::proof_tree`]'s).
-    Wins { first_player: bool },
+    /// here: the win's proof tree is `crate::prove::proof_tree`'s).
+    Wins {
+        /// Whether the player who can win is the first (X).
+        first_player: bool,
+    },
     /// Not settled within the time, the nodes or the table: why.
     Open(String),
 }

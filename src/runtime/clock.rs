@@ -37,7 +37,7 @@ impl<'a> Clock<'a> {
     }
 
     /// This clock, also stopping once `cancel` is set (seen within
-    /// [`NODES_PER_CHECK`] nodes of each worker).
+    /// `NODES_PER_CHECK` nodes of each worker).
     pub fn cancelled_by(self, cancel: &'a AtomicBool) -> Self {
         Self {
             cancel: Some(cancel),
@@ -65,7 +65,7 @@ impl<'a> Clock<'a> {
 
     /// Whether a search at its `visited`-th node (counted from 0 by
     /// whatever counter the engine keeps) must unwind: the clock stopped,
-    /// or, every [`NODES_PER_CHECK`] nodes, `progress` hears of them and
+    /// or, every `NODES_PER_CHECK` nodes, `progress` hears of them and
     /// the deadline has passed or the search was cancelled (which stops
     /// the clock for every worker of the search).
     #[inline]

@@ -85,7 +85,7 @@ impl Book {
     /// line 0, and any other child the negation of its book score — which
     /// the book must hold. The positions of the deepest ply are the only
     /// scores taken on trust (their children are not in the book). Keys
-    /// must decode to positions on `board` (as [`crate::tablefile::book`]
+    /// must decode to positions on `board` (as `crate::tablefile::book`
     /// checks on reading).
     pub fn check_negamax(&self, board: &Bitboard) -> std::result::Result<(), String> {
         let cells = board.cells();
@@ -147,7 +147,7 @@ pub const JOURNAL_BATCH: usize = 1024;
 
 /// Where the scores of a book being made are kept as they are proved, so
 /// that a run cut short resumes (the file kind is
-/// [`crate::tablefile::book_journal`]).
+/// `crate::tablefile::book_journal`).
 pub trait Journal: Send {
     /// Scores proved by an earlier run: not searched again. Contract:
     /// exact scores of positions of the board, under the search's keys.

@@ -85,14 +85,10 @@ impl BoundTable {
         }
     }
 
+    #[cfg(test)]
     /// Entries in the table.
     pub fn len(&self) -> usize {
         self.words.len()
-    }
-
-    /// Whether the table has no entries (never: at least [`MIN_ENTRIES`]).
-    pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
     }
 
     /// The entry of `key` and the bits of its spread key the entry keeps.
@@ -127,6 +123,7 @@ impl BoundTable {
         })
     }
 
+    #[cfg(test)]
     /// Stores `lower ≤ score ≤ upper` for `key`, replacing whatever the
     /// entry held.
     #[inline]

@@ -27,7 +27,7 @@ use rustc_hash::FxBuildHasher;
 
 use crate::error::{Error, Result};
 use crate::game::Outcome;
-use crate::games::mnk::map_cell;
+use crate::rules::mnk::map_cell;
 use crate::runtime::clock::Clock;
 use crate::runtime::progress::{Progress, Silent};
 

@@ -103,7 +103,7 @@ pub(crate) fn from_children(
 /// children's minimax; each ply's count of positions is its reachable
 /// boards.
 pub fn check_mnk(
-    game: &crate::games::mnk::Mnk,
+    game: &crate::rules::mnk::Mnk,
     solution: &crate::tables::layered::MnkSolution,
 ) -> Result<(), String> {
     if solution.lookup(0, 0).is_none() {
@@ -162,7 +162,7 @@ pub fn check_mnk(
 /// Checks a solved gravity table in memory against the rules of `game`
 /// (see [`super::gravity_certificate`]).
 pub fn check_gravity(
-    game: &crate::games::gravity::Gravity,
+    game: &crate::rules::gravity::Gravity,
     solution: &crate::tables::sparse::GravitySolution,
 ) -> Result<(), String> {
     super::gravity_certificate::certify_gravity(

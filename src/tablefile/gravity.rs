@@ -35,7 +35,7 @@ use super::{Reader, SavedGame, Summing};
 use crate::checksum::Checksum;
 use crate::error::{Error, Result};
 use crate::game::Outcome;
-use crate::games::gravity::Gravity;
+use crate::rules::gravity::Gravity;
 use crate::tables::sparse::keys::{KeyWord, PlyKeys};
 use crate::tables::sparse::{decode, GravityCounts, GravityPly, GravitySolution};
 

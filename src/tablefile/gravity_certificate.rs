@@ -26,7 +26,7 @@ use rayon::prelude::*;
 
 use super::certify::from_children;
 use crate::game::Outcome;
-use crate::games::gravity::Gravity;
+use crate::rules::gravity::Gravity;
 use crate::runtime::progress::Progress;
 use crate::tables::sparse::key_index::KeyIndex;
 use crate::tables::sparse::keys::PlyKeys;

@@ -4,32 +4,8 @@
 //! of the whole-table formats) and the board tables answer any position in
 //! the shape every command prints ([`PositionAnswer`]).
 //!
-//! ```
-//! use retrograde::games::mnk::Mnk;
-//! use retrograde::memory::Budget;
-//! use retrograde::board::BoardSize;
-//! use retrograde::tables::layered::solve_mnk;
-//! use retrograde::tablefile::open::OpenTable;
-//! use retrograde::tablefile::{save, SavedGame, SavedTable};
-//!
-//! // Solve tic-tac-toe and save its table, as `retrograde mnk --out` does.
-//! let dir = std::env::temp_dir().join(format!("retrograde-doc-{}", std::process::id()));
-//! std::fs::create_dir_all(&dir).unwrap();
-//! let path = dir.join("ttt.rgt");
-//! let solution = solve_mnk(&Mnk::new(BoardSize::new(3, 3, 3)).unwrap(), &Budget::unlimited()).unwrap();
-//! let game = SavedGame::Mnk { rows: 3, cols: 3, k: 3 };
-//! save(&path, &game, &SavedTable::Layered(solution)).unwrap();
-//!
-//! // Open it again and ask a position: X took a corner, O the edge next to it.
-//! let table = OpenTable::open(&path, &Budget::unlimited()).unwrap();
-//! let answer = table.answer_moves("a1 b1").unwrap();
-//! assert_eq!(answer.to_move, "X");
-//! assert_eq!(answer.value, Some("win")); // X, to move, wins…
-//! assert_eq!(answer.depth, Some(5)); // …with the fifth ply from here
-//! let best: Vec<&str> = answer.moves.iter().filter(|m| m.best).map(|m| m.notation.as_str()).collect();
-//! assert!(best.contains(&"b2"));
-//! std::fs::remove_dir_all(&dir).unwrap();
-//! ```
+//! The example of saving a table and opening it again is on the crate's
+//! `disk` page.
 //!
 //! What an answer rests on is said in docs/FORMAT.md: every block read is
 //! checked against its checksum and every value against its children; a
@@ -40,10 +16,10 @@ use std::path::Path;
 use super::symbolic::SymbolicFile;
 use super::{load, MappedGravity, SavedGame, SavedTable};
 use crate::error::{Error, Result};
-use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
 use crate::position::answer::{answer, Oracle, PositionAnswer};
 use crate::position::{BoardGame, Family, Position};
+use crate::rules::gravity::Gravity;
 use crate::tablefile::oracles::{GravityTable, MnkTable, SymbolicTable};
 use crate::tables::layered::MnkSolution;
 
@@ -77,7 +53,7 @@ pub enum OpenTable {
     },
     /// Any other game's table (Cat and Mouse, Nim, Can I Win, the ends
     /// game): its game and table, answered through the game's own methods
-    /// (e.g. [`crate::games::cat_mouse::CatMouseGraph::winner`]).
+    /// (e.g. [`crate::rules::cat_mouse::CatMouseGraph::winner`]).
     Other(SavedGame, SavedTable),
 }
 
@@ -163,7 +139,7 @@ impl OpenTable {
     }
 
     /// [`Self::answer`] for the position a move list reaches from the
-    /// empty board, in the notation of [`crate::position`] (`"a1 b1"`,
+    /// empty board, in the notation of `crate::position` (`"a1 b1"`,
     /// `"4 4 5"`).
     pub fn answer_moves(&self, moves: &str) -> Result<PositionAnswer> {
         let Some(board) = self.board() else {

@@ -4,10 +4,10 @@
 
 use crate::error::Result;
 use crate::game::Outcome;
-use crate::games::gravity::Gravity;
 use crate::position::answer::{Lookup, Oracle};
 use crate::position::sentinel::sentinel_cells;
 use crate::position::{Cells, Position};
+use crate::rules::gravity::Gravity;
 use crate::tablefile::GravityValues;
 use crate::tables::layered::MnkSolution;
 

@@ -24,8 +24,8 @@ use serde::{Deserialize, Serialize};
 use super::gravity::{GravityFile, GravityValues};
 use crate::error::{Error, Result};
 use crate::game::Outcome;
-use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
+use crate::rules::gravity::Gravity;
 use crate::runtime::progress::{Progress, Silent};
 use crate::tablefile::gravity_certificate::certify_gravity;
 use crate::tables::sparse::distributed::ranks::{owner, OWNER_SCHEME};
@@ -248,7 +248,7 @@ impl MappedGravity {
     /// Opens `path` if it is a gravity table or a parted table's manifest;
     /// `Ok(None)` for any other file. Every checksum a lookup relies on is
     /// checked and the summary's counts are checked to be possible; a
-    /// table of at most [`CERTIFIED_ON_OPEN`] stored positions is
+    /// table of at most `CERTIFIED_ON_OPEN` stored positions is
     /// certified whole.
     pub fn open(path: &Path) -> Result<Option<Self>> {
         let table = match PartedGravity::open(path)? {
@@ -287,7 +287,7 @@ impl MappedGravity {
     }
 
     /// Certifies the whole table against the rules of its board (see
-    /// [`crate::tablefile::gravity_certificate`]) and every file's trailer
+    /// `crate::tablefile::gravity_certificate`) and every file's trailer
     /// checksum; two plies decoded at a time, refused up front if they do
     /// not fit `budget`.
     pub fn certify(&self, budget: &Budget, progress: &dyn Progress) -> Result<()> {

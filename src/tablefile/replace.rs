@@ -171,7 +171,7 @@ pub enum Found {
 /// output checks refuse one first) and says what it is.
 ///
 /// ```
-/// use retrograde::tablefile::replace::{identify, Found, Ours, CertificateKind};
+/// use retrograde::disk::{identify, CertificateKind, Found, Ours};
 /// let dir = std::env::temp_dir().join(format!("rg-identify-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let proof = dir.join("p.proof");
@@ -316,7 +316,7 @@ fn certificate(head: &[u8]) -> Option<Found> {
 /// ([`identify`]) — unless `force` (its value, and the setting that gives
 /// it, the refusal's remedy). The refusal is one sentence naming what is
 /// there and what the run writes. A path that passes is claimed
-/// ([`crate::atomic_file::claim`]): the write at the end of the run
+/// (`crate::atomic_file::claim`): the write at the end of the run
 /// replaces only the file checked now, or takes the path only if it is
 /// still empty.
 pub fn check_replaceable(

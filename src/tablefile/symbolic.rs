@@ -552,7 +552,7 @@ impl StoredTable for SymbolicFile {
 
 impl SymbolicFile {
     /// Certifies the table against the rules of its board (every set
-    /// recomputed: [`crate::tables::symbolic::certify`]), after
+    /// recomputed: `crate::tables::symbolic::certify`), after
     /// [`Self::check`] of every byte.
     pub fn certify(
         &self,

@@ -98,8 +98,6 @@ impl ClaimTable {
 /// table starts as zeroed memory and no pass over all states is needed to
 /// initialise it. The width is chosen from the game's largest move count.
 pub trait MoveCounter: Sync + Send + Sized {
-    /// Largest count the type holds.
-    const MAX: u32;
     /// `len` counters at zero, from zeroed (lazily mapped) memory.
     fn zeroed(len: usize) -> Vec<Self>;
     /// Adds one and returns the new count. Contract: never called more often
@@ -110,8 +108,6 @@ pub trait MoveCounter: Sync + Send + Sized {
 macro_rules! move_counter {
     ($atomic:ty, $plain:ty) => {
         impl MoveCounter for $atomic {
-            const MAX: u32 = <$plain>::MAX as u32;
-
             fn zeroed(len: usize) -> Vec<Self> {
                 zeroed_atomics::<$plain, $atomic>(len)
             }

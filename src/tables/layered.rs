@@ -24,11 +24,11 @@ use rayon::prelude::*;
 use crate::error::Result;
 use crate::game::table::code;
 use crate::game::Outcome;
-use crate::games::mnk::Mnk;
 use crate::index::colex::{colex_unrank, next_subset};
 use crate::index::neighbours::{Neighbours, Step};
 use crate::index::PlyShape;
 use crate::memory::{Budget, Bytes};
+use crate::rules::mnk::Mnk;
 use crate::runtime::progress::{Progress, Silent};
 
 /// Boards a worker takes at once: a multiple of 64, so shards of every
@@ -220,7 +220,7 @@ pub struct MnkSolution {
 impl MnkSolution {
     /// The dense solution of `game` from the value/depth byte of every
     /// reachable board up to symmetry (`plies[p]`: (X cells, O cells,
-    /// byte) of ply `p`; value code of [`crate::game::table`] in the low 2 bits,
+    /// byte) of ply `p`; value code of `crate::game::table` in the low 2 bits,
     /// depth above), each spread to all its images; `counts` and `games`
     /// as counted. Boards not given are unreachable. Used to write the
     /// dense table of a solve made elsewhere (the distributed engine).

@@ -575,3 +575,52 @@ fn the_library_never_prints() {
     // the scan reads code the front ends print from
     assert!(code_of(&root.join("cli/src/prove.rs")).contains("eprintln!"));
 }
+
+/// The library's surface is what `src/lib.rs` re-exports: every module it
+/// declares from a file is private, every public module is written inline
+/// and holds only documentation, re-exports of the crate's own items and
+/// further such modules, and `missing_docs` is on.
+#[test]
+fn the_library_exports_only_its_surface() {
+    let lib = std::fs::read_to_string(crate::common::root().join("src/lib.rs")).unwrap();
+    assert!(
+        lib.contains("#![warn(missing_docs)]"),
+        "missing_docs is off"
+    );
+    let mut inline_modules = 0;
+    for (i, line) in lib.lines().enumerate() {
+        let code = line.trim();
+        let at = format!("src/lib.rs:{}: {code}", i + 1);
+        if code.is_empty() || code.starts_with("//") || code.starts_with('#') || code == "}" {
+            continue;
+        }
+        if code.starts_with("mod ") {
+            assert!(code.ends_with(';'), "{at}");
+        } else if code.starts_with("pub mod ") {
+            assert!(code.ends_with(" {"), "a public module from a file: {at}");
+            inline_modules += 1;
+        } else if code.starts_with("pub use ") {
+            let path = code.trim_start_matches("pub use ");
+            let first = path.split("::").next().unwrap();
+            let internal = [
+                "crate",
+                "analyzer",
+                "board",
+                "error",
+                "position",
+                "tablefile",
+            ];
+            assert!(internal.contains(&first), "a re-export from outside: {at}");
+        } else {
+            // the continuation lines of a re-export's list
+            let names = code.trim_end_matches(['{', ',', ';', '}']).trim();
+            assert!(
+                names
+                    .split([',', ' ', '{', '}', ':'])
+                    .all(|w| w.chars().all(|c| c.is_alphanumeric() || c == '_')),
+                "lib.rs holds something besides its surface: {at}"
+            );
+        }
+    }
+    assert!(inline_modules >= 6, "the surface's modules are missing");
+}

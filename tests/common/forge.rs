@@ -4,7 +4,7 @@
 //! attacker who has read the format can do. Written for the tests only.
 #![allow(dead_code)]
 
-use retrograde::checksum::Checksum;
+use retrograde::disk::Checksum;
 
 /// The fields of each ply's counts in the summary.
 pub const COUNT_FIELDS: [&str; 8] = [

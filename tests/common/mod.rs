@@ -145,9 +145,9 @@ pub fn mnk_boards_up_to_4x4() -> Vec<(u32, u32, u32)> {
 /// the value and depth for the player to move): every (X, O) split of the
 /// board is tried, the table knows the reachable ones.
 pub fn for_each_position_in_play(
-    table: &retrograde::tables::layered::MnkSolution,
+    table: &retrograde::engines::layered::MnkSolution,
     cells: u32,
-    mut visit: impl FnMut(u32, u32, retrograde::game::Outcome, u32),
+    mut visit: impl FnMut(u32, u32, retrograde::language::Outcome, u32),
 ) {
     for x in 0u32..1 << cells {
         let rest = ((1u32 << cells) - 1) & !x;
@@ -190,7 +190,7 @@ pub fn random_mnk_position(
             o |= 1 << c;
         }
     }
-    let lines = retrograde::position::winning_lines(cols, rows, k);
+    let lines = retrograde::language::winning_lines(cols, rows, k);
     let has_line = |s: u64| lines.iter().any(|l| l.iter().all(|&c| s >> c & 1 == 1));
     let full = (x | o).count_ones() == cols * rows;
     (!has_line(x) && !has_line(o) && !full).then_some((x, o))
@@ -199,11 +199,11 @@ pub fn random_mnk_position(
 /// The value for the player to move of the position (as in
 /// [`random_mnk_position`]) by the bitboard search.
 pub fn bitboard_value(
-    bitboard: &retrograde::search::bitboard::Bitboard,
-    searcher: &retrograde::search::bitboard::BoardSearcher,
+    bitboard: &retrograde::engines::bitboard::Bitboard,
+    searcher: &retrograde::engines::bitboard::BoardSearcher,
     (cols, rows): (u32, u32),
     (x, o): (u64, u64),
-) -> retrograde::game::Outcome {
+) -> retrograde::language::Outcome {
     let to_bits = |s: u64| {
         (0..cols * rows)
             .filter(|&c| s >> c & 1 == 1)
@@ -215,7 +215,7 @@ pub fn bitboard_value(
         .search(
             to_bits(x),
             to_bits(x | o),
-            retrograde::search::general::Precision::Weak,
+            retrograde::engines::search::Precision::Weak,
         )
         .unwrap()
         .unwrap()

@@ -4,7 +4,7 @@
 //! can do. Written for the tests only, from FORMAT.md.
 #![allow(dead_code)]
 
-use retrograde::checksum::Checksum;
+use retrograde::disk::Checksum;
 use serde_json::Value;
 
 fn le64(b: &[u8]) -> u64 {

@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 
-use retrograde::game::RankedGame;
-use retrograde::games::cat_mouse::{CatMouseGraph, Position, Turn};
+use retrograde::{
+    games::cat_mouse::{CatMouseGraph, Position, Turn},
+    language::RankedGame,
+};
 
 use crate::common::{random_graph, Rng};
 

@@ -15,8 +15,10 @@
 use std::collections::BTreeSet;
 
 use crate::common::{random_graph, Rng};
-use retrograde::games::cat_mouse::{CatMouseGraph, Player, Position, Turn};
-use retrograde::tables::retrograde::solve;
+use retrograde::{
+    engines::retrograde::solve,
+    games::cat_mouse::{CatMouseGraph, Player, Position, Turn},
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Label {

@@ -2,9 +2,11 @@
 //! limit against a finite-horizon reference on every state of hundreds of
 //! seeded random grids, and thread independence.
 
-use retrograde::games::cat_mouse_grid::{CatMouseGrid, GridPosition, Turn};
-use retrograde::runtime::in_pool;
-use retrograde::tables::retrograde::solve;
+use retrograde::{
+    engines::retrograde::solve,
+    games::cat_mouse_grid::{CatMouseGrid, GridPosition, Turn},
+    host::in_pool,
+};
 
 use crate::common::Rng;
 

@@ -1,8 +1,10 @@
 //! Cat and Mouse on a graph against published answers: the LeetCode 913
 //! examples and the figures of a plain C queue solver on the bench graph.
 
-use retrograde::games::cat_mouse::{CatMouseGraph, Player, Turn};
-use retrograde::tables::retrograde::solve;
+use retrograde::{
+    engines::retrograde::solve,
+    games::cat_mouse::{CatMouseGraph, Player, Turn},
+};
 
 use crate::common;
 

@@ -1,10 +1,10 @@
 //! The table is bit-identical at 1, 2 and 4 threads. The graphs are large
 //! enough that frontiers are split across workers.
 
-use retrograde::game::table::OutcomeTable;
-use retrograde::games::cat_mouse::CatMouseGraph;
-use retrograde::runtime::in_pool;
-use retrograde::tables::retrograde::solve;
+use retrograde::{
+    engines::retrograde::solve, games::cat_mouse::CatMouseGraph, host::in_pool,
+    language::OutcomeTable,
+};
 
 use crate::common::{bench_graph, random_graph, Rng};
 

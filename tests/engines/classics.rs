@@ -5,11 +5,12 @@
 use std::collections::HashMap;
 use std::process::Command;
 
-use retrograde::games::can_i_win::solve_can_i_win;
-use retrograde::games::ends::{solve_ends, End};
-use retrograde::games::nim::solve_nim;
-use retrograde::memory::Budget;
-use retrograde::runtime::in_pool;
+use retrograde::{
+    games::can_i_win::solve_can_i_win,
+    games::ends::{solve_ends, End},
+    games::nim::solve_nim,
+    host::{in_pool, Budget},
+};
 
 use crate::common::cli::{json_of, refused};
 use crate::common::Rng;

@@ -2,9 +2,11 @@
 //! range on every board counted completely (the results files), and its
 //! refusal says what budget would do and what goes further.
 
-use retrograde::board::BoardSize;
-use retrograde::games::gravity::Gravity;
-use retrograde::tables::sparse::{project_positions, PROJECTION_SEEN};
+use retrograde::{
+    engines::sparse::{project_positions, PROJECTION_SEEN},
+    games::gravity::Gravity,
+    BoardSize,
+};
 
 use crate::common::cli::refused;
 

@@ -2,14 +2,15 @@
 //! a differential test against a simple reference on every small board, and
 //! thread independence.
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::collections::{HashMap, HashSet};
 
-use retrograde::game::Outcome;
-use retrograde::games::gravity::Gravity;
-use retrograde::memory::Budget;
-use retrograde::runtime::in_pool;
-use retrograde::tables::sparse::solve_gravity;
+use retrograde::{
+    engines::sparse::solve_gravity,
+    games::gravity::Gravity,
+    host::{in_pool, Budget},
+    language::Outcome,
+};
 
 /// Tromp's counts of positions (play stops at a win; positions containing
 /// a win counted): width × height 4×4 161,029; 5×4 3,945,711.

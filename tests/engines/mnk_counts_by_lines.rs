@@ -12,10 +12,7 @@
 //! count enumerates `M` and counts the line-free `N` of the right size in
 //! the cells left by inclusion and exclusion over the lines inside them.
 
-use retrograde::board::BoardSize;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{engines::layered::solve_mnk, games::mnk::Mnk, host::Budget, BoardSize};
 use retrograde_checker::lines::all_lines;
 use serde_json::Value;
 

@@ -3,13 +3,15 @@
 //! 5×5) and every k: every count of every ply, the games, and every
 //! position's value and depth.
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::collections::{HashMap, HashSet};
 
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::tables::layered::{solve_mnk, PlyCounts};
+use retrograde::{
+    engines::layered::{solve_mnk, PlyCounts},
+    games::mnk::Mnk,
+    host::Budget,
+    language::Outcome,
+};
 
 use crate::common::mnk_reference::{Reference, Value};
 

@@ -8,10 +8,12 @@
 //! rows for n = 4, per ply, up to symmetry; the 4,3,3 / 3,4,3 / 4,4,3
 //! first-player wins (m,n,k-game results, e.g. Wikipedia "m,n,k-game").
 
-use retrograde::board::BoardSize;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::tables::layered::{solve_mnk, MnkSolution};
+use retrograde::{
+    engines::layered::{solve_mnk, MnkSolution},
+    games::mnk::Mnk,
+    host::Budget,
+    BoardSize,
+};
 
 use crate::common::mnk_reference;
 
@@ -25,7 +27,7 @@ fn solve(rows: u32, cols: u32, k: u32) -> MnkSolution {
 
 fn column(
     solution: &MnkSolution,
-    field: impl Fn(&retrograde::tables::layered::PlyCounts) -> u64,
+    field: impl Fn(&retrograde::engines::layered::PlyCounts) -> u64,
 ) -> Vec<u64> {
     solution.counts.iter().map(field).collect()
 }
@@ -54,7 +56,7 @@ fn tic_tac_toe_counts() {
     assert_eq!(column(&s, |c| c.terminal)[5..], [120, 148, 444, 168, 78]);
     assert_eq!(
         s.lookup(0, 0).map(|(o, _)| o),
-        Some(retrograde::game::Outcome::Draw)
+        Some(retrograde::language::Outcome::Draw)
     );
     // OEIS A317573 / A317574 / A317576, row n = 3
     assert_eq!(
@@ -77,7 +79,7 @@ fn four_by_four_k4_is_a_draw_with_the_oeis_rows() {
     assert_eq!(s.totals().positions, 9_722_011);
     assert_eq!(
         s.lookup(0, 0).map(|(o, _)| o),
-        Some(retrograde::game::Outcome::Draw)
+        Some(retrograde::language::Outcome::Draw)
     );
     assert_eq!(
         column(&s, |c| c.x_can_win_classes),
@@ -99,7 +101,7 @@ fn first_player_wins_4_3_3_and_3_4_3_and_4_4_3() {
         let s = solve(rows, cols, 3);
         assert_eq!(
             s.lookup(0, 0).map(|(o, _)| o),
-            Some(retrograde::game::Outcome::Win),
+            Some(retrograde::language::Outcome::Win),
             "{rows}×{cols}"
         );
     }

@@ -1,10 +1,11 @@
 //! m,n,k tables and counts are bit-identical at 1, 2 and 4 threads.
 
-use retrograde::board::BoardSize;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::runtime::in_pool;
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{
+    engines::layered::solve_mnk,
+    games::mnk::Mnk,
+    host::{in_pool, Budget},
+    BoardSize,
+};
 
 #[test]
 fn tables_are_bit_identical_at_1_2_and_4_threads() {

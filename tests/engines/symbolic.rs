@@ -5,18 +5,16 @@
 //! counts; and a checkpointed run killed part-way that resumes to the
 //! identical result.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::gravity::Gravity;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::{Budget, Bytes};
-use retrograde::position::Family;
-use retrograde::runtime::progress::Silent;
-use retrograde::tablefile::symbolic::{Set, SolvedSets, SymbolicSets};
-use retrograde::tables::layered::solve_mnk;
-use retrograde::tables::sparse::{solve_gravity, GravityCounts};
-use retrograde::tables::symbolic::{
-    solve_symbolic, Encoding, Layout, PlySink, SymbolicRun, SymbolicSolution,
+use retrograde::{
+    disk::{Set, SolvedSets, SymbolicSets},
+    engines::layered::solve_mnk,
+    engines::sparse::{solve_gravity, GravityCounts},
+    engines::symbolic::{solve_symbolic, Encoding, Layout, PlySink, SymbolicRun, SymbolicSolution},
+    games::gravity::Gravity,
+    games::mnk::Mnk,
+    host::{Budget, Bytes, Silent},
+    language::Outcome,
+    BoardSize, Family,
 };
 
 fn run(layout: Layout, threads: usize, count_only: bool) -> SymbolicSolution {
@@ -329,7 +327,7 @@ fn every_mnk_board_up_to_12_cells_has_the_explicit_value() {
                 }
                 rest /= 3;
             }
-            let p = retrograde::position::Position::from_words(x, o);
+            let p = retrograde::language::Position::from_words(x, o);
             let ply = p.stones();
             let bits = layout.assignment(&p);
             let won = sets.contains(ply, Set::Won, &bits).unwrap();

@@ -1,11 +1,11 @@
 //! Peak memory within `--max-memory` plus the documented allowance
-//! (`retrograde::memory::ALLOWANCE`), measured as the child's maximum
+//! (`retrograde::host::ALLOWANCE`), measured as the child's maximum
 //! resident set (wait4's rusage) (issue 73, line 7).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use retrograde::memory::ALLOWANCE;
+use retrograde::host::ALLOWANCE;
 
 use crate::common::cli::{refused, scratch_dir};
 

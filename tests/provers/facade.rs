@@ -5,17 +5,13 @@
 
 use std::time::{Duration, Instant};
 
-use retrograde::analyzer::prove::{
-    race_for_the_value, Certificate, Method, ProofMethod, ProveRequest, Settled,
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    facade::{race_for_the_value, Certificate, Method, ProofMethod, ProveRequest, Settled},
+    host::{plain, Budget, Bytes, Silent},
+    language::{GameValue, Outcome},
+    Analyzer, BoardSize, Error, Family, Setting,
 };
-use retrograde::board::BoardSize;
-use retrograde::error::{plain, Error, Setting};
-use retrograde::game::{GameValue, Outcome};
-use retrograde::memory::{Budget, Bytes};
-use retrograde::position::Family;
-use retrograde::runtime::progress::Silent;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::Analyzer;
 
 use crate::common::cli::{json_of, refused, retrograde, scratch_dir};
 
@@ -205,10 +201,11 @@ fn prove_methods_keep_their_names() {
 /// told to the analyzer's notes, typed.
 #[test]
 fn the_facade_answers_the_empty_board_by_the_race() {
-    use retrograde::analyzer::notes::{Note, Notes};
-    use retrograde::analyzer::searching::{AnsweredBy, Precision, Question};
-    use retrograde::position::answer::MoveDetail;
-    use retrograde::position::{BoardGame, Position};
+    use retrograde::{
+        facade::{AnsweredBy, Note, Notes, Precision, Question},
+        language::{BoardGame, MoveDetail},
+        Position,
+    };
     use std::sync::{Arc, Mutex};
 
     let told = Arc::new(Mutex::new(Vec::new()));

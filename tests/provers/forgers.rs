@@ -28,13 +28,14 @@
 
 use std::collections::HashMap;
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::tables::layered::{solve_mnk, MnkSolution};
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::layered::{solve_mnk, MnkSolution},
+    games::mnk::Mnk,
+    host::Budget,
+    language::Outcome,
+    BoardSize, Family,
+};
 
 use crate::common;
 use crate::common::Rng;

@@ -7,19 +7,19 @@
 //! value by the table; and a position with too few empty
 //! cells goes to the search, which gives a depth.
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::sync::atomic::AtomicU64;
 
-use retrograde::analyzer::oracles::{ProversThenSearch, Search};
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::answer::{answer_with, Lookup, MoveDetail, Oracle};
-use retrograde::position::{BoardGame, Family, Position, Status};
-use retrograde::prove::pairing::PairingBoard;
-use retrograde::runtime::clock::Clock;
-use retrograde::search::general::{Precision, SearchBoard, Searcher};
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{
+    engines::layered::solve_mnk,
+    engines::pairing::PairingBoard,
+    engines::search::{Precision, SearchBoard, Searcher},
+    facade::{ProversThenSearch, Search},
+    games::mnk::Mnk,
+    host::{Budget, Clock},
+    language::{answer_with, BoardGame, Lookup, MoveDetail, Oracle, Outcome, Status},
+    Family, Position,
+};
 
 use crate::common::for_each_position_in_play;
 
@@ -58,7 +58,7 @@ fn the_provers_values_equal_the_tables() {
         .unwrap();
         let game = BoardGame::new(
             Family::Mnk,
-            retrograde::board::BoardSize::new(cols, rows, k),
+            retrograde::language::BoardSize::new(cols, rows, k),
         )
         .unwrap();
         let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();
@@ -111,7 +111,7 @@ fn positions_with_few_empty_cells_go_to_the_search() {
     let (cols, rows, k) = (4, 4, 3);
     let game = BoardGame::new(
         Family::Mnk,
-        retrograde::board::BoardSize::new(cols, rows, k),
+        retrograde::language::BoardSize::new(cols, rows, k),
     )
     .unwrap();
     let board = SearchBoard::new(BoardSize { cols, rows, k }).unwrap();

@@ -4,12 +4,13 @@
 //! names), and pairings set against the search on random positions: a
 //! pairing for one player must mean the other cannot win.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::position::Family;
-use retrograde::prove::pairing::{find_pairing, Holder, PairingBoard};
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::pairing::{find_pairing, Holder, PairingBoard},
+    engines::search::Precision,
+    language::Outcome,
+    BoardSize, Family,
+};
 use retrograde_checker::lines::all_lines;
 use retrograde_checker::pairing::check_certificate;
 

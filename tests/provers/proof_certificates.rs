@@ -3,11 +3,12 @@
 //! the rules, its own lines and its own parser, and tries every reply of
 //! the player who does not prove).
 
-use retrograde::board::BoardSize;
-use retrograde::position::Family;
-use retrograde::prove::proof_tree::{certificate, claims_of, Claim, Goal};
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::proof_tree::{certificate, claims_of, Claim, Goal},
+    engines::search::Precision,
+    BoardSize, Family,
+};
 use retrograde_checker::proof_tree::check_certificate;
 
 use crate::common::cli::{retrograde, scratch_dir};
@@ -195,7 +196,7 @@ fn prove_mnk_out_of_time_claims_nothing() {
 /// Certificates of the df-pn win prover replay like the search's.
 #[test]
 fn the_win_provers_certificates_replay() {
-    use retrograde::prove::win::win_certificate;
+    use retrograde::engines::win::win_certificate;
     for (cols, rows, k) in [(4, 4, 3), (5, 4, 3), (6, 5, 4)] {
         let board = Bitboard::new(Family::Mnk, BoardSize { cols, rows, k }).unwrap();
         let (text, size, _) = win_certificate(&board, true, 1 << 22, None, None, None)

@@ -531,7 +531,7 @@ impl ThreatCheckpoint {
     fn resummed(&self) -> Vec<u8> {
         let mut b = self.bytes.clone();
         let body = b.len() - 8;
-        let sum = retrograde::checksum::Checksum::default()
+        let sum = retrograde::disk::Checksum::default()
             .bytes(&b[..body])
             .value();
         b[body..].copy_from_slice(&sum.to_le_bytes());

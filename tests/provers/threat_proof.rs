@@ -1,17 +1,17 @@
-//! The threat prover (`retrograde::prove::threats`) against the
+//! The threat prover (`retrograde::engines::threats`) against the
 //! exhaustive tables on every position of the small boards, and its
 //! certificates against a checker written apart (`checker/src/threats.rs`).
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::prove::threats::board::{Board, Geometry};
-use retrograde::prove::threats::space::VctLimits;
-use retrograde::prove::threats::{self, Settings, ThreatProver, Verdict};
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::layered::solve_mnk,
+    engines::threats,
+    engines::threats::{Board, Geometry, Settings, ThreatProver, VctLimits, Verdict},
+    games::mnk::Mnk,
+    host::Budget,
+    language::Outcome,
+    BoardSize, Family,
+};
 
 use crate::common;
 use crate::common::Rng;

@@ -1,20 +1,19 @@
-//! Threat-space search (`retrograde::prove::threats::space`, issue 76):
+//! Threat-space search (`retrograde::engines::threats`, issue 76):
 //! every move it finds wins — on every position in play of every board up
 //! to 4 × 4 against the exhaustive tables, and on random 5 × 4 and 5 × 5
 //! positions (k = 3, 4, 5) against the bitboard search. The prover that
 //! uses it is checked in `threat_proof.rs`, its gomoku certificates (and
 //! one with a defence set written too small) in `prove_mnk_threats.rs`.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::prove::threats::board::Geometry;
-use retrograde::prove::threats::fours::{find_vcf, VcfLimits};
-use retrograde::prove::threats::space::{find_vct, VctLimits};
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::layered::solve_mnk,
+    engines::threats::{find_vcf, find_vct, Geometry, VcfLimits, VctLimits},
+    games::mnk::Mnk,
+    host::Budget,
+    language::Outcome,
+    BoardSize, Family,
+};
 
 use crate::common;
 use crate::common::Rng;

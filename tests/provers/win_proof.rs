@@ -1,16 +1,17 @@
-//! The df-pn win prover (`retrograde::prove::win`) against the
+//! The df-pn win prover (`retrograde::engines::win`) against the
 //! bitboard search and, on every position of every board up to 4×4, the
 //! exhaustive tables.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::prove::win::{Verdict, WinProver};
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::layered::solve_mnk,
+    engines::search::Precision,
+    engines::win::{Verdict, WinProver},
+    games::mnk::Mnk,
+    host::Budget,
+    language::Outcome,
+    BoardSize, Family,
+};
 
 use crate::common;
 

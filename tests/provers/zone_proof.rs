@@ -5,15 +5,16 @@
 //! tables on every position of every board up to 4 × 4 and on random 4 × 5
 //! positions.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::prove::pairing::PairingBoard;
-use retrograde::prove::zones::{prove_draw, Cells, DrawProof, Node, Search, Verdict, ZoneProver};
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::tables::layered::solve_mnk;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::layered::solve_mnk,
+    engines::pairing::PairingBoard,
+    engines::zones::{prove_draw, Cells, DrawProof, Node, Search, Verdict, ZoneProver},
+    games::mnk::Mnk,
+    host::Budget,
+    language::Outcome,
+    BoardSize, Family,
+};
 use retrograde_checker::zones::{check_certificate, check_claims_from, Board};
 
 use crate::common;
@@ -43,7 +44,7 @@ fn write_and_replay(
 
 fn draw_certificate(cols: u32, rows: u32, k: u32) -> String {
     let board = PairingBoard::new(BoardSize { cols, rows, k }).unwrap();
-    let memory = (1 << 24) * retrograde::prove::zones::BYTES_PER_ENTRY;
+    let memory = (1 << 24) * retrograde::engines::zones::BYTES_PER_ENTRY;
     match prove_draw(board, memory, None, u64::MAX).unwrap() {
         DrawProof::Draw { certificate, .. } => certificate,
         other => panic!("{cols}×{rows} k={k}: {other:?}"),

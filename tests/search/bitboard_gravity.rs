@@ -4,14 +4,15 @@
 //! weak and exact mode, at 1, 2 and 4 threads; and a tiny table only costs
 //! time.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::gravity::Gravity;
-use retrograde::memory::Budget;
-use retrograde::runtime::in_pool;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
-use retrograde::tables::sparse::solve_gravity;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::search::Precision,
+    engines::sparse::solve_gravity,
+    games::gravity::Gravity,
+    host::{in_pool, Budget},
+    language::Outcome,
+    BoardSize,
+};
 
 use crate::common;
 use crate::common::Rng;
@@ -73,7 +74,7 @@ fn exact_scores_agree_with_the_exhaustive_tables() {
 /// move, from the table.
 fn after_move(
     game: &Gravity,
-    table: &retrograde::tables::sparse::GravitySolution,
+    table: &retrograde::engines::sparse::GravitySolution,
     x: u64,
     occupied: u64,
     bit: u64,
@@ -230,7 +231,7 @@ fn finished_and_malformed_positions_are_refused() {
 #[test]
 #[ignore]
 fn time_both_engines() {
-    use retrograde::search::general::{SearchBoard, Searcher};
+    use retrograde::engines::search::{SearchBoard, Searcher};
     for (cols, rows) in [(6u32, 4u32), (5, 5), (6, 5), (5, 6), (7, 5), (6, 6)] {
         let game = Gravity::new(BoardSize::new(cols, rows, 4)).unwrap();
         let clock = std::time::Instant::now();

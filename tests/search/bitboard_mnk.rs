@@ -4,15 +4,15 @@
 //! k, and of thousands of random positions of the 4 × 4 boards, at 1, 2
 //! and 4 threads.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::runtime::in_pool;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
-use retrograde::tables::layered::{solve_mnk, MnkSolution};
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::layered::{solve_mnk, MnkSolution},
+    engines::search::Precision,
+    games::mnk::Mnk,
+    host::{in_pool, Budget},
+    language::Outcome,
+    BoardSize, Family,
+};
 
 use crate::common;
 use crate::common::Rng;

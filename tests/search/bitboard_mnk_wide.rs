@@ -3,14 +3,16 @@
 //! and depth of random positions near the end, at 1 and 2 threads; and
 //! every key decodes to its position.
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::collections::HashMap;
 
-use retrograde::game::Outcome;
-use retrograde::position::Family;
-use retrograde::runtime::in_pool;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::general::Precision;
+use retrograde::{
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::search::Precision,
+    host::in_pool,
+    language::Outcome,
+    Family,
+};
 use retrograde_checker::lines as mnk_lines;
 
 use crate::common::Rng;

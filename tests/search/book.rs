@@ -3,21 +3,20 @@
 //! without a book equal at 1, 2 and 4 threads, and a damaged, forged or
 //! foreign book file refused with a one-line error.
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::sync::Arc;
 
-use retrograde::checksum::Checksum;
-use retrograde::game::Outcome;
-use retrograde::games::gravity::Gravity;
-use retrograde::memory::Budget;
-use retrograde::position::Family;
-use retrograde::runtime::in_pool;
-use retrograde::runtime::progress::Silent;
-use retrograde::search::bitboard::{Bitboard, BoardSearcher};
-use retrograde::search::book::{make_book, Book};
-use retrograde::search::general::{depth_of_score, Precision, SearchResult};
-use retrograde::tablefile::book::{decode_book, write_book, write_keyed_book};
-use retrograde::tables::sparse::solve_gravity;
+use retrograde::{
+    disk::{decode_book, write_book, write_keyed_book, Checksum},
+    engines::bitboard::{Bitboard, BoardSearcher},
+    engines::book::{make_book, Book},
+    engines::search::{depth_of_score, Precision, SearchResult},
+    engines::sparse::solve_gravity,
+    games::gravity::Gravity,
+    host::{in_pool, Budget, Silent},
+    language::Outcome,
+    Family,
+};
 
 use crate::common;
 use crate::common::cli::{json_of, refused, retrograde, scratch_dir};
@@ -347,12 +346,12 @@ struct Kept {
     recorded: Vec<(u64, i8)>,
 }
 
-impl retrograde::search::book::Journal for Kept {
+impl retrograde::engines::book::Journal for Kept {
     fn earlier(&self) -> &std::collections::HashMap<u64, i8> {
         &self.earlier
     }
 
-    fn record(&mut self, proved: &[(u64, i8)]) -> retrograde::error::Result<()> {
+    fn record(&mut self, proved: &[(u64, i8)]) -> retrograde::Result<()> {
         self.recorded.extend_from_slice(proved);
         Ok(())
     }
@@ -363,7 +362,7 @@ impl retrograde::search::book::Journal for Kept {
 /// scores, the second resuming from them — is the book made in one.
 #[test]
 fn a_book_resumed_from_its_journal_is_the_book_made_at_once() {
-    use retrograde::search::book::make_book_of;
+    use retrograde::engines::book::make_book_of;
     let game = Gravity::new(BoardSize::new(5, 4, 4)).unwrap();
     let board = Bitboard::gravity(&game);
     let by_ply = board.positions_in_play(6, 1 << 24).unwrap();
@@ -400,8 +399,7 @@ fn a_book_resumed_from_its_journal_is_the_book_made_at_once() {
 /// The book built into the program for standard 7×6 Connect Four, with
 /// its board.
 fn shipped() -> (Bitboard, Arc<Book>) {
-    use retrograde::analyzer::books::shipped_book;
-    use retrograde::position::BoardGame;
+    use retrograde::{facade::books::shipped_book, language::BoardGame};
     let game = BoardGame::new(Family::Gravity, BoardSize::new(7, 6, 4)).unwrap();
     let book = shipped_book(&game).unwrap().expect("7×6 has a book");
     let board = Bitboard::new(Family::Gravity, BoardSize::new(7, 6, 4)).unwrap();
@@ -508,8 +506,10 @@ fn every_move_of_a_position_above_the_deepest_ply_comes_from_the_book() {
 /// gone.
 #[test]
 fn make_book_resumes_from_the_journal_beside_its_output() {
-    use retrograde::search::book::Journal;
-    use retrograde::tablefile::book_journal::{journal_path, BookJournal};
+    use retrograde::{
+        disk::{journal_path, BookJournal},
+        engines::book::Journal,
+    };
     let dir = scratch_dir("book", "resume");
     let (whole, resumed) = (dir.join("whole.book"), dir.join("resumed.book"));
     let make = |out: &std::path::Path| {

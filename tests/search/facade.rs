@@ -3,13 +3,12 @@
 //! table (`Analyzer::solve`) and by search it gives the same answers,
 //! position by position; a searcher keeps its table between questions.
 
-use retrograde::analyzer::searching::{AnsweredBy, Precision, Question, SearchOptions};
-use retrograde::board::BoardSize;
-use retrograde::memory::{Budget, Bytes};
-use retrograde::position::answer::MoveDetail;
-use retrograde::position::{BoardGame, Family, Position, Status};
-use retrograde::runtime::progress::Silent;
-use retrograde::Analyzer;
+use retrograde::{
+    facade::{AnsweredBy, Precision, Question, SearchOptions},
+    host::{Budget, Bytes, Silent},
+    language::{BoardGame, MoveDetail, Status},
+    Analyzer, BoardSize, Family, Position,
+};
 
 fn analyzer() -> Analyzer {
     Analyzer::new(Budget(Bytes(1 << 30)), 2)
@@ -202,7 +201,7 @@ fn a_search_out_of_time_names_the_best_move_so_far_within_its_time() {
 #[test]
 #[ignore]
 fn the_fallback_keeps_the_value_of_most_positions() {
-    use retrograde::analyzer::fallback::best_so_far;
+    use retrograde::facade::best_so_far;
     let analyzer = analyzer();
     let game = board(Family::Gravity, 7, 6, 4);
     let searcher = analyzer.searcher(&game, 6).unwrap();
@@ -243,9 +242,10 @@ fn the_fallback_keeps_the_value_of_most_positions() {
 /// figures, naming the budget's setting.
 #[test]
 fn the_facade_splits_a_services_budget() {
-    use retrograde::error::{Error, Setting};
-    use retrograde::memory::{Budget, Bytes};
-    use retrograde::Analyzer;
+    use retrograde::{
+        host::{Budget, Bytes},
+        Analyzer, Error, Setting,
+    };
     let budget = Budget(Bytes(10_000));
     let analyzer = Analyzer::for_kept_searchers(budget, Bytes(1_000), 4, 2).unwrap();
     assert_eq!(analyzer.budget().0, Bytes(1_800));
@@ -266,8 +266,10 @@ fn the_facade_splits_a_services_budget() {
 /// command line only words it (`retrograde mnk` and `connect` made it).
 #[test]
 fn the_facade_chooses_the_table_engine() {
-    use retrograde::analyzer::solving::{AutoRefusal, EngineAsked, EngineRequest, TableEngine};
-    use retrograde::tables::symbolic::Encoding;
+    use retrograde::{
+        engines::symbolic::Encoding,
+        facade::{AutoRefusal, EngineAsked, EngineRequest, TableEngine},
+    };
     let request = |asked, symbolic_settings| EngineRequest {
         asked,
         symbolic_settings,

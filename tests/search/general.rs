@@ -2,13 +2,14 @@
 //! board of every m,n,k board up to 4×4 and every k, and hundreds of seeded
 //! random positions in play; the same values at 1, 2 and 4 threads.
 
-use retrograde::board::BoardSize;
-use retrograde::game::Outcome as Value;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::runtime::in_pool;
-use retrograde::search::general::{value_of, Precision, SearchBoard, Searcher};
-use retrograde::tables::layered::{solve_mnk, MnkSolution};
+use retrograde::language::Outcome as Value;
+use retrograde::{
+    engines::layered::{solve_mnk, MnkSolution},
+    engines::search::{value_of, Precision, SearchBoard, Searcher},
+    games::mnk::Mnk,
+    host::{in_pool, Budget},
+    BoardSize,
+};
 
 use crate::common;
 use crate::common::Rng;
@@ -168,9 +169,7 @@ fn the_search_command_answers_boards_and_positions() {
 
 mod gravity {
     use super::*;
-    use retrograde::game::Outcome;
-    use retrograde::games::gravity::Gravity;
-    use retrograde::tables::sparse::solve_gravity;
+    use retrograde::{engines::sparse::solve_gravity, games::gravity::Gravity, language::Outcome};
 
     /// Gravity key bits (column-major with a spare bit a column) to search
     /// cells (row-major from the bottom).
@@ -231,16 +230,16 @@ fn a_search_past_its_deadline_reports_nothing() {
     let board = SearchBoard::new(BoardSize::new(5, 5, 4)).unwrap();
     let now = std::time::Instant::now();
     assert_eq!(
-        retrograde::search::general::value_within(&board, 0, 0, CAPACITY, Some(now)).unwrap(),
+        retrograde::engines::search::value_within(&board, 0, 0, CAPACITY, Some(now)).unwrap(),
         None
     );
     let quick = SearchBoard::new(BoardSize::new(3, 3, 3)).unwrap();
     let later = now + std::time::Duration::from_secs(600);
     let found =
-        retrograde::search::general::value_within(&quick, 0, 0, CAPACITY, Some(later)).unwrap();
+        retrograde::engines::search::value_within(&quick, 0, 0, CAPACITY, Some(later)).unwrap();
     assert_eq!(
         found.map(|r| r.value),
-        Some(retrograde::game::Outcome::Draw)
+        Some(retrograde::language::Outcome::Draw)
     );
 }
 

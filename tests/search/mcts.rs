@@ -5,10 +5,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use retrograde::board::BoardSize;
-use retrograde::error::{Error, Setting};
-use retrograde::position::{BoardGame, Family};
-use retrograde::search::mcts::{mcts_move, MctsSettings};
+use retrograde::{
+    engines::mcts::{mcts_move, MctsSettings},
+    language::BoardGame,
+    BoardSize, Error, Family, Setting,
+};
 
 fn settings(playouts: u32, seed: u64) -> MctsSettings {
     MctsSettings {

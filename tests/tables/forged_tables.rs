@@ -5,7 +5,7 @@
 //! --check` and by the report of its counts. Edited m,n,k and graph tables
 //! with a recomputed checksum are refused too (issue 12, line 7).
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

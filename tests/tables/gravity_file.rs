@@ -2,13 +2,13 @@
 //! a lookup) with every answer equal to the solve's, and any damaged block
 //! or index refused rather than answered.
 
-use retrograde::board::BoardSize;
-use retrograde::games::gravity::Gravity;
-use retrograde::memory::Budget;
-use retrograde::tablefile::{
-    load, save, GravityFile, GravityValues, SavedGame, SavedTable, BLOCK_POSITIONS,
+use retrograde::{
+    disk::{load, save, GravityFile, GravityValues, SavedGame, SavedTable, BLOCK_POSITIONS},
+    engines::sparse::solve_gravity,
+    games::gravity::Gravity,
+    host::Budget,
+    BoardSize,
 };
-use retrograde::tables::sparse::solve_gravity;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(

@@ -6,9 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use retrograde::memory::{Budget, Bytes};
-use retrograde::tablefile::open::OpenTable;
-use retrograde::tablefile::{SavedGame, SavedTable};
+use retrograde::{
+    disk::{SavedGame, SavedTable},
+    host::{Budget, Bytes},
+    OpenTable,
+};
 
 use crate::common::cli::{json_of, retrograde, scratch_dir};
 
@@ -93,16 +95,16 @@ fn other_tables_open_as_their_game_and_answer_no_board_position() {
 /// at its next ply; not cancelled, the same call gives `solve`'s table.
 #[test]
 fn a_solve_stops_when_cancelled() {
-    use retrograde::error::Error;
-    use retrograde::position::{BoardGame, Family};
-    use retrograde::runtime::progress::Silent;
-    use retrograde::Analyzer;
+    use retrograde::{host::Silent, language::BoardGame, Analyzer, Error, Family};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
 
     let analyzer = Analyzer::new(Budget(Bytes(1 << 31)), 2);
-    let board =
-        BoardGame::new(Family::Gravity, retrograde::board::BoardSize::new(6, 4, 4)).unwrap();
+    let board = BoardGame::new(
+        Family::Gravity,
+        retrograde::language::BoardSize::new(6, 4, 4),
+    )
+    .unwrap();
     let cancel = AtomicBool::new(false);
     let started = Instant::now();
     let stopped = std::thread::scope(|scope| {
@@ -117,16 +119,16 @@ fn a_solve_stops_when_cancelled() {
         "{:?}",
         stopped.map(|_| ())
     );
-    let small = BoardGame::new(Family::Mnk, retrograde::board::BoardSize::new(3, 3, 3)).unwrap();
+    let small = BoardGame::new(Family::Mnk, retrograde::language::BoardSize::new(3, 3, 3)).unwrap();
     let kept = AtomicBool::new(false);
     let whole = analyzer.solve_cancellable(&small, &Silent, &kept).unwrap();
     let plain = analyzer.solve(&small, &Silent).unwrap();
-    let answer = |solved: &retrograde::analyzer::solving::SolvedBoard| {
-        let report = retrograde::analyzer::answer_from_table(
+    let answer = |solved: &retrograde::facade::SolvedBoard| {
+        let report = retrograde::facade::answer_from_table(
             &small,
             solved.oracle().as_ref(),
-            &retrograde::position::Position::default(),
-            retrograde::position::answer::MoveDetail::All,
+            &retrograde::language::Position::default(),
+            retrograde::language::MoveDetail::All,
         )
         .unwrap();
         serde_json::to_value(report.answer).unwrap()

@@ -2,18 +2,20 @@
 //! truncation and of a flipped byte anywhere, a save killed midway, and
 //! `play` against perfect play.
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use retrograde::games::cat_mouse::CatMouseGraph;
-use retrograde::games::cat_mouse_grid::CatMouseGrid;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::tablefile::{decode, encode, load, save, SavedGame, SavedTable};
-use retrograde::tables::layered::solve_mnk;
-use retrograde::tables::retrograde::solve;
+use retrograde::{
+    disk::{decode, encode, load, save, SavedGame, SavedTable},
+    engines::layered::solve_mnk,
+    engines::retrograde::solve,
+    games::cat_mouse::CatMouseGraph,
+    games::cat_mouse_grid::CatMouseGrid,
+    games::mnk::Mnk,
+    host::Budget,
+};
 
 use crate::common::cli::{self, json_of, scratch_dir};
 use crate::common::{random_graph, Rng};

@@ -5,8 +5,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use retrograde::position::answer::PositionAnswer;
-use retrograde::position::{BoardGame, Position};
+use retrograde::{language::BoardGame, Position, PositionAnswer};
 
 use crate::errors::IntoPy;
 use crate::game::Game;

@@ -7,8 +7,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
-use retrograde::error::Setting;
-use retrograde::Error;
+use retrograde::{Error, Setting};
 
 create_exception!(
     _native,
@@ -93,7 +92,7 @@ pub trait IntoPy<T> {
     fn py_err(self) -> PyResult<T>;
 }
 
-impl<T> IntoPy<T> for retrograde::error::Result<T> {
+impl<T> IntoPy<T> for retrograde::Result<T> {
     fn py_err(self) -> PyResult<T> {
         self.map_err(to_py)
     }

@@ -9,7 +9,10 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
-use retrograde::position::{BoardGame, Cells, Family, Position, Side, Status};
+use retrograde::{
+    language::{BoardGame, Cells, Side, Status},
+    Family, Position,
+};
 
 use crate::errors::IntoPy;
 
@@ -34,7 +37,7 @@ pub fn board(family: &str, cols: u32, rows: u32, k: Option<u32>) -> PyResult<Boa
     let family = family_named(family)?;
     BoardGame::new(
         family,
-        retrograde::board::BoardSize::new(cols, rows, k.unwrap_or(family.default_k())),
+        retrograde::language::BoardSize::new(cols, rows, k.unwrap_or(family.default_k())),
     )
     .py_err()
 }
@@ -364,7 +367,7 @@ impl Game {
             Side::X => self.position.x,
             Side::O => self.position.o,
         };
-        let lines = retrograde::position::winning_lines(
+        let lines = retrograde::language::winning_lines(
             self.board.cols(),
             self.board.rows(),
             self.board.k(),

@@ -4,7 +4,7 @@
 //! behind the environments), solving a board and opening a saved table
 //! ([`table::Table`]), answering a position by search
 //! ([`search::Searcher`]) and a Monte Carlo tree search player
-//! ([`mcts::mcts_action`]).
+//! (`mcts::mcts_action`).
 //!
 //! Conventions shared by every class:
 //! * a position is a [`game::Game`] or a move list in the command line's
@@ -18,6 +18,10 @@
 //! * arguments are checked against the bounds of [`limits`], which the
 //!   module also exports (`MAX_THREADS`, `MAX_PLAYOUTS`, …);
 //! * errors are Python exceptions ([`errors`]).
+
+// The module docs are for the binding's developers, who read them with
+// `--document-private-items`: their links name the private modules.
+#![allow(rustdoc::private_intra_doc_links)]
 
 mod answer;
 mod errors;

@@ -4,7 +4,7 @@
 //! Python side refuses bad values when an environment is made, not at its
 //! first step.
 //!
-//! The thread bounds are the library's (`retrograde::runtime::pool`), as
+//! The thread bounds are the library's (`retrograde::host`), as
 //! the command line's `--threads` takes them; `python/tests/test_errors.py`
 //! checks them against the binary's (its refusal of 4097, its note's cap
 //! for 4096).
@@ -14,12 +14,14 @@ use std::ffi::CString;
 use pyo3::exceptions::{PyRuntimeWarning, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
-use retrograde::analyzer::searching::MAX_TIME_LIMIT;
+use retrograde::facade::MAX_TIME_LIMIT;
 
-use retrograde::runtime::pool::{worker_threads, ThreadCap};
-use retrograde::search::mcts::MAX_PLAYOUTS;
+use retrograde::{
+    engines::mcts::MAX_PLAYOUTS,
+    host::{worker_threads, ThreadCap},
+};
 
-pub use retrograde::runtime::pool::{MAX_THREADS, MAX_THREADS_A_CORE};
+pub use retrograde::host::{MAX_THREADS, MAX_THREADS_A_CORE};
 
 /// `value` as a thread count from 1 to [`MAX_THREADS`]: a `TypeError` for
 /// anything but a whole number (an int or what has `__index__`, such as

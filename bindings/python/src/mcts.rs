@@ -1,11 +1,11 @@
 //! Monte Carlo tree search from Python: the library's
-//! (`retrograde::search::mcts`), on a worker thread
+//! (`retrograde::engines::mcts`), on a worker thread
 //! ([`interrupt`](crate::interrupt)) so that Ctrl-C stops it within one
 //! playout.
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use retrograde::search::mcts::{mcts_move, MctsSettings};
+use retrograde::engines::mcts::{mcts_move, MctsSettings};
 
 use crate::errors::IntoPy;
 use crate::game::Game;

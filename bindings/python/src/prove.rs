@@ -1,16 +1,15 @@
 //! [`prove`]: an m,n,k board's value proved with a certificate, by the
-//! library's prover cascade ([`retrograde::analyzer::prove`]) — the same
+//! library's prover cascade ([`retrograde::facade::prove`]) — the same
 //! proof `retrograde prove mnk` finds and the same certificate it writes.
 
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use retrograde::analyzer::prove::{Certificate, Method, ProveRequest};
-use retrograde::analyzer::searching::checked_seconds;
-use retrograde::board::BoardSize;
-use retrograde::error::Setting;
-use retrograde::Analyzer;
+use retrograde::{
+    facade::{checked_seconds, Certificate, Method, ProveRequest},
+    Analyzer, BoardSize, Setting,
+};
 
 use crate::errors::IntoPy;
 use crate::interrupt;

@@ -4,11 +4,12 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use retrograde::analyzer::searching::{checked_seconds, PositionSearcher, Question};
-use retrograde::error::Setting;
-use retrograde::position::answer::{MoveDetail, PositionAnswer};
-use retrograde::search::general::Precision;
-use retrograde::Analyzer;
+use retrograde::{
+    engines::search::Precision,
+    facade::{checked_seconds, PositionSearcher, Question},
+    language::MoveDetail,
+    Analyzer, PositionAnswer, Setting,
+};
 
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;

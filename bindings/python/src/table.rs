@@ -3,23 +3,20 @@
 //! move's value, and reports its counts as `retrograde connect|mnk --json`
 //! does.
 
-use retrograde::board::BoardSize;
-use retrograde::runtime::progress::Silent;
+use retrograde::{host::Silent, BoardSize};
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::{parse_size, Budget, Bytes};
-use retrograde::position::answer::{answer, Oracle, PositionAnswer};
-use retrograde::position::BoardGame;
-use retrograde::summary::{gravity_summary, MnkSummary};
-use retrograde::tablefile::open::OpenTable;
-use retrograde::tablefile::oracles::{GravityTable, MnkTable};
-use retrograde::tablefile::replace::check_table_output;
-use retrograde::tablefile::{save, SavedGame, SavedTable};
-use retrograde::Analyzer;
+use retrograde::{
+    disk::{check_table_output, save, GravityTable, MnkTable, SavedGame, SavedTable},
+    facade::{gravity_summary, MnkSummary},
+    games::mnk::Mnk,
+    host::{parse_size, Budget, Bytes},
+    language::{answer, BoardGame, Oracle},
+    Analyzer, OpenTable, PositionAnswer,
+};
 
 use crate::answer::{best_actions, to_dict};
 use crate::errors::IntoPy;

@@ -1,7 +1,7 @@
 //! A batch's answers: one per input line, written in input order as one
 //! line of stdout each (JSON: one object), and the tally of what they were.
 
-use retrograde::position::answer::{plies, PositionAnswer};
+use retrograde::{language::plies, PositionAnswer};
 use serde_json::json;
 
 use super::super::output::grouped;

@@ -7,9 +7,7 @@
 use std::io::{BufRead, BufReader, ErrorKind};
 use std::path::Path;
 
-use retrograde::error::os_text;
-use retrograde::files::open_regular;
-use retrograde::position::BoardGame;
+use retrograde::{disk::open_regular, host::os_text, language::BoardGame};
 
 use super::super::output::grouped;
 

@@ -41,10 +41,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use retrograde::position::answer::PositionAnswer;
-use retrograde::position::{BoardGame, Position};
-use retrograde::runtime::clock::Clock;
-use retrograde::runtime::thread_pool;
+use retrograde::{
+    host::{thread_pool, Clock},
+    language::BoardGame,
+    Position, PositionAnswer,
+};
 
 use super::output::{emit, emit_while_read, grouped};
 use super::progress::Bar;
@@ -61,7 +62,7 @@ pub const IN_FLIGHT_PER_WORKER: usize = 8;
 
 /// Answers a position until the clock stops (`Ok(None)` then).
 pub type Answer<'a> =
-    dyn Fn(&Position, &Clock) -> retrograde::error::Result<Option<PositionAnswer>> + Sync + 'a;
+    dyn Fn(&Position, &Clock) -> retrograde::Result<Option<PositionAnswer>> + Sync + 'a;
 
 /// How a batch runs.
 pub struct Batch<'a> {
@@ -203,7 +204,7 @@ impl Batch<'_> {
         queue: &Queue<Read>,
         answer: &Answer,
         nodes: &(dyn Fn() -> u64 + Sync),
-    ) -> retrograde::error::Result<Answered> {
+    ) -> retrograde::Result<Answered> {
         let started = Instant::now();
         let clock =
             Clock::until(self.time_limit.map(|l| started + l)).cancelled_by(queue.cancel_flag());

@@ -9,21 +9,23 @@ mod machine;
 mod report;
 mod stats;
 
-use retrograde::board::BoardSize;
+use retrograde::BoardSize;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use retrograde::games::cat_mouse::CatMouseGraph;
-use retrograde::games::cat_mouse_grid::{bench_grid, CatMouseGrid};
-use retrograde::games::gravity::Gravity;
-use retrograde::games::mnk::Mnk;
-use retrograde::memory::Budget;
-use retrograde::tables::layered::solve_mnk;
-use retrograde::tables::retrograde::solve_within;
-use retrograde::tables::sparse::solve_gravity;
+use retrograde::{
+    engines::layered::solve_mnk,
+    engines::retrograde::solve_within,
+    engines::sparse::solve_gravity,
+    games::cat_mouse::CatMouseGraph,
+    games::cat_mouse_grid::{bench_grid, CatMouseGrid},
+    games::gravity::Gravity,
+    games::mnk::Mnk,
+    host::Budget,
+};
 
 use super::output::{emit, emit_json};
 use machine::Machine;
@@ -219,7 +221,7 @@ fn command_line() -> String {
 /// thread counts. Every output is checked before the first run.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.markdown {
-        retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--markdown {e}"))?;
+        retrograde::disk::check_output(path).map_err(|e| anyhow::anyhow!("--markdown {e}"))?;
         report::markdown_file(path, "", "--markdown")?;
     }
     let report_dir = args.report.as_deref().map(ReportDir::check).transpose()?;

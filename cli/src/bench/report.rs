@@ -176,12 +176,12 @@ pub fn markdown(bench: &Bench, with_files: bool) -> String {
 /// write is never replaced. `flag` names the option in messages.
 pub fn markdown_file(path: &Path, generated: &str, flag: &str) -> anyhow::Result<String> {
     let existing = match std::fs::symlink_metadata(path) {
-        Ok(_) => Some(retrograde::files::read_regular_text(path)?),
+        Ok(_) => Some(retrograde::disk::read_regular_text(path)?),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => bail!(
             "{flag} {}: {}",
             path.display(),
-            retrograde::error::os_text(&e)
+            retrograde::host::os_text(&e)
         ),
     };
     generated_section::splice(existing.as_deref(), "# Benchmarks", generated)
@@ -190,11 +190,11 @@ pub fn markdown_file(path: &Path, generated: &str, flag: &str) -> anyhow::Result
 
 /// Writes `bytes` to `path` atomically, naming the path in an error.
 pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    retrograde::atomic_file::write_atomically(path, bytes).map_err(|e| {
+    retrograde::disk::write_atomically(path, bytes).map_err(|e| {
         anyhow::anyhow!(
             "cannot write {}: {}",
             path.display(),
-            retrograde::error::os_text(&e)
+            retrograde::host::os_text(&e)
         )
     })
 }
@@ -221,7 +221,7 @@ impl ReportDir {
             svg: dir.join("bench-scaling.svg"),
         };
         for path in [&report.markdown, &report.json, &report.svg] {
-            retrograde::files::check_output(path).map_err(|e| anyhow::anyhow!("--report {e}"))?;
+            retrograde::disk::check_output(path).map_err(|e| anyhow::anyhow!("--report {e}"))?;
         }
         markdown_file(&report.markdown, "", "--report")?;
         if report.json.exists() && !is_bench_report(&report.json) {
@@ -257,7 +257,7 @@ impl ReportDir {
 /// Whether the file at `path` is a JSON object with `machine` and `rows`,
 /// as `bench --json` writes.
 fn is_bench_report(path: &Path) -> bool {
-    retrograde::files::read_regular_text(path)
+    retrograde::disk::read_regular_text(path)
         .ok()
         .and_then(|text| serde_json::from_str::<Value>(&text).ok())
         .is_some_and(|v| v.get("machine").is_some() && v.get("rows").is_some_and(Value::is_array))

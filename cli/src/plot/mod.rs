@@ -25,8 +25,10 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde_json::Value;
 
-use retrograde::error::Setting;
-use retrograde::tablefile::replace::{check_replaceable, identify, Found, Ours};
+use retrograde::{
+    disk::{check_replaceable, identify, Found, Ours},
+    Setting,
+};
 
 use super::output::board_name;
 use per_ply::Series;
@@ -34,7 +36,7 @@ use style::{Shape, BLUE_OI, BLUISH_GREEN, VERMILLION};
 
 /// The first line of every SVG this command writes: what it may replace
 /// (the library's one rule of replacing: [`check_replaceable`]).
-const MARKER: &str = retrograde::tablefile::replace::PLOT_MARKER;
+const MARKER: &str = retrograde::disk::PLOT_MARKER;
 
 /// Arguments of `retrograde plot`.
 #[derive(Debug, Args)]
@@ -89,7 +91,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<ExitCode> {
             args.report.display()
         )
     };
-    let bytes = retrograde::files::read_regular(&args.report)?;
+    let bytes = retrograde::disk::read_regular(&args.report)?;
     let text = String::from_utf8(bytes).map_err(|_| not_a_report())?;
     let report: Value = serde_json::from_str(&text).map_err(|_| not_a_report())?;
     let svg = if report.get("rows").is_some_and(Value::is_array) {
@@ -97,7 +99,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<ExitCode> {
     } else {
         per_ply_svg(&report, &args.report)?
     };
-    retrograde::atomic_file::write_atomically(&args.out, svg.as_bytes())
+    retrograde::disk::write_atomically(&args.out, svg.as_bytes())
         .with_context(|| args.out.display().to_string())?;
     Ok(ExitCode::SUCCESS)
 }

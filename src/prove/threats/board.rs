@@ -39,8 +39,11 @@ pub const MAX_WINDOWS: usize = WINDOW_WORDS * 64;
 /// The shape of the board: its windows, which windows run through each
 /// cell, its symmetries and the hash keys of the stones.
 pub struct Geometry {
+    /// Columns.
     pub cols: u32,
+    /// Rows.
     pub rows: u32,
+    /// Stones in a row that win.
     pub k: u32,
     /// Every cell of the board.
     pub all: Cells,
@@ -83,7 +86,7 @@ pub struct Geometry {
 
 impl Geometry {
     /// The board of `cols × rows` cells where `k` in a row wins; refused
-    /// (one line) past [`Cells::CAPACITY`] cells or [`WINDOW_WORDS`] · 64
+    /// (one line) past [`Cells::CAPACITY`] cells or `WINDOW_WORDS` · 64
     /// windows, or when `k` is 0 or longer than both sides.
     pub fn new(size: BoardSize) -> Result<Self> {
         let BoardSize { cols, rows, k } = size;
@@ -223,6 +226,7 @@ impl Geometry {
         &self.keys[colour][cell as usize * n..][..n]
     }
 
+    /// Cells on the board.
     pub fn cells(&self) -> u32 {
         self.cols * self.rows
     }
@@ -233,7 +237,7 @@ impl Geometry {
     }
 
     /// The cell named `name` (`h8`: column h, row 8 from the top; the
-    /// position language's [`crate::position::parse_mnk_cell`]), or a
+    /// position language's `crate::position::parse_mnk_cell`), or a
     /// one-line error.
     pub fn parse_cell(&self, name: &str) -> Result<u32> {
         crate::position::parse_mnk_cell(self.cols, self.rows, name)
@@ -265,6 +269,7 @@ fn level(k: u8, counts: [u8; 2], colour: usize) -> Option<usize> {
 /// A position with its per-window counts (module docs).
 #[derive(Clone)]
 pub struct Board<'g> {
+    /// The board's shape.
     pub geometry: &'g Geometry,
     /// The stones by colour: 0 = X (moves first), 1 = O.
     pub stones: [Cells; 2],
@@ -281,6 +286,7 @@ pub struct Board<'g> {
 }
 
 impl<'g> Board<'g> {
+    /// The empty board, X to move.
     pub fn empty(geometry: &'g Geometry) -> Self {
         Self {
             geometry,
@@ -292,14 +298,17 @@ impl<'g> Board<'g> {
         }
     }
 
+    /// The cells either colour holds.
     pub fn occupied(&self) -> Cells {
         self.stones[0] | self.stones[1]
     }
 
+    /// The cells no stone holds.
     pub fn empties(&self) -> Cells {
         self.geometry.all.minus(self.occupied())
     }
 
+    /// Whether `cell` holds no stone.
     pub fn is_empty(&self, cell: u32) -> bool {
         !self.occupied().has(cell)
     }

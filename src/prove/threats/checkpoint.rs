@@ -748,7 +748,7 @@ impl ThreatProver<'_> {
     /// this prover has none (where both have one, this prover's proofs
     /// were made with its own; a cut of the other's whose pass proof now
     /// runs through a move of this one's is made again by the
-    /// certificate's walk: [`super::zones`]). Its counts are not added
+    /// certificate's walk: `super::zones`). Its counts are not added
     /// (the report gives them apart). An error if the file is not there,
     /// is not such a checkpoint, is damaged, or its proofs or cuts do not
     /// fit this prover's memory (the prover is then to be dropped).

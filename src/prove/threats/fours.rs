@@ -128,7 +128,7 @@ fn take_back_since(board: &mut Board, before: [Cells; 2]) {
 /// A winning run of fours for `attacker`, as if it were to move in
 /// `board`, whose first move is not in `excluded`; `None` when none is
 /// found within `limits` (which says nothing: a longer run may exist).
-/// The run found replays to a win ([`replay`]).
+/// The run found replays to a win (`replay`).
 pub fn find_vcf(
     board: &mut Board,
     attacker: usize,

@@ -77,6 +77,7 @@ impl Leaves {
         }
     }
 
+    #[cfg(test)]
     /// Bytes the cache takes now.
     pub fn bytes(&self) -> u64 {
         self.slots.len() as u64 * BYTES_PER_LEAF

@@ -201,7 +201,7 @@ pub struct Settings {
     pub attacker_moves: Option<usize>,
     /// AND nodes with at least this many moves left after the covers
     /// prove the position after a pass first and search only the moves
-    /// inside its zone ([`zones`]); `None`: never.
+    /// inside its zone (`zones`); `None`: never.
     pub zone_moves: Option<usize>,
     /// Whether an AND node looks for a winning run of fours of the
     /// defender's own (found: not a win, without a search below it).
@@ -222,7 +222,7 @@ pub struct Settings {
     /// o15 (the a1 class) 4.84 M at 30, 8.14 M at 36, 30.4 M at 44; h8
     /// k10 33.3 M at 30.
     pub max_stones: Option<u32>,
-    /// Threat-space search at attacker turns ([`space`]): a victory by
+    /// Threat-space search at attacker turns (`space`): a victory by
     /// continuous threats found within these limits settles the turn (a
     /// leaf, its tree found again for the certificate and zones; `None`:
     /// never looked for). Searched when the df-pn first enters the turn,
@@ -521,7 +521,7 @@ impl<'g> ThreatProver<'g> {
     }
 
     /// Hands a line of counts to `lines` every `every` while it searches
-    /// ([`progress`]).
+    /// (`progress`).
     pub fn report_every(&mut self, every: std::time::Duration, lines: ReportLines) {
         let now = self.snapshot();
         self.progress.report_every(every, now, lines);
@@ -1429,7 +1429,7 @@ fn written(cause: std::io::Error) -> Error {
 }
 
 /// The start of the error of a certificate's walk that made cuts again
-/// ([`zones`]): the certificate written is not to be kept, and a walk
+/// (`zones`): the certificate written is not to be kept, and a walk
 /// again reads the cuts as they now are.
 pub const CUTS_REMADE: &str =
     "its certificate's walk found cuts narrower than their pass proofs' zones and made them again";

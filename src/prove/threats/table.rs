@@ -232,6 +232,7 @@ impl Table {
         self.counts
     }
 
+    #[cfg(test)]
     /// Bytes the table takes now.
     pub fn bytes(&self) -> u64 {
         self.slots.len() as u64 * BYTES_PER_SLOT
@@ -268,11 +269,6 @@ impl Table {
     /// Entries held.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    /// Whether it holds nothing.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// Every entry held, as (fingerprint, numbers, work), in slot order.

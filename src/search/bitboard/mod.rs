@@ -4,7 +4,7 @@
 //! ideas of the fastest Connect Four solvers (our own code).
 //!
 //! * **Bitboards with a sentinel row**, in the layout of
-//!   [`crate::games::gravity`] for both families: column `c` is bits
+//!   [`crate::rules::gravity`] for both families: column `c` is bits
 //!   `c·(rows+1) ..`, row 0 at the bottom, and the bit above each column
 //!   stays empty, so shifts never carry a line from one column into the
 //!   next.
@@ -101,8 +101,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::games::gravity::Gravity;
 use crate::position::Family;
+use crate::rules::gravity::Gravity;
 use crate::runtime::clock::Clock;
 use crate::runtime::counters::ThreadCounter;
 use crate::runtime::progress::{Progress, Silent};
@@ -742,7 +742,7 @@ impl<'a> BoardSearcher<'a> {
 
     /// The same searcher answering from `book` the positions it holds.
     /// Contract: the book was made for this board (see
-    /// [`crate::tablefile::book`], which checks it).
+    /// `crate::tablefile::book`, which checks it).
     pub fn with_book(mut self, book: Arc<Book>) -> Self {
         self.set_book(book);
         self
@@ -771,7 +771,7 @@ impl<'a> BoardSearcher<'a> {
 
     /// Nodes the calling thread has visited: a search run on this thread
     /// alone (see [`Self::side_by_side`]) visited the difference of two
-    /// readings, with at most [`crate::runtime::counters::SLOTS`] workers.
+    /// readings, with at most `crate::runtime::counters::SLOTS` workers.
     pub fn nodes_on_this_thread(&self) -> u64 {
         self.nodes.this_thread()
     }

@@ -370,7 +370,7 @@ mod tests {
 mod round_tests {
     use super::*;
     use crate::board::BoardSize;
-    use crate::games::gravity::Gravity;
+    use crate::rules::gravity::Gravity;
 
     /// A ply enumerated in many small rounds (the least memory that lets it
     /// through) equals the ply enumerated at once.

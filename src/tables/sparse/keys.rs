@@ -65,8 +65,6 @@ impl PlyKeys {
 pub trait KeyWord:
     Copy + Ord + Default + Send + Sync + std::fmt::Debug + bytemuck::Pod + 'static
 {
-    /// The widest key the word holds, in bits.
-    const BITS: u32;
     /// The word of a key. Contract: `key < 2^BITS`.
     fn from_key(key: u64) -> Self;
     /// The key of the word.
@@ -76,7 +74,6 @@ pub trait KeyWord:
 }
 
 impl KeyWord for u32 {
-    const BITS: u32 = 32;
     #[inline]
     fn from_key(key: u64) -> Self {
         key as u32
@@ -91,7 +88,6 @@ impl KeyWord for u32 {
 }
 
 impl KeyWord for u64 {
-    const BITS: u32 = 64;
     #[inline]
     fn from_key(key: u64) -> Self {
         key

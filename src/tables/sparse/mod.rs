@@ -44,8 +44,8 @@ pub mod rules;
 
 use crate::error::{Error, Remedy, Result, Setting};
 use crate::game::Outcome;
-use crate::games::gravity::Gravity;
 use crate::memory::{Budget, Bytes};
+use crate::rules::gravity::Gravity;
 use crate::runtime::progress::{Progress, Silent};
 
 use keys::{KeyWord, PlyKeys};
@@ -228,7 +228,7 @@ pub fn solve_gravity_reporting(
     solve_gravity_within(game, budget, progress, None)
 }
 
-/// [`solve_gravity_reporting`], given up with [`Error::OutOfTime`] once a
+/// `solve_gravity_reporting`, given up with [`Error::OutOfTime`] once a
 /// ply ends past `deadline` (checked between plies).
 pub fn solve_gravity_within(
     game: &Gravity,
@@ -418,7 +418,7 @@ pub const PROJECTION_SEEN: (f64, f64) = (0.45, 14.4);
 /// ten plies: 0.86× (3×8) to 4.2× (5×6) on the boards the explicit engine
 /// solves, 0.48× (3×9) to 14.4× (7×6; 6×6 7.75×) with the symbolic counts
 /// of the larger ones ([`PROJECTION_SEEN`]). A crude extrapolation, then: it
-/// refuses only boards far beyond the budget ([`PROJECTION_MARGIN`]), and
+/// refuses only boards far beyond the budget (`PROJECTION_MARGIN`), and
 /// the check before each ply stops the rest.
 pub fn project_positions(game: &Gravity, sizes: &[u64]) -> u64 {
     let (cols, rows, _) = game.dimensions();

@@ -2,7 +2,7 @@
 //! generates children) and the backward pass (which looks them up).
 //!
 //! A column's field in a key is `X stones + 2^height` (see
-//! [`crate::games::gravity`]), so dropping a stone at height `h` of a
+//! [`crate::rules::gravity`]), so dropping a stone at height `h` of a
 //! column at bit offset `o` adds `2^(o+h)` for O (the height marker moves
 //! up one) and `2 · 2^(o+h)` for X (the marker moves up and an X bit
 //! appears under it). The mirror image's key changes by the same amount at
@@ -10,7 +10,7 @@
 //! its key and its mirror's) costs two additions and a minimum once the
 //! parent's mirror is known.
 
-use crate::games::gravity::Gravity;
+use crate::rules::gravity::Gravity;
 
 /// The move generator of one board.
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 //! one stone, so the positions of ply `p` have `p` stones.
 
 use super::moves::Moves;
-use crate::games::mnk::Mnk;
+use crate::rules::mnk::Mnk;
 
 /// A family of boards where every move adds a stone, in key arithmetic.
 /// Keys are canonical (one key for a position and its symmetric images).

@@ -208,11 +208,6 @@ impl<'a> FlatView<'a> {
         self.bytes.len() / NODE_BYTES
     }
 
-    /// Whether the diagram has no node (a constant).
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// Node `i` (1-based), its invariants checked.
     fn node(&self, i: u32) -> Result<[u32; 3], String> {
         let at = (i as usize - 1) * NODE_BYTES;

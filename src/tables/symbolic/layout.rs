@@ -11,7 +11,7 @@
 //!   `c·(rows+1) ..`, bottom first. In a column of height `h`, variable `h`
 //!   is 1 (the sentinel), those above it 0, and each one below it is the
 //!   colour of its stone (1 = X). This is the bit layout of the gravity
-//!   keys ([`crate::games::gravity`]): a position's key *is* its
+//!   keys ([`crate::rules::gravity`]): a position's key *is* its
 //!   assignment.
 //!
 //!   ```text
@@ -53,7 +53,7 @@ impl Encoding {
     }
 
     /// The encoding measured best for a board (module doc of
-    /// [`super`]): the column encoding for gravity boards, pairs for m,n,k.
+    /// `super`): the column encoding for gravity boards, pairs for m,n,k.
     pub fn best_for(family: Family) -> Self {
         match family {
             Family::Gravity => Encoding::Column,
@@ -61,10 +61,6 @@ impl Encoding {
         }
     }
 }
-
-/// Most variables a layout may use (the node format of [`super::flat`]
-/// stores a level in 16 bits; boards this large are far beyond reach).
-pub const MAX_VARS: u32 = 4096;
 
 /// A board and its variable layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

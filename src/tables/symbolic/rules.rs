@@ -469,8 +469,3 @@ impl Union {
         Ok(total)
     }
 }
-
-/// Whether `manager` holds exactly the variables of `layout`.
-pub fn fits(manager: &BCDDManagerRef, layout: &Layout) -> bool {
-    manager.with_manager_shared(|m| m.num_vars() == layout.vars())
-}

@@ -69,22 +69,11 @@ impl NodeStore {
         Ok(Self { manager, capacity })
     }
 
-    /// The bytes a full store takes.
-    pub fn bytes(&self) -> Bytes {
-        Bytes(self.capacity * BYTES_A_NODE)
-    }
-
     /// Runs `work` on the store's own worker threads, where OxiDD
     /// allocates nodes without taking its shared lock; the engine's own
     /// parallel loops then run on the same threads.
     pub fn run<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
         self.manager.workers().install(work)
-    }
-
-    /// Live nodes in the store (after the last garbage collection).
-    pub fn live_nodes(&self) -> u64 {
-        self.manager
-            .with_manager_shared(|m| m.num_inner_nodes() as u64)
     }
 }
 

@@ -62,7 +62,7 @@ pub struct RankSolution {
     pub classes: Vec<GravityCounts>,
     /// Games (move sequences from the empty board to an end) won by X,
     /// won by O and drawn, if the family counts them
-    /// ([`LayeredRules::counts_games`]).
+    /// (`LayeredRules::counts_games`).
     pub games: Option<[u128; 3]>,
     /// The empty board's value/depth byte.
     pub root: u8,
@@ -113,7 +113,7 @@ impl RankSolution {
 /// all their images. Rank 0 first checks the dense table against its
 /// budget (a refusal is every rank's). `None` on the other ranks.
 pub fn gather_mnk_solution<N: Ranks>(
-    game: &crate::games::mnk::Mnk,
+    game: &crate::rules::mnk::Mnk,
     ranks: &N,
     solved: RankSolution,
     budget: &Budget,
@@ -156,7 +156,7 @@ pub fn gather_mnk_solution<N: Ranks>(
 /// Solves every reachable position of the m,n,k board `game` over
 /// `ranks`, this rank holding its part; `budget` is this rank's.
 pub fn solve_mnk_distributed<N: Ranks>(
-    game: &crate::games::mnk::Mnk,
+    game: &crate::rules::mnk::Mnk,
     ranks: &N,
     budget: &Budget,
     progress: &dyn Progress,
@@ -167,7 +167,7 @@ pub fn solve_mnk_distributed<N: Ranks>(
 /// Solves every reachable position of the gravity board `game` over
 /// `ranks`, this rank holding its part; `budget` is this rank's.
 pub fn solve_gravity_distributed<N: Ranks>(
-    game: &crate::games::gravity::Gravity,
+    game: &crate::rules::gravity::Gravity,
     ranks: &N,
     budget: &Budget,
     progress: &dyn Progress,
@@ -735,7 +735,7 @@ mod tests {
     use super::ranks::Solo;
     use super::*;
     use crate::board::BoardSize;
-    use crate::games::gravity::Gravity;
+    use crate::rules::gravity::Gravity;
     use crate::runtime::progress::Silent;
 
     /// One rank alone builds exactly the main engine's plies and counts.
@@ -757,7 +757,7 @@ mod tests {
     /// dense engine's, board for board (every position's value and depth).
     #[test]
     fn gathered_mnk_solutions_equal_the_dense_engine() {
-        use crate::games::mnk::Mnk;
+        use crate::rules::mnk::Mnk;
         use crate::tables::layered::solve_mnk;
         for (rows, cols, k) in [(3, 3, 3), (3, 4, 3), (4, 4, 3), (2, 4, 2), (1, 4, 4)] {
             let game = Mnk::new(BoardSize { cols, rows, k }).unwrap();
@@ -797,7 +797,7 @@ mod tests {
     /// every board up to 4×4 and every k; 2 and 3 simulated ranks on some.
     #[test]
     fn mnk_boards_equal_the_dense_engine() {
-        use crate::games::mnk::Mnk;
+        use crate::rules::mnk::Mnk;
         use crate::tables::layered::solve_mnk;
         for rows in 1..=4u32 {
             for cols in 1..=4u32 {

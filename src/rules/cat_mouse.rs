@@ -81,7 +81,7 @@ pub struct WinnerTotals {
     pub draws: u64,
 }
 
-/// Counts a cat-and-mouse table by winner (see [`winner_at`] for the layout).
+/// Counts a cat-and-mouse table by winner (see `winner_at` for the layout).
 pub fn winner_totals(table: &OutcomeTable) -> WinnerTotals {
     let [mouse_moves, cat_moves] = table.counts_by_parity();
     WinnerTotals {
