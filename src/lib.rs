@@ -156,8 +156,8 @@ pub mod facade {
         MAX_TIME_LIMIT,
     };
     pub use crate::analyzer::solving::{
-        beyond_the_tables, hands_over_to_symbolic, long_symbolic_run, AutoRefusal, EngineAsked,
-        EngineRequest, HandOver, SolvedBoard, TableEngine, SYMBOLIC_REACH_CELLS,
+        long_symbolic_run, AutoRefusal, BoardSolve, EngineAsked, EngineRequest, ForPlay, HandOver,
+        NotExplicit, SolvedBoard, TableEngine, SYMBOLIC_REACH_CELLS,
     };
     pub use crate::summary::{
         first_player_result, gravity_counts_summary, gravity_empty_board, gravity_summary,

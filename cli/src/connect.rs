@@ -2,7 +2,6 @@
 //! exhaustively ply by ply — the whole board's counts, or one position's
 //! answer (`--moves` / `--board`).
 
-use retrograde::BoardSize;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -11,12 +10,11 @@ use retrograde::{
     disk::{GravityTable, GravityValues, SavedTable},
     engines::sparse::GravityCounts,
     facade::{
-        gravity_counts_summary, gravity_empty_board, gravity_totals, hands_over_to_symbolic,
-        TableEngine,
+        gravity_counts_summary, gravity_empty_board, gravity_totals, BoardSolve, TableEngine,
     },
     games::gravity::Gravity,
     language::BoardGame,
-    Analyzer, Family, Position,
+    Analyzer, BoardSize, Family, Position,
 };
 use serde_json::Value;
 
@@ -161,25 +159,19 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     ))?;
     let threads = analyzer.threads();
     let bar = args.run.progress_plies();
-    let solved = match analyzer.solve(&board, &bar) {
-        Err(refused) if hands_over_to_symbolic(request.asked, &refused) => {
+    let solved = match analyzer.solve_board(&board, encoding, &request, &bar)? {
+        BoardSolve::Solved(solved) => solved,
+        BoardSolve::Symbolic(hand_over) => {
             bar.finish();
-            let why = format!(
-                "the explicit engine stops: {}",
-                super::output::in_flags(&refused)
-            );
-            match analyzer.hand_over(Family::Gravity, size, encoding, &request, why)? {
-                TableEngine::Symbolic(Some(hand_over)) if !args.run.quiet() => {
-                    eprintln!("note: {}", super::engine_choice::hand_over_note(&hand_over));
-                }
-                TableEngine::Refused(why) => {
-                    return Err(super::engine_choice::refusal(Family::Gravity, size, &why))
-                }
-                _ => {}
+            if let Some(hand_over) = hand_over.filter(|_| !args.run.quiet()) {
+                eprintln!("note: {}", super::engine_choice::hand_over_note(&hand_over));
             }
             return run_symbolic(args, cols, rows);
         }
-        other => other?,
+        BoardSolve::Refused(why) => {
+            bar.finish();
+            return Err(super::engine_choice::refusal(Family::Gravity, size, &why));
+        }
     };
     bar.finish();
     let (saved, table, seconds) = solved.into_parts();

@@ -8,7 +8,7 @@
 
 use retrograde::{
     engines::symbolic::{duration_in_words, Layout, Projection},
-    facade::{long_symbolic_run, AutoRefusal, HandOver, SYMBOLIC_REACH_CELLS},
+    facade::{long_symbolic_run, AutoRefusal, HandOver, NotExplicit, SYMBOLIC_REACH_CELLS},
     BoardSize, Family,
 };
 
@@ -50,19 +50,28 @@ pub fn projected(p: &Projection) -> String {
     }
 }
 
+/// Why the explicit engine does not take a board, in words (a refusal
+/// with its settings named by their flags).
+pub fn not_explicit(why: &NotExplicit) -> String {
+    match why {
+        NotExplicit::Estimate(words) => words.clone(),
+        NotExplicit::Refused(refused) => format!(
+            "the explicit engine stops: {}",
+            super::output::in_flags(refused)
+        ),
+    }
+}
+
 /// The facade's hand-over to the symbolic engine, in words (the note
 /// printed before the run).
 pub fn hand_over_note(hand_over: &HandOver) -> String {
+    let why = not_explicit(&hand_over.why);
     match &hand_over.projection {
         Some(p) => format!(
-            "{}; solving with the symbolic engine instead (projected {})",
-            hand_over.why,
+            "{why}; solving with the symbolic engine instead (projected {})",
             projected(p)
         ),
-        None => format!(
-            "{}; solving with the symbolic engine instead",
-            hand_over.why
-        ),
+        None => format!("{why}; solving with the symbolic engine instead"),
     }
 }
 
@@ -72,14 +81,16 @@ pub fn refusal(family: Family, size: BoardSize, refusal: &AutoRefusal) -> anyhow
     let BoardSize { cols, rows, k } = size;
     match refusal {
         AutoRefusal::ProjectedTooLong { why, projection } => anyhow::anyhow!(
-            "{}; solving every position is beyond the explicit engine here ({why}), and the \
+            "{}; solving every position is beyond the explicit engine here ({}), and the \
              symbolic engine is projected to take {}: start it with --engine symbolic",
             search_command(family, cols, rows, k),
+            not_explicit(why),
             projected(projection)
         ),
         AutoRefusal::PastSymbolicReach { why } => anyhow::anyhow!(
-            "m,n,k {} with k = {k}: {why}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value (by search, or past 40 cells by relevance zones and pairings); `--engine symbolic` tries the decision diagrams anyway",
+            "m,n,k {} with k = {k}: {}, and the symbolic engine has been measured on m,n,k boards of up to {SYMBOLIC_REACH_CELLS} cells (this one has {}): `retrograde search mnk --cols {cols} --rows {rows} --k {k}` proves the empty board's value (by search, or past 40 cells by relevance zones and pairings); `--engine symbolic` tries the decision diagrams anyway",
             super::output::board_name(cols, rows),
+            not_explicit(why),
             cols * rows
         ),
     }

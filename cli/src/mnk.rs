@@ -9,7 +9,7 @@ use clap::Args;
 use retrograde::{
     disk::MnkTable,
     engines::layered::{MnkSolution, PlyCounts},
-    facade::{MnkSummary, TableEngine},
+    facade::{BoardSolve, MnkSummary, TableEngine},
     games::mnk::Mnk,
     language::{plies, BoardGame, Outcome},
     Analyzer, Family, Position,
@@ -130,9 +130,35 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
     ))?;
     let threads = args.run.threads();
     let bar = args.run.progress();
-    let solved = Analyzer::new(args.run.budget(), threads).solve(&board, &bar);
+    let analyzer = Analyzer::new(args.run.budget(), threads);
+    let request = args.engine.request();
+    let encoding = args.engine.encoding(Family::Mnk);
+    let solved = analyzer.solve_board(&board, encoding, &request, &bar)?;
     bar.finish();
-    let (saved, table, seconds) = solved?.into_parts();
+    let solved = match solved {
+        BoardSolve::Solved(solved) => solved,
+        BoardSolve::Symbolic(hand_over) => {
+            if let Some(hand_over) = hand_over.filter(|_| !args.run.quiet()) {
+                eprintln!("note: {}", super::engine_choice::hand_over_note(&hand_over));
+            }
+            return super::symbolic::run(
+                Family::Mnk,
+                (board.cols(), board.rows(), board.k()),
+                &args.engine,
+                &args.position,
+                &args.run,
+                &args.out,
+            );
+        }
+        BoardSolve::Refused(why) => {
+            return Err(super::engine_choice::refusal(
+                Family::Mnk,
+                board.size(),
+                &why,
+            ))
+        }
+    };
+    let (saved, table, seconds) = solved.into_parts();
     args.out.save(&saved, &table)?;
     let SavedTable::Layered(solution) = table else {
         unreachable!("an m,n,k board is solved into a layered table")

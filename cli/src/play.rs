@@ -19,7 +19,7 @@ use retrograde::{
     disk::{GravityTable, GravityValues, MnkTable, SavedTable},
     engines::bitboard::MAX_MNK_CELLS,
     engines::layered::MnkSolution,
-    facade::{beyond_the_tables, AnsweredBy, PositionSearcher},
+    facade::{AnsweredBy, ForPlay, PositionSearcher},
     games::gravity::Gravity,
     language::{plies, BoardGame, MoveDetail, Oracle, Side, Status},
     Analyzer, Error, Family, OpenTable, Position, PositionAnswer,
@@ -208,15 +208,12 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     ))?;
     let (budget, bar) = (args.run.budget(), args.run.progress());
     let threads = args.run.threads();
-    let solved = Analyzer::new(budget, threads).solve(&game, &bar);
-    let (saved, table, _) = match solved {
-        Ok(solved) => solved.into_parts(),
-        // beyond the table engines (memory, or m,n,k sides): play by search
-        Err(refused) if beyond_the_tables(&refused) => {
+    let (saved, table, _) = match Analyzer::new(budget, threads).solve_for_play(&game, &bar)? {
+        ForPlay::Table(solved) => solved.into_parts(),
+        ForPlay::BySearch(refused) => {
             bar.finish();
             return Ok((game, by_search(args, family, (cols, rows, k), refused)?));
         }
-        Err(other) => return Err(other.into()),
     };
     if family == Family::Mnk && args.move_seconds.is_some() {
         bail!("--move-seconds is for boards played by search; this m,n,k board is solved whole");

@@ -166,7 +166,7 @@ pub struct EngineRequest {
 /// The facade's decision of which table engine solves a whole board
 /// ([`Analyzer::table_engine`], [`Analyzer::hand_over`]); each front end
 /// words the notes and refusals.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum TableEngine {
     /// The explicit engine. On a gravity board under `auto`, its refusal
     /// for memory hands the board to the symbolic engine
@@ -183,32 +183,65 @@ pub enum TableEngine {
 
 /// Why `auto` handed a board to the symbolic engine, and what the run is
 /// projected to take.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct HandOver {
     /// Why the explicit engine does not take the board.
-    pub why: String,
+    pub why: NotExplicit,
     /// The symbolic run's projection, where there is one.
     pub projection: Option<Projection>,
 }
 
 /// Why `auto` starts no engine on a board (asked for by name, the
 /// symbolic engine still runs).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum AutoRefusal {
     /// Past the explicit engine (`why`) and past the
     /// [`SYMBOLIC_REACH_CELLS`] the symbolic engine is started on unasked.
     PastSymbolicReach {
         /// Why the explicit engine does not take the board.
-        why: String,
+        why: NotExplicit,
     },
     /// Past the explicit engine (`why`), and the symbolic run is
     /// projected past `LONG_RUN_SECONDS`.
     ProjectedTooLong {
         /// Why the explicit engine does not take the board.
-        why: String,
+        why: NotExplicit,
         /// The projection.
         projection: Projection,
     },
+}
+
+/// Why the explicit engine does not take a board, for a front end to
+/// word.
+#[derive(Debug)]
+pub enum NotExplicit {
+    /// Its estimate over the budget, or the board past its sides: in words.
+    Estimate(String),
+    /// It started and refused the board for memory: the refusal.
+    Refused(Error),
+}
+
+/// A whole board's solve as the facade ran or routed it
+/// ([`Analyzer::solve_board`]).
+pub enum BoardSolve {
+    /// Solved by the explicit engine.
+    Solved(SolvedBoard),
+    /// For the symbolic engine: asked for, chosen under `auto`, or handed
+    /// over — with the hand-over, for a note, when `auto` chose it for a
+    /// reason.
+    Symbolic(Option<HandOver>),
+    /// `auto` starts no engine: why.
+    Refused(AutoRefusal),
+}
+
+/// A board to play on ([`Analyzer::solve_for_play`]): its table, or play
+/// by search.
+pub enum ForPlay {
+    /// Solved whole by the explicit engine: every move from its table.
+    Table(SolvedBoard),
+    /// Beyond the explicit tables ([`beyond_the_tables`]): each position
+    /// searched instead; the refusal says why.
+    BySearch(Error),
 }
 
 impl Analyzer {
@@ -242,11 +275,11 @@ impl Analyzer {
             AutoChoice::Explicit => TableEngine::Explicit,
             AutoChoice::Symbolic { why } if why.is_empty() => TableEngine::Symbolic(None),
             AutoChoice::Symbolic { why } => {
-                return self.hand_over(family, size, encoding, request, why)
+                return self.hand_over(family, size, encoding, request, NotExplicit::Estimate(why))
             }
-            AutoChoice::Refused { why } => {
-                TableEngine::Refused(AutoRefusal::PastSymbolicReach { why })
-            }
+            AutoChoice::Refused { why } => TableEngine::Refused(AutoRefusal::PastSymbolicReach {
+                why: NotExplicit::Estimate(why),
+            }),
         })
     }
 
@@ -260,7 +293,7 @@ impl Analyzer {
         size: BoardSize,
         encoding: Encoding,
         request: &EngineRequest,
-        why: String,
+        why: NotExplicit,
     ) -> Result<TableEngine> {
         let layout = Layout::new(family, size, encoding)?;
         Ok(match symbolic_unasked(&layout, request.count_only) {
@@ -269,6 +302,54 @@ impl Analyzer {
             }
             Unasked::Start(projection) => TableEngine::Symbolic(Some(HandOver { why, projection })),
         })
+    }
+
+    /// A board for `retrograde play` and its kin: solved whole where the
+    /// explicit engine takes it within the budget, else played by search
+    /// (the refusal kept for the front end to word); other errors as they
+    /// are.
+    pub fn solve_for_play(&self, game: &BoardGame, progress: &dyn Progress) -> Result<ForPlay> {
+        match self.solve(game, progress) {
+            Ok(solved) => Ok(ForPlay::Table(solved)),
+            Err(refused) if beyond_the_tables(&refused) => Ok(ForPlay::BySearch(refused)),
+            Err(other) => Err(other),
+        }
+    }
+
+    /// A whole board's solve, decided and run (the one path of `retrograde
+    /// mnk` and `connect`): the engine of [`Self::table_engine`]; the
+    /// explicit engine run when it is chosen, and under `auto` its refusal
+    /// for memory handed to the symbolic engine ([`Self::hand_over`], which
+    /// refuses a run projected past `LONG_RUN_SECONDS`). The symbolic run
+    /// itself is the caller's ([`Self::solve_symbolic`]): it writes its
+    /// own files and checkpoints.
+    pub fn solve_board(
+        &self,
+        game: &BoardGame,
+        encoding: Encoding,
+        request: &EngineRequest,
+        progress: &dyn Progress,
+    ) -> Result<BoardSolve> {
+        let (family, size) = (game.family(), game.size());
+        match self.table_engine(family, size, encoding, request)? {
+            TableEngine::Explicit => {}
+            TableEngine::Symbolic(hand_over) => return Ok(BoardSolve::Symbolic(hand_over)),
+            TableEngine::Refused(why) => return Ok(BoardSolve::Refused(why)),
+        }
+        match self.solve(game, progress) {
+            Ok(solved) => Ok(BoardSolve::Solved(solved)),
+            Err(refused) if hands_over_to_symbolic(request.asked, &refused) => {
+                let why = NotExplicit::Refused(refused);
+                Ok(
+                    match self.hand_over(family, size, encoding, request, why)? {
+                        TableEngine::Symbolic(hand_over) => BoardSolve::Symbolic(hand_over),
+                        TableEngine::Refused(why) => BoardSolve::Refused(why),
+                        TableEngine::Explicit => unreachable!("a hand-over is symbolic or refused"),
+                    },
+                )
+            }
+            Err(other) => Err(other),
+        }
     }
 }
 

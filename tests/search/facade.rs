@@ -268,7 +268,7 @@ fn the_facade_splits_a_services_budget() {
 fn the_facade_chooses_the_table_engine() {
     use retrograde::{
         engines::symbolic::Encoding,
-        facade::{AutoRefusal, EngineAsked, EngineRequest, TableEngine},
+        facade::{AutoRefusal, EngineAsked, EngineRequest, NotExplicit, TableEngine},
     };
     let request = |asked, symbolic_settings| EngineRequest {
         asked,
@@ -314,11 +314,10 @@ fn the_facade_chooses_the_table_engine() {
     let small = Analyzer::new(Budget(Bytes(1 << 16)), 1);
     match choose(&small, mnk, 4, 4, 3, Auto, false) {
         TableEngine::Symbolic(Some(hand_over)) => {
-            assert!(
-                hand_over.why.contains("over the budget"),
-                "{}",
-                hand_over.why
-            )
+            let NotExplicit::Estimate(why) = &hand_over.why else {
+                panic!("{hand_over:?}")
+            };
+            assert!(why.contains("over the budget"), "{why}")
         }
         other => panic!("{other:?}"),
     }
@@ -334,11 +333,75 @@ fn the_facade_chooses_the_table_engine() {
             BoardSize::new(4, 4, 4),
             Encoding::Column,
             &request(Auto, false),
-            "the explicit engine stops".into(),
+            NotExplicit::Estimate("the explicit engine stops".into()),
         )
         .unwrap();
     assert!(
         matches!(handed, TableEngine::Symbolic(Some(_))),
         "{handed:?}"
     );
+}
+
+/// The whole solve of a board is one call of the facade: the explicit
+/// engine where it takes the board, under `auto` its refusal for memory
+/// handed to the symbolic engine (the refusal kept, typed, for the front
+/// end to word), and for play a board beyond the tables routed to search.
+#[test]
+fn the_facade_solves_a_board_or_hands_it_over() {
+    use retrograde::{
+        engines::symbolic::Encoding,
+        facade::{BoardSolve, EngineAsked, EngineRequest, ForPlay, NotExplicit},
+        host::Silent,
+        language::BoardGame,
+        Error,
+    };
+    let request = |asked| EngineRequest {
+        asked,
+        symbolic_settings: false,
+        count_only: false,
+    };
+    let connect = BoardGame::new(Family::Gravity, BoardSize::new(5, 4, 4)).unwrap();
+    let roomy = Analyzer::new(Budget(Bytes(1 << 30)), 1);
+    let small = Analyzer::new(Budget(Bytes(1 << 16)), 1);
+    let solve = |analyzer: &Analyzer, asked| {
+        analyzer
+            .solve_board(&connect, Encoding::Column, &request(asked), &Silent)
+            .unwrap()
+    };
+    assert!(matches!(
+        solve(&roomy, EngineAsked::Auto),
+        BoardSolve::Solved(_)
+    ));
+    match solve(&small, EngineAsked::Auto) {
+        BoardSolve::Symbolic(Some(hand_over)) => assert!(
+            matches!(
+                hand_over.why,
+                NotExplicit::Refused(Error::OverMemoryBudget { .. })
+                    | NotExplicit::Refused(Error::ProjectedOverBudget { .. })
+            ),
+            "{hand_over:?}"
+        ),
+        other => panic!(
+            "not handed over (solved: {})",
+            matches!(other, BoardSolve::Solved(_))
+        ),
+    }
+    // asked for by name, the explicit engine's refusal is the answer
+    assert!(small
+        .solve_board(
+            &connect,
+            Encoding::Column,
+            &request(EngineAsked::Explicit),
+            &Silent
+        )
+        .is_err());
+    // play: the table where it fits, else search, with the refusal
+    assert!(matches!(
+        roomy.solve_for_play(&connect, &Silent).unwrap(),
+        ForPlay::Table(_)
+    ));
+    assert!(matches!(
+        small.solve_for_play(&connect, &Silent).unwrap(),
+        ForPlay::BySearch(_)
+    ));
 }
