@@ -374,7 +374,7 @@ pub mod disk {
     pub use crate::tablefile::book::{decode_book, write_book, write_keyed_book};
     pub use crate::tablefile::book_journal::{journal_path, BookJournal};
     pub use crate::tablefile::open::{opened_table_bytes, OpenTable};
-    pub use crate::tablefile::oracles::{gravity_key, GravityTable, MnkTable, SymbolicTable};
+    pub use crate::tablefile::oracles::{gravity_key, SymbolicTable};
     pub use crate::tablefile::parted::{part_path, write_manifest};
     pub use crate::tablefile::replace::{
         check_replaceable, check_table_output, identify, CertificateKind, Found, Ours, PLOT_MARKER,

@@ -7,13 +7,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 use retrograde::{
-    disk::{GravityTable, GravityValues, SavedTable},
+    disk::{GravityValues, SavedTable},
     engines::sparse::GravityCounts,
     facade::{
         gravity_counts_summary, gravity_empty_board, gravity_totals, BoardSolve, TableEngine,
     },
     games::gravity::Gravity,
-    language::BoardGame,
+    language::{BoardGame, Oracle},
     Analyzer, BoardSize, Family, Position,
 };
 use serde_json::Value;
@@ -71,10 +71,7 @@ pub struct ConnectArgs {
 pub fn boards(cols: u32, rows: u32, k: u32) -> anyhow::Result<(Gravity, BoardGame)> {
     Ok((
         Gravity::new(BoardSize { cols, rows, k })?,
-        BoardGame::new(
-            Family::Gravity,
-            retrograde::language::BoardSize::new(cols, rows, k),
-        )?,
+        BoardGame::new(Family::Gravity, BoardSize::new(cols, rows, k))?,
     ))
 }
 
@@ -147,7 +144,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         );
         return search(Family::Gravity, &search_args);
     }
-    let (game, board) = boards(cols, rows, args.k)?;
+    let (_, board) = boards(cols, rows, args.k)?;
     let position = args
         .position
         .given()
@@ -174,16 +171,15 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         }
     };
     bar.finish();
-    let (saved, table, seconds) = solved.into_parts();
-    let timing = Timing::solved(seconds, threads);
-    args.out.save(&saved, &table)?;
-    let SavedTable::Gravity(solution) = table else {
+    let timing = Timing::solved(solved.seconds(), threads);
+    args.out.save(solved.saved(), solved.table())?;
+    if let Some(p) = position {
+        return answer_position(&board, solved.oracle().as_ref(), &p, &timing, args.run.json);
+    }
+    let SavedTable::Gravity(solution) = solved.table() else {
         unreachable!("a gravity board is solved into a gravity table")
     };
-    match position {
-        Some(p) => answer_position(&game, &board, &solution, &p, &timing, args.run.json),
-        None => report(&solution, &timing, args.run.json),
-    }
+    report(solution, &timing, args.run.json)
 }
 
 /// Solves the board with the symbolic engine.
@@ -200,15 +196,13 @@ fn run_symbolic(args: &ConnectArgs, cols: u32, rows: u32) -> anyhow::Result<Exit
 
 /// Prints the answer for `p` from a solved table.
 pub fn answer_position(
-    game: &Gravity,
     board: &BoardGame,
-    solution: &dyn GravityValues,
+    table: &dyn Oracle,
     p: &Position,
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let oracle = GravityTable { game, solution };
-    print_table_answer(board, p, &oracle, json, || {
+    print_table_answer(board, p, table, json, || {
         (timing.json_keys(None), timing.line(None))
     })
 }

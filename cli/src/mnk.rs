@@ -7,11 +7,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use retrograde::{
-    disk::MnkTable,
     engines::layered::{MnkSolution, PlyCounts},
     facade::{BoardSolve, MnkSummary, TableEngine},
     games::mnk::Mnk,
-    language::{plies, BoardGame, Outcome},
+    language::{plies, BoardGame, Oracle, Outcome},
     Analyzer, Family, Position,
 };
 use serde_json::Value;
@@ -70,10 +69,7 @@ pub fn boards(
     let game = Mnk::new(BoardSize { cols, rows, k })?;
     Ok((
         game,
-        BoardGame::new(
-            Family::Mnk,
-            retrograde::language::BoardSize::new(cols, rows, k),
-        )?,
+        BoardGame::new(Family::Mnk, BoardSize::new(cols, rows, k))?,
     ))
 }
 
@@ -158,16 +154,15 @@ pub fn run(args: &MnkArgs) -> anyhow::Result<ExitCode> {
             ))
         }
     };
-    let (saved, table, seconds) = solved.into_parts();
-    args.out.save(&saved, &table)?;
-    let SavedTable::Layered(solution) = table else {
+    args.out.save(solved.saved(), solved.table())?;
+    let timing = Timing::solved(solved.seconds(), threads);
+    if let Some(p) = position {
+        return answer_position(&board, solved.oracle().as_ref(), &p, &timing, args.run.json);
+    }
+    let SavedTable::Layered(solution) = solved.table() else {
         unreachable!("an m,n,k board is solved into a layered table")
     };
-    let timing = Timing::solved(seconds, threads);
-    match position {
-        Some(p) => answer_position(&board, &solution, &p, &timing, args.run.json),
-        None => report(&game, &solution, &timing, args.run.json),
-    }
+    report(&game, solution, &timing, args.run.json)
 }
 
 /// Runs the symbolic engine when it is chosen: by `--engine symbolic`, by
@@ -179,10 +174,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     // a board the position language cannot describe (or k off it) is
     // refused as such, before any engine is chosen
     if cols <= 8 && rows <= 8 {
-        BoardGame::new(
-            Family::Mnk,
-            retrograde::language::BoardSize::new(cols, rows, k),
-        )?;
+        BoardGame::new(Family::Mnk, BoardSize::new(cols, rows, k))?;
     }
     let size = BoardSize { cols, rows, k };
     let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
@@ -210,10 +202,7 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
     // an m,n,k board must fit the position language (k at most the longer
     // side, sides up to 16 and 64 cells), with or without a position to
     // answer
-    BoardGame::new(
-        Family::Mnk,
-        retrograde::language::BoardSize::new(cols, rows, args.k),
-    )?;
+    BoardGame::new(Family::Mnk, BoardSize::new(cols, rows, args.k))?;
     super::symbolic::run(
         Family::Mnk,
         (cols, rows, args.k),
@@ -228,12 +217,12 @@ fn symbolic_if_chosen(args: &MnkArgs) -> anyhow::Result<Option<ExitCode>> {
 /// Prints the answer for `p` from a solved table.
 pub fn answer_position(
     board: &BoardGame,
-    solution: &MnkSolution,
+    table: &dyn Oracle,
     p: &Position,
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    print_table_answer(board, p, &MnkTable(solution), json, || {
+    print_table_answer(board, p, table, json, || {
         (timing.json_keys(None), timing.line(None))
     })
 }

@@ -16,13 +16,11 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use retrograde::{
-    disk::{GravityTable, GravityValues, MnkTable, SavedTable},
+    disk::SavedTable,
     engines::bitboard::MAX_MNK_CELLS,
-    engines::layered::MnkSolution,
     facade::{AnsweredBy, ForPlay, PositionSearcher},
-    games::gravity::Gravity,
     language::{plies, BoardGame, MoveDetail, Oracle, Side, Status},
-    Analyzer, Error, Family, OpenTable, Position, PositionAnswer,
+    Analyzer, BoardSize, Error, Family, OpenTable, Position, PositionAnswer,
 };
 
 use super::position::{board_size, PositionArgs};
@@ -80,11 +78,12 @@ enum HumanSide {
 
 /// A solved board to play on.
 enum Solved {
-    Mnk(MnkSolution),
-    Gravity(Gravity, Box<dyn GravityValues>),
-    /// A symbolic table: values without depths (a won game is still won:
-    /// every move adds a stone, so keeping the value ends it).
-    Symbolic(Box<retrograde::disk::SymbolicFile>),
+    /// A table solved now.
+    Fresh(SavedTable),
+    /// A table opened from a file; a symbolic table has values without
+    /// depths (a won game is still won: every move adds a stone, so
+    /// keeping the value ends it).
+    Opened(Box<OpenTable>),
     /// No table: a board beyond the table engines (memory, or m,n,k sides
     /// past 5), answered by the facade's searcher a position at a time
     /// (the bitboard search, the zone prover then the general search, or
@@ -103,15 +102,11 @@ const MAX_MOVE_SECONDS: f64 = 86_400.0;
 impl Solved {
     /// The table as an oracle; `None` for a search.
     fn oracle(&self) -> Option<Box<dyn Oracle + '_>> {
-        Some(match self {
-            Solved::Mnk(solution) => Box::new(MnkTable(solution)),
-            Solved::Gravity(game, solution) => Box::new(GravityTable {
-                game,
-                solution: solution.as_ref(),
-            }),
-            Solved::Symbolic(table) => Box::new(retrograde::disk::SymbolicTable(table.as_ref())),
-            Solved::Search(..) => return None,
-        })
+        match self {
+            Solved::Fresh(table) => table.oracle().map(|oracle| oracle as Box<dyn Oracle>),
+            Solved::Opened(table) => table.oracle(),
+            Solved::Search(..) => None,
+        }
     }
 }
 
@@ -137,15 +132,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 bail!("--out saves a table solved for play; {file} is one already");
             }
             // opened as `query` opens it (a whole-read table within the budget)
-            match OpenTable::open(std::path::Path::new(file), &args.run.budget())? {
-                OpenTable::Symbolic { board, table } => (board, Solved::Symbolic(Box::new(table))),
-                OpenTable::Connect { board, game, table } => {
-                    (board, Solved::Gravity(game, Box::new(table)))
-                }
-                OpenTable::Mnk { board, solution } => (board, Solved::Mnk(solution)),
-                other @ OpenTable::Other(..) => bail!(
+            let opened = OpenTable::open(std::path::Path::new(file), &args.run.budget())?;
+            match opened.board() {
+                Some(board) => (board.clone(), Solved::Opened(Box::new(opened))),
+                None => bail!(
                     "{file} holds a {} table; play needs an mnk or connect table",
-                    other.kind_name()
+                    opened.kind_name()
                 ),
             }
         }
@@ -200,7 +192,7 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
     };
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
     let k = args.k.unwrap_or(family.default_k());
-    let game = BoardGame::new(family, retrograde::language::BoardSize::new(cols, rows, k))?;
+    let game = BoardGame::new(family, BoardSize::new(cols, rows, k))?;
     args.position.position(&game)?;
     args.out.check(&retrograde::disk::SavedGame::of_board(
         game.family(),
@@ -219,14 +211,8 @@ fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
         bail!("--move-seconds is for boards played by search; this m,n,k board is solved whole");
     }
     args.out.save(&saved, &table)?;
-    let solved = match table {
-        // the gravity engine, kept for the table's answers
-        SavedTable::Gravity(solution) => Solved::Gravity(solution.game.clone(), Box::new(solution)),
-        SavedTable::Layered(solution) => Solved::Mnk(solution),
-        _ => unreachable!("a board is solved into a layered or gravity table"),
-    };
     bar.finish();
-    Ok((game, solved))
+    Ok((game, Solved::Fresh(table)))
 }
 
 /// A board beyond a table's reach (`refused` says why) played by the
@@ -246,7 +232,7 @@ fn by_search(
     }
     let seconds = move_seconds(args.move_seconds)?;
     let analyzer = Analyzer::new(args.run.budget(), args.run.threads());
-    let game = BoardGame::new(family, retrograde::language::BoardSize::new(cols, rows, k))?;
+    let game = BoardGame::new(family, BoardSize::new(cols, rows, k))?;
     let start = args.position.position(&game)?;
     let searcher = match analyzer.searcher(&game, start.stones()) {
         Ok(searcher) => searcher,

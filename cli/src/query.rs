@@ -146,12 +146,15 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
         args.refuse_options_not_of(open.kind_name())?;
         return answer_lines(&open, path, args.run.json);
     }
+    if let OpenTable::Connect { table, .. } = &open {
+        return gravity(args, &open, table, size, clock);
+    }
     let (game, table) = match open {
         OpenTable::Symbolic { board, table } => {
             args.refuse_options_not_of(board.family().name())?;
             return super::symbolic::query(&table, &args.position, args.check, &args.run, clock);
         }
-        OpenTable::Connect { table, .. } => return gravity(args, &table, size, clock),
+        OpenTable::Connect { .. } => unreachable!("answered above"),
         OpenTable::Mnk { board, solution } => (
             SavedGame::Mnk {
                 rows: board.rows(),
@@ -233,7 +236,8 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
                 })?;
             if args.position.given() {
                 let p = args.position.position(&game)?;
-                super::mnk::answer_position(&game, solution, &p, &timing, json)
+                let oracle = table.oracle().expect("an m,n,k table answers positions");
+                super::mnk::answer_position(&game, oracle.as_ref(), &p, &timing, json)
             } else {
                 super::mnk::report(&board, solution, &timing, json)
             }
@@ -256,6 +260,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<ExitCode> {
 /// the report of the counts, certify the whole table first.
 fn gravity(
     args: &QueryArgs,
+    open: &OpenTable,
     table: &MappedGravity,
     size: u64,
     clock: Instant,
@@ -309,11 +314,14 @@ fn gravity(
         );
     }
     diagram_fits_table(&args.position, cols, rows)?;
-    let (engine, game) = super::connect::boards(cols, rows, k)?;
+    let (_, game) = super::connect::boards(cols, rows, k)?;
     let timing = Timing::loaded(clock.elapsed().as_secs_f64());
     if args.position.given() {
         let p = args.position.position(&game)?;
-        super::connect::answer_position(&engine, &game, table, &p, &timing, args.run.json)
+        let oracle = open
+            .oracle()
+            .expect("a Connect Four table answers positions");
+        super::connect::answer_position(&game, oracle.as_ref(), &p, &timing, args.run.json)
     } else {
         super::connect::report(table, &timing, args.run.json)
     }

@@ -34,7 +34,6 @@ use crate::rules::gravity::Gravity;
 use crate::rules::mnk::Mnk;
 use crate::runtime::in_pool;
 use crate::runtime::progress::Progress;
-use crate::tablefile::oracles::{GravityTable, MnkTable};
 use crate::tablefile::{SavedGame, SavedTable};
 use crate::tables::retrograde::{solve_holding, SolveStats};
 use crate::tables::symbolic::projection::{project, Projection};
@@ -386,14 +385,9 @@ impl SolvedBoard {
 
     /// The table as the answers' oracle.
     pub fn oracle(&self) -> Box<dyn Oracle + Sync + '_> {
-        match &self.table {
-            SavedTable::Gravity(solution) => Box::new(GravityTable {
-                game: &solution.game,
-                solution,
-            }),
-            SavedTable::Layered(solution) => Box::new(MnkTable(solution)),
-            _ => unreachable!("a board is solved into a layered or gravity table"),
-        }
+        self.table
+            .oracle()
+            .expect("a board is solved into a layered or gravity table")
     }
 }
 

@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::game::RankedGame;
 use crate::index::PlyShape;
 use crate::memory::Budget;
+use crate::position::answer::Oracle;
 use crate::rules::can_i_win::{self, CanIWinTable};
 use crate::rules::cat_mouse::CatMouseGraph;
 use crate::rules::cat_mouse_grid::CatMouseGrid;
@@ -261,6 +262,22 @@ pub enum SavedTable {
     CanIWin(CanIWinTable),
     /// A take-from-either-end solution.
     Ends(EndsSolution),
+}
+
+impl SavedTable {
+    /// The table as the source of a board position's values: the one way
+    /// a table becomes an [`Oracle`] (an m,n,k or gravity table; `None`
+    /// for the games without board positions).
+    pub fn oracle(&self) -> Option<Box<dyn Oracle + Sync + '_>> {
+        match self {
+            SavedTable::Layered(solution) => Some(Box::new(oracles::MnkTable(solution))),
+            SavedTable::Gravity(solution) => Some(Box::new(oracles::GravityTable {
+                game: &solution.game,
+                solution,
+            })),
+            _ => None,
+        }
+    }
 }
 
 /// A writer that only counts the bytes written to it.

@@ -117,7 +117,7 @@ impl OpenTable {
                 solution: table,
             })),
             Self::Symbolic { table, .. } => Some(Box::new(SymbolicTable(table))),
-            Self::Other(..) => None,
+            Self::Other(_, table) => table.oracle().map(|oracle| oracle as Box<dyn Oracle>),
         }
     }
 

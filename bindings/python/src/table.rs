@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
 use retrograde::{
-    disk::{check_table_output, save, GravityTable, MnkTable, SavedGame, SavedTable},
+    disk::{check_table_output, save, SavedGame, SavedTable},
     facade::{gravity_summary, MnkSummary},
     games::mnk::Mnk,
     host::{parse_size, Budget, Bytes},
@@ -61,12 +61,7 @@ impl Table {
     fn oracle(&self) -> Box<dyn Oracle + '_> {
         match &self.held {
             Held::Open(open) => open.oracle().expect("a board table has an oracle"),
-            Held::Solved(_, SavedTable::Gravity(solution)) => Box::new(GravityTable {
-                game: &solution.game,
-                solution,
-            }),
-            Held::Solved(_, SavedTable::Layered(solution)) => Box::new(MnkTable(solution)),
-            Held::Solved(..) => unreachable!("solve keeps gravity and m,n,k tables"),
+            Held::Solved(_, table) => table.oracle().expect("solve keeps board tables"),
         }
     }
 
