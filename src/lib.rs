@@ -161,7 +161,7 @@ pub mod facade {
     };
     pub use crate::summary::{
         first_player_result, gravity_counts_summary, gravity_empty_board, gravity_summary,
-        gravity_totals, MnkSummary,
+        gravity_totals, symbolic_summary, symbolic_totals, MnkSummary,
     };
 }
 

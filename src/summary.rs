@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 use crate::game::Outcome;
+use crate::position::Family;
 use crate::position::Position;
 use crate::rules::gravity::Gravity;
 use crate::rules::mnk::Mnk;
@@ -14,6 +15,7 @@ use crate::tablefile::oracles::gravity_key;
 use crate::tablefile::GravityValues;
 use crate::tables::layered::{GameCounts, MnkSolution, PlyCounts};
 use crate::tables::sparse::GravityCounts;
+use crate::tables::symbolic::{Layout, PlyReport};
 
 /// A value for the first player as a game result: `"first"`, `"second"`
 /// or `"draw"` (as printed in JSON).
@@ -130,4 +132,75 @@ impl<'a> MnkSummary<'a> {
             "per_ply": self.counts.iter().map(|c| serde_json::to_value(c).expect("counts serialise")).collect::<Vec<_>>(),
         })
     }
+}
+
+/// A symbolic run's counts over every ply, and its largest ply's nodes.
+pub fn symbolic_totals(plies: &[PlyReport]) -> (GravityCounts, u64) {
+    let counts = plies
+        .iter()
+        .fold(GravityCounts::default(), |t, p| GravityCounts {
+            ply: t.ply.max(p.counts.ply),
+            ..t.plus(&p.counts)
+        });
+    (counts, plies.iter().map(|p| p.nodes).max().unwrap_or(0))
+}
+
+/// The JSON summary of a symbolic table or run, as `retrograde mnk|connect
+/// --engine symbolic --json` prints it and Python's `Table.summary` returns
+/// it: the explicit engine's keys (gravity:
+/// `first_won`…; m,n,k: `x_can_win`…), `engine`, `encoding`, node counts
+/// per ply; `value` and the first-player counts absent after a count-only
+/// run; `depth` null (a symbolic table holds no depths).
+pub fn symbolic_summary(layout: &Layout, plies: &[PlyReport], value: Option<Outcome>) -> Value {
+    let solved = value.is_some();
+    let ply_json = |c: &GravityCounts, nodes: Option<&PlyReport>| -> Value {
+        let mut m = serde_json::Map::new();
+        if nodes.is_some() {
+            m.insert("ply".into(), json!(c.ply));
+        }
+        m.insert("positions".into(), json!(c.positions));
+        m.insert("terminal".into(), json!(c.terminal));
+        m.insert("x_wins".into(), json!(c.x_wins));
+        m.insert("o_wins".into(), json!(c.o_wins));
+        m.insert("draws".into(), json!(c.draws));
+        if solved {
+            let (won, drawn, lost) = match layout.family {
+                Family::Gravity => ("first_won", "first_drawn", "first_lost"),
+                Family::Mnk => ("x_can_win", "neither_can_win", "o_can_win"),
+            };
+            m.insert(won.into(), json!(c.first_won));
+            m.insert(drawn.into(), json!(c.first_drawn));
+            m.insert(lost.into(), json!(c.first_lost));
+        }
+        if let Some(p) = nodes {
+            m.insert("nodes".into(), json!(p.nodes));
+            if solved {
+                m.insert("won_nodes".into(), json!(p.won_nodes));
+                m.insert("lost_nodes".into(), json!(p.lost_nodes));
+            }
+        }
+        Value::Object(m)
+    };
+    let (total, peak_nodes) = symbolic_totals(plies);
+    let mut summary = json!({
+        "cols": layout.cols,
+        "rows": layout.rows,
+        "k": layout.k,
+        "engine": "symbolic",
+        "encoding": layout.encoding.name(),
+    });
+    let map = summary.as_object_mut().expect("an object");
+    if let Value::Object(t) = ply_json(&total, None) {
+        map.extend(t);
+    }
+    map.insert("largest_ply_nodes".into(), json!(peak_nodes));
+    if let Some(v) = value {
+        map.insert("value".into(), json!(first_player_result(v)));
+        map.insert("depth".into(), Value::Null);
+    }
+    map.insert(
+        "per_ply".into(),
+        Value::Array(plies.iter().map(|p| ply_json(&p.counts, Some(p))).collect()),
+    );
+    summary
 }

@@ -2,7 +2,6 @@
 //! `--encoding`, `--checkpoint` of `connect` and `mnk`; its report; and
 //! answers from its tables (`query`, `play`).
 
-use retrograde::BoardSize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,9 +12,9 @@ use retrograde::{
     disk::{SolvedSets, SymbolicFile, SymbolicSets, SymbolicTable, SymbolicTableWriter},
     engines::sparse::GravityCounts,
     engines::symbolic::{Encoding, Layout, PlyReport, PlySink},
-    facade::{EngineAsked, EngineRequest},
+    facade::{symbolic_summary, symbolic_totals, EngineAsked, EngineRequest},
     language::BoardGame,
-    Analyzer, Family,
+    Analyzer, BoardSize, Family,
 };
 use serde_json::{json, Value};
 
@@ -245,78 +244,6 @@ impl PlySink for Sinks<'_> {
     }
 }
 
-fn totals(plies: &[PlyReport]) -> (GravityCounts, u64) {
-    let counts = plies
-        .iter()
-        .fold(GravityCounts::default(), |t, p| GravityCounts {
-            ply: t.ply.max(p.counts.ply),
-            ..t.plus(&p.counts)
-        });
-    (counts, plies.iter().map(|p| p.nodes).max().unwrap_or(0))
-}
-
-/// The JSON of a symbolic report: the explicit engine's keys (gravity:
-/// `first_won`…; m,n,k: `x_can_win`…), `engine`, `encoding`, node counts
-/// per ply; `value` and the first-player counts absent after a count-only
-/// run; `depth` null (a symbolic table holds no depths).
-pub fn summary_json(
-    layout: &Layout,
-    plies: &[PlyReport],
-    value: Option<retrograde::language::Outcome>,
-) -> Value {
-    let solved = value.is_some();
-    let ply_json = |c: &GravityCounts, nodes: Option<&PlyReport>| -> Value {
-        let mut m = serde_json::Map::new();
-        if nodes.is_some() {
-            m.insert("ply".into(), json!(c.ply));
-        }
-        m.insert("positions".into(), json!(c.positions));
-        m.insert("terminal".into(), json!(c.terminal));
-        m.insert("x_wins".into(), json!(c.x_wins));
-        m.insert("o_wins".into(), json!(c.o_wins));
-        m.insert("draws".into(), json!(c.draws));
-        if solved {
-            let (won, drawn, lost) = match layout.family {
-                Family::Gravity => ("first_won", "first_drawn", "first_lost"),
-                Family::Mnk => ("x_can_win", "neither_can_win", "o_can_win"),
-            };
-            m.insert(won.into(), json!(c.first_won));
-            m.insert(drawn.into(), json!(c.first_drawn));
-            m.insert(lost.into(), json!(c.first_lost));
-        }
-        if let Some(p) = nodes {
-            m.insert("nodes".into(), json!(p.nodes));
-            if solved {
-                m.insert("won_nodes".into(), json!(p.won_nodes));
-                m.insert("lost_nodes".into(), json!(p.lost_nodes));
-            }
-        }
-        Value::Object(m)
-    };
-    let (total, peak_nodes) = totals(plies);
-    let mut summary = json!({
-        "cols": layout.cols,
-        "rows": layout.rows,
-        "k": layout.k,
-        "engine": "symbolic",
-        "encoding": layout.encoding.name(),
-    });
-    let map = summary.as_object_mut().expect("an object");
-    if let Value::Object(t) = ply_json(&total, None) {
-        map.extend(t);
-    }
-    map.insert("largest_ply_nodes".into(), json!(peak_nodes));
-    if let Some(v) = value {
-        map.insert("value".into(), json!(first_player_result(v)));
-        map.insert("depth".into(), Value::Null);
-    }
-    map.insert(
-        "per_ply".into(),
-        Value::Array(plies.iter().map(|p| ply_json(&p.counts, Some(p))).collect()),
-    );
-    summary
-}
-
 /// Prints a symbolic run's report (human or JSON).
 pub fn report(
     layout: &Layout,
@@ -325,9 +252,9 @@ pub fn report(
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let (total, _) = totals(plies);
+    let (total, _) = symbolic_totals(plies);
     if json {
-        let mut summary = summary_json(layout, plies, value);
+        let mut summary = symbolic_summary(layout, plies, value);
         if let Value::Object(map) = &mut summary {
             map.extend(timing.json_keys(Some(total.positions)));
         }
@@ -415,7 +342,7 @@ pub fn query(
         bar.finish();
         let timing = Timing::loaded(clock.elapsed().as_secs_f64());
         if run.json {
-            let mut summary = summary_json(&layout, table.plies(), Some(table.value()));
+            let mut summary = symbolic_summary(&layout, table.plies(), Some(table.value()));
             if let Value::Object(map) = &mut summary {
                 map.insert("bytes".into(), json!(table.bytes()));
                 map.insert("checked".into(), json!(true));

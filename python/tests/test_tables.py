@@ -100,6 +100,20 @@ def test_summary_equals_the_solve_json(cli, family, cols, rows, k):
     assert set(want) - set(got) <= {"loaded", "engine"}, set(want) - set(got)
 
 
+def test_a_symbolic_tables_summary_equals_the_query_json(cli, tmp_path):
+    """A symbolic table opened from Python sums itself up as ``query --check --json``
+    prints it (the summary is the library's, written once)."""
+    path = tmp_path / "c44.rsym"
+    cli("connect", "--cols", "4", "--rows", "4", "--engine", "symbolic", "--out", str(path), "--quiet")
+    want = json.loads(cli("query", str(path), "--check", "--json", "--quiet"))
+    got = retrograde.open_table(str(path)).summary()
+    assert got["value"] == "draw" and got["engine"] == "symbolic"
+    assert got == {key: v for key, v in want.items() if key in got}
+    assert set(want) - set(got) <= {"bytes", "checked", "certified", "seconds", "loaded", "threads"}, (
+        set(want) - set(got)
+    )
+
+
 def random_positions(family, cols, rows, k, count, stones, seed):
     """``count`` distinct positions in play with ``stones`` stones each."""
     rng = np.random.default_rng(seed)

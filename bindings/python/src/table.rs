@@ -10,8 +10,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
 use retrograde::{
-    disk::{check_table_output, save, SavedGame, SavedTable},
-    facade::{gravity_summary, MnkSummary},
+    disk::{check_table_output, save, SavedGame, SavedTable, SymbolicSets},
+    facade::{gravity_summary, symbolic_summary, MnkSummary},
     games::mnk::Mnk,
     host::{parse_size, Budget, Bytes},
     language::{answer, BoardGame, Oracle},
@@ -143,10 +143,13 @@ impl Table {
                 .py_err()?;
                 MnkSummary::of(solution).json(&game)
             }
-            _ => {
-                return Err(PyValueError::new_err(
-                    "a symbolic table's counts are read by `retrograde query FILE --check`",
-                ))
+            Held::Open(OpenTable::Symbolic { table, .. }) => symbolic_summary(
+                SymbolicSets::layout(table),
+                table.plies(),
+                Some(table.value()),
+            ),
+            Held::Open(OpenTable::Other(..)) | Held::Solved(..) => {
+                unreachable!("a Table holds a board's table")
             }
         };
         let text = serde_json::to_string(&value).expect("a summary serialises");
