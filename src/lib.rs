@@ -157,7 +157,7 @@ pub mod facade {
     };
     pub use crate::analyzer::solving::{
         long_symbolic_run, AutoRefusal, BoardSolve, EngineAsked, EngineRequest, ForPlay, HandOver,
-        NotExplicit, SolvedBoard, TableEngine, SYMBOLIC_REACH_CELLS,
+        NotExplicit, SolvedBoard, TableEngine, WholeTable, SYMBOLIC_REACH_CELLS,
     };
     pub use crate::summary::{
         first_player_result, gravity_counts_summary, gravity_empty_board, gravity_summary,

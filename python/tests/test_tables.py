@@ -114,6 +114,28 @@ def test_a_symbolic_tables_summary_equals_the_query_json(cli, tmp_path):
     )
 
 
+def test_solve_hands_a_board_past_the_dense_engine_to_the_symbolic_engine(cli):
+    """The facade's choice, the command line's: 6×2 with k = 3 is past the dense engine's
+    sides, so ``solve`` runs the symbolic engine (values, no depths), as ``retrograde mnk``
+    does, and the two agree on the counts and on a position's values."""
+    table = retrograde.solve("mnk", 6, 2, 3, threads=1)
+    assert not table.has_depths
+    want = json.loads(cli("mnk", "--cols", "6", "--rows", "2", "--k", "3", "--json", "--quiet"))
+    got = table.summary()
+    assert got["engine"] == "symbolic"
+    assert got == {key: v for key, v in want.items() if key in got}
+    answer = table.answer("a1")
+    want = json.loads(
+        cli("mnk", "--cols", "6", "--rows", "2", "--k", "3", "--moves", "a1", "--json", "--quiet")
+    )
+    assert answer["value"] == want["value"]
+    assert [(m["move"], m["value"]) for m in answer["moves"]] == [
+        (m["move"], m["value"]) for m in want["moves"]
+    ]
+    with pytest.raises(ValueError, match="symbolic engine"):
+        table.save("never-written.rgt")
+
+
 def random_positions(family, cols, rows, k, count, stones, seed):
     """``count`` distinct positions in play with ``stones`` stones each."""
     rng = np.random.default_rng(seed)

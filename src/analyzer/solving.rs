@@ -34,6 +34,7 @@ use crate::rules::gravity::Gravity;
 use crate::rules::mnk::Mnk;
 use crate::runtime::in_pool;
 use crate::runtime::progress::Progress;
+use crate::tablefile::symbolic::SolvedSets;
 use crate::tablefile::{SavedGame, SavedTable};
 use crate::tables::retrograde::{solve_holding, SolveStats};
 use crate::tables::symbolic::projection::{project, Projection};
@@ -233,6 +234,49 @@ pub enum BoardSolve {
     Refused(AutoRefusal),
 }
 
+/// A whole board solved in memory ([`Analyzer::solve_in_memory`]).
+pub enum WholeTable {
+    /// By the explicit engine: every position's value and depth.
+    Explicit(SolvedBoard),
+    /// By the symbolic engine: every position's value, no depths.
+    Symbolic {
+        /// Each ply's won and lost sets.
+        sets: Box<SolvedSets>,
+        /// The run's report: counts, nodes and the empty board's value.
+        solution: SymbolicSolution,
+        /// Why `auto` handed the board over, when it did for a reason.
+        hand_over: Option<HandOver>,
+    },
+}
+
+impl std::fmt::Display for NotExplicit {
+    /// The reason in the library's words (the settings by their names).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotExplicit::Estimate(words) => f.write_str(words),
+            NotExplicit::Refused(refused) => write!(f, "the explicit engine stops: {refused}"),
+        }
+    }
+}
+
+impl std::fmt::Display for AutoRefusal {
+    /// The refusal in the library's words.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AutoRefusal::PastSymbolicReach { why } => write!(
+                f,
+                "{why}, and the symbolic engine is started unasked on boards of up to \
+                 {SYMBOLIC_REACH_CELLS} cells; search or prove the board instead"
+            ),
+            AutoRefusal::ProjectedTooLong { why, projection } => write!(
+                f,
+                "{why}, and the symbolic engine is projected to take at least {}",
+                crate::tables::symbolic::projection::duration_in_words(projection.seconds)
+            ),
+        }
+    }
+}
+
 /// A board to play on ([`Analyzer::solve_for_play`]): its table, or play
 /// by search.
 pub enum ForPlay {
@@ -404,14 +448,46 @@ impl Analyzer {
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<SolvedBoard> {
-        let checked = CancelBetweenSteps { progress, cancel };
-        match catch_unwind(AssertUnwindSafe(|| self.solve(game, &checked))) {
-            Ok(solved) => solved,
-            Err(payload) if payload.is::<Cancelled>() => {
-                Err(Error::Cancelled(format!("the solve of {}", game.size())))
+        cancellable(game, progress, cancel, |checked| self.solve(game, checked))
+    }
+
+    /// A whole board solved in memory by the engine the facade chooses
+    /// under `auto` (the one path of Python's `solve`): the explicit
+    /// engine, or the symbolic engine it hands over to ([`Self::solve_board`],
+    /// in the family's best encoding), stopped between steps once `cancel`
+    /// is set. A board `auto` starts no engine on is refused in words.
+    pub fn solve_in_memory(
+        &self,
+        game: &BoardGame,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<WholeTable> {
+        let request = EngineRequest {
+            asked: EngineAsked::Auto,
+            symbolic_settings: false,
+            count_only: false,
+        };
+        let encoding = Encoding::best_for(game.family());
+        cancellable(game, progress, cancel, |checked| {
+            match self.solve_board(game, encoding, &request, checked)? {
+                BoardSolve::Solved(solved) => Ok(WholeTable::Explicit(solved)),
+                BoardSolve::Symbolic(hand_over) => {
+                    let layout = Layout::new(game.family(), game.size(), encoding)?;
+                    let mut sets = SolvedSets::new(layout);
+                    let solution =
+                        self.solve_symbolic(layout, false, None, Some(&mut sets), checked)?;
+                    Ok(WholeTable::Symbolic {
+                        sets: Box::new(sets),
+                        solution,
+                        hand_over,
+                    })
+                }
+                BoardSolve::Refused(refusal) => Err(Error::InvalidInput(format!(
+                    "no engine starts on {}: {refusal}",
+                    game.size()
+                ))),
             }
-            Err(payload) => resume_unwind(payload),
-        }
+        })
     }
 
     /// Solves `game` whole by its explicit engine (m,n,k: the dense layered
@@ -489,6 +565,26 @@ impl Analyzer {
 
 /// The payload of the unwind that ends a cancelled solve.
 struct Cancelled;
+
+/// `solve(progress)` stopped between its steps once `cancel` is set: the
+/// engines tell their progress from the thread that drives the solve, and
+/// the check there unwinds with a private payload (which skips the panic
+/// hook), caught here: [`Error::Cancelled`], every structure dropped.
+fn cancellable<T>(
+    game: &BoardGame,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+    solve: impl FnOnce(&dyn Progress) -> Result<T>,
+) -> Result<T> {
+    let checked = CancelBetweenSteps { progress, cancel };
+    match catch_unwind(AssertUnwindSafe(|| solve(&checked))) {
+        Ok(solved) => solved,
+        Err(payload) if payload.is::<Cancelled>() => {
+            Err(Error::Cancelled(format!("the solve of {}", game.size())))
+        }
+        Err(payload) => resume_unwind(payload),
+    }
+}
 
 /// A solve's progress that ends the solve at its next step once `cancel`
 /// is set ([`Analyzer::solve_cancellable`]), passing every call on.

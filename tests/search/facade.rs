@@ -405,3 +405,43 @@ fn the_facade_solves_a_board_or_hands_it_over() {
         ForPlay::BySearch(_)
     ));
 }
+
+/// The in-memory solve (Python's `solve`) takes the facade's engine: the
+/// explicit one where it takes the board, the symbolic one past the dense
+/// engine's sides; a set cancel flag stops it.
+#[test]
+fn the_facade_solves_in_memory_by_the_engine_it_chooses() {
+    use retrograde::{facade::WholeTable, host::Silent, language::BoardGame, Error};
+    use std::sync::atomic::AtomicBool;
+    let analyzer = Analyzer::new(Budget(Bytes(1 << 30)), 1);
+    let go = AtomicBool::new(false);
+    let ttt = BoardGame::new(Family::Mnk, BoardSize::new(3, 3, 3)).unwrap();
+    assert!(matches!(
+        analyzer.solve_in_memory(&ttt, &Silent, &go).unwrap(),
+        WholeTable::Explicit(_)
+    ));
+    let wide = BoardGame::new(Family::Mnk, BoardSize::new(6, 2, 3)).unwrap();
+    match analyzer.solve_in_memory(&wide, &Silent, &go).unwrap() {
+        WholeTable::Symbolic {
+            solution,
+            hand_over,
+            ..
+        } => {
+            assert_eq!(
+                solution
+                    .plies
+                    .iter()
+                    .map(|p| p.counts.positions)
+                    .sum::<u64>(),
+                126_109
+            );
+            assert!(hand_over.is_some(), "the reason is kept for a note");
+        }
+        WholeTable::Explicit(_) => panic!("6×2 is past the dense engine's sides"),
+    }
+    let stop = AtomicBool::new(true);
+    assert!(matches!(
+        analyzer.solve_in_memory(&wide, &Silent, &stop),
+        Err(Error::Cancelled(_))
+    ));
+}

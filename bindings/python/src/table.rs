@@ -3,19 +3,21 @@
 //! move's value, and reports its counts as `retrograde connect|mnk --json`
 //! does.
 
-use retrograde::{host::Silent, BoardSize};
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
 use retrograde::{
-    disk::{check_table_output, save, SavedGame, SavedTable, SymbolicSets},
-    facade::{gravity_summary, symbolic_summary, MnkSummary},
+    disk::{
+        check_table_output, save, SavedGame, SavedTable, SolvedSets, SymbolicSets, SymbolicTable,
+    },
+    engines::symbolic::SymbolicSolution,
+    facade::{gravity_summary, symbolic_summary, MnkSummary, WholeTable},
     games::mnk::Mnk,
-    host::{parse_size, Budget, Bytes},
+    host::{parse_size, Budget, Bytes, Silent},
     language::{answer, BoardGame, Oracle},
-    Analyzer, OpenTable, PositionAnswer,
+    Analyzer, BoardSize, OpenTable, PositionAnswer,
 };
 
 use crate::answer::{best_actions, to_dict};
@@ -47,6 +49,9 @@ enum Held {
     Open(OpenTable),
     /// A fresh solve: its game and table as `--out` would save them.
     Solved(SavedGame, SavedTable),
+    /// A fresh solve by the symbolic engine (the facade handed the board
+    /// over): each ply's sets and the run's report; values, no depths.
+    Symbolic(Box<SolvedSets>, SymbolicSolution),
 }
 
 /// A solved board game.
@@ -62,6 +67,7 @@ impl Table {
         match &self.held {
             Held::Open(open) => open.oracle().expect("a board table has an oracle"),
             Held::Solved(_, table) => table.oracle().expect("solve keeps board tables"),
+            Held::Symbolic(sets, _) => Box::new(SymbolicTable(sets.as_ref())),
         }
     }
 
@@ -104,7 +110,10 @@ impl Table {
     /// Whether the table gives depths (a symbolic table gives values only).
     #[getter]
     fn has_depths(&self) -> bool {
-        !matches!(self.held, Held::Open(OpenTable::Symbolic { .. }))
+        !matches!(
+            self.held,
+            Held::Open(OpenTable::Symbolic { .. }) | Held::Symbolic(..)
+        )
     }
 
     /// The answer for a position (a `Game` or a move list): a dict with the
@@ -148,6 +157,9 @@ impl Table {
                 table.plies(),
                 Some(table.value()),
             ),
+            Held::Symbolic(_, solution) => {
+                symbolic_summary(&solution.layout, &solution.plies, solution.value)
+            }
             Held::Open(OpenTable::Other(..)) | Held::Solved(..) => {
                 unreachable!("a Table holds a board's table")
             }
@@ -162,11 +174,19 @@ impl Table {
     /// `force=True`.
     #[pyo3(signature = (path, force=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, force: bool) -> PyResult<u64> {
-        let Held::Solved(game, table) = &self.held else {
-            return Err(PyValueError::new_err(
-                "this table was opened from a file; it is saved already",
-            ));
-        };
+        let (game, table) =
+            match &self.held {
+                Held::Solved(game, table) => (game, table),
+                Held::Open(_) => {
+                    return Err(PyValueError::new_err(
+                        "this table was opened from a file; it is saved already",
+                    ))
+                }
+                Held::Symbolic(..) => return Err(PyValueError::new_err(
+                    "the symbolic engine solved this board in memory, and its table is written \
+                     as it is solved: `retrograde connect|mnk --engine symbolic --out FILE`",
+                )),
+            };
         check_table_output(&path, force, game).py_err()?;
         py.detach(|| save(&path, game, table)).py_err()
     }
@@ -193,10 +213,11 @@ impl Table {
     }
 }
 
-/// Solves every position of a board: `family` `"connect"` (the sparse
-/// layered engine) or `"mnk"` (the dense layered engine), with `threads`
-/// workers ([`limits::threads`]) within `max_memory`. Releases the GIL; Ctrl-C stops it between
-/// plies.
+/// Solves every position of a board: `family` `"connect"` or `"mnk"`, by
+/// the engine the facade chooses (`Analyzer::solve_in_memory`: the
+/// explicit engine where it takes the board within `max_memory`, else the
+/// symbolic engine, values without depths), with `threads` workers
+/// ([`limits::threads`]). Releases the GIL; Ctrl-C stops it between plies.
 #[pyfunction]
 #[pyo3(signature = (family, cols, rows, k=None, *, threads=None, max_memory=None))]
 pub fn solve(
@@ -213,11 +234,15 @@ pub fn solve(
     let threads = limits::threads(py, threads)?;
     let held = interrupt::run(py, |cancel| {
         let solved = Analyzer::new(budget, threads)
-            .solve_cancellable(&board, &Silent, cancel)
+            .solve_in_memory(&board, &Silent, cancel)
             .py_err()?;
-        let (saved, table, _) = solved.into_parts();
-        let solved = Held::Solved(saved, table);
-        Ok(solved)
+        Ok(match solved {
+            WholeTable::Explicit(solved) => {
+                let (saved, table, _) = solved.into_parts();
+                Held::Solved(saved, table)
+            }
+            WholeTable::Symbolic { sets, solution, .. } => Held::Symbolic(sets, solution),
+        })
     })?;
     Ok(Table { board, held })
 }
