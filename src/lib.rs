@@ -151,8 +151,8 @@ pub mod facade {
         ProveRequest, Settled, ThreatOptions, VctLimits,
     };
     pub use crate::analyzer::searching::{
-        bitboard_takes, board_table_entries, check_searchable, checked_seconds, AnswerReport,
-        AnsweredBy, PositionSearcher, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
+        bitboard_takes, check_searchable, checked_seconds, AnswerReport, AnsweredBy,
+        PositionSearcher, Precision, Question, SearchOptions, MAX_BITBOARD_MNK_CELLS,
         MAX_TIME_LIMIT,
     };
     pub use crate::analyzer::solving::{
@@ -286,12 +286,15 @@ pub mod engines {
     pub mod bitboard {
         //! The bitboard search (gravity boards in 64 bits, small m,n,k boards).
 
-        pub use crate::search::bitboard::{Bitboard, BoardSearcher, MAX_MNK_CELLS};
+        pub use crate::search::bitboard::{
+            board_table_entries, Bitboard, BoardSearcher, BOARD_TABLE_CAP, MAX_MNK_CELLS,
+        };
     }
     pub mod book {
         //! Opening books of the bitboard search.
 
-        pub use crate::search::book::{make_book, make_book_of, Book, Journal};
+        pub use crate::search::book::Book;
+        pub use crate::search::book_making::{make_book, make_book_of, Journal};
     }
     pub mod mcts {
         //! Monte Carlo tree search: a move, not a proof.

@@ -699,7 +699,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         // a table too small for the budget only slows the search; a search
         // that cannot run is a case not reached
         let (family, _, _, _) = board.dimensions();
-        let entries = retrograde::facade::board_table_entries(&budget, family, board.cells());
+        let entries =
+            retrograde::engines::bitboard::board_table_entries(&budget, family, board.cells());
         let searcher = BoardSearcher::new(board, entries, Some(deadline), &bar);
         let found = in_pool(threads, || searcher.search(0, 0, precision))?;
         bar.finish();

@@ -14,13 +14,14 @@ use crate::position::{BoardGame, Family};
 use crate::runtime::in_pool;
 use crate::runtime::progress::Progress;
 use crate::search::bitboard::{Bitboard, POSITION_BYTES};
-use crate::search::book::{check_plies, make_book_of, Book, Journal};
+use crate::search::book::Book;
+use crate::search::book_making::{check_plies, make_book_of, Journal};
 use crate::tablefile::book::{decode_book, load_book, save_book};
 use crate::tablefile::book_journal::{journal_path, BookJournal};
 use crate::tablefile::replace::{check_replaceable, Ours};
 use crate::tablefile::SavedGame;
 
-use super::searching::board_table_entries;
+use crate::search::bitboard::board_table_entries;
 
 /// The bitboard board of `game`, or the refusal of a book for it: books
 /// serve the bitboard search only.

@@ -50,7 +50,7 @@ use crate::search::bitboard::{self, Bitboard, BoardSearcher, MAX_MNK_CELLS};
 use crate::search::general::Precision;
 use crate::tablefile::replace::{check_replaceable, CertificateKind, Ours};
 
-use super::searching::board_table_entries;
+use crate::search::bitboard::board_table_entries;
 
 /// Positions the zone prover may search on a board the bitboard search also
 /// takes (about 3 s), before the search is asked.

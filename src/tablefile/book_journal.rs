@@ -30,7 +30,7 @@ use super::book::checked_entry;
 use crate::error::{Error, Result};
 use crate::position::Family;
 use crate::search::bitboard::Bitboard;
-use crate::search::book::Journal;
+use crate::search::book_making::Journal;
 
 const MAGIC: &[u8; 8] = b"RGBKJNL1";
 const HEADER_BYTES: usize = 32;
