@@ -158,23 +158,3 @@ pub fn check_mnk(
     }
     Ok(())
 }
-
-/// Checks a solved gravity table in memory against the rules of `game`
-/// (see [`super::gravity_certificate`]).
-pub fn check_gravity(
-    game: &crate::rules::gravity::Gravity,
-    solution: &crate::tables::sparse::GravitySolution,
-) -> Result<(), String> {
-    super::gravity_certificate::certify_gravity(
-        game,
-        &solution.counts,
-        |ply| {
-            solution
-                .plies
-                .get(ply)
-                .map(std::borrow::Cow::Borrowed)
-                .ok_or_else(|| format!("ply {ply} is missing"))
-        },
-        &crate::runtime::progress::Silent,
-    )
-}

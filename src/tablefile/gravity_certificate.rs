@@ -284,3 +284,23 @@ impl Marks {
             .filter(|&i| i < self.positions)
     }
 }
+
+/// Checks a solved gravity table in memory against the rules of `game`
+/// (the certificate of this module).
+pub fn check_gravity(
+    game: &crate::rules::gravity::Gravity,
+    solution: &crate::tables::sparse::GravitySolution,
+) -> Result<(), String> {
+    certify_gravity(
+        game,
+        &solution.counts,
+        |ply| {
+            solution
+                .plies
+                .get(ply)
+                .map(std::borrow::Cow::Borrowed)
+                .ok_or_else(|| format!("ply {ply} is missing"))
+        },
+        &crate::runtime::progress::Silent,
+    )
+}

@@ -28,7 +28,8 @@ use crate::rules::ends::{self, EndsSolution};
 use crate::rules::gravity::Gravity;
 use crate::rules::mnk::Mnk;
 use crate::rules::nim::{self, NimTable};
-use crate::tablefile::certify::{check_gravity, check_mnk, check_retrograde};
+use crate::tablefile::certify::{check_mnk, check_retrograde};
+use crate::tablefile::gravity_certificate::check_gravity;
 use crate::tables::layered::{GameCounts, MnkSolution, PlyCounts, PlyTable};
 
 use crate::game::table::{code, OutcomeTable};

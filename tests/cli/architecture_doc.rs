@@ -624,3 +624,111 @@ fn the_library_exports_only_its_surface() {
     }
     assert!(inline_modules >= 6, "the surface's modules are missing");
 }
+
+/// The siblings of a room's folder that `code` names: `crate::PATH::NAME`
+/// (and `crate::PATH::{NAME, …}`) with `PATH` the folder's module path,
+/// and `super::` chains that climb from a file `depth` modules below the
+/// folder to it (and `super::{NAME, …}`).
+fn siblings_named(code: &str, path: &str, depth: usize, siblings: &[String]) -> Vec<String> {
+    let ident = |rest: &str| -> String {
+        rest.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut named = Vec::new();
+    let mut prefixes = vec![format!("crate::{path}::")];
+    if depth > 0 {
+        prefixes.push("super::".repeat(depth));
+    }
+    for prefix in &prefixes {
+        for (i, _) in code.match_indices(prefix.as_str()) {
+            let rest = &code[i + prefix.len()..];
+            if rest.starts_with("super::") || (i > 0 && code[..i].ends_with("super::")) {
+                continue;
+            }
+            if let Some(group) = rest.strip_prefix('{') {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                named.extend(group.split(',').map(|item| ident(item.trim())));
+            } else {
+                named.push(ident(rest));
+            }
+        }
+    }
+    named.retain(|n| siblings.contains(n));
+    named.sort();
+    named.dedup();
+    named
+}
+
+/// Issue 88: inside each room the files import each other one way only
+/// (`analyzer/books.rs` and `searching.rs`, `search/bitboard` and
+/// `book.rs`, `tablefile/certify.rs` and `gravity_certificate.rs`,
+/// `tables/symbolic/checkpoint.rs` and `forward.rs`,
+/// `prove/threats/steps.rs` and `zones.rs` did not).
+#[test]
+fn the_files_of_each_room_import_each_other_without_a_circle() {
+    let src = crate::common::root().join("src");
+    let mut files = Vec::new();
+    source_files(&src, &mut files);
+    let mut folders: Vec<std::path::PathBuf> = files
+        .iter()
+        .filter_map(|f| Path::new(f).parent().map(Path::to_path_buf))
+        .filter(|d| d != &src)
+        .collect();
+    folders.sort();
+    folders.dedup();
+    let mut edges_seen = 0;
+    for folder in &folders {
+        let path = folder
+            .strip_prefix(&src)
+            .unwrap()
+            .iter()
+            .map(|c| c.to_str().unwrap())
+            .collect::<Vec<_>>()
+            .join("::");
+        // each file below the folder belongs to one sibling: `x.rs`,
+        // `x/mod.rs` and `x/**` are the sibling `x`, at a depth below it
+        let member = |f: &str| -> Option<(String, usize)> {
+            let rel = Path::new(f).strip_prefix(folder).ok()?;
+            let parts: Vec<&str> = rel.iter().map(|c| c.to_str().unwrap()).collect();
+            if parts == ["mod.rs"] {
+                return None;
+            }
+            let depth = parts.len() - usize::from(parts.last() == Some(&"mod.rs"));
+            Some((parts[0].trim_end_matches(".rs").to_string(), depth))
+        };
+        let mut siblings: Vec<String> = files
+            .iter()
+            .filter_map(|f| member(f))
+            .map(|m| m.0)
+            .collect();
+        siblings.sort();
+        siblings.dedup();
+        let mut edges: Vec<(String, String)> = Vec::new();
+        for f in &files {
+            let Some((from, depth)) = member(f) else {
+                continue;
+            };
+            for to in siblings_named(&code_of(Path::new(f)), &path, depth, &siblings) {
+                if to != from {
+                    edges.push((from.clone(), to));
+                }
+            }
+        }
+        edges.sort();
+        edges.dedup();
+        edges_seen += edges.len();
+        let mut done = Vec::new();
+        for m in &siblings {
+            if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
+                panic!(
+                    "the files of src/{} import each other in a circle: {}",
+                    path.replace("::", "/"),
+                    cycle.join(" -> ")
+                );
+            }
+        }
+    }
+    // the check sees the imports it is about
+    assert!(edges_seen > 50, "only {edges_seen} imports seen");
+}

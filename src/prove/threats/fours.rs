@@ -371,3 +371,42 @@ pub fn touched_by(board: &mut Board, attacker: usize, run: &[u16], extras: u32) 
     }
     (fours | near) & board.empties()
 }
+
+/// Rule 3's cells for the covers of an AND node `board` whose moves left
+/// are `open` (the zones module's docs, `super::zones`): `touched_by(run, extras + 1)` of each run,
+/// and for each defender move the covers answer only by replay,
+/// `touched_by(run, extras)` of a run that answers it, on the board
+/// after the move.
+pub(super) fn covers_zone(
+    board: &mut Board,
+    attacker: usize,
+    covers: &[Vec<u16>],
+    open: &[u32],
+    extras: u32,
+) -> Cells {
+    if covers.is_empty() {
+        return Cells::default();
+    }
+    let defender = 1 - attacker;
+    let mut zone = Cells::default();
+    let mut touched = Vec::with_capacity(covers.len());
+    for run in covers {
+        zone = zone | touched_by(board, attacker, run, extras + 1);
+        touched.push(touched_by(board, attacker, run, 1));
+    }
+    let open = open.iter().fold(Cells::default(), |s, &c| s.with(c));
+    for x in board.empties().minus(open).iter() {
+        if touched.iter().any(|t| !t.has(x)) {
+            continue;
+        }
+        board.play(x, defender);
+        for run in covers {
+            if replay(board, attacker, run) {
+                zone = zone | touched_by(board, attacker, run, extras);
+                break;
+            }
+        }
+        board.undo(x, defender);
+    }
+    zone
+}

@@ -15,7 +15,7 @@
 //! attacker stones with `k − 1 − i` defender stones or more); at an
 //! attacker turn its move, a completion cell where it wins at once, or
 //! `touched_by(run, i)` of its run; at a defender turn the attacker's
-//! completion cells and the cells of its covers (`zones::covers_zone`),
+//! completion cells and the cells of its covers (`fours::covers_zone`),
 //! one empty cell if none is in yet; the zones of the positions below added
 //! in, each restricted to the empty cells of its position. The lemma of
 //! [`super::zones`] holds for it as for a proof read from the table: the
@@ -29,7 +29,6 @@ use crate::error::Result;
 use super::board::Board;
 use super::fours;
 use super::space::{self, Step};
-use super::zones::covers_zone;
 use super::{written, ThreatProver};
 
 impl ThreatProver<'_> {
@@ -127,7 +126,7 @@ pub(super) fn steps_zone(
         Step::Replies { covers, replies } => {
             zone = zone | board.completions(attacker);
             let open: Vec<u32> = replies.iter().map(|&(x, _)| x).collect();
-            zone = zone | covers_zone(board, attacker, covers, &open, extras);
+            zone = zone | fours::covers_zone(board, attacker, covers, &open, extras);
             for (x, below) in replies {
                 board.play(*x, d);
                 zone = zone | steps_zone(board, attacker, below, extras, true);

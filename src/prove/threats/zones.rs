@@ -306,7 +306,7 @@ impl ThreatProver<'_> {
                 let all = self.oriented(all, t);
                 let covers: Vec<Vec<u16>> =
                     covers.iter().map(|run| self.oriented_run(run, t)).collect();
-                zone = zone | covers_zone(board, a, &covers, &all, extras);
+                zone = zone | fours::covers_zone(board, a, &covers, &all, extras);
                 let children = if *pass {
                     let cut = self.cut(board, &expansion);
                     board.pass();
@@ -337,43 +337,4 @@ impl ThreatProver<'_> {
         self.zone_memo.insert((key, extras), canonical);
         Some(zone)
     }
-}
-
-/// Rule 3's cells for the covers of an AND node `board` whose moves left
-/// are `open` (module docs): `touched_by(run, extras + 1)` of each run,
-/// and for each defender move the covers answer only by replay,
-/// `touched_by(run, extras)` of a run that answers it, on the board
-/// after the move.
-pub(super) fn covers_zone(
-    board: &mut Board,
-    attacker: usize,
-    covers: &[Vec<u16>],
-    open: &[u32],
-    extras: u32,
-) -> Cells {
-    if covers.is_empty() {
-        return Cells::default();
-    }
-    let defender = 1 - attacker;
-    let mut zone = Cells::default();
-    let mut touched = Vec::with_capacity(covers.len());
-    for run in covers {
-        zone = zone | fours::touched_by(board, attacker, run, extras + 1);
-        touched.push(fours::touched_by(board, attacker, run, 1));
-    }
-    let open = open.iter().fold(Cells::default(), |s, &c| s.with(c));
-    for x in board.empties().minus(open).iter() {
-        if touched.iter().any(|t| !t.has(x)) {
-            continue;
-        }
-        board.play(x, defender);
-        for run in covers {
-            if fours::replay(board, attacker, run) {
-                zone = zone | fours::touched_by(board, attacker, run, extras);
-                break;
-            }
-        }
-        board.undo(x, defender);
-    }
-    zone
 }

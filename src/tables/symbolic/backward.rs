@@ -19,7 +19,8 @@ use oxidd::BooleanFunction;
 
 use super::checkpoint::{Checkpoint, SetKind};
 use super::flat::FlatBdd;
-use super::forward::{mover, Forward};
+use super::forward::Forward;
+use super::layout::mover;
 use super::rules::Rules;
 use super::{count, full_store, in_store, in_time, node_count};
 use crate::error::Result;

@@ -29,7 +29,7 @@ use oxidd::bcdd::BCDDFunction;
 use oxidd::BooleanFunction;
 
 use super::flat::FlatBdd;
-use super::forward::mover;
+use super::layout::mover;
 use super::layout::Layout;
 use super::rules::Rules;
 use super::store::NodeStore;

@@ -432,7 +432,7 @@ impl Checkpoint {
     /// included) and its positions; `None` for a set it has no report of.
     fn recorded(&self, kind: SetKind, ply: u32) -> Option<(u64, u64)> {
         let state = self.state();
-        let mover_first = super::forward::mover(ply) == 0;
+        let mover_first = super::layout::mover(ply) == 0;
         match kind {
             SetKind::Reachable => state
                 .forward

@@ -6,6 +6,7 @@ use oxidd::bcdd::BCDDFunction;
 use oxidd::BooleanFunction;
 
 use super::checkpoint::{Checkpoint, SetKind};
+use super::layout::mover;
 use super::rules::Rules;
 use super::{count, full_store, in_store, in_time, node_count, PlyReport};
 use crate::error::Result;
@@ -20,11 +21,6 @@ pub struct Forward {
     /// The positions of each ply; `None` where the set lives only in the
     /// checkpoint (all but the last ply when checkpointing).
     pub sets: Vec<Option<BCDDFunction>>,
-}
-
-/// The player (0 = X) to move at `ply`.
-pub fn mover(ply: u32) -> usize {
-    (ply % 2) as usize
 }
 
 /// Runs (or resumes) the forward pass. Each ply's set is kept in memory

@@ -209,6 +209,11 @@ impl Layout {
     }
 }
 
+/// The player (0 = X) to move at `ply`.
+pub fn mover(ply: u32) -> usize {
+    (ply % 2) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
