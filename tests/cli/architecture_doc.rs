@@ -201,8 +201,8 @@ fn crate_modules_named(code: &str, depth: usize, modules: &[String]) -> Vec<Stri
 /// `tables`, `search`, `prove`, `position`, `tablefile`) import each
 /// other one way only, so that a room can be read, tested and changed
 /// with only the rooms below it in mind.
-#[test]
-fn the_library_rooms_import_each_other_without_a_circle() {
+/// The library's rooms (top-level modules) and which of them each names.
+fn room_edges() -> (Vec<String>, Vec<(String, String)>) {
     let src = crate::common::root().join("src");
     let mut files = Vec::new();
     source_files(&src, &mut files);
@@ -216,9 +216,8 @@ fn the_library_rooms_import_each_other_without_a_circle() {
     let mut modules: Vec<String> = files.iter().map(|f| module_of(f).0).collect();
     modules.sort();
     modules.dedup();
-    // the binary and its front ends, and the crate root, stand above every
-    // room
-    modules.retain(|m| !["main", "lib", "cli", "server"].contains(&m.as_str()));
+    // the crate root stands above every room
+    modules.retain(|m| m != "lib");
     let mut edges: Vec<(String, String)> = Vec::new();
     for f in &files {
         let (from, depth) = module_of(f);
@@ -233,6 +232,12 @@ fn the_library_rooms_import_each_other_without_a_circle() {
     }
     edges.sort();
     edges.dedup();
+    (modules, edges)
+}
+
+#[test]
+fn the_library_rooms_import_each_other_without_a_circle() {
+    let (modules, edges) = room_edges();
     let mut done = Vec::new();
     for m in &modules {
         if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
@@ -731,4 +736,79 @@ fn the_files_of_each_room_import_each_other_without_a_circle() {
     }
     // the check sees the imports it is about
     assert!(edges_seen > 50, "only {edges_seen} imports seen");
+}
+
+/// Issue 88: each room uses only what the "may use" column of
+/// docs/ARCHITECTURE.md's table of rooms allows: the rooms it names; for
+/// "below", the rooms listed below the first one named (or below its own
+/// row); for "ground", the ground rows (from `src/board/` down); for the
+/// ground files' "one way", each other (the circle test keeps that one
+/// way); for "nothing", nothing.
+#[test]
+fn the_rooms_use_only_what_the_architecture_page_allows() {
+    let page = std::fs::read_to_string(crate::common::root().join("docs/ARCHITECTURE.md")).unwrap();
+    let table = page
+        .split("| room | holds | may use |")
+        .nth(1)
+        .expect("the table of rooms");
+    let mut rows: Vec<(Vec<String>, String)> = Vec::new();
+    for line in table.lines().skip(2) {
+        if !line.starts_with('|') {
+            break;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (room, may_use) = (cells[1], cells[3]);
+        let names: Vec<String> = if room == "ground" {
+            cells[2]
+                .split(',')
+                .map(|n| n.trim().trim_matches('`').to_string())
+                .collect()
+        } else {
+            let path = room.trim_matches('`');
+            let name = path.trim_start_matches("src/").trim_end_matches('/');
+            vec![name.trim_end_matches(".rs").to_string()]
+        };
+        rows.push((names, may_use.to_string()));
+    }
+    let row_of = |m: &str| {
+        rows.iter()
+            .position(|(names, _)| names.iter().any(|n| n == m))
+    };
+    let (modules, edges) = room_edges();
+    for m in &modules {
+        assert!(
+            row_of(m).is_some(),
+            "the room {m} is not in the page's table"
+        );
+    }
+    let ground = row_of("board").expect("the board room");
+    for (from, to) in &edges {
+        let (f, t) = (row_of(from).unwrap(), row_of(to).unwrap());
+        let may_use = &rows[f].1;
+        let named: Vec<usize> = may_use
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(|name| row_of(name))
+            .collect();
+        let allowed = if may_use == "nothing" {
+            false
+        } else if named.contains(&t) {
+            true
+        } else if may_use.contains("below") {
+            // the rooms below the first one named, or below this one
+            t > named.iter().copied().min().unwrap_or(f)
+        } else if may_use == "one way" {
+            // the ground files among themselves (the circle test keeps
+            // them one way)
+            t == f
+        } else {
+            may_use.contains("ground") && t >= ground && t != f
+        };
+        assert!(
+            allowed,
+            "{from} uses {to}, but the page says {from} may use: {may_use}"
+        );
+    }
+    assert!(edges.len() > 30, "only {} imports seen", edges.len());
 }
