@@ -789,7 +789,7 @@ fn the_rooms_use_only_what_the_architecture_page_allows() {
             .split('`')
             .skip(1)
             .step_by(2)
-            .filter_map(|name| row_of(name))
+            .filter_map(&row_of)
             .collect();
         let allowed = if may_use == "nothing" {
             false
