@@ -14,8 +14,8 @@ use retrograde::{
 };
 use serde_json::json;
 
+use super::args::RunArgs;
 use super::output::{emit, emit_json, grouped, in_flags};
-use super::RunArgs;
 
 /// `game` has no bitboard engine: books serve that engine only.
 pub fn no_book_for_this_board(cols: u32, rows: u32) -> anyhow::Error {

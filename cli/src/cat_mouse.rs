@@ -13,8 +13,8 @@ use serde_json::json;
 
 use retrograde::language::plies;
 
+use super::args::{OutArgs, RunArgs, Timing};
 use super::output::{emit, emit_json, grouped};
-use super::{solve_retrograde, OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse`.
 #[derive(Debug, Args)]
@@ -178,4 +178,37 @@ pub fn report(
         dr = grouped(draws),
         timing_line = timing.line(Some(states)),
     ))
+}
+
+/// Solves a game with the retrograde engine on the run's threads, budget
+/// and progress bar, and saves the table if `--out` asks for it.
+pub fn solve_retrograde<G: retrograde::language::RankedGame>(
+    game: &G,
+    saved: retrograde::disk::SavedGame,
+    run: &RunArgs,
+    out: &OutArgs,
+) -> anyhow::Result<(retrograde::language::OutcomeTable, Timing)> {
+    use retrograde::disk::SavedTable;
+    out.check(&saved)?;
+    let threads = run.threads();
+    let budget = run.budget();
+    let bar = run.progress();
+    let clock = std::time::Instant::now();
+    // the saved game's description is held during the solve too
+    let (table, stats) = retrograde::Analyzer::new(budget, threads).solve_ranked(
+        game,
+        retrograde::host::Bytes(saved.heap_bytes()),
+        &bar,
+    )?;
+    bar.finish();
+    let timing = Timing {
+        levels: Some(stats.levels),
+        ..Timing::solved(clock.elapsed().as_secs_f64(), threads)
+    };
+    let table = SavedTable::Retrograde(table);
+    out.save(&saved, &table)?;
+    let SavedTable::Retrograde(table) = table else {
+        unreachable!("built above")
+    };
+    Ok((table, timing))
 }

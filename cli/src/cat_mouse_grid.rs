@@ -15,8 +15,9 @@ use serde_json::json;
 
 use retrograde::language::plies;
 
+use super::args::{OutArgs, RunArgs, Timing};
+use super::cat_mouse::solve_retrograde;
 use super::output::{board_name, emit, emit_json, grouped};
-use super::{solve_retrograde, OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde cat-mouse-grid`.
 #[derive(Debug, Args)]

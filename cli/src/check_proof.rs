@@ -44,7 +44,7 @@ pub struct CheckProofArgs {
 
     /// Stop the check after SECONDS (exit 2, no verdict) [default: no
     /// limit].
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     time_limit: Option<f64>,
 }
 

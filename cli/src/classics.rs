@@ -16,8 +16,8 @@ use retrograde::{
 };
 use serde_json::{json, Value};
 
+use super::args::{OutArgs, RunArgs, Timing};
 use super::output::{emit, emit_json, grouped};
-use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde nim`.
 #[derive(Debug, Args)]

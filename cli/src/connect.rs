@@ -18,12 +18,12 @@ use retrograde::{
 };
 use serde_json::Value;
 
+use super::args::{OutArgs, RunArgs, Timing};
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::search::{search, SearchBoardArgs, SearchFlags};
 use super::symbolic::EngineArgs;
-use super::{OutArgs, RunArgs, Timing};
 
 /// Arguments of `retrograde connect`.
 #[derive(Debug, Args)]

@@ -19,7 +19,7 @@ use retrograde::{
     language::Outcome,
 };
 
-use super::{OutArgs, RunArgs, Timing};
+use super::args::{OutArgs, RunArgs, Timing};
 
 /// The board of a distributed run.
 // read only by the `mpi` feature's solve
@@ -122,7 +122,7 @@ mod with_mpi {
         host::{in_pool, Budget, Progress, Silent},
     };
 
-    use super::super::Timing;
+    use super::super::args::Timing;
     use super::{Board, RankReport, Ranked, Request};
 
     /// Runs `request` on the ranks of this MPI job: every rank solves its

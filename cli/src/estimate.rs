@@ -266,7 +266,7 @@ pub fn states(
 pub fn ranked_game(
     name: &str,
     game: &impl retrograde::language::RankedGame,
-    run: &super::RunArgs,
+    run: &super::args::RunArgs,
 ) -> anyhow::Result<ExitCode> {
     let bytes = retrograde::language::retrograde_bytes(game.state_count(), game.max_move_count());
     states(name, game.state_count(), bytes, &run.budget(), run.json)

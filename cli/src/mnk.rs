@@ -15,13 +15,13 @@ use retrograde::{
 };
 use serde_json::Value;
 
+use super::args::{OutArgs, RunArgs, Timing};
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
 use super::output::{
     board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
 };
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::symbolic::EngineArgs;
-use super::{OutArgs, RunArgs, Timing};
 use retrograde::disk::SavedTable;
 
 /// Arguments of `retrograde mnk`.

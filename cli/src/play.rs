@@ -23,10 +23,10 @@ use retrograde::{
     Analyzer, BoardSize, Error, Family, OpenTable, Position, PositionAnswer,
 };
 
+use super::args::{OutArgs, RunArgs};
 use super::position::{board_size, PositionArgs};
 use super::progress::Bar;
 use super::prompt::{ask_until, ECHO_CHARS};
-use super::{OutArgs, RunArgs};
 
 /// Arguments of `retrograde play`. Play is a conversation in the
 /// terminal: the shared `--json` is not listed in its help, and is refused
@@ -60,7 +60,7 @@ pub struct PlayArgs {
     /// Boards beyond a table's reach are played by search: the time each
     /// position's search may take before the program plays an unproved
     /// move (said so) [default: 10]
-    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     move_seconds: Option<f64>,
 
     #[command(flatten)]

@@ -16,9 +16,9 @@ use retrograde::{
     Analyzer, BoardSize, Setting,
 };
 
+use super::args::RunArgs;
 use super::output::{emit, emit_json, flag_error};
 use super::progress::Working;
-use super::RunArgs;
 
 /// Arguments of `retrograde prove`.
 #[derive(Debug, Args)]
@@ -59,7 +59,7 @@ pub struct ProveMnkArgs {
     force: bool,
     /// Give up the search (and the certificate built from it) after
     /// SECONDS and say "not proved" (exit 3); a pairing is found at once.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     time_limit: Option<f64>,
     /// Which prover: every one in turn (a pairing, zones, the win prover
     /// for a share, the search), or the win prover alone with no share —
@@ -128,12 +128,12 @@ pub struct ProveMnkArgs {
     #[arg(long, value_name = "FILE")]
     merge_checkpoint: Vec<PathBuf>,
     /// Seconds between checkpoints (default 1800).
-    #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint", allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     checkpoint_every: Option<f64>,
     /// With --method threats: a line of counts on stderr every SECONDS
     /// (positions, expansions, the table's entries and settled ones, the
     /// root's numbers), to follow a long run.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     report_every: Option<f64>,
     #[command(flatten)]
     run: RunArgs,

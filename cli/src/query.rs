@@ -17,10 +17,10 @@ use retrograde::{
 };
 use serde_json::json;
 
+use super::args::{RunArgs, Timing};
 use super::classics::{IntervalArgs, UsedArgs};
 use super::output::{board_name, emit, emit_json, grouped};
 use super::position::PositionArgs;
-use super::{RunArgs, Timing};
 
 /// Arguments of `retrograde query`.
 #[derive(Debug, Args)]

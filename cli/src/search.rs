@@ -18,13 +18,13 @@ use retrograde::{
 };
 use serde_json::json;
 
+use super::args::RunArgs;
 use super::batch::lines::{fewest_stones, Lines};
 use super::batch::Batch;
 use super::book;
 use super::output::{flag_error, grouped};
 use super::position::{board_size, print_answer, PositionArgs};
 use super::progress::Bar;
-use super::RunArgs;
 
 /// Arguments of `retrograde search`.
 #[derive(Debug, Args)]
@@ -102,7 +102,7 @@ pub struct SearchBoardArgs {
 pub struct SearchFlags {
     /// Give up after SECONDS and print "not reached" (exit 3). With
     /// --positions, each line's own SECONDS, from the start of its search.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     pub(super) time_limit: Option<f64>,
 
     /// Prove win / draw / loss only (faster; no depths or scores).

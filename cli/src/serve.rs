@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::args::RunArgs;
 use super::progress::Working;
-use super::RunArgs;
 use retrograde_server::api::MIN_TIME_LIMIT;
 use retrograde_server::boards::Boards;
 use retrograde_server::Config;

@@ -18,9 +18,9 @@ use retrograde::{
 };
 use serde_json::{json, Value};
 
+use super::args::{OutArgs, RunArgs, Timing};
 use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
 use super::position::{print_table_answer, PositionArgs};
-use super::{OutArgs, RunArgs, Timing};
 
 /// Which engine solves a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

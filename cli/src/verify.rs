@@ -25,9 +25,9 @@ use retrograde::{
     Family,
 };
 
+use super::args::RunArgs;
 use super::mnk::empty_board_value;
 use super::output::{emit, emit_while_read, first_player_result};
-use super::RunArgs;
 
 /// Arguments of `retrograde verify`.
 #[derive(Debug, Args)]
@@ -37,7 +37,7 @@ pub struct VerifyArgs {
     /// or that would need more memory than --max-memory, is reported as not
     /// reached with its reason. A full run takes minutes and needs about
     /// 12.6 GiB (the 6×5 count, its largest case).
-    #[arg(long, value_name = "S", default_value_t = 120.0, allow_negative_numbers = true, value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "S", default_value_t = 120.0, allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     case_seconds: f64,
 
     /// Exit 3 when a case is not reached (in time or memory), as well as 1
