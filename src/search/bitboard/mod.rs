@@ -1134,6 +1134,17 @@ impl<'a> BoardSearcher<'a> {
         if safe == 0 {
             return lose_next;
         }
+        // a position the book holds: its exact score, before the one-move
+        // shortcut below (a forced line would otherwise leave the book and
+        // search below its deepest ply: 3.4 million nodes for a 7-stone
+        // root of 7×6 with the 8-stone book, against a few dozen)
+        if let Some(book) = &self.book {
+            if n as u32 <= book.max_stones() {
+                if let Some(score) = book.score(b.key(node)) {
+                    return score;
+                }
+            }
+        }
         if safe & (safe - 1) == 0 {
             // one move: play it without a table entry of this node
             let lines = Lines {
@@ -1154,13 +1165,6 @@ impl<'a> BoardSearcher<'a> {
         let mut lower = (n + 3 - cells).min(0);
         let mut upper = (cells - n - 2).max(0);
         let key = b.key(node);
-        if let Some(book) = &self.book {
-            if n as u32 <= book.max_stones() {
-                if let Some(score) = book.score(key) {
-                    return score;
-                }
-            }
-        }
         let mut first = 0;
         if let Some(known) = self.table.get_with_move(key) {
             self.hits.bump();
