@@ -282,7 +282,7 @@ impl std::fmt::Display for AutoRefusal {
 pub enum ForPlay {
     /// Solved whole by the explicit engine: every move from its table.
     Table(SolvedBoard),
-    /// Beyond the explicit tables ([`beyond_the_tables`]): each position
+    /// Beyond the explicit tables (`beyond_the_tables`): each position
     /// searched instead; the refusal says why.
     BySearch(Error),
 }

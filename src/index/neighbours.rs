@@ -190,7 +190,7 @@ impl Neighbours {
 
     /// Calls `visit(cell, rank in next)` for every empty cell of `all`, the
     /// child with the mover's stone there. Contract: built by
-    /// [`prepare_children`](Self::prepare_children) with the same mover, and `next`
+    /// `prepare_children` with the same mover, and `next`
     /// is the shape of the next ply.
     #[inline]
     pub fn children(&self, next: &PlyShape, x_moves: bool, mut visit: impl FnMut(u32, u64)) {
@@ -218,7 +218,7 @@ impl Neighbours {
 
     /// Calls `visit(rank in previous)` for every parent: the board with one
     /// stone of the last mover lifted. Contract: built by
-    /// [`prepare_parents`](Self::prepare_parents) with the same mover, and
+    /// `prepare_parents` with the same mover, and
     /// `previous` is the shape of the previous ply.
     #[inline]
     pub fn parents(&self, previous: &PlyShape, x_moved: bool, mut visit: impl FnMut(u64)) {

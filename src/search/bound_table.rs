@@ -131,7 +131,7 @@ impl BoundTable {
         self.put_with_move(key, lower, upper, None);
     }
 
-    /// [`Self::put`] with the best move (at most [`MAX_MOVE`]; kept only in
+    /// `put` with the best move (at most [`MAX_MOVE`]; kept only in
     /// a table of at least 2^[`MOVE_MIN_BITS`] entries).
     #[inline]
     pub fn put_with_move(&self, key: u64, lower: i8, upper: i8, best: Option<u8>) {

@@ -68,7 +68,7 @@ fn keys_in_play(
 
 /// Writes `book` of `board` to `out`; returns the bytes written. A book
 /// that holds exactly the positions in play up to its stones (every book
-/// [`crate::search::book::make_book`] makes) is written compact: its
+/// [`crate::search::book_making::make_book`] makes) is written compact: its
 /// scores alone (`BKSC`), in the ascending order of keys a reader
 /// enumerates again; any other with its keys ([`write_keyed_book`]).
 pub fn write_book(out: impl Write, board: &Bitboard, book: &Book) -> std::io::Result<u64> {

@@ -8,7 +8,7 @@
 //! numbers back down to where it was (the stack it was on costs one
 //! descent). Beside the table: with zones, the attacker moves chosen and
 //! the cuts made, which stay fixed once made (the zones and the
-//! certificate read them: [`super::zones`]); and the counts of the report,
+//! certificate read them: [`super::relevance`]); and the counts of the report,
 //! so that they cover every run. The expansion cache and the zone memo are
 //! worked out again as needed, the same way as before.
 //!
@@ -69,7 +69,7 @@
 //! past this horizon would not read back into the certificate (`prove
 //! mnk` starts at a horizon as wide as every checkpoint's it is given).
 //! Where both held a chosen move, the two proofs may differ below a cut,
-//! so the walk checks the cuts ([`super::zones`]); the checker checks the
+//! so the walk checks the cuts ([`super::relevance`]); the checker checks the
 //! whole either way. All or nothing: a proof given up to make room for
 //! another (the table full of proofs) fails the merge, which then asks
 //! for a larger budget.
@@ -111,8 +111,8 @@ use crate::error::{quoted, Error, Remedy, Result, Setting, QUOTED_CHARS};
 use rustc_hash::FxHashSet;
 
 use super::board::Board;
+use super::relevance::Cut;
 use super::table::{fingerprint, pack, unpack, Fingerprint};
-use super::zones::Cut;
 use super::{Settings, ThreatProver};
 use crate::prove::proof_numbers::{capped_sum, Numbers, INFINITE};
 
@@ -748,7 +748,7 @@ impl ThreatProver<'_> {
     /// this prover has none (where both have one, this prover's proofs
     /// were made with its own; a cut of the other's whose pass proof now
     /// runs through a move of this one's is made again by the
-    /// certificate's walk: `super::zones`). Its counts are not added
+    /// certificate's walk: `super::relevance`). Its counts are not added
     /// (the report gives them apart). An error if the file is not there,
     /// is not such a checkpoint, is damaged, or its proofs or cuts do not
     /// fit this prover's memory (the prover is then to be dropped).

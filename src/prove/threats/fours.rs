@@ -331,7 +331,7 @@ fn covered(board: &mut Board, attacker: usize, defender: usize, x: u32, run: &[u
 /// that is an attacker four at some step, and of every window free of
 /// attacker stones in which the defender's stones and its forced blocks
 /// make `k − 1 − extras` or more (the empty ones; the cells of
-/// [`crate::prove::threats::zones`] are built from these).
+/// [`crate::prove::threats::relevance`] are built from these).
 ///
 /// *Lemma*: defender stones `e₁ … eₘ` on empty cells with each `eᵢ`
 /// outside `touched_by(…, i)` (so for `m = 1`, one stone outside
@@ -373,7 +373,7 @@ pub fn touched_by(board: &mut Board, attacker: usize, run: &[u16], extras: u32) 
 }
 
 /// Rule 3's cells for the covers of an AND node `board` whose moves left
-/// are `open` (the zones module's docs, `super::zones`): `touched_by(run, extras + 1)` of each run,
+/// are `open` (the relevance module's docs, `super::relevance`): `touched_by(run, extras + 1)` of each run,
 /// and for each defender move the covers answer only by replay,
 /// `touched_by(run, extras)` of a run that answers it, on the board
 /// after the move.

@@ -34,7 +34,7 @@
 //!   position after a defender pass is proved first (not a win even then:
 //!   not a win at all, since an extra stone never hurts its owner) and
 //!   only the moves inside the *zone* of that proof are searched: each
-//!   move outside it is answered by the same proof ([`zones`], with the
+//!   move outside it is answered by the same proof ([`relevance`], with the
 //!   lemma). No move is dropped on anything but a replayed win or a zone,
 //!   so the AND side is exact.
 //! * **Numbers**: OR: proof = least of the children's, disproof = sum; AND
@@ -121,10 +121,10 @@ pub mod checkpoint;
 pub mod fours;
 pub mod leaves;
 pub mod progress;
+pub mod relevance;
 pub mod space;
 mod steps;
 pub mod table;
-pub mod zones;
 
 use std::io::Write;
 use std::rc::Rc;
@@ -140,9 +140,9 @@ use board::{Board, Geometry};
 use fours::VcfLimits;
 use leaves::Leaves;
 use progress::{Progress, Snapshot};
+use relevance::Cut;
 use space::VctLimits;
 use table::{fingerprint, Table};
-use zones::Cut;
 
 /// The first line of a threat proof certificate.
 pub const CERTIFICATE_MAGIC: &str = "# retrograde threat proof certificate 2";
@@ -201,7 +201,7 @@ pub struct Settings {
     pub attacker_moves: Option<usize>,
     /// AND nodes with at least this many moves left after the covers
     /// prove the position after a pass first and search only the moves
-    /// inside its zone (`zones`); `None`: never.
+    /// inside its zone (`relevance`); `None`: never.
     pub zone_moves: Option<usize>,
     /// Whether an AND node looks for a winning run of fours of the
     /// defender's own (found: not a win, without a search below it).
@@ -293,7 +293,7 @@ enum Expansion {
     /// move kept among those giving symmetric positions. No moves left at
     /// an AND node is a win. With `pass` (AND nodes only) the position
     /// after a pass is proved first and the moves are cut to its zone
-    /// ([`zones`]).
+    /// ([`relevance`]).
     Moves {
         moves: Vec<u16>,
         all: Vec<u16>,
@@ -366,10 +366,10 @@ pub struct ThreatStats {
     pub proved_again: u64,
     /// Cuts the certificate's walk found narrower than the zone of their
     /// pass proof as it stands (merged from another proof), and made
-    /// again ([`zones`]).
+    /// again ([`relevance`]).
     pub cuts_remade: u64,
     /// Cuts of positions the table no longer held, forgotten when the
-    /// zones' memory was full ([`zones`]).
+    /// zones' memory was full ([`relevance`]).
     pub cuts_forgotten: u64,
     /// Attacker turns where threat-space search found a win by continuous
     /// threats ([`space`]), counted at each expansion.
@@ -390,14 +390,14 @@ pub struct ThreatProver<'g> {
     leaves: Leaves,
     expansions: FxHashMap<u128, Rc<Expansion>>,
     /// The attacker's move at proved OR nodes, by key, in the canonical
-    /// image's orientation; fixed once asked ([`zones`]).
+    /// image's orientation; fixed once asked ([`relevance`]).
     chosen: FxHashMap<u128, u16>,
     /// The cuts of AND nodes whose pass is proved, by key; kept.
     cuts: FxHashMap<u128, Rc<Cut>>,
     /// Zones worked out, by key and extra stones (canonical orientation).
     zone_memo: FxHashMap<(u128, u32), Cells>,
     /// On while the certificate is walked: each cut kept is checked
-    /// against the zone of its pass proof ([`zones`]).
+    /// against the zone of its pass proof ([`relevance`]).
     checking_cuts: bool,
     /// With `keeping_proof_keys` ([`Self::keep_proof_positions`]): the
     /// keys of the positions the last certificate written lists (all of
@@ -1429,7 +1429,7 @@ fn written(cause: std::io::Error) -> Error {
 }
 
 /// The start of the error of a certificate's walk that made cuts again
-/// (`zones`): the certificate written is not to be kept, and a walk
+/// (`relevance`): the certificate written is not to be kept, and a walk
 /// again reads the cuts as they now are.
 pub const CUTS_REMADE: &str =
     "its certificate's walk found cuts narrower than their pass proofs' zones and made them again";

@@ -10,7 +10,7 @@
 //! zone is worked out from is exactly the one written: a position the
 //! tree shares with another proof keeps its own steps in each.
 //!
-//! **Zones** (rules of [`super::zones`], over the positions of the steps):
+//! **Zones** (rules of [`super::relevance`], over the positions of the steps):
 //! at every position the guards (the empty cells of windows free of
 //! attacker stones with `k − 1 − i` defender stones or more); at an
 //! attacker turn its move, a completion cell where it wins at once, or
@@ -18,7 +18,7 @@
 //! completion cells and the cells of its covers (`fours::covers_zone`),
 //! one empty cell if none is in yet; the zones of the positions below added
 //! in, each restricted to the empty cells of its position. The lemma of
-//! [`super::zones`] holds for it as for a proof read from the table: the
+//! [`super::relevance`] holds for it as for a proof read from the table: the
 //! tree's replay uses nothing but these rules.
 
 use std::io::Write;
