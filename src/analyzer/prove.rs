@@ -935,7 +935,7 @@ impl Provers<'_> {
                 (d, s) => d.or(s),
             });
             let verdict = prover.prove(&mut board);
-            if verdict == Verdict::Disproved && stage + 1 < horizons.len() {
+            if verdict == Verdict::NoWin && stage + 1 < horizons.len() {
                 // not a win within this horizon: the next, wider one
                 stage += 1;
                 let removed = prover.set_horizon(horizons[stage]);
@@ -996,7 +996,7 @@ impl Provers<'_> {
         if let (Ok(Err(why)), Some((_, text))) = (&mut outcome, &moves) {
             why.push_str(text);
         }
-        if let (Verdict::Proved, Some(path)) = (verdict, &options.checkpoint) {
+        if let (Verdict::Win, Some(path)) = (verdict, &options.checkpoint) {
             // a proof whose certificate failed (not read back, or its file
             // not written: a full disk) is kept, so that the next run
             // (after a mend) starts at the proof, not at the last save
@@ -1154,8 +1154,8 @@ fn threat_outcome(
     proof_path: Option<&Path>,
 ) -> Result<std::result::Result<Proof, String>> {
     match verdict {
-        Verdict::Proved => {}
-        Verdict::Disproved => {
+        Verdict::Win => {}
+        Verdict::NoWin => {
             let within = match prover.horizon() {
                 Some(n) => format!(", within a horizon of {n} stones"),
                 None => String::new(),

@@ -154,17 +154,17 @@ pub fn value_of(
             let until = deadline.map_or(until, |d| d.min(until));
             prover.set_deadline(Some(until));
             match prover.prove(board) {
-                Verdict::Proved if *attacker == mover => {
+                Verdict::Win if *attacker == mover => {
                     value = (Some(Outcome::Win), prover.winning_move(board));
                     break;
                 }
-                Verdict::Proved => {
+                Verdict::Win => {
                     value = (Some(Outcome::Loss), None);
                     break;
                 }
                 // not proved with the moves tried, or stopped by memory
                 // (before the clock): nothing more from this one
-                Verdict::Disproved => open[i] = false,
+                Verdict::NoWin => open[i] = false,
                 Verdict::Open if Instant::now() < until => open[i] = false,
                 Verdict::Open => {}
             }

@@ -1,27 +1,90 @@
-//! Proof and disproof numbers, shared by the proof-number searches
-//! ([`crate::prove::win`], [`crate::prove::threats`]).
+//! The df-pn core every prover shares: proof and disproof numbers
+//! ([`ProofNumbers`], counted in `u32` by the win and threat provers,
+//! `u64` by the zone prover) and the verdict on a position ([`Verdict`])
+//! of the win prover ([`crate::prove::win`]) and the threat prover
+//! ([`crate::prove::threats`]). The zone prover
+//! ([`crate::prove::zones`]) counts from the defender's side and keeps a
+//! verdict of its own, which carries the zone of a hold.
 
-/// A number too large to count: proved or disproved.
-pub const INFINITE: u32 = u32::MAX / 2;
-
-/// The proof and disproof numbers of a position: how many positions are
-/// still to prove to show the attacker wins, and to show it does not.
+/// A df-pn search's verdict on a position, for the attacker (the win
+/// prover's and the threat prover's; the zone prover's, from the
+/// defender's side with the zone of a hold, is its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Numbers {
-    pub proof: u32,
-    pub disproof: u32,
+pub enum Verdict {
+    /// The attacker wins.
+    Win,
+    /// The attacker does not win (with the moves tried, where a prover
+    /// limits them).
+    NoWin,
+    /// Not settled within the limits (time, positions or memory).
+    Open,
 }
 
-impl Numbers {
+/// The word a search counts its numbers in: `u32` for the win and threat
+/// provers (whose tables hold many entries), `u64` for the zone prover
+/// (whose sums never saturate in practice, so its thresholds never
+/// collapse onto a child's numbers).
+pub trait Count: Copy + Ord + std::fmt::Debug {
+    /// A number too large to count: proved or disproved.
+    const INFINITE: Self;
+    /// Nothing left to prove.
+    const ZERO: Self;
+}
+
+impl Count for u32 {
+    const INFINITE: u32 = u32::MAX / 2;
+    const ZERO: u32 = 0;
+}
+
+impl Count for u64 {
+    const INFINITE: u64 = u64::MAX / 4;
+    const ZERO: u64 = 0;
+}
+
+/// A number too large to count in the `u32` searches: proved or
+/// disproved.
+pub const INFINITE: u32 = <u32 as Count>::INFINITE;
+
+/// The proof and disproof numbers of a position: how many positions are
+/// still to prove to show the prover's claim, and to show it fails (the
+/// win and threat provers count from the attacker's side, the zone
+/// prover from the defender's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofNumbers<C: Count> {
+    /// Positions still to prove.
+    pub proof: C,
+    /// Positions still to disprove.
+    pub disproof: C,
+}
+
+/// The numbers of the win and threat provers.
+pub type Numbers = ProofNumbers<u32>;
+
+impl<C: Count> ProofNumbers<C> {
+    /// Proved: nothing left to prove.
     pub const PROVED: Self = Self {
-        proof: 0,
-        disproof: INFINITE,
+        proof: C::ZERO,
+        disproof: C::INFINITE,
     };
+    /// Disproved: nothing left to disprove.
     pub const DISPROVED: Self = Self {
-        proof: INFINITE,
-        disproof: 0,
+        proof: C::INFINITE,
+        disproof: C::ZERO,
     };
 
+    /// Whether the position is proved or disproved.
+    pub fn settled(self) -> bool {
+        self.proof == C::ZERO || self.disproof == C::ZERO
+    }
+
+    /// Whether either number reached its threshold's: the search of the
+    /// position returns.
+    pub fn exceeds(self, threshold: Self) -> bool {
+        self.proof >= threshold.proof || self.disproof >= threshold.disproof
+    }
+}
+
+impl ProofNumbers<u32> {
     /// The numbers a position with `moves` moves starts with (the
     /// "mobility" start): one to prove or disprove at the mover's turn
     /// (`or`: the attacker's, one good move proves), every move at the
@@ -38,11 +101,6 @@ impl Numbers {
                 disproof: 1,
             }
         }
-    }
-
-    /// Whether the position is proved or disproved.
-    pub fn settled(self) -> bool {
-        self.proof == 0 || self.disproof == 0
     }
 }
 

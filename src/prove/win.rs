@@ -290,16 +290,9 @@ enum Rules {
     Moves(u64),
 }
 
-/// The verdict on a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The attacker wins.
-    Win,
-    /// The attacker does not win (the defender draws or wins).
-    NoWin,
-    /// Not settled within the limits.
-    Open,
-}
+/// The verdict on a position (the df-pn verdict, shared with the threat
+/// prover).
+pub use crate::prove::proof_numbers::Verdict;
 
 /// Counts of a search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

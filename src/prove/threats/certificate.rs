@@ -14,7 +14,7 @@ impl<'g> ThreatProver<'g> {
             return true;
         }
         self.stats.proved_again += 1;
-        self.prove(board) == Verdict::Proved
+        self.prove(board) == Verdict::Win
     }
 
     /// Proves `board` again from open numbers, whatever the table held
@@ -27,7 +27,7 @@ impl<'g> ThreatProver<'g> {
             disproof: 1,
         };
         self.store(board.key(), open, 0);
-        self.prove(board) == Verdict::Proved
+        self.prove(board) == Verdict::Win
     }
 
     /// The certificate of a proved `board` as text, with its number of

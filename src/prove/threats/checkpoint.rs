@@ -963,7 +963,7 @@ mod tests {
             ThreatProver::new(&geometry, 0, settings, 1 << 28, None)
         };
         let mut narrow = prover(Some(14));
-        assert_eq!(narrow.prove(&mut board), Verdict::Disproved);
+        assert_eq!(narrow.prove(&mut board), Verdict::NoWin);
         narrow.save_checkpoint(&path, &board, 1.0).unwrap();
         let disproved = narrow
             .table
@@ -972,10 +972,10 @@ mod tests {
             .count() as u64;
         assert!(disproved > 0);
         for (horizon, dropped, verdict) in [
-            (Some(12), 0, Verdict::Disproved),
-            (Some(14), 0, Verdict::Disproved),
-            (Some(16), disproved, Verdict::Proved),
-            (None, disproved, Verdict::Proved),
+            (Some(12), 0, Verdict::NoWin),
+            (Some(14), 0, Verdict::NoWin),
+            (Some(16), disproved, Verdict::Win),
+            (None, disproved, Verdict::Win),
         ] {
             let mut resumed = prover(horizon);
             assert_eq!(
@@ -1043,7 +1043,7 @@ mod tests {
         assert!(32 - most_dropped.leading_zeros() < 32 - least_kept.leading_zeros());
         // and the proof goes on from there
         small.limit_visits(60_000 + 600_000);
-        assert_eq!(small.prove(&mut board), Verdict::Proved);
+        assert_eq!(small.prove(&mut board), Verdict::Win);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

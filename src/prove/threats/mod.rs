@@ -336,17 +336,10 @@ impl Expansion {
     }
 }
 
-/// The prover's verdict on a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The attacker wins.
-    Proved,
-    /// The attacker does not win with the moves tried (exact when
-    /// [`Settings::attacker_moves`] is `None`).
-    Disproved,
-    /// Stopped (time, positions or memory) before settling.
-    Open,
-}
+/// The prover's verdict on a position: the df-pn verdict of the win
+/// prover too. `NoWin` is "with the moves tried": exact when
+/// [`Settings::attacker_moves`] is `None`.
+pub use crate::prove::proof_numbers::Verdict;
 
 /// What a run of the prover did.
 #[derive(Clone, Copy, Debug, Default)]
@@ -575,8 +568,8 @@ impl<'g> ThreatProver<'g> {
             numbers = self.search(board, INFINITE, INFINITE);
         }
         match numbers {
-            n if n.proof == 0 => Verdict::Proved,
-            n if n.disproof == 0 => Verdict::Disproved,
+            n if n.proof == 0 => Verdict::Win,
+            n if n.disproof == 0 => Verdict::NoWin,
             _ => Verdict::Open,
         }
     }
@@ -761,7 +754,7 @@ mod tests {
         prover.limit_visits(600_000);
         assert_eq!(
             prover.prove(&mut board),
-            Verdict::Proved,
+            Verdict::Win,
             "{:?}",
             prover.stopped()
         );
@@ -804,7 +797,7 @@ mod tests {
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         assert_eq!(
             prover.prove(&mut board),
-            Verdict::Proved,
+            Verdict::Win,
             "{:?}",
             prover.stopped()
         );
@@ -847,7 +840,7 @@ mod tests {
         };
         prover.table.store(board.key(), open, 9);
         prover.limit_visits(10_000);
-        assert_eq!(prover.prove(&mut board), Verdict::Proved);
+        assert_eq!(prover.prove(&mut board), Verdict::Win);
         assert!(prover.stats().visits <= 1, "{:?}", prover.stats());
         assert_eq!(prover.table.get(board.key()), Some(Numbers::PROVED));
     }
@@ -863,7 +856,7 @@ mod tests {
         let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 64 << 20, None);
         prover.table.store(board.key(), Numbers::PROVED, 0);
         prover.limit_visits(200_000);
-        assert_eq!(prover.prove(&mut board), Verdict::Proved);
+        assert_eq!(prover.prove(&mut board), Verdict::Win);
         assert_eq!(prover.stats().visits, 0);
         let (text, entries) = prover.certificate(&mut board).unwrap();
         assert!(entries > 100 && text.contains("\nmove "), "{entries}");
@@ -929,7 +922,7 @@ mod tests {
             ..Settings::default()
         };
         let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
-        assert_eq!(prover.prove(&mut board), Verdict::Disproved);
+        assert_eq!(prover.prove(&mut board), Verdict::NoWin);
         // the entries proved, or disproved
         let of = |prover: &ThreatProver, proved: bool| -> Vec<_> {
             let mut held: Vec<_> = prover
@@ -957,7 +950,7 @@ mod tests {
         assert!(of(&prover, false).is_empty());
         assert_eq!(of(&prover, true), proved);
         assert_eq!(prover.horizon(), Some(16));
-        assert_eq!(prover.prove(&mut board), Verdict::Proved);
+        assert_eq!(prover.prove(&mut board), Verdict::Win);
         // and none is wider than no horizon
         assert!(wider(None, Some(40)) && !wider(Some(40), None) && !wider(None, None));
     }
@@ -983,7 +976,7 @@ mod tests {
         prover.limit_visits(3_000_000);
         assert_eq!(
             prover.prove(&mut board),
-            Verdict::Proved,
+            Verdict::Win,
             "{:?}",
             prover.stopped()
         );

@@ -40,30 +40,20 @@
 //! livelock the threat prover once had with `u32` sums).
 
 use super::{answer_hints, Cells, Entry, How, Node, Verdict, ZoneProver};
+use crate::prove::proof_numbers::{Count, ProofNumbers};
 
 /// A settled number: proved (`disproof`) or disproved (`proof`).
-pub(super) const INFINITE: u64 = u64::MAX / 4;
+pub(super) const INFINITE: u64 = <u64 as Count>::INFINITE;
 
-/// Proof and disproof numbers, from the defender's side (module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Numbers {
-    pub proof: u64,
-    pub disproof: u64,
-}
+/// Proof and disproof numbers, from the defender's side (module docs): the
+/// df-pn numbers of every prover, counted in `u64`.
+pub(super) type Numbers = ProofNumbers<u64>;
 
-impl Numbers {
-    const HELD: Self = Self {
-        proof: 0,
-        disproof: INFINITE,
-    };
-    const FELL: Self = Self {
-        proof: INFINITE,
-        disproof: 0,
-    };
-
-    fn exceeds(self, threshold: Numbers) -> bool {
-        self.proof >= threshold.proof || self.disproof >= threshold.disproof
-    }
+impl ProofNumbers<u64> {
+    /// The defender holds: proved from its side.
+    const HELD: Self = Self::PROVED;
+    /// The position falls: disproved from the defender's side.
+    const FELL: Self = Self::DISPROVED;
 }
 
 /// A child's threshold past the best sibling's number: a quarter more
