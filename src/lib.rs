@@ -357,8 +357,8 @@ pub mod disk {
     //! // Open it again and ask a position: X took a corner, O the edge next to it.
     //! let table = OpenTable::open(&path, &Budget::unlimited()).unwrap();
     //! let answer = table.answer_moves("a1 b1").unwrap();
-    //! assert_eq!(answer.to_move, "X");
-    //! assert_eq!(answer.value, Some("win")); // X, to move, wins…
+    //! assert_eq!(answer.to_move, retrograde::language::Side::X);
+    //! assert_eq!(answer.value, Some(retrograde::language::Outcome::Win)); // X, to move, wins…
     //! assert_eq!(answer.depth, Some(5)); // …with the fifth ply from here
     //! let best: Vec<&str> = answer.moves.iter().filter(|m| m.best).map(|m| m.notation.as_str()).collect();
     //! assert!(best.contains(&"b2"));

@@ -19,7 +19,7 @@ use retrograde::{
     disk::SavedTable,
     engines::bitboard::MAX_MNK_CELLS,
     facade::{AnsweredBy, ForPlay, PositionSearcher},
-    language::{plies, BoardGame, MoveDetail, Oracle, Side, Status},
+    language::{plies, BoardGame, MoveDetail, Oracle, Outcome, Side, Status},
     Analyzer, BoardSize, Error, Family, OpenTable, Position, PositionAnswer,
 };
 
@@ -326,7 +326,7 @@ fn play(
                 out,
                 "{} to move: {} for {}{} under perfect play",
                 mover.name(),
-                a.value.unwrap_or("unknown"),
+                a.value.map_or("unknown", Outcome::name),
                 mover.name(),
                 a.depth
                     .map(|d| format!(" in {}", plies(d)))

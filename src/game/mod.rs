@@ -106,6 +106,13 @@ impl Outcome {
     }
 }
 
+impl serde::Serialize for Outcome {
+    /// By its name (`"win"`, `"loss"`, `"draw"`): the answers' JSON.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 /// A finite two-player game on a dense state index.
 ///
 /// States are `0..state_count()`. A state is *terminal* when

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::{BoardGame, Family, Position, Status};
+use super::{BoardGame, Family, Position, Side, Status};
 use crate::error::{Error, Result};
 use crate::game::Outcome;
 
@@ -89,7 +89,7 @@ pub struct MoveAnswer {
     pub notation: String,
     /// What the move gets the player who makes it; `None` where a source
     /// that answers in part ([`Oracle::answers_in_part`]) did not prove it.
-    pub value: Option<&'static str>,
+    pub value: Option<Outcome>,
     /// Plies to the end after this move, counting it.
     pub depth: Option<u32>,
     /// Gravity boards: the score in Pascal Pons' convention.
@@ -105,19 +105,19 @@ pub struct PositionAnswer {
     /// The position as a one-line diagram.
     pub position: String,
     /// The player whose turn it is (or would be, once the game is over).
-    pub to_move: &'static str,
-    /// `in_progress`, `won` or `drawn`.
-    pub status: &'static str,
+    pub to_move: Side,
+    /// `in_progress`, `won` or `drawn` (the winner in [`Self::winner`]).
+    pub status: Status,
     /// The player with a line, once the game is won.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub winner: Option<&'static str>,
+    pub winner: Option<Side>,
     /// m,n,k boards: whether legal play reaches the position (LeetCode 794).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reachable: Option<bool>,
     /// The value for the player to move; `None` for an unreachable board,
     /// and for a position in play that a source answering in part did not
     /// prove ([`PositionAnswer::proved`]).
-    pub value: Option<&'static str>,
+    pub value: Option<Outcome>,
     /// Plies to the end under perfect play (0 once the game is over).
     pub depth: Option<u32>,
     /// Gravity boards: the score in Pascal Pons' convention.
@@ -185,9 +185,12 @@ pub fn answer_with(
     };
     let mut out = PositionAnswer {
         position: game.diagram(p),
-        to_move: p.to_move().name(),
-        status: status.name(),
-        winner: status.winner_name(),
+        to_move: p.to_move(),
+        status,
+        winner: match status {
+            Status::Won(side) => Some(side),
+            _ => None,
+        },
         reachable: (!gravity).then_some(true),
         value: None,
         depth: None,
@@ -229,7 +232,7 @@ pub fn answer_with(
         },
     };
     if let Some((value, depth)) = known {
-        out.value = Some(value.name());
+        out.value = Some(value);
         out.depth = depth;
         out.score = score(p.stones(), value, depth);
     }
@@ -248,7 +251,7 @@ pub fn answer_with(
             if let (Some(best), Some((value, depth))) = (best, known) {
                 out.moves.push(MoveAnswer {
                     notation: game.format_move(best),
-                    value: Some(value.name()),
+                    value: Some(value),
                     depth,
                     score: out.score,
                     best: true,
@@ -279,7 +282,7 @@ pub fn answer_with(
         };
         out.moves.push(MoveAnswer {
             notation: game.format_move(cell),
-            value: mine.map(|(v, _)| v.name()),
+            value: mine.map(|(v, _)| v),
             depth: mine.and_then(|(_, d)| d),
             score: mine.and_then(|(v, d)| score(p.stones(), v, d)),
             best: false,
@@ -305,7 +308,7 @@ pub fn answer_with(
     let Some((value, depth)) = known else {
         return Ok(Some(out));
     };
-    out.value = Some(value.name());
+    out.value = Some(value);
     out.depth = depth;
     out.score = score(p.stones(), value, depth);
     for (m, child) in out.moves.iter_mut().zip(&children) {
@@ -431,18 +434,19 @@ pub fn render(game: &BoardGame, p: &Position, a: &PositionAnswer) -> String {
         return out;
     }
     match (a.status, a.winner) {
-        ("won", Some(w)) => {
+        (Status::Won(_), Some(w)) => {
             let _ = writeln!(out, "game over: {w} has won{}", score(a.score));
         }
-        ("drawn", _) => {
+        (Status::Drawn, _) => {
             let _ = writeln!(out, "game over: a draw (the board is full)");
         }
         _ => {
             let _ = match a.value {
                 Some(value) => writeln!(
                     out,
-                    "{} to move: {value}{} under perfect play{}",
+                    "{} to move: {}{} under perfect play{}",
                     a.to_move,
+                    value.name(),
                     depth(a.depth),
                     score(a.score)
                 ),
@@ -453,7 +457,7 @@ pub fn render(game: &BoardGame, p: &Position, a: &PositionAnswer) -> String {
                     out,
                     "  {:>3}  {:<4}{}{}{}",
                     m.notation,
-                    m.value.unwrap_or("not proved"),
+                    m.value.map_or("not proved", Outcome::name),
                     depth(m.depth),
                     score(m.score),
                     if m.best { "  (best)" } else { "" }

@@ -120,6 +120,34 @@ impl Side {
     }
 }
 
+impl std::fmt::Display for Side {
+    /// Its name: `X` or `O`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Side {
+    /// By its name (`"X"`, `"O"`), as the answers' JSON gives it.
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl serde::Serialize for Status {
+    /// By its name (`"in_progress"`, `"won"`, `"drawn"`); the winner is a
+    /// key of its own in the answers' JSON.
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {

@@ -231,7 +231,7 @@ fn the_facade_answers_the_empty_board_by_the_race() {
         (GameValue::Draw, ProofMethod::Pairing)
     );
     let answer = report.answer.expect("the value");
-    assert_eq!((answer.value, answer.depth), (Some("draw"), None));
+    assert_eq!((answer.value, answer.depth), (Some(Outcome::Draw), None));
     assert!(answer.moves.is_empty(), "a pairing names no move");
     let told = told.lock().unwrap();
     assert!(

@@ -56,9 +56,9 @@ fn prover_value(provers: &mut [ThreatProver; 2], board: &mut Board) -> Outcome {
     let mine = provers[mover].prove(board);
     let theirs = provers[1 - mover].prove(board);
     match (mine, theirs) {
-        (Verdict::Proved, Verdict::Disproved) => Outcome::Win,
-        (Verdict::Disproved, Verdict::Proved) => Outcome::Loss,
-        (Verdict::Disproved, Verdict::Disproved) => Outcome::Draw,
+        (Verdict::Win, Verdict::NoWin) => Outcome::Win,
+        (Verdict::NoWin, Verdict::Win) => Outcome::Loss,
+        (Verdict::NoWin, Verdict::NoWin) => Outcome::Draw,
         v => panic!(
             "unsettled or contradictory: {v:?} ({:?}, {:?}, {:?})",
             provers[0].stopped(),
@@ -237,7 +237,7 @@ fn a_position_from_the_environment() {
         prover.stats(),
         prover.stopped()
     );
-    if verdict == Verdict::Proved {
+    if verdict == Verdict::Win {
         let (text, entries) = prover.certificate(&mut board).unwrap();
         println!("certificate: {entries} entries, {} bytes", text.len());
         if std::env::var("RG_CHECK").is_ok() {
@@ -269,7 +269,7 @@ fn proved(cols: u32, rows: u32, k: u32, moves: &str, visits: u64) -> Option<Stri
     let mut board = Board::after(&geometry, moves).unwrap();
     let mut prover = ThreatProver::new(&geometry, 0, Settings::default(), 1 << 30, None);
     prover.limit_visits(visits);
-    (prover.prove(&mut board) == Verdict::Proved).then(|| prover.certificate(&mut board).unwrap().0)
+    (prover.prove(&mut board) == Verdict::Win).then(|| prover.certificate(&mut board).unwrap().0)
 }
 
 /// An iterative horizon: h8 a1 i9 a2 is no win by the prover's moves
@@ -286,9 +286,9 @@ fn a_wider_horizon_proves_what_a_narrower_one_disproved() {
     };
     let mut prover = ThreatProver::new(&geometry, 0, narrow, 1 << 30, None);
     prover.limit_visits(2_000_000);
-    assert_eq!(prover.prove(&mut board), Verdict::Disproved);
+    assert_eq!(prover.prove(&mut board), Verdict::NoWin);
     assert!(prover.set_horizon(Some(16)) > 0);
-    assert_eq!(prover.prove(&mut board), Verdict::Proved);
+    assert_eq!(prover.prove(&mut board), Verdict::Win);
     let text = prover.certificate(&mut board).unwrap().0;
     check_certificate(&text).expect("accepted");
 }
@@ -328,7 +328,7 @@ fn gomoku_certificates_with_other_cover_counts_are_accepted() {
         };
         let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 30, None);
         prover.limit_visits(2_000_000);
-        assert_eq!(prover.prove(&mut board), Verdict::Proved, "{max_covers}");
+        assert_eq!(prover.prove(&mut board), Verdict::Win, "{max_covers}");
         let (text, _) = prover.certificate(&mut board).unwrap();
         check_certificate(&text).unwrap_or_else(|why| panic!("{max_covers} covers: {why}"));
     }
@@ -428,7 +428,7 @@ fn restricted_proofs_checked(settings: Settings, boards: &[(u32, u32, u32, u64)]
             let at = format!("{cols},{rows},{k}: {}", board.diagram());
             let at = || at.clone();
             assert_ne!(verdict, Verdict::Open, "{}: {:?}", at(), prover.stopped());
-            if verdict != Verdict::Proved {
+            if verdict != Verdict::Win {
                 return;
             }
             assert_eq!(value, Outcome::Win, "{}", at());
@@ -469,7 +469,7 @@ fn a_proof_resumed_from_checkpoints_is_accepted_and_not_searched_again() {
     ] {
         let mut board = Board::after(&geometry, moves).unwrap();
         let mut whole = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
-        assert_eq!(whole.prove(&mut board), Verdict::Proved);
+        assert_eq!(whole.prove(&mut board), Verdict::Win);
         let all = whole.stats().visits;
         let _ = std::fs::remove_file(&path);
         // each process's own positions, and the last one's proof
@@ -484,7 +484,7 @@ fn a_proof_resumed_from_checkpoints_is_accepted_and_not_searched_again() {
                 assert_eq!(prover.prove(&mut board), Verdict::Open, "{moves}");
                 prover.save_checkpoint(&path, &board, 1.0).unwrap();
             } else {
-                assert_eq!(prover.prove(&mut board), Verdict::Proved, "{moves}");
+                assert_eq!(prover.prove(&mut board), Verdict::Win, "{moves}");
                 let (text, _) = prover.certificate(&mut board).unwrap();
                 check_certificate(&text).expect("accepted");
             }
@@ -524,7 +524,7 @@ fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through()
     small.limit_visits(2_000_000);
     assert_eq!(
         small.prove(&mut board),
-        Verdict::Proved,
+        Verdict::Win,
         "{:?}",
         small.stopped()
     );
@@ -541,7 +541,7 @@ fn a_table_full_of_proofs_gives_up_the_least_worked_and_the_proof_goes_through()
     );
     let mut roomy = ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
     roomy.load_checkpoint(&path, &board).unwrap();
-    assert_eq!(roomy.prove(&mut board), Verdict::Proved);
+    assert_eq!(roomy.prove(&mut board), Verdict::Win);
     let (text, _) = roomy.certificate(&mut board).unwrap();
     check_certificate(&text).expect("accepted");
     // (the pieces given up were proved again by the walk)
@@ -570,7 +570,7 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
     let settings = Settings::default();
     let prover = || ThreatProver::new(&geometry, 0, settings, 1 << 28, None);
     let mut whole = prover();
-    assert_eq!(whole.prove(&mut root), Verdict::Proved);
+    assert_eq!(whole.prove(&mut root), Verdict::Win);
     let all = whole.stats().visits;
     let mut part = prover();
     part.limit_visits(all / 3);
@@ -590,7 +590,7 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
         below.play(cell, 1);
         let mut own = prover();
         own.keep_proof_positions();
-        assert_eq!(own.prove(&mut below), Verdict::Proved);
+        assert_eq!(own.prove(&mut below), Verdict::Win);
         // its checkpoint of the proof alone (written after the
         // certificate): smaller than the whole table's, and enough to
         // write the same certificate again without a search
@@ -609,7 +609,7 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
         std::fs::remove_file(&whole).unwrap();
         let mut again = prover();
         again.load_checkpoint(&path, &below).unwrap().unwrap();
-        assert_eq!(again.prove(&mut below), Verdict::Proved);
+        assert_eq!(again.prove(&mut below), Verdict::Win);
         assert_eq!(again.certificate(&mut below).unwrap().0, text);
         assert_eq!(again.stats().visits, own.stats().visits, "searched again");
         merged_files.push((cell, path, own.stats().visits));
@@ -631,7 +631,7 @@ fn a_proof_put_together_from_checkpoints_of_its_moves_is_accepted() {
     for (cell, ..) in &merged_files {
         assert!(proved.contains(cell), "{cell} not proved after the merge");
     }
-    assert_eq!(put_together.prove(&mut root), Verdict::Proved);
+    assert_eq!(put_together.prove(&mut root), Verdict::Win);
     let mut walks = 0;
     let text = loop {
         walks += 1;
@@ -687,7 +687,7 @@ fn a_threat_space_tree_with_a_reply_taken_out_is_refused() {
     };
     let mut prover = ThreatProver::new(&geometry, 0, settings, 1 << 30, None);
     prover.limit_visits(2_000_000);
-    assert_eq!(prover.prove(&mut board), Verdict::Proved);
+    assert_eq!(prover.prove(&mut board), Verdict::Win);
     let (text, _) = prover.certificate(&mut board).unwrap();
     assert!(text.starts_with("# retrograde threat proof certificate 3\n"));
     check_certificate(&text).expect("accepted");

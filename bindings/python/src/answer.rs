@@ -5,7 +5,10 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use retrograde::{language::BoardGame, Position, PositionAnswer};
+use retrograde::{
+    language::{BoardGame, Outcome},
+    Position, PositionAnswer,
+};
 
 use crate::errors::IntoPy;
 use crate::game::Game;
@@ -14,15 +17,15 @@ use crate::game::Game;
 pub fn to_dict<'py>(py: Python<'py>, a: &PositionAnswer) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("position", &a.position)?;
-    d.set_item("to_move", a.to_move)?;
-    d.set_item("status", a.status)?;
+    d.set_item("to_move", a.to_move.name())?;
+    d.set_item("status", a.status.name())?;
     if let Some(w) = a.winner {
-        d.set_item("winner", w)?;
+        d.set_item("winner", w.name())?;
     }
     if let Some(r) = a.reachable {
         d.set_item("reachable", r)?;
     }
-    d.set_item("value", a.value)?;
+    d.set_item("value", a.value.map(Outcome::name))?;
     d.set_item("depth", a.depth)?;
     if let Some(s) = a.score {
         d.set_item("score", s)?;
@@ -31,7 +34,7 @@ pub fn to_dict<'py>(py: Python<'py>, a: &PositionAnswer) -> PyResult<Bound<'py, 
     for m in &a.moves {
         let md = PyDict::new(py);
         md.set_item("move", &m.notation)?;
-        md.set_item("value", m.value)?;
+        md.set_item("value", m.value.map(Outcome::name))?;
         md.set_item("depth", m.depth)?;
         if let Some(s) = m.score {
             md.set_item("score", s)?;

@@ -1,7 +1,10 @@
 //! A batch's answers: one per input line, written in input order as one
 //! line of stdout each (JSON: one object), and the tally of what they were.
 
-use retrograde::{language::plies, PositionAnswer};
+use retrograde::{
+    language::{plies, Outcome},
+    PositionAnswer,
+};
 use serde_json::json;
 
 use super::super::output::grouped;
@@ -177,7 +180,11 @@ fn shown(line: &str) -> &str {
 /// and the moves marked best.
 fn one_line(line: &str, a: &PositionAnswer) -> String {
     use std::fmt::Write as _;
-    let mut out = format!("{}: {}", shown(line), a.value.unwrap_or("unreachable"));
+    let mut out = format!(
+        "{}: {}",
+        shown(line),
+        a.value.map_or("unreachable", Outcome::name)
+    );
     if let Some(d) = a.depth {
         let _ = write!(out, " in {}", plies(d));
     }
