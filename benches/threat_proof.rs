@@ -29,7 +29,7 @@ fn run(geometry: &Geometry, moves: &str, visits: u64) -> (u64, Option<usize>) {
     prover.limit_visits(visits);
     let verdict = prover.prove(&mut board);
     let searched = prover.stats().visits;
-    if verdict != Verdict::Proved {
+    if verdict != Verdict::Win {
         return (searched, None);
     }
     let (_, listed) = prover.certificate(&mut board).unwrap();

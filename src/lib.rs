@@ -160,8 +160,8 @@ pub mod facade {
         NotExplicit, SolvedBoard, TableEngine, WholeTable, SYMBOLIC_REACH_CELLS,
     };
     pub use crate::summary::{
-        first_player_result, gravity_counts_summary, gravity_empty_board, gravity_summary,
-        gravity_totals, symbolic_summary, symbolic_totals, MnkSummary,
+        gravity_counts_summary, gravity_empty_board, gravity_summary, gravity_totals,
+        symbolic_summary, symbolic_totals, MnkSummary,
     };
 }
 

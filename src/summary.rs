@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
-use crate::game::Outcome;
+use crate::game::{GameValue, Outcome};
 use crate::position::Family;
 use crate::position::Position;
 use crate::rules::gravity::Gravity;
@@ -17,24 +17,13 @@ use crate::tables::layered::{GameCounts, MnkSolution, PlyCounts};
 use crate::tables::sparse::GravityCounts;
 use crate::tables::symbolic::{Layout, PlyReport};
 
-/// A value for the first player as a game result: `"first"`, `"second"`
-/// or `"draw"` (as printed in JSON).
-pub fn first_player_result(value: Outcome) -> &'static str {
-    match value {
-        Outcome::Win => "first",
-        Outcome::Loss => "second",
-        Outcome::Draw => "draw",
-    }
-}
-
-/// The empty board's value for the first player (`"first"`, `"second"`,
-/// `"draw"`) and its depth, from a Connect Four table.
-pub fn gravity_empty_board(solution: &dyn GravityValues) -> Result<(&'static str, u32)> {
+/// The empty board's result and its depth, from a Connect Four table.
+pub fn gravity_empty_board(solution: &dyn GravityValues) -> Result<(GameValue, u32)> {
     let key = gravity_key(solution.game(), &Position::default());
     let (value, depth) = solution.value_of(0, key)?.ok_or_else(|| {
         Error::InvalidInput("the table holds no value for the empty board".into())
     })?;
-    Ok((first_player_result(value), depth))
+    Ok((GameValue::of_first_player(value), depth))
 }
 
 /// The JSON summary of a solved Connect Four board.
@@ -49,11 +38,11 @@ pub fn gravity_summary(solution: &dyn GravityValues) -> Result<Value> {
 }
 
 /// The JSON summary of a Connect Four board's counts and the empty board's
-/// value (`"first"`, `"second"` or `"draw"`) and depth.
+/// result (`"first"`, `"second"` or `"draw"`) and depth.
 pub fn gravity_counts_summary(
     game: &Gravity,
     counts: &[GravityCounts],
-    value: &str,
+    value: GameValue,
     depth: u32,
 ) -> Value {
     let (cols, rows, k) = game.dimensions();
@@ -70,7 +59,7 @@ pub fn gravity_counts_summary(
         "first_won": total.first_won,
         "first_drawn": total.first_drawn,
         "first_lost": total.first_lost,
-        "value": value,
+        "value": value.name(),
         "depth": depth,
         "per_ply": counts,
     })
@@ -128,7 +117,7 @@ impl<'a> MnkSummary<'a> {
             "games_x_wins": exact(self.games.x_wins),
             "games_o_wins": exact(self.games.o_wins),
             "games_draws": exact(self.games.draws),
-            "value": first_player_result(self.root.0),
+            "value": GameValue::of_first_player(self.root.0).name(),
             "per_ply": self.counts.iter().map(|c| serde_json::to_value(c).expect("counts serialise")).collect::<Vec<_>>(),
         })
     }
@@ -195,7 +184,7 @@ pub fn symbolic_summary(layout: &Layout, plies: &[PlyReport], value: Option<Outc
     }
     map.insert("largest_ply_nodes".into(), json!(peak_nodes));
     if let Some(v) = value {
-        map.insert("value".into(), json!(first_player_result(v)));
+        map.insert("value".into(), json!(GameValue::of_first_player(v).name()));
         map.insert("depth".into(), Value::Null);
     }
     map.insert(

@@ -13,14 +13,14 @@ use retrograde::{
         gravity_counts_summary, gravity_empty_board, gravity_totals, BoardSolve, TableEngine,
     },
     games::gravity::Gravity,
-    language::{BoardGame, Oracle},
+    language::{BoardGame, GameValue, Oracle},
     Analyzer, BoardSize, Family, Position,
 };
 use serde_json::Value;
 
 use super::args::{OutArgs, RunArgs, Timing};
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
-use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
+use super::output::{board_name, emit, emit_json, grouped};
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::search::{search, SearchBoardArgs, SearchFlags};
 use super::symbolic::EngineArgs;
@@ -121,7 +121,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
                 root: (value, depth),
                 timing,
             })) => {
-                let root = (first_player_result(value), depth);
+                let root = (GameValue::of_first_player(value), depth);
                 return report_counts(&game, &counts, root, &timing, args.run.json);
             }
             Some(Ranked::Report(RankReport::Mnk { .. })) => {
@@ -228,7 +228,7 @@ pub fn report(
 pub fn report_counts(
     game: &Gravity,
     counts: &[GravityCounts],
-    (value, depth): (&str, u32),
+    (value, depth): (GameValue, u32),
     timing: &Timing,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
@@ -283,7 +283,7 @@ pub fn report_counts(
     let _ = writeln!(
         out,
         "value of the empty board: {} (in {} under perfect play)",
-        result_in_words(value),
+        value.in_words(),
         retrograde::language::plies(depth)
     );
     out.push_str(&timing.line(Some(total.positions)));

@@ -10,16 +10,14 @@ use retrograde::{
     engines::layered::{MnkSolution, PlyCounts},
     facade::{BoardSolve, MnkSummary, TableEngine},
     games::mnk::Mnk,
-    language::{plies, BoardGame, Oracle, Outcome},
+    language::{plies, BoardGame, GameValue, Oracle, Outcome},
     Analyzer, Family, Position,
 };
 use serde_json::Value;
 
 use super::args::{OutArgs, RunArgs, Timing};
 use super::distributed::{on_ranks, Board, RankReport, Ranked, Request};
-use super::output::{
-    board_name, emit, emit_json, first_player_result, grouped, grouped_u128, result_in_words,
-};
+use super::output::{board_name, emit, emit_json, grouped, grouped_u128};
 use super::position::{board_size, print_table_answer, PositionArgs};
 use super::symbolic::EngineArgs;
 use retrograde::disk::SavedTable;
@@ -229,7 +227,7 @@ pub fn answer_position(
 
 /// "first", "second" or "draw": the value of the empty board.
 pub fn empty_board_value(solution: &MnkSolution) -> &'static str {
-    first_player_result(solution.lookup(0, 0).map_or(Outcome::Draw, |(v, _)| v))
+    GameValue::of_first_player(solution.lookup(0, 0).map_or(Outcome::Draw, |(v, _)| v)).name()
 }
 
 /// Prints the whole board's counts (human or JSON).
@@ -285,7 +283,7 @@ pub fn report_summary(
         line(c.ply.to_string(), c);
     }
     line("total".into(), &t);
-    let value = result_in_words(first_player_result(solution.root.0));
+    let value = GameValue::of_first_player(solution.root.0).in_words();
     let depth = solution.root.1;
     let g = &solution.games;
     let _ = writeln!(

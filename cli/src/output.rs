@@ -92,17 +92,6 @@ pub fn per_ply_csv(value: &serde_json::Value) -> anyhow::Result<String> {
     Ok(csv)
 }
 
-pub use retrograde::facade::first_player_result;
-
-/// A game result in words: "first player wins", "second player wins", "draw".
-pub fn result_in_words(result: &str) -> &'static str {
-    match result {
-        "first" => "first player wins",
-        "second" => "second player wins",
-        _ => "draw",
-    }
-}
-
 pub use retrograde::host::{grouped, grouped_u128};
 
 /// A board's size as every report names it: width first, `7 columns × 6 rows`.

@@ -13,13 +13,13 @@ use retrograde::{
     engines::sparse::GravityCounts,
     engines::symbolic::{Encoding, Layout, PlyReport, PlySink},
     facade::{symbolic_summary, symbolic_totals, EngineAsked, EngineRequest},
-    language::BoardGame,
+    language::{BoardGame, GameValue},
     Analyzer, BoardSize, Family,
 };
 use serde_json::{json, Value};
 
 use super::args::{OutArgs, RunArgs, Timing};
-use super::output::{board_name, emit, emit_json, first_player_result, grouped, result_in_words};
+use super::output::{board_name, emit, emit_json, grouped};
 use super::position::{print_table_answer, PositionArgs};
 
 /// Which engine solves a board.
@@ -314,7 +314,7 @@ pub fn report(
             let _ = writeln!(
                 out,
                 "value of the empty board: {} (a symbolic table holds values, not depths)",
-                result_in_words(first_player_result(v))
+                GameValue::of_first_player(v).in_words()
             );
         }
         None => {

@@ -4,6 +4,7 @@
 
 use retrograde::{
     engines::symbolic::{solve_symbolic, Encoding, Layout, SymbolicRun},
+    language::GameValue,
     BoardSize,
 };
 use std::process::ExitCode;
@@ -27,7 +28,7 @@ use retrograde::{
 
 use super::args::RunArgs;
 use super::mnk::empty_board_value;
-use super::output::{emit, emit_while_read, first_player_result};
+use super::output::{emit, emit_while_read};
 
 /// Arguments of `retrograde verify`.
 #[derive(Debug, Args)]
@@ -705,7 +706,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         let found = in_pool(threads, || searcher.search(0, 0, precision))?;
         bar.finish();
         let value = match found {
-            Ok(Some(r)) => Ok(search_result(first_player_result(r.value), r.depth)),
+            Ok(Some(r)) => Ok(search_result(
+                GameValue::of_first_player(r.value).name(),
+                r.depth,
+            )),
             Ok(None) => Err(NotReached::time(args.case_seconds)),
             Err(e) => Err(NotReached::of(&e.into())),
         };
