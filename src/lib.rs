@@ -299,7 +299,7 @@ pub mod engines {
     pub mod mcts {
         //! Monte Carlo tree search: a move, not a proof.
 
-        pub use crate::search::mcts::{mcts_move, MctsSettings, MAX_PLAYOUTS};
+        pub use crate::search::mcts::{mcts_move, MctsSettings, DEFAULT_EXPLORATION, MAX_PLAYOUTS};
     }
     pub mod pairing {
         //! Pairing strategies: draws proved by pairs of cells.

@@ -18,6 +18,7 @@ use clap::{Args, ValueEnum};
 use retrograde::{
     disk::SavedTable,
     engines::bitboard::MAX_MNK_CELLS,
+    engines::mcts::{mcts_move, MctsSettings, DEFAULT_EXPLORATION},
     facade::{AnsweredBy, ForPlay, PositionSearcher},
     language::{plies, BoardGame, MoveDetail, Oracle, Outcome, Side, Status},
     Analyzer, BoardSize, Error, Family, OpenTable, Position, PositionAnswer,
@@ -63,6 +64,21 @@ pub struct PlayArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::args::parse_seconds)]
     move_seconds: Option<f64>,
 
+    /// Who plays against you: `perfect` (from the board's table, or its
+    /// search beyond the tables) or `mcts` (Monte Carlo tree search: a
+    /// strong move, not a proved one; any board, no table).
+    #[arg(long, value_enum, default_value_t = Opponent::Perfect)]
+    engine: Opponent,
+
+    /// With `--engine mcts`: random playouts a move [default: 10000]
+    #[arg(long, value_name = "N")]
+    playouts: Option<u32>,
+
+    /// With `--engine mcts`: the seed of its playouts (the same seed plays
+    /// the same game) [default: 0]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+
     #[command(flatten)]
     run: RunArgs,
 
@@ -74,6 +90,24 @@ pub struct PlayArgs {
 enum HumanSide {
     X,
     O,
+}
+
+/// Who plays against the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Opponent {
+    /// Perfect play.
+    Perfect,
+    /// Monte Carlo tree search (the library's `engines::mcts`).
+    Mcts,
+}
+
+/// Where the computer's moves come from in [`play`].
+enum Moves<'a> {
+    /// Every move's value (a table's, or a search's; `None`: not proved in
+    /// the move's time): the best one is played.
+    Answers(&'a dyn Fn(&Position) -> anyhow::Result<Option<PositionAnswer>>),
+    /// A move and no value (Monte Carlo tree search).
+    Chosen(&'a dyn Fn(&Position) -> anyhow::Result<u32>),
 }
 
 /// A solved board to play on.
@@ -115,6 +149,18 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if args.run.json {
         bail!("play is a conversation in the terminal; --json is not for it (use query --json)");
     }
+    if args.engine == Opponent::Mcts {
+        return play_mcts(args);
+    }
+    if let Some(flag) = [
+        ("--playouts", args.playouts.is_some()),
+        ("--seed", args.seed.is_some()),
+    ]
+    .iter()
+    .find_map(|(name, given)| given.then_some(name))
+    {
+        bail!("{flag} is for `--engine mcts`");
+    }
     let (game, solved) = match args.target.as_str() {
         "mnk" | "connect" => solve_now(args)?,
         file => {
@@ -151,7 +197,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                     .answer,
             )
         };
-        return play(&game, start, &answer_at, args.human, input, output);
+        return play(
+            &game,
+            start,
+            Moves::Answers(&answer_at),
+            args.human,
+            input,
+            output,
+        );
     }
     let Solved::Search(analyzer, searcher, seconds) = solved else {
         unreachable!("every table is an oracle")
@@ -169,7 +222,56 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         // a value the searcher left open is not proved: as a search out of time
         Ok(report.answer.filter(PositionAnswer::proved))
     };
-    play(&game, start, &answer_at, args.human, input, output)
+    play(
+        &game,
+        start,
+        Moves::Answers(&answer_at),
+        args.human,
+        input,
+        output,
+    )
+}
+
+/// `play mnk|connect --engine mcts`: the board of the flags, no table,
+/// the computer's moves by Monte Carlo tree search within `--playouts`.
+fn play_mcts(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let Some(family) = Family::named(&args.target) else {
+        bail!("--engine mcts plays `play mnk` or `play connect`; a table file is played perfectly");
+    };
+    if args.out.out.is_some() {
+        bail!("--out saves a table; --engine mcts solves none (drop --out)");
+    }
+    if args.move_seconds.is_some() {
+        bail!("--move-seconds is for boards played by search; --engine mcts takes --playouts");
+    }
+    let default = match family {
+        Family::Gravity => (4, 4),
+        Family::Mnk => (3, 3),
+    };
+    let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
+    let k = args.k.unwrap_or(family.default_k());
+    let game = BoardGame::new(family, BoardSize::new(cols, rows, k))?;
+    let start = args.position.position(&game)?;
+    let settings = MctsSettings {
+        playouts: args.playouts.unwrap_or(10_000),
+        seed: args.seed.unwrap_or(0),
+        exploration: DEFAULT_EXPLORATION,
+    };
+    settings.check().map_err(super::output::flag_error)?;
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let choose = |p: &Position| -> anyhow::Result<u32> {
+        let chosen = mcts_move(&game, *p, settings, &never).map_err(super::output::flag_error)?;
+        Ok(chosen.expect("a search without a cancel flag set chooses a move"))
+    };
+    let (input, output) = (&mut std::io::stdin().lock(), &mut std::io::stdout().lock());
+    play(
+        &game,
+        start,
+        Moves::Chosen(&choose),
+        args.human,
+        input,
+        output,
+    )
 }
 
 /// `--move-seconds`, checked.
@@ -269,7 +371,7 @@ fn by_search(
 fn play(
     game: &BoardGame,
     start: Position,
-    answer_at: &dyn Fn(&Position) -> anyhow::Result<Option<PositionAnswer>>,
+    moves: Moves,
     human: HumanSide,
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -315,12 +417,35 @@ fn play(
             }
             Status::InProgress => {}
         }
+        let mover = p.to_move();
+        let answer_at = match moves {
+            Moves::Answers(answer_at) => answer_at,
+            Moves::Chosen(choose) => {
+                writeln!(out, "{} to move", mover.name())?;
+                let cell = if mover == human {
+                    match ask(game, &p, input, out)? {
+                        Some(cell) => cell,
+                        None => return Ok(ExitCode::SUCCESS),
+                    }
+                } else {
+                    let cell = choose(&p)?;
+                    writeln!(
+                        out,
+                        "{} plays {} (Monte Carlo tree search: not proved)",
+                        mover.name(),
+                        game.format_move(cell)
+                    )?;
+                    cell
+                };
+                p = p.with(cell);
+                continue;
+            }
+        };
         // `None`: a search that did not prove the position in time
         let a = answer_at(&p)?;
         if a.as_ref().is_some_and(|a| a.reachable == Some(false)) {
             bail!("no legal game reaches the starting position");
         }
-        let mover = p.to_move();
         match &a {
             Some(a) => writeln!(
                 out,

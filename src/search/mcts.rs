@@ -19,6 +19,10 @@ use crate::position::{
 /// The most playouts one call makes.
 pub const MAX_PLAYOUTS: u32 = 10_000_000;
 
+/// The exploration weight a front end uses when none is given (near √2,
+/// the UCT constant of rewards in 0..=1).
+pub const DEFAULT_EXPLORATION: f64 = 1.4;
+
 /// SplitMix64: small, fast, and reproducible from a seed.
 struct Rng(u64);
 
@@ -346,6 +350,27 @@ pub struct MctsSettings {
     pub exploration: f64,
 }
 
+impl MctsSettings {
+    /// Refuses, naming the setting, playouts out of range (1 to
+    /// [`MAX_PLAYOUTS`]) or an exploration below 0 or not a number: what
+    /// [`mcts_move`] checks first, for a front end to check before a game.
+    pub fn check(&self) -> Result<()> {
+        if !(1..=MAX_PLAYOUTS).contains(&self.playouts) {
+            return Err(Error::setting(
+                Setting::Playouts,
+                format!("{} is not from 1 to {MAX_PLAYOUTS}", self.playouts),
+            ));
+        }
+        if !(self.exploration.is_finite() && self.exploration >= 0.0) {
+            return Err(Error::setting(
+                Setting::Exploration,
+                format!("{} is not a number of at least 0", self.exploration),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The move (a cell) Monte Carlo tree search chooses for `root` on
 /// `board`, a position in play; `Ok(None)` once `cancel` is set (looked at
 /// before each playout). Refused, naming the setting: playouts out of
@@ -356,18 +381,7 @@ pub fn mcts_move(
     settings: MctsSettings,
     cancel: &AtomicBool,
 ) -> Result<Option<u32>> {
-    if !(1..=MAX_PLAYOUTS).contains(&settings.playouts) {
-        return Err(Error::setting(
-            Setting::Playouts,
-            format!("{} is not from 1 to {MAX_PLAYOUTS}", settings.playouts),
-        ));
-    }
-    if !(settings.exploration.is_finite() && settings.exploration >= 0.0) {
-        return Err(Error::setting(
-            Setting::Exploration,
-            format!("{} is not a number of at least 0", settings.exploration),
-        ));
-    }
+    settings.check()?;
     if board.status(&root) != Status::InProgress {
         return Err(Error::InvalidInput("the game is already over".into()));
     }

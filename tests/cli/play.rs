@@ -107,3 +107,52 @@ fn play_refuses_an_unreachable_board_before_printing() {
     assert!(won.status.success());
     assert!(String::from_utf8_lossy(&won.stdout).contains("result: X wins"));
 }
+
+/// Issue 88: `play --engine mcts` plays against the library's Monte Carlo
+/// tree search (the one Python's `mcts_action` runs), on a board no table
+/// holds: its moves are said to be not proved, a seed plays the same game
+/// again, and its settings are refused before a game starts.
+#[test]
+fn play_against_monte_carlo_tree_search() {
+    let columns: Vec<u8> = b"1\n2\n3\n4\n5\n6\n7\n".repeat(8);
+    let game = |seed: &str| {
+        let args = [
+            "play",
+            "connect",
+            "--cols",
+            "7",
+            "--rows",
+            "6",
+            "--engine",
+            "mcts",
+            "--playouts",
+            "200",
+            "--seed",
+            seed,
+            "-q",
+        ];
+        let (code, out, err) = run_within(&args, 60, Some(&columns));
+        assert_eq!(code, Some(0), "{err}");
+        String::from_utf8(out).unwrap()
+    };
+    let first = game("7");
+    assert!(first.contains("O plays"), "{first}");
+    assert!(
+        first.contains("(Monte Carlo tree search: not proved)"),
+        "{first}"
+    );
+    assert!(first.contains("result:"), "the game ends: {first}");
+    assert_eq!(game("7"), first, "the same seed plays the same game");
+    for args in [
+        &["play", "mnk", "--engine", "mcts", "--playouts", "0"][..],
+        &["play", "mnk", "--seed", "3"][..],
+        &["play", "t.rtb", "--engine", "mcts"][..],
+        &["play", "mnk", "--engine", "mcts", "--out", "t.rtb"][..],
+    ] {
+        // one line, exit 2 (`refused` checks both)
+        refused(args);
+    }
+    assert!(
+        refused(&["play", "mnk", "--engine", "mcts", "--playouts", "0"]).contains("--playouts")
+    );
+}

@@ -5,7 +5,7 @@
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use retrograde::engines::mcts::{mcts_move, MctsSettings};
+use retrograde::engines::mcts::{mcts_move, MctsSettings, DEFAULT_EXPLORATION};
 
 use crate::errors::IntoPy;
 use crate::game::Game;
@@ -15,14 +15,15 @@ use crate::interrupt;
 /// playouts from the position of `game` (in play), as an action. The same
 /// `seed` gives the same move. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
-#[pyo3(signature = (game, playouts, seed, exploration=1.4))]
+#[pyo3(signature = (game, playouts, seed, exploration=None))]
 pub fn mcts_action(
     py: Python<'_>,
     game: &Game,
     playouts: u32,
     seed: u64,
-    exploration: f64,
+    exploration: Option<f64>,
 ) -> PyResult<u32> {
+    let exploration = exploration.unwrap_or(DEFAULT_EXPLORATION);
     let board = game.board();
     let root = game.position();
     let settings = MctsSettings {
