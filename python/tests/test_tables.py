@@ -104,14 +104,30 @@ def test_a_symbolic_tables_summary_equals_the_query_json(cli, tmp_path):
     """A symbolic table opened from Python sums itself up as ``query --check --json``
     prints it (the summary is the library's, written once)."""
     path = tmp_path / "c44.rsym"
-    cli("connect", "--cols", "4", "--rows", "4", "--engine", "symbolic", "--out", str(path), "--quiet")
+    cli(
+        "connect",
+        "--cols",
+        "4",
+        "--rows",
+        "4",
+        "--engine",
+        "symbolic",
+        "--out",
+        str(path),
+        "--quiet",
+    )
     want = json.loads(cli("query", str(path), "--check", "--json", "--quiet"))
     got = retrograde.open_table(str(path)).summary()
     assert got["value"] == "draw" and got["engine"] == "symbolic"
     assert got == {key: v for key, v in want.items() if key in got}
-    assert set(want) - set(got) <= {"bytes", "checked", "certified", "seconds", "loaded", "threads"}, (
-        set(want) - set(got)
-    )
+    assert set(want) - set(got) <= {
+        "bytes",
+        "checked",
+        "certified",
+        "seconds",
+        "loaded",
+        "threads",
+    }, set(want) - set(got)
 
 
 def test_solve_hands_a_board_past_the_dense_engine_to_the_symbolic_engine(cli):

@@ -455,7 +455,8 @@ impl Analyzer {
     /// under `auto` (the one path of Python's `solve`): the explicit
     /// engine, or the symbolic engine it hands over to ([`Self::solve_board`],
     /// in the family's best encoding), stopped between steps once `cancel`
-    /// is set. A board `auto` starts no engine on is refused in words.
+    /// is set. A board `auto` starts no engine on is refused as the
+    /// explicit engine refuses it (its budget, its sides), typed.
     pub fn solve_in_memory(
         &self,
         game: &BoardGame,
@@ -482,10 +483,18 @@ impl Analyzer {
                         hand_over,
                     })
                 }
-                BoardSolve::Refused(refusal) => Err(Error::InvalidInput(format!(
-                    "no engine starts on {}: {refusal}",
-                    game.size()
-                ))),
+                // no engine starts: the explicit engine's own refusal, typed
+                // (a budget names its setting, sides their limit)
+                BoardSolve::Refused(
+                    AutoRefusal::ProjectedTooLong {
+                        why: NotExplicit::Refused(refused),
+                        ..
+                    }
+                    | AutoRefusal::PastSymbolicReach {
+                        why: NotExplicit::Refused(refused),
+                    },
+                ) => Err(refused),
+                BoardSolve::Refused(_) => self.solve(game, checked).map(WholeTable::Explicit),
             }
         })
     }
