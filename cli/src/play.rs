@@ -244,13 +244,7 @@ fn play_mcts(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if args.move_seconds.is_some() {
         bail!("--move-seconds is for boards played by search; --engine mcts takes --playouts");
     }
-    let default = match family {
-        Family::Gravity => (4, 4),
-        Family::Mnk => (3, 3),
-    };
-    let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
-    let k = args.k.unwrap_or(family.default_k());
-    let game = BoardGame::new(family, BoardSize::new(cols, rows, k))?;
+    let game = board_of_flags(args, family)?;
     let start = args.position.position(&game)?;
     let settings = MctsSettings {
         playouts: args.playouts.unwrap_or(10_000),
@@ -284,17 +278,23 @@ fn move_seconds(given: Option<f64>) -> anyhow::Result<std::time::Duration> {
     }
 }
 
-/// `play mnk` / `play connect`: the board of the flags, solved now.
-fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
-    let family = Family::named(&args.target).expect("play's target is mnk or connect here");
-    // a table solved now: the boards that solve in seconds
+/// The board of `play mnk|connect`'s flags: the boards that solve in
+/// seconds by default (3×3, 4×4), or the position's board.
+fn board_of_flags(args: &PlayArgs, family: Family) -> anyhow::Result<BoardGame> {
     let default = match family {
         Family::Gravity => (4, 4),
         Family::Mnk => (3, 3),
     };
     let (cols, rows) = board_size(args.cols, args.rows, &args.position, default)?;
     let k = args.k.unwrap_or(family.default_k());
-    let game = BoardGame::new(family, BoardSize::new(cols, rows, k))?;
+    Ok(BoardGame::new(family, BoardSize::new(cols, rows, k))?)
+}
+
+/// `play mnk` / `play connect`: the board of the flags, solved now.
+fn solve_now(args: &PlayArgs) -> anyhow::Result<(BoardGame, Solved)> {
+    let family = Family::named(&args.target).expect("play's target is mnk or connect here");
+    let game = board_of_flags(args, family)?;
+    let BoardSize { cols, rows, k } = game.size();
     args.position.position(&game)?;
     args.out.check(&retrograde::disk::SavedGame::of_board(
         game.family(),

@@ -90,6 +90,8 @@ pub struct Analyzer {
     budget: Budget,
     threads: usize,
     notes: Option<notes::Notes>,
+    /// When a cancellable solve gives up ([`Self::with_deadline`]).
+    deadline: Option<Instant>,
 }
 
 impl Analyzer {
@@ -122,7 +124,16 @@ impl Analyzer {
             budget,
             threads: threads.max(1),
             notes: None,
+            deadline: None,
         }
+    }
+
+    /// This analyzer, its cancellable solves ([`Self::solve_cancellable`],
+    /// [`Self::solve_in_memory`]) stopped between their steps once
+    /// `deadline` has passed: [`crate::Error::OutOfTime`], nothing kept.
+    /// A question's time is its own ([`searching::Question::time_limit`]).
+    pub fn with_deadline(self, deadline: Option<Instant>) -> Self {
+        Self { deadline, ..self }
     }
 
     /// This analyzer, telling `notes` what it does while it works

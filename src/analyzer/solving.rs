@@ -448,7 +448,9 @@ impl Analyzer {
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<SolvedBoard> {
-        cancellable(game, progress, cancel, |checked| self.solve(game, checked))
+        cancellable(game, progress, cancel, self.deadline, |checked| {
+            self.solve(game, checked)
+        })
     }
 
     /// A whole board solved in memory by the engine the facade chooses
@@ -469,7 +471,7 @@ impl Analyzer {
             count_only: false,
         };
         let encoding = Encoding::best_for(game.family());
-        cancellable(game, progress, cancel, |checked| {
+        cancellable(game, progress, cancel, self.deadline, |checked| {
             match self.solve_board(game, encoding, &request, checked)? {
                 BoardSolve::Solved(solved) => Ok(WholeTable::Explicit(solved)),
                 BoardSolve::Symbolic(hand_over) => {
@@ -573,7 +575,12 @@ impl Analyzer {
 }
 
 /// The payload of the unwind that ends a cancelled solve.
-struct Cancelled;
+enum Cancelled {
+    /// The cancel flag was set.
+    ByFlag,
+    /// The deadline passed.
+    ByDeadline,
+}
 
 /// `solve(progress)` stopped between its steps once `cancel` is set: the
 /// engines tell their progress from the thread that drives the solve, and
@@ -583,15 +590,25 @@ fn cancellable<T>(
     game: &BoardGame,
     progress: &dyn Progress,
     cancel: &AtomicBool,
+    deadline: Option<Instant>,
     solve: impl FnOnce(&dyn Progress) -> Result<T>,
 ) -> Result<T> {
-    let checked = CancelBetweenSteps { progress, cancel };
+    let checked = CancelBetweenSteps {
+        progress,
+        cancel,
+        deadline,
+    };
     match catch_unwind(AssertUnwindSafe(|| solve(&checked))) {
         Ok(solved) => solved,
-        Err(payload) if payload.is::<Cancelled>() => {
-            Err(Error::Cancelled(format!("the solve of {}", game.size())))
-        }
-        Err(payload) => resume_unwind(payload),
+        Err(payload) => match payload.downcast_ref::<Cancelled>() {
+            Some(Cancelled::ByFlag) => {
+                Err(Error::Cancelled(format!("the solve of {}", game.size())))
+            }
+            Some(Cancelled::ByDeadline) => {
+                Err(Error::OutOfTime(format!("the solve of {}", game.size())))
+            }
+            None => resume_unwind(payload),
+        },
     }
 }
 
@@ -600,12 +617,16 @@ fn cancellable<T>(
 struct CancelBetweenSteps<'a> {
     progress: &'a dyn Progress,
     cancel: &'a AtomicBool,
+    deadline: Option<Instant>,
 }
 
 impl CancelBetweenSteps<'_> {
     fn check(&self) {
         if self.cancel.load(std::sync::atomic::Ordering::Relaxed) {
-            resume_unwind(Box::new(Cancelled));
+            resume_unwind(Box::new(Cancelled::ByFlag));
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            resume_unwind(Box::new(Cancelled::ByDeadline));
         }
     }
 }

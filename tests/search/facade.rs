@@ -408,7 +408,7 @@ fn the_facade_solves_a_board_or_hands_it_over() {
 
 /// The in-memory solve (Python's `solve`) takes the facade's engine: the
 /// explicit one where it takes the board, the symbolic one past the dense
-/// engine's sides; a set cancel flag stops it.
+/// engine's sides; a set cancel flag stops it, and so does a deadline.
 #[test]
 fn the_facade_solves_in_memory_by_the_engine_it_chooses() {
     use retrograde::{facade::WholeTable, host::Silent, language::BoardGame, Error};
@@ -443,5 +443,17 @@ fn the_facade_solves_in_memory_by_the_engine_it_chooses() {
     assert!(matches!(
         analyzer.solve_in_memory(&wide, &Silent, &stop),
         Err(Error::Cancelled(_))
+    ));
+    // a deadline already passed stops it too, as out of time
+    let hurried =
+        Analyzer::new(Budget(Bytes(1 << 30)), 1).with_deadline(Some(std::time::Instant::now()));
+    let connect = BoardGame::new(Family::Gravity, BoardSize::new(5, 4, 4)).unwrap();
+    assert!(matches!(
+        hurried.solve_in_memory(&connect, &Silent, &go),
+        Err(Error::OutOfTime(_))
+    ));
+    assert!(matches!(
+        hurried.solve_in_memory(&wide, &Silent, &go),
+        Err(Error::OutOfTime(_))
     ));
 }
