@@ -453,13 +453,23 @@ fn the_shipped_book_is_complete_and_a_sample_of_it_searched_again_agrees() {
 
 /// Every score of the shipped book's deepest ply searched again without
 /// a book (a documented run: `cargo test --release --test search --
-/// --ignored the_whole_shipped_book`; the figures in
-/// results/serve/BOOK.md).
+/// --ignored the_whole_shipped_book`, or with `RETROGRADE_BOOK_SAMPLE=N`
+/// a seeded sample of N; the figures in results/serve/BOOK.md).
 #[test]
 #[ignore = "the whole deepest ply: minutes to hours (results/serve/BOOK.md)"]
 fn the_whole_shipped_book_is_searched_again() {
     let (board, book) = shipped();
-    let deepest = deepest_ply(&board, &book);
+    let mut deepest = deepest_ply(&board, &book);
+    // RETROGRADE_BOOK_SAMPLE=N: a seeded sample of N scores instead of all
+    if let Some(n) = std::env::var("RETROGRADE_BOOK_SAMPLE")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        let mut rng = Rng::new(8787);
+        deepest = (0..n)
+            .map(|_| deepest[rng.below(deepest.len() as u64) as usize])
+            .collect();
+    }
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let started = std::time::Instant::now();
     let wrong = searched_again(&board, &deepest, threads);
