@@ -418,80 +418,89 @@ fn play(
             Status::InProgress => {}
         }
         let mover = p.to_move();
-        let answer_at = match moves {
-            Moves::Answers(answer_at) => answer_at,
-            Moves::Chosen(choose) => {
-                writeln!(out, "{} to move", mover.name())?;
-                let cell = if mover == human {
-                    match ask(game, &p, input, out)? {
-                        Some(cell) => cell,
-                        None => return Ok(ExitCode::SUCCESS),
-                    }
-                } else {
-                    let cell = choose(&p)?;
-                    writeln!(
+        // the position's answer (`None` inside: a search that did not prove
+        // it in time); none where the moves come without values
+        let answer = match moves {
+            Moves::Answers(answer_at) => {
+                let a = answer_at(&p)?;
+                if a.as_ref().is_some_and(|a| a.reachable == Some(false)) {
+                    bail!("no legal game reaches the starting position");
+                }
+                match &a {
+                    Some(a) => writeln!(
                         out,
-                        "{} plays {} (Monte Carlo tree search: not proved)",
+                        "{} to move: {} for {}{} under perfect play",
                         mover.name(),
-                        game.format_move(cell)
-                    )?;
-                    cell
-                };
-                p = p.with(cell);
-                continue;
+                        a.value.map_or("unknown", Outcome::name),
+                        mover.name(),
+                        a.depth
+                            .map(|d| format!(" in {}", plies(d)))
+                            .unwrap_or_default()
+                    )?,
+                    None => writeln!(
+                        out,
+                        "{} to move: not proved within the move's time",
+                        mover.name()
+                    )?,
+                }
+                a
+            }
+            Moves::Chosen(_) => {
+                writeln!(out, "{} to move", mover.name())?;
+                None
             }
         };
-        // `None`: a search that did not prove the position in time
-        let a = answer_at(&p)?;
-        if a.as_ref().is_some_and(|a| a.reachable == Some(false)) {
-            bail!("no legal game reaches the starting position");
-        }
-        match &a {
-            Some(a) => writeln!(
-                out,
-                "{} to move: {} for {}{} under perfect play",
-                mover.name(),
-                a.value.map_or("unknown", Outcome::name),
-                mover.name(),
-                a.depth
-                    .map(|d| format!(" in {}", plies(d)))
-                    .unwrap_or_default()
-            )?,
-            None => writeln!(
-                out,
-                "{} to move: not proved within the move's time",
-                mover.name()
-            )?,
-        }
         let cell = if mover == human {
             match ask(game, &p, input, out)? {
                 Some(cell) => cell,
                 None => return Ok(ExitCode::SUCCESS),
             }
+        } else if let Moves::Chosen(choose) = moves {
+            let cell = choose(&p)?;
+            writeln!(
+                out,
+                "{} plays {} (Monte Carlo tree search: not proved)",
+                mover.name(),
+                game.format_move(cell)
+            )?;
+            cell
         } else {
-            match a.as_ref().and_then(|a| a.moves.iter().find(|m| m.best)) {
-                Some(best) => {
-                    writeln!(out, "{} plays {}", mover.name(), best.notation)?;
-                    game.parse_move(&p, &best.notation)?
-                }
-                None => {
-                    let guess = game
-                        .legal_cells(&p)
-                        .into_iter()
-                        .min_by_key(|&c| game.distance_from_centre(c))
-                        .expect("a position in play has a legal move");
-                    writeln!(
-                        out,
-                        "{} plays {} (not proved: the search ran out of time; the move nearest the centre)",
-                        mover.name(),
-                        game.format_move(guess)
-                    )?;
-                    guess
-                }
-            }
+            best_or_guess(game, &p, answer.as_ref(), out)?
         };
         p = p.with(cell);
     }
+}
+
+/// The computer's move from the position's answer: its best move, or
+/// where the search did not prove the position in time (`answer` `None`)
+/// the legal move nearest the centre, said so.
+fn best_or_guess(
+    game: &BoardGame,
+    p: &Position,
+    answer: Option<&PositionAnswer>,
+    out: &mut impl Write,
+) -> anyhow::Result<u32> {
+    let mover = p.to_move();
+    Ok(match answer.and_then(|a| a.moves.iter().find(|m| m.best)) {
+        Some(best) => {
+            writeln!(out, "{} plays {}", mover.name(), best.notation)?;
+            game.parse_move(p, &best.notation)?
+        }
+        None => {
+            let guess = game
+                .legal_cells(p)
+                .into_iter()
+                .min_by_key(|&c| game.distance_from_centre(c))
+                .expect("a position in play has a legal move");
+            writeln!(
+                out,
+                "{} plays {} (not proved: the search ran out of time; the move nearest the centre)",
+                mover.name(),
+                game.format_move(guess)
+            )?;
+            guess
+        }
+    })
 }
 
 /// Reads moves until a legal one; `None` at the end of input. A line that

@@ -249,34 +249,6 @@ pub enum WholeTable {
     },
 }
 
-impl std::fmt::Display for NotExplicit {
-    /// The reason in the library's words (the settings by their names).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NotExplicit::Estimate(words) => f.write_str(words),
-            NotExplicit::Refused(refused) => write!(f, "the explicit engine stops: {refused}"),
-        }
-    }
-}
-
-impl std::fmt::Display for AutoRefusal {
-    /// The refusal in the library's words.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AutoRefusal::PastSymbolicReach { why } => write!(
-                f,
-                "{why}, and the symbolic engine is started unasked on boards of up to \
-                 {SYMBOLIC_REACH_CELLS} cells; search or prove the board instead"
-            ),
-            AutoRefusal::ProjectedTooLong { why, projection } => write!(
-                f,
-                "{why}, and the symbolic engine is projected to take at least {}",
-                crate::tables::symbolic::projection::duration_in_words(projection.seconds)
-            ),
-        }
-    }
-}
-
 /// A board to play on ([`Analyzer::solve_for_play`]): its table, or play
 /// by search.
 pub enum ForPlay {
@@ -582,10 +554,11 @@ enum Cancelled {
     ByDeadline,
 }
 
-/// `solve(progress)` stopped between its steps once `cancel` is set: the
-/// engines tell their progress from the thread that drives the solve, and
-/// the check there unwinds with a private payload (which skips the panic
-/// hook), caught here: [`Error::Cancelled`], every structure dropped.
+/// `solve(progress)` stopped between its steps once `cancel` is set
+/// ([`Error::Cancelled`]) or `deadline` has passed ([`Error::OutOfTime`]):
+/// the engines tell their progress from the thread that drives the solve,
+/// and the check there unwinds with a private payload (which skips the
+/// panic hook), caught here, every structure dropped.
 fn cancellable<T>(
     game: &BoardGame,
     progress: &dyn Progress,
@@ -613,7 +586,8 @@ fn cancellable<T>(
 }
 
 /// A solve's progress that ends the solve at its next step once `cancel`
-/// is set ([`Analyzer::solve_cancellable`]), passing every call on.
+/// is set or `deadline` has passed ([`cancellable`]), passing every call
+/// on.
 struct CancelBetweenSteps<'a> {
     progress: &'a dyn Progress,
     cancel: &'a AtomicBool,
