@@ -66,9 +66,9 @@ pub fn gravity_counts_summary(
 }
 
 /// Every ply's counts summed (`ply` is the last ply).
-pub fn gravity_totals(counts: &[GravityCounts]) -> GravityCounts {
+pub fn gravity_totals<'a>(counts: impl IntoIterator<Item = &'a GravityCounts>) -> GravityCounts {
     counts
-        .iter()
+        .into_iter()
         .fold(GravityCounts::default(), |t, c| GravityCounts {
             ply: t.ply.max(c.ply),
             ..t.plus(c)
@@ -125,12 +125,7 @@ impl<'a> MnkSummary<'a> {
 
 /// A symbolic run's counts over every ply, and its largest ply's nodes.
 pub fn symbolic_totals(plies: &[PlyReport]) -> (GravityCounts, u64) {
-    let counts = plies
-        .iter()
-        .fold(GravityCounts::default(), |t, p| GravityCounts {
-            ply: t.ply.max(p.counts.ply),
-            ..t.plus(&p.counts)
-        });
+    let counts = gravity_totals(plies.iter().map(|p| &p.counts));
     (counts, plies.iter().map(|p| p.nodes).max().unwrap_or(0))
 }
 
