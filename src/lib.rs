@@ -110,6 +110,7 @@ mod game;
 mod index;
 mod memory;
 mod numbers;
+mod own_game;
 mod position;
 mod prove;
 mod rules;
@@ -228,6 +229,44 @@ pub mod games {
 
         pub use crate::rules::nim::{estimate_bytes, solve_nim, solve_nim_reporting, NimTable};
     }
+}
+
+pub mod own {
+    //! Your own game: write its rules ([`Rules`]: the start, the moves, when
+    //! it is over; optionally symmetries and unmoves), and the generic
+    //! engine enumerates every reachable position, solves it with the
+    //! retrograde pass the built-in games use, and answers positions.
+    //!
+    //! ```
+    //! use retrograde::language::Outcome;
+    //! use retrograde::own::{solve, Rules};
+    //!
+    //! /// Subtraction: take 1, 2 or 3 from a heap; who cannot move loses.
+    //! struct Take3(u32);
+    //!
+    //! impl Rules for Take3 {
+    //!     type Position = u32; // the heap; the player to move is implied
+    //!     fn start(&self) -> u32 {
+    //!         self.0
+    //!     }
+    //!     fn moves(&self, heap: &u32, children: &mut Vec<u32>) {
+    //!         children.extend((1..=3).filter(|t| t <= heap).map(|t| heap - t));
+    //!     }
+    //!     fn outcome(&self, _heap: &u32) -> Option<Outcome> {
+    //!         None // no moves left: lost by the player to move
+    //!     }
+    //! }
+    //!
+    //! let solution = solve(&Take3(10)).unwrap();
+    //! assert_eq!(solution.positions(), 11);
+    //! // 10 is not a multiple of 4: the player to move wins, in 5 plies.
+    //! assert_eq!(solution.lookup(&Take3(10), 10), Some((Outcome::Win, Some(5))));
+    //! ```
+
+    pub use crate::own_game::enumerate::PlyCount;
+    pub use crate::own_game::index::KeyIndex;
+    pub use crate::own_game::solve::{play_moves, solve, solve_within, OwnAnswer, Solution};
+    pub use crate::own_game::{canonical, Key, Rules};
 }
 
 pub mod engines {

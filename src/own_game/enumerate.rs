@@ -1,0 +1,176 @@
+//! Every position reachable from the start, breadth first and in parallel.
+//!
+//! The seen set is sharded: 256 hash sets, each behind its own lock, a
+//! position's shard chosen by a hash mixed apart from the one the sets use
+//! inside. A worker expands a chunk of the frontier into its own buffer,
+//! sorts and dedups it, then visits the shards in turn, taking each lock
+//! once per chunk; the positions it inserts first are its share of the next
+//! frontier: one lock a shard a chunk, where a concurrent map locks per key.
+//!
+//! Positions that end the game are kept and counted but never expanded.
+//! The set of positions reached at each ply does not depend on the number
+//! of threads, nor on which worker inserted which position.
+
+use std::hash::{BuildHasher, Hash};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use rustc_hash::{FxBuildHasher, FxHashSet};
+
+use super::{canonical, Key, Rules};
+use crate::error::Result;
+use crate::memory::{Budget, Bytes};
+use crate::runtime::progress::Progress;
+
+/// Number of shards of the seen set (a power of two).
+const SHARDS: usize = 256;
+
+/// Frontier positions a worker expands at a time.
+const CHUNK: usize = 2048;
+
+/// Bytes a position costs in the seen set: its key, a control byte, and
+/// the free slots a hash set keeps (up to half its buckets after it grows).
+pub fn seen_bytes_per_position(key_bytes: usize) -> u64 {
+    2 * (key_bytes as u64 + 1)
+}
+
+/// The positions first reached at one ply (the plies of a shortest path
+/// from the start).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PlyCount {
+    /// The ply, from 0 (the start).
+    pub ply: u32,
+    /// Positions first reached at this ply.
+    pub positions: u64,
+    /// Of them, positions at which the game is over.
+    pub ended: u64,
+}
+
+/// What the enumeration found: every reachable position once (canonical
+/// forms, in no particular order) and the counts by ply.
+pub struct Reached<P> {
+    /// Every reachable position.
+    pub positions: Vec<P>,
+    /// Positions by the ply at which they are first reached.
+    pub plies: Vec<PlyCount>,
+}
+
+/// Enumerates every position reachable from `rules.start()`.
+///
+/// `later_bytes_per_position` is what the stages after this one will need
+/// per position: the budget is checked at every ply against the seen set
+/// and that, so a game too large for `budget` is refused as soon as its
+/// positions so far show it, before the set grows past the budget.
+pub fn enumerate<R: Rules>(
+    rules: &R,
+    budget: &Budget,
+    progress: &dyn Progress,
+    later_bytes_per_position: u64,
+) -> Result<Reached<R::Position>> {
+    let shards: Vec<Mutex<FxHashSet<R::Position>>> =
+        (0..SHARDS).map(|_| Mutex::new(FxHashSet::default())).collect();
+    let start = canonical(rules, rules.start(), &mut Vec::new());
+    lock(&shards[shard_of(&start)]).insert(start);
+    let mut frontier = vec![vec![start]];
+    let mut plies = Vec::new();
+    let mut seen = 0u64;
+    let per_position = seen_bytes_per_position(R::Position::BYTES) + later_bytes_per_position;
+    progress.stage("positions", 0);
+    while !frontier.is_empty() {
+        let ply = plies.len() as u32;
+        let positions: u64 = frontier.iter().map(|part| part.len() as u64).sum();
+        seen += positions;
+        budget.check(
+            &format!(
+                "enumerating {} ({seen} positions to ply {ply})",
+                rules.name()
+            ),
+            Bytes(seen.saturating_mul(per_position)),
+        )?;
+        let ended = count_ended(rules, &frontier);
+        plies.push(PlyCount {
+            ply,
+            positions,
+            ended,
+        });
+        progress.advance(positions);
+        progress.note(&format!("ply {ply}"));
+        frontier = expand(rules, &frontier, &shards);
+    }
+    let mut all = Vec::with_capacity(seen as usize);
+    for shard in shards {
+        let set = shard.into_inner().unwrap_or_else(|poison| poison.into_inner());
+        all.extend(set);
+    }
+    Ok(Reached {
+        positions: all,
+        plies,
+    })
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poison| poison.into_inner())
+}
+
+/// The shard of `position`: a hash of it mixed so that the bits that pick
+/// the shard are not the ones the shard's own hash set probes by.
+#[inline]
+fn shard_of<P: Hash>(position: &P) -> usize {
+    let hash = FxBuildHasher.hash_one(position);
+    let mixed = (hash ^ (hash >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (mixed >> 56) as usize & (SHARDS - 1)
+}
+
+fn count_ended<R: Rules>(rules: &R, frontier: &[Vec<R::Position>]) -> u64 {
+    frontier
+        .par_iter()
+        .flat_map(|part| part.par_chunks(CHUNK))
+        .map(|chunk| chunk.iter().filter(|p| rules.outcome(p).is_some()).count() as u64)
+        .sum()
+}
+
+/// The next ply's frontier: the children of `frontier` not seen before.
+fn expand<R: Rules>(
+    rules: &R,
+    frontier: &[Vec<R::Position>],
+    shards: &[Mutex<FxHashSet<R::Position>>],
+) -> Vec<Vec<R::Position>> {
+    frontier
+        .par_iter()
+        .flat_map(|part| part.par_chunks(CHUNK))
+        .map(|chunk| {
+            let mut children = Vec::new();
+            let mut scratch = Vec::new();
+            let mut images = Vec::new();
+            for position in chunk {
+                if rules.outcome(position).is_some() {
+                    continue;
+                }
+                scratch.clear();
+                rules.moves(position, &mut scratch);
+                children.extend(scratch.iter().map(|&c| canonical(rules, c, &mut images)));
+            }
+            insert_new(children, shards)
+        })
+        .filter(|fresh| !fresh.is_empty())
+        .collect()
+}
+
+/// Inserts `children` into the seen set; returns those that were new.
+fn insert_new<P: Key>(mut children: Vec<P>, shards: &[Mutex<FxHashSet<P>>]) -> Vec<P> {
+    children.sort_unstable();
+    children.dedup();
+    let mut by_shard: Vec<Vec<P>> = vec![Vec::new(); SHARDS];
+    for child in children {
+        by_shard[shard_of(&child)].push(child);
+    }
+    let mut fresh = Vec::new();
+    for (shard, batch) in shards.iter().zip(by_shard) {
+        if batch.is_empty() {
+            continue;
+        }
+        let mut set = lock(shard);
+        fresh.extend(batch.into_iter().filter(|&p| set.insert(p)));
+    }
+    fresh
+}

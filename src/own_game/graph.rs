@@ -1,0 +1,370 @@
+//! A user game on its dense index, as the retrograde pass reads it: the
+//! [`RankedGame`] of a [`Rules`].
+//!
+//! Per state it keeps one byte for how the game ends there (if it does)
+//! and two for its number of distinct moves. Predecessors come from the
+//! rules' unmoves when they give them ([`Rules::UNMOVES`]); otherwise from
+//! a compact reverse graph built from the moves (CSR: an offset per state,
+//! a `u32` per move).
+//!
+//! Moves are counted as distinct children after symmetry: two moves to the
+//! same (canonical) position are one move, and such a child yields its
+//! parent once. That keeps the pass's counters right whatever the rules
+//! list twice.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::index::KeyIndex;
+use super::{canonical, Key, Rules};
+use crate::error::{Error, Result};
+use crate::game::{Outcome, RankedGame};
+use crate::memory::{Budget, Bytes};
+use crate::runtime::progress::Progress;
+
+/// How a state ends, one byte a state.
+mod end {
+    pub const PLAY: u8 = 0;
+    pub const WIN: u8 = 1;
+    pub const LOSS: u8 = 2;
+    pub const DRAW: u8 = 3;
+}
+
+/// States handled by one task of a parallel pass.
+const CHUNK: usize = 4096;
+
+/// Where the predecessors come from.
+enum Predecessors {
+    /// The rules' unmoves, found in the index as they are asked.
+    Unmoves,
+    /// A reverse graph: the parents of state `s` are
+    /// `sources[offsets[s]..offsets[s + 1]]`.
+    Reverse { offsets: Vec<u64>, sources: Vec<u32> },
+}
+
+/// A user game on its dense index.
+pub struct OwnGraph<'a, R: Rules> {
+    rules: &'a R,
+    index: &'a KeyIndex<R::Position>,
+    ends: Vec<u8>,
+    moves: Vec<u16>,
+    max_moves: u32,
+    edges: u64,
+    predecessors: Predecessors,
+}
+
+/// Bytes per state of the graph without its reverse edges (ends, move
+/// counts, and during the build an in-degree and an offset).
+pub const BYTES_PER_STATE: u64 = 1 + 2 + 4 + 8;
+
+/// Bytes per move of the reverse graph.
+pub const BYTES_PER_MOVE: u64 = 4;
+
+impl<'a, R: Rules> OwnGraph<'a, R> {
+    /// Builds the graph of the positions in `index`, checking the reverse
+    /// graph's size against `budget` before it is allocated.
+    pub fn build(
+        rules: &'a R,
+        index: &'a KeyIndex<R::Position>,
+        budget: &Budget,
+        progress: &dyn Progress,
+    ) -> Result<Self> {
+        let states = index.len() as usize;
+        let mut ends = vec![end::PLAY; states];
+        let mut moves = vec![0u16; states];
+        progress.stage("moves", states as u64);
+        let failure = FirstError::default();
+        ends.par_chunks_mut(CHUNK)
+            .zip(moves.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(c, (ends, moves))| {
+                let mut scratch = Scratch::default();
+                for (i, (end, count)) in ends.iter_mut().zip(moves.iter_mut()).enumerate() {
+                    let state = (c * CHUNK + i) as u64;
+                    match children(rules, index, state, &mut scratch) {
+                        Ok(None) => {}
+                        Ok(Some(outcome)) => *end = end_code(outcome),
+                        Err(e) => {
+                            failure.record(e);
+                            return;
+                        }
+                    }
+                    match u16::try_from(scratch.indices.len()) {
+                        Ok(n) => *count = n,
+                        Err(_) => failure.record(too_many_moves(rules, index.key(state))),
+                    }
+                }
+            });
+        failure.into_result()?;
+        progress.advance(states as u64);
+        let max_moves = moves.par_iter().map(|&m| u32::from(m)).max().unwrap_or(0);
+        let edges: u64 = moves.par_iter().map(|&m| u64::from(m)).sum();
+        let predecessors = if R::UNMOVES {
+            Predecessors::Unmoves
+        } else {
+            budget.check(
+                &format!("the reverse graph of {} ({edges} moves)", rules.name()),
+                Bytes(edges.saturating_mul(BYTES_PER_MOVE)),
+            )?;
+            reverse_graph(rules, index, &ends, edges, progress)?
+        };
+        Ok(Self {
+            rules,
+            index,
+            ends,
+            moves,
+            max_moves,
+            edges,
+            predecessors,
+        })
+    }
+
+    /// Distinct moves of all states that do not end the game.
+    pub fn edges(&self) -> u64 {
+        self.edges
+    }
+}
+
+/// Scratch buffers of a worker.
+struct Scratch<P> {
+    positions: Vec<P>,
+    images: Vec<P>,
+    indices: Vec<u32>,
+}
+
+impl<P> Default for Scratch<P> {
+    fn default() -> Self {
+        Self {
+            positions: Vec::new(),
+            images: Vec::new(),
+            indices: Vec::new(),
+        }
+    }
+}
+
+/// Fills `scratch.indices` with the distinct children of `state`, sorted;
+/// returns how the game ends at `state` instead (no children) if it does.
+/// A position with no moves that the rules do not end is lost.
+fn children<R: Rules>(
+    rules: &R,
+    index: &KeyIndex<R::Position>,
+    state: u64,
+    scratch: &mut Scratch<R::Position>,
+) -> Result<Option<Outcome>> {
+    scratch.indices.clear();
+    let position = index.key(state);
+    if let Some(outcome) = rules.outcome(&position) {
+        return Ok(Some(outcome));
+    }
+    scratch.positions.clear();
+    rules.moves(&position, &mut scratch.positions);
+    for i in 0..scratch.positions.len() {
+        let child = canonical(rules, scratch.positions[i], &mut scratch.images);
+        let Some(found) = index.find(&child) else {
+            return Err(Error::InvalidInput(format!(
+                "the rules of {} are not deterministic: a move of position {} leads to {}, \
+                 which the enumeration did not reach",
+                rules.name(),
+                position.to_hex(),
+                child.to_hex()
+            )));
+        };
+        scratch.indices.push(found as u32);
+    }
+    scratch.indices.sort_unstable();
+    scratch.indices.dedup();
+    Ok(if scratch.indices.is_empty() {
+        Some(Outcome::Loss)
+    } else {
+        None
+    })
+}
+
+fn too_many_moves<P: Key>(rules: &impl Rules, position: P) -> Error {
+    Error::InvalidInput(format!(
+        "position {} of {} has more than 65,535 moves; the engine counts at most that many",
+        position.to_hex(),
+        rules.name()
+    ))
+}
+
+fn end_code(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Win => end::WIN,
+        Outcome::Loss => end::LOSS,
+        Outcome::Draw => end::DRAW,
+    }
+}
+
+/// The first error a parallel pass met.
+#[derive(Default)]
+struct FirstError(std::sync::Mutex<Option<Error>>);
+
+impl FirstError {
+    fn record(&self, error: Error) {
+        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(error);
+    }
+
+    fn into_result(self) -> Result<()> {
+        match self.0.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The reverse graph: counts each state's parents, lays the rows out, then
+/// fills them (the order within a row may differ from run to run; the pass
+/// does not depend on it).
+fn reverse_graph<R: Rules>(
+    rules: &R,
+    index: &KeyIndex<R::Position>,
+    ends: &[u8],
+    edges: u64,
+    progress: &dyn Progress,
+) -> Result<Predecessors> {
+    let states = ends.len();
+    let degrees: Vec<AtomicU32> = (0..states).map(|_| AtomicU32::new(0)).collect();
+    progress.stage("reverse graph", 2 * states as u64);
+    for_each_edge(rules, index, ends, |_, child| {
+        degrees[child as usize].fetch_add(1, Relaxed);
+    })?;
+    progress.advance(states as u64);
+    let mut offsets = Vec::with_capacity(states + 1);
+    let mut total = 0u64;
+    offsets.push(0);
+    for degree in &degrees {
+        total += u64::from(degree.load(Relaxed));
+        offsets.push(total);
+    }
+    debug_assert_eq!(total, edges);
+    let cursors: Vec<AtomicU64> = offsets[..states].iter().map(|&o| AtomicU64::new(o)).collect();
+    drop(degrees);
+    let sources: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
+    for_each_edge(rules, index, ends, |parent, child| {
+        let slot = cursors[child as usize].fetch_add(1, Relaxed);
+        sources[slot as usize].store(parent, Relaxed);
+    })?;
+    progress.advance(states as u64);
+    let sources = sources.into_iter().map(AtomicU32::into_inner).collect();
+    Ok(Predecessors::Reverse { offsets, sources })
+}
+
+/// Calls `visit(parent, child)` for every distinct move of every state
+/// that does not end the game, in parallel.
+fn for_each_edge<R: Rules>(
+    rules: &R,
+    index: &KeyIndex<R::Position>,
+    ends: &[u8],
+    visit: impl Fn(u32, u32) + Sync,
+) -> Result<()> {
+    let failure = FirstError::default();
+    ends.par_chunks(CHUNK).enumerate().for_each(|(c, ends)| {
+        let mut scratch = Scratch::default();
+        for (i, &end) in ends.iter().enumerate() {
+            if end != end::PLAY {
+                continue;
+            }
+            let state = (c * CHUNK + i) as u64;
+            if let Err(e) = children(rules, index, state, &mut scratch) {
+                failure.record(e);
+                return;
+            }
+            for &child in &scratch.indices {
+                visit(state as u32, child);
+            }
+        }
+    });
+    failure.into_result()
+}
+
+impl<R: Rules> RankedGame for OwnGraph<'_, R> {
+    fn state_count(&self) -> u64 {
+        self.index.len()
+    }
+
+    fn terminal(&self, state: u64) -> Option<Outcome> {
+        match self.ends[state as usize] {
+            end::WIN => Some(Outcome::Win),
+            end::LOSS => Some(Outcome::Loss),
+            end::DRAW => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+
+    fn move_count(&self, state: u64) -> u32 {
+        u32::from(self.moves[state as usize])
+    }
+
+    fn max_move_count(&self) -> u32 {
+        self.max_moves
+    }
+
+    fn structure_bytes(&self) -> u64 {
+        let reverse = match &self.predecessors {
+            Predecessors::Unmoves => 0,
+            Predecessors::Reverse { offsets, sources } => {
+                (offsets.len() * 8 + sources.len() * 4) as u64
+            }
+        };
+        (self.ends.len() * 3) as u64 + reverse
+    }
+
+    fn for_each_move(&self, state: u64, mut visit: impl FnMut(u64)) {
+        let mut scratch = Scratch::default();
+        if children(self.rules, self.index, state, &mut scratch).is_ok() {
+            for &child in &scratch.indices {
+                visit(u64::from(child));
+            }
+        }
+    }
+
+    fn for_each_unmove(&self, state: u64, mut visit: impl FnMut(u64, u32)) {
+        match &self.predecessors {
+            Predecessors::Reverse { offsets, sources } => {
+                let row = offsets[state as usize] as usize..offsets[state as usize + 1] as usize;
+                for &parent in &sources[row] {
+                    visit(u64::from(parent), u32::from(self.moves[parent as usize]));
+                }
+            }
+            Predecessors::Unmoves => {
+                for parent in self.parents(state) {
+                    visit(parent, u32::from(self.moves[parent as usize]));
+                }
+            }
+        }
+    }
+
+    fn terminal_states(&self) -> Vec<(u64, Outcome)> {
+        self.ends
+            .par_iter()
+            .enumerate()
+            .filter_map(|(s, _)| self.terminal(s as u64).map(|o| (s as u64, o)))
+            .collect()
+    }
+}
+
+impl<R: Rules> OwnGraph<'_, R> {
+    /// The distinct states, reachable and not ended, that have a move to
+    /// `state`: the unmoves of each of its images, made canonical.
+    fn parents(&self, state: u64) -> Vec<u64> {
+        let position = self.index.key(state);
+        let mut images = vec![position];
+        self.rules.symmetries(&position, &mut images);
+        let mut raw = Vec::new();
+        for image in &images {
+            self.rules.unmoves(image, &mut raw);
+        }
+        let mut scratch = Vec::new();
+        let mut found: Vec<u64> = raw
+            .into_iter()
+            .filter_map(|p| self.index.find(&canonical(self.rules, p, &mut scratch)))
+            .filter(|&p| self.ends[p as usize] == end::PLAY)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}

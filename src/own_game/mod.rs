@@ -1,0 +1,124 @@
+//! Your own game: a small rules trait ([`Rules`]) and a generic engine
+//! that enumerates every reachable position, solves it with the same
+//! parallel retrograde pass as the built-in games, and answers positions.
+//!
+//! The engine's stages, each a module of its own:
+//!
+//! 1. [`enumerate`]: every position reachable from the start, breadth
+//!    first, in parallel, into a sharded concurrent set; positions that end
+//!    the game are kept but not expanded.
+//! 2. [`index`]: the positions sorted, so a position's rank in the sorted
+//!    array is its dense state index, found by a radix-bucketed binary
+//!    search.
+//! 3. [`graph`]: what the retrograde pass needs on that index — each
+//!    state's end (if any), its number of distinct moves, and its
+//!    predecessors, either from the game's unmoves or from a compact
+//!    reverse graph (CSR) built from the moves.
+//! 4. [`solve`]: the pass itself is the engine every ranked game uses
+//!    ([`crate::tables::retrograde`]), bit-identical at every thread count.
+//!
+//! A solved game is a [`solve::Solution`]: sorted keys, values and depths,
+//! the counts of positions by the ply at which they are first reached.
+
+pub mod contract;
+pub mod enumerate;
+pub mod graph;
+pub mod index;
+pub mod key;
+pub mod solve;
+
+pub use key::Key;
+
+use crate::game::Outcome;
+
+/// The rules of a two-player game, as the generic engine reads them.
+///
+/// Positions are seen from the player to move: a position's
+/// [`outcome`](Rules::outcome) is its value for the player to move, and a
+/// move hands the position to the other player. A position must therefore
+/// carry whatever tells whose turn it is (or be written from the mover's
+/// side, as Dōbutsu shōgi's rules here turn the board after each move).
+///
+/// Methods are REQUIRED or OPTIONAL, as in GamesmanOne's game API; each
+/// optional one says what the engine does without it.
+///
+/// Contract (checked on samples by [`contract::check`]):
+/// * `moves` of a position that `outcome` ends are never asked;
+/// * a position with no moves whose `outcome` is `None` is lost by the
+///   player to move (the normal-play rule);
+/// * positions that can repeat are draws unless the rules end them, and the
+///   depth of a decided position is the winner's fastest, the loser's
+///   slowest end;
+/// * with [`symmetries`](Rules::symmetries), every image of a position has
+///   the same value, and the images of an image are the same set;
+/// * with [`UNMOVES`](Rules::UNMOVES), `unmoves(p)` yields every position
+///   that has a move to `p` (one that is not reachable may be yielded too:
+///   the engine drops it).
+pub trait Rules: Sync {
+    /// A position, packed into a fixed-width, ordered key (see [`Key`]):
+    /// the engine stores nothing else per position. A `u64` or `u128`
+    /// holding a packed board is the usual choice.
+    type Position: Key;
+
+    /// REQUIRED. The position the game starts from.
+    fn start(&self) -> Self::Position;
+
+    /// REQUIRED. Pushes every position one move from `position` (a
+    /// position the game does not end) onto `children`, which the caller
+    /// cleared. A child listed twice is one move (the engine counts
+    /// distinct children).
+    fn moves(&self, position: &Self::Position, children: &mut Vec<Self::Position>);
+
+    /// REQUIRED. `Some(value)` for the player to move if the game is over at
+    /// `position` (won, lost, or drawn by rule), `None` if play goes on.
+    fn outcome(&self, position: &Self::Position) -> Option<Outcome>;
+
+    /// OPTIONAL. A name for files, messages and the JSON answers.
+    /// Fallback: the Rust type's name.
+    fn name(&self) -> String {
+        std::any::type_name::<Self>().to_string()
+    }
+
+    /// OPTIONAL. Pushes the other images of `position` under the game's
+    /// symmetries (mirrors, rotations, colour swaps) onto `images`. The
+    /// engine keeps one position of each class, the least key (the
+    /// canonical form), so a game with `s` symmetries needs about `1/s` of
+    /// the memory and time. Fallback: no symmetry, every position its own.
+    fn symmetries(&self, _position: &Self::Position, _images: &mut Vec<Self::Position>) {}
+
+    /// OPTIONAL, with [`unmoves`](Rules::unmoves): whether the rules give
+    /// unmoves. With them the engine needs no reverse graph (it saves four
+    /// bytes per move and a pass over the moves). Fallback (`false`): a
+    /// compact reverse graph built from the moves.
+    const UNMOVES: bool = false;
+
+    /// OPTIONAL (when [`UNMOVES`](Rules::UNMOVES) is `true`). Pushes every
+    /// position that has a move to `position` onto `parents`. Fallback:
+    /// never called.
+    fn unmoves(&self, _position: &Self::Position, _parents: &mut Vec<Self::Position>) {}
+
+    /// OPTIONAL. The name of the move from `from` to `to`, where `to` is
+    /// the `index`-th child `moves` gave (counted from 0), as `query` and
+    /// `play` read and print it. Fallback: the child's number, from 1.
+    fn move_name(&self, _from: &Self::Position, index: usize, _to: &Self::Position) -> String {
+        (index + 1).to_string()
+    }
+
+    /// OPTIONAL. A picture of `position` for people (a board in text).
+    /// Fallback: the key in hexadecimal.
+    fn render(&self, position: &Self::Position) -> String {
+        position.to_hex()
+    }
+}
+
+/// The canonical form of `position`: the least key among it and its
+/// images under [`Rules::symmetries`]. `images` is scratch space.
+pub fn canonical<R: Rules + ?Sized>(
+    rules: &R,
+    position: R::Position,
+    images: &mut Vec<R::Position>,
+) -> R::Position {
+    images.clear();
+    rules.symmetries(&position, images);
+    images.iter().copied().fold(position, Ord::min)
+}

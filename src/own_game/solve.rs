@@ -1,0 +1,196 @@
+//! A user game solved: enumeration, index, graph and the retrograde pass,
+//! and the answers read from the result.
+
+use serde::Serialize;
+
+use super::enumerate::{enumerate, PlyCount};
+use super::graph::{OwnGraph, BYTES_PER_STATE};
+use super::index::KeyIndex;
+use super::{canonical, Key, Rules};
+use crate::error::{Error, Result};
+use crate::game::table::{retrograde_bytes, Counts, OutcomeTable};
+use crate::game::Outcome;
+use crate::memory::{Budget, Bytes};
+use crate::position::answer::{keeps, MoveAnswer};
+use crate::runtime::progress::{Progress, Silent};
+use crate::tables::retrograde::solve_holding;
+
+/// Every reachable position of a user game with its value and depth.
+///
+/// Invariant: `table`'s state `i` is `index.key(i)`; the positions are the
+/// canonical forms of every position reachable from the start.
+pub struct Solution<P> {
+    /// The game's name ([`Rules::name`]).
+    pub name: String,
+    /// The positions, sorted: a position's rank is its state.
+    pub index: KeyIndex<P>,
+    /// Value and depth of every state.
+    pub table: OutcomeTable,
+    /// Positions by the ply at which they are first reached.
+    pub plies: Vec<PlyCount>,
+    /// Distinct moves of the positions in play.
+    pub moves: u64,
+}
+
+/// Solves `rules` with no memory limit and no progress.
+pub fn solve<R: Rules>(rules: &R) -> Result<Solution<R::Position>> {
+    solve_within(rules, &Budget::unlimited(), &Silent)
+}
+
+/// Solves every position reachable in `rules` on the current rayon pool,
+/// checking `budget` at each stage before it allocates.
+pub fn solve_within<R: Rules>(
+    rules: &R,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<Solution<R::Position>> {
+    let key = R::Position::BYTES as u64;
+    let later = key + 4 + BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
+    let reached = enumerate(rules, budget, progress, later)?;
+    let index = KeyIndex::new(reached.positions);
+    let held = Bytes(index.heap_bytes());
+    let graph = OwnGraph::build(rules, &index, &budget.after(held), progress)?;
+    let moves = graph.edges();
+    let (table, _) = solve_holding(&graph, budget, progress, held)?;
+    drop(graph);
+    Ok(Solution {
+        name: rules.name(),
+        index,
+        table,
+        plies: reached.plies,
+        moves,
+    })
+}
+
+/// The answer for one position of a user game, in the shape of the
+/// built-in games' answers: its value and depth, and every move's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OwnAnswer {
+    /// The game.
+    pub game: String,
+    /// The position's key in hexadecimal (`query --key` reads it back).
+    pub key: String,
+    /// The position as [`Rules::render`] draws it.
+    pub position: String,
+    /// The value for the player to move; `None` for a position the start
+    /// does not reach.
+    pub value: Option<Outcome>,
+    /// Plies to the end under perfect play (0 once the game is over);
+    /// `None` for a draw.
+    pub depth: Option<u32>,
+    /// Whether the game is over at this position.
+    pub over: bool,
+    /// Every move, in the order the rules list them.
+    pub moves: Vec<MoveAnswer>,
+}
+
+impl<P: Key> Solution<P> {
+    /// Number of positions.
+    pub fn positions(&self) -> u64 {
+        self.index.len()
+    }
+
+    /// Win / loss / draw totals over all positions.
+    pub fn counts(&self) -> Counts {
+        self.table.counts()
+    }
+
+    /// The value and depth of `position` (any image of it), `None` if the
+    /// start does not reach it.
+    pub fn lookup<R: Rules<Position = P>>(
+        &self,
+        rules: &R,
+        position: P,
+    ) -> Option<(Outcome, Option<u32>)> {
+        let state = self.index.find(&canonical(rules, position, &mut Vec::new()))?;
+        Some((self.table.outcome(state), self.table.depth(state)))
+    }
+
+    /// The answer for `position`.
+    pub fn answer<R: Rules<Position = P>>(&self, rules: &R, position: P) -> OwnAnswer {
+        let found = self.lookup(rules, position);
+        let over = rules.outcome(&position).is_some();
+        let mut children = Vec::new();
+        if !over {
+            rules.moves(&position, &mut children);
+        }
+        let (value, depth) = match found {
+            Some((value, depth)) => (Some(value), depth),
+            None => (None, None),
+        };
+        let moves = children
+            .iter()
+            .enumerate()
+            .map(|(i, child)| {
+                let (mine, plies) = match self.lookup(rules, *child) {
+                    Some((theirs, d)) => (Some(theirs.flip()), d.map(|d| d + 1)),
+                    None => (None, None),
+                };
+                MoveAnswer {
+                    notation: rules.move_name(&position, i, child),
+                    value: mine,
+                    depth: plies,
+                    score: None,
+                    best: match (value, mine) {
+                        (Some(v), Some(m)) => keeps(v, depth, m, plies),
+                        _ => false,
+                    },
+                }
+            })
+            .collect();
+        OwnAnswer {
+            game: rules.name(),
+            key: position.to_hex(),
+            position: rules.render(&position),
+            value,
+            depth,
+            over,
+            moves,
+        }
+    }
+
+    /// The position reached from the start by `moves`, named as
+    /// [`Rules::move_name`] names them, separated by spaces.
+    pub fn play_moves<R: Rules<Position = P>>(&self, rules: &R, moves: &str) -> Result<P> {
+        play_moves(rules, moves)
+    }
+}
+
+/// The position reached from the start by `moves` (names as
+/// [`Rules::move_name`] gives them, separated by spaces or commas).
+pub fn play_moves<R: Rules>(rules: &R, moves: &str) -> Result<R::Position> {
+    let mut position = rules.start();
+    let mut children = Vec::new();
+    for (ply, word) in moves
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        if rules.outcome(&position).is_some() {
+            return Err(Error::InvalidInput(format!(
+                "move {} ({word}): the game is already over",
+                ply + 1
+            )));
+        }
+        children.clear();
+        rules.moves(&position, &mut children);
+        let chosen = children
+            .iter()
+            .enumerate()
+            .find(|(i, child)| rules.move_name(&position, *i, child) == word);
+        let Some((_, child)) = chosen else {
+            let legal: Vec<String> = children
+                .iter()
+                .enumerate()
+                .map(|(i, c)| rules.move_name(&position, i, c))
+                .collect();
+            return Err(Error::InvalidInput(format!(
+                "move {} ({word}) is not legal here; the moves are: {}",
+                ply + 1,
+                legal.join(" ")
+            )));
+        };
+        position = *child;
+    }
+    Ok(position)
+}
