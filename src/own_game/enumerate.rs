@@ -58,23 +58,25 @@ pub struct Reached<P> {
 /// Enumerates every position reachable from `rules.start()`.
 ///
 /// `later_bytes_per_position` is what the stages after this one will need
-/// per position: the budget is checked at every ply against the seen set
-/// and that, so a game too large for `budget` is refused as soon as its
-/// positions so far show it, before the set grows past the budget.
+/// per position (the seen set is gone by then): the budget is checked at
+/// every ply against the larger of the seen set and that, so a game too
+/// large for `budget` is refused as soon as its positions so far show it,
+/// before the set grows past the budget.
 pub fn enumerate<R: Rules>(
     rules: &R,
     budget: &Budget,
     progress: &dyn Progress,
     later_bytes_per_position: u64,
 ) -> Result<Reached<R::Position>> {
-    let shards: Vec<Mutex<FxHashSet<R::Position>>> =
-        (0..SHARDS).map(|_| Mutex::new(FxHashSet::default())).collect();
+    let shards: Vec<Mutex<FxHashSet<R::Position>>> = (0..SHARDS)
+        .map(|_| Mutex::new(FxHashSet::default()))
+        .collect();
     let start = canonical(rules, rules.start(), &mut Vec::new());
     lock(&shards[shard_of(&start)]).insert(start);
     let mut frontier = vec![vec![start]];
     let mut plies = Vec::new();
     let mut seen = 0u64;
-    let per_position = seen_bytes_per_position(R::Position::BYTES) + later_bytes_per_position;
+    let per_position = seen_bytes_per_position(R::Position::BYTES).max(later_bytes_per_position);
     progress.stage("positions", 0);
     while !frontier.is_empty() {
         let ply = plies.len() as u32;
@@ -94,12 +96,14 @@ pub fn enumerate<R: Rules>(
             ended,
         });
         progress.advance(positions);
-        progress.note(&format!("ply {ply}"));
+        progress.note(&format!("ply {ply}: {positions} positions, {seen} in all"));
         frontier = expand(rules, &frontier, &shards);
     }
     let mut all = Vec::with_capacity(seen as usize);
     for shard in shards {
-        let set = shard.into_inner().unwrap_or_else(|poison| poison.into_inner());
+        let set = shard
+            .into_inner()
+            .unwrap_or_else(|poison| poison.into_inner());
         all.extend(set);
     }
     Ok(Reached {

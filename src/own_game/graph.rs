@@ -40,7 +40,10 @@ enum Predecessors {
     Unmoves,
     /// A reverse graph: the parents of state `s` are
     /// `sources[offsets[s]..offsets[s + 1]]`.
-    Reverse { offsets: Vec<u64>, sources: Vec<u32> },
+    Reverse {
+        offsets: Vec<u64>,
+        sources: Vec<u32>,
+    },
 }
 
 /// A user game on its dense index.
@@ -51,12 +54,14 @@ pub struct OwnGraph<'a, R: Rules> {
     moves: Vec<u16>,
     max_moves: u32,
     edges: u64,
-    predecessors: Predecessors,
+    /// `None` for a graph built to check a table (moves only).
+    predecessors: Option<Predecessors>,
 }
 
-/// Bytes per state of the graph without its reverse edges (ends, move
-/// counts, and during the build an in-degree and an offset).
-pub const BYTES_PER_STATE: u64 = 1 + 2 + 4 + 8;
+/// Bytes per state of the graph without its reverse edges: its end, its
+/// move count and its row's offset (and while the rows are laid out, an
+/// in-degree, gone before the rows are filled).
+pub const BYTES_PER_STATE: u64 = 1 + 2 + 8;
 
 /// Bytes per move of the reverse graph.
 pub const BYTES_PER_MOVE: u64 = 4;
@@ -68,6 +73,27 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         rules: &'a R,
         index: &'a KeyIndex<R::Position>,
         budget: &Budget,
+        progress: &dyn Progress,
+    ) -> Result<Self> {
+        let mut graph = Self::forward(rules, index, progress)?;
+        let edges = graph.edges;
+        graph.predecessors = Some(if R::UNMOVES {
+            Predecessors::Unmoves
+        } else {
+            budget.check(
+                &format!("the reverse graph of {} ({edges} moves)", rules.name()),
+                Bytes(edges.saturating_mul(BYTES_PER_MOVE)),
+            )?;
+            reverse_graph(rules, index, &graph.ends, edges, progress)?
+        });
+        Ok(graph)
+    }
+
+    /// The graph's ends and moves without its predecessors: what checking
+    /// a table needs. A child the index lacks is an error.
+    pub fn forward(
+        rules: &'a R,
+        index: &'a KeyIndex<R::Position>,
         progress: &dyn Progress,
     ) -> Result<Self> {
         let states = index.len() as usize;
@@ -100,15 +126,6 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         progress.advance(states as u64);
         let max_moves = moves.par_iter().map(|&m| u32::from(m)).max().unwrap_or(0);
         let edges: u64 = moves.par_iter().map(|&m| u64::from(m)).sum();
-        let predecessors = if R::UNMOVES {
-            Predecessors::Unmoves
-        } else {
-            budget.check(
-                &format!("the reverse graph of {} ({edges} moves)", rules.name()),
-                Bytes(edges.saturating_mul(BYTES_PER_MOVE)),
-            )?;
-            reverse_graph(rules, index, &ends, edges, progress)?
-        };
         Ok(Self {
             rules,
             index,
@@ -116,7 +133,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
             moves,
             max_moves,
             edges,
-            predecessors,
+            predecessors: None,
         })
     }
 
@@ -163,10 +180,10 @@ fn children<R: Rules>(
         let child = canonical(rules, scratch.positions[i], &mut scratch.images);
         let Some(found) = index.find(&child) else {
             return Err(Error::InvalidInput(format!(
-                "the rules of {} are not deterministic: a move of position {} leads to {}, \
-                 which the enumeration did not reach",
-                rules.name(),
+                "a move of position {} of {} leads to {}, which is not among its positions \
+                 (rules that give other moves than when the positions were enumerated?)",
                 position.to_hex(),
+                rules.name(),
                 child.to_hex()
             )));
         };
@@ -232,22 +249,26 @@ fn reverse_graph<R: Rules>(
         degrees[child as usize].fetch_add(1, Relaxed);
     })?;
     progress.advance(states as u64);
-    let mut offsets = Vec::with_capacity(states + 1);
+    // Each state's cursor starts at the end of its row and is taken down
+    // one slot a parent, so when the rows are full it is the row's start.
     let mut total = 0u64;
-    offsets.push(0);
-    for degree in &degrees {
-        total += u64::from(degree.load(Relaxed));
-        offsets.push(total);
-    }
+    let cursors: Vec<AtomicU64> = degrees
+        .iter()
+        .map(|degree| {
+            total += u64::from(degree.load(Relaxed));
+            AtomicU64::new(total)
+        })
+        .collect();
     debug_assert_eq!(total, edges);
-    let cursors: Vec<AtomicU64> = offsets[..states].iter().map(|&o| AtomicU64::new(o)).collect();
     drop(degrees);
     let sources: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
     for_each_edge(rules, index, ends, |parent, child| {
-        let slot = cursors[child as usize].fetch_add(1, Relaxed);
+        let slot = cursors[child as usize].fetch_sub(1, Relaxed) - 1;
         sources[slot as usize].store(parent, Relaxed);
     })?;
     progress.advance(states as u64);
+    let mut offsets: Vec<u64> = cursors.into_iter().map(AtomicU64::into_inner).collect();
+    offsets.push(edges);
     let sources = sources.into_iter().map(AtomicU32::into_inner).collect();
     Ok(Predecessors::Reverse { offsets, sources })
 }
@@ -304,10 +325,10 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
 
     fn structure_bytes(&self) -> u64 {
         let reverse = match &self.predecessors {
-            Predecessors::Unmoves => 0,
-            Predecessors::Reverse { offsets, sources } => {
+            Some(Predecessors::Reverse { offsets, sources }) => {
                 (offsets.len() * 8 + sources.len() * 4) as u64
             }
+            _ => 0,
         };
         (self.ends.len() * 3) as u64 + reverse
     }
@@ -323,13 +344,14 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
 
     fn for_each_unmove(&self, state: u64, mut visit: impl FnMut(u64, u32)) {
         match &self.predecessors {
-            Predecessors::Reverse { offsets, sources } => {
+            None => debug_assert!(false, "a graph built without predecessors is not solved"),
+            Some(Predecessors::Reverse { offsets, sources }) => {
                 let row = offsets[state as usize] as usize..offsets[state as usize + 1] as usize;
                 for &parent in &sources[row] {
                     visit(u64::from(parent), u32::from(self.moves[parent as usize]));
                 }
             }
-            Predecessors::Unmoves => {
+            Some(Predecessors::Unmoves) => {
                 for parent in self.parents(state) {
                     visit(parent, u32::from(self.moves[parent as usize]));
                 }

@@ -20,8 +20,10 @@
 //! A solved game is a [`solve::Solution`]: sorted keys, values and depths,
 //! the counts of positions by the ply at which they are first reached.
 
+pub mod certify;
 pub mod contract;
 pub mod enumerate;
+pub mod file;
 pub mod graph;
 pub mod index;
 pub mod key;

@@ -102,7 +102,9 @@ impl<P: Key> Solution<P> {
         rules: &R,
         position: P,
     ) -> Option<(Outcome, Option<u32>)> {
-        let state = self.index.find(&canonical(rules, position, &mut Vec::new()))?;
+        let state = self
+            .index
+            .find(&canonical(rules, position, &mut Vec::new()))?;
         Some((self.table.outcome(state), self.table.depth(state)))
     }
 

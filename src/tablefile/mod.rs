@@ -53,13 +53,16 @@ pub use parted::MappedGravity;
 /// blocks (`gravity.rs`).
 pub const GRAVITY_ENCODING: u32 = 7;
 
+/// The game kind of a table of a game of your own (`src/own_game/file.rs`).
+pub const OWN_GAME_KIND: u32 = 8;
+
 /// The first eight bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"RETROGRD";
 /// The format this build writes and reads; bumped on any change of layout.
 pub const FORMAT_VERSION: u32 = 1;
 
-const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8;
-const TRAILER_BYTES: usize = 4 + 8;
+pub(crate) const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8;
+pub(crate) const TRAILER_BYTES: usize = 4 + 8;
 
 /// Which game a table solves, with everything needed to rebuild it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,6 +246,11 @@ impl SavedGame {
             7 => serde_json::from_value(p["numbers"].clone())
                 .map(|numbers| SavedGame::Ends { numbers })
                 .map_err(|e| format!("parameter numbers: {e}")),
+            OWN_GAME_KIND => Err(format!(
+                "a table of a game of your own ({}); open it with the program that \
+                 defines its rules (retrograde::own::load)",
+                p["game"].as_str().unwrap_or("unnamed")
+            )),
             other => Err(format!("unknown game kind {other}")),
         }
     }
@@ -307,7 +315,7 @@ impl<W: Write> Write for Summing<W> {
 }
 
 /// A writer that keeps the checksum of everything written through it.
-struct Summing<W: Write> {
+pub(crate) struct Summing<W: Write> {
     inner: W,
     sum: StreamChecksum,
     written: u64,
@@ -317,6 +325,16 @@ impl<W: Write> Summing<W> {
     /// A writer to `out` that has written the header of a file of `game`
     /// in `encoding` holding `states` states, and its `PARM` section.
     fn head(out: W, game: &SavedGame, encoding: u32, states: u64) -> std::io::Result<Self> {
+        let mut w = Self::header(out, game.kind(), encoding, states)?;
+        let mut counted = Counter(0);
+        game.write_parameters(&mut counted)?;
+        w.section(b"PARM", counted.0, |w| Ok(game.write_parameters(w)?))?;
+        Ok(w)
+    }
+
+    /// A writer to `out` that has written a file's header: the magic, the
+    /// version, `kind`, `encoding` and `states` (the parameters come next).
+    pub(crate) fn header(out: W, kind: u32, encoding: u32, states: u64) -> std::io::Result<Self> {
         let mut w = Summing {
             inner: out,
             sum: StreamChecksum::default(),
@@ -324,19 +342,16 @@ impl<W: Write> Summing<W> {
         };
         w.put(MAGIC)?;
         w.put(&FORMAT_VERSION.to_le_bytes())?;
-        w.put(&game.kind().to_le_bytes())?;
+        w.put(&kind.to_le_bytes())?;
         w.put(&encoding.to_le_bytes())?;
         w.put(&0u32.to_le_bytes())?;
         w.put(&states.to_le_bytes())?;
-        let mut counted = Counter(0);
-        game.write_parameters(&mut counted)?;
-        w.section(b"PARM", counted.0, |w| Ok(game.write_parameters(w)?))?;
         Ok(w)
     }
 
     /// Ends the file with the checksum trailer; returns the bytes of the
     /// whole file.
-    fn trailer(mut self) -> std::io::Result<u64> {
+    pub(crate) fn trailer(mut self) -> std::io::Result<u64> {
         let sum = self.sum.value();
         self.inner.write_all(b"CSUM")?;
         self.inner.write_all(&sum.to_le_bytes())?;
@@ -344,7 +359,7 @@ impl<W: Write> Summing<W> {
         Ok(self.written + TRAILER_BYTES as u64)
     }
 
-    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+    pub(crate) fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.sum.update(bytes);
         self.written += bytes.len() as u64;
         self.inner.write_all(bytes)
@@ -352,7 +367,7 @@ impl<W: Write> Summing<W> {
 
     /// A section's tag and length, then its content from `body`, which
     /// must write exactly `len` bytes.
-    fn section(
+    pub(crate) fn section(
         &mut self,
         tag: &[u8; 4],
         len: u64,
@@ -366,7 +381,7 @@ impl<W: Write> Summing<W> {
         Ok(())
     }
 
-    fn words(&mut self, words: &[u64]) -> std::io::Result<()> {
+    pub(crate) fn words(&mut self, words: &[u64]) -> std::io::Result<()> {
         for chunk in words.chunks(1024) {
             let bytes: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
             self.put(&bytes)?;
@@ -374,7 +389,7 @@ impl<W: Write> Summing<W> {
         Ok(())
     }
 
-    fn json(&mut self, tag: &[u8; 4], value: &Value) -> std::io::Result<()> {
+    pub(crate) fn json(&mut self, tag: &[u8; 4], value: &Value) -> std::io::Result<()> {
         let text = value.to_string();
         self.section(tag, text.len() as u64, |w| w.put(text.as_bytes()))
     }
@@ -464,7 +479,7 @@ pub fn save(path: &Path, game: &SavedGame, table: &SavedTable) -> Result<u64> {
 
 /// Writes a file to `path` atomically through a buffer with `write`,
 /// which returns the bytes it wrote; returns them.
-fn save_with(
+pub(crate) fn save_with(
     path: &Path,
     write: impl FnOnce(std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<u64>,
 ) -> Result<u64> {
@@ -490,7 +505,7 @@ pub fn load(path: &Path) -> Result<(SavedGame, SavedTable)> {
     decode(&bytes).map_err(|e| rename(e, path))
 }
 
-fn rename(err: Error, path: &Path) -> Error {
+pub(crate) fn rename(err: Error, path: &Path) -> Error {
     match err {
         Error::BadTableFile { why, .. } => Error::BadTableFile {
             path: path.display().to_string(),
@@ -501,13 +516,13 @@ fn rename(err: Error, path: &Path) -> Error {
 }
 
 /// Bounds-checked reading of the file's bytes.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &str) -> std::result::Result<&'a [u8], String> {
+    pub(crate) fn take(&mut self, n: usize, what: &str) -> std::result::Result<&'a [u8], String> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
         let end = end.ok_or_else(|| format!("truncated: {what} runs past the end of the file"))?;
         let slice = &self.bytes[self.at..end];
@@ -515,19 +530,19 @@ impl<'a> Reader<'a> {
         Ok(slice)
     }
 
-    fn u32(&mut self, what: &str) -> std::result::Result<u32, String> {
+    pub(crate) fn u32(&mut self, what: &str) -> std::result::Result<u32, String> {
         Ok(u32::from_le_bytes(
             self.take(4, what)?.try_into().expect("4 bytes"),
         ))
     }
 
-    fn u64(&mut self, what: &str) -> std::result::Result<u64, String> {
+    pub(crate) fn u64(&mut self, what: &str) -> std::result::Result<u64, String> {
         Ok(u64::from_le_bytes(
             self.take(8, what)?.try_into().expect("8 bytes"),
         ))
     }
 
-    fn section(
+    pub(crate) fn section(
         &mut self,
         tag: &[u8; 4],
         expected_len: Option<u64>,
@@ -549,7 +564,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn words_of(bytes: &[u8]) -> Vec<u64> {
+pub(crate) fn words_of(bytes: &[u8]) -> Vec<u64> {
     bytes
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))

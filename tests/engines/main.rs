@@ -17,4 +17,5 @@ mod mnk_counts_by_lines;
 mod mnk_differential;
 mod mnk_published;
 mod mnk_threads;
+mod own_games;
 mod symbolic;

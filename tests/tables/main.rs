@@ -9,6 +9,7 @@ mod forged_tables;
 mod gravity_file;
 mod library_api;
 mod out_file;
+mod own_table;
 mod query_positions;
 mod symbolic_forgeries;
 mod tablefile;

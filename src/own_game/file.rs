@@ -1,0 +1,267 @@
+//! A user game's table on disk: the container every table file uses
+//! (`RETROGRD`, version 1, sections, a checksum trailer; docs/FORMAT.md)
+//! with game kind 8 and index encoding 10: the sorted keys, then the
+//! values and depths of the states in key order.
+//!
+//! A table is read back only with the rules it was made from (the same
+//! name and key width), and certified against them before it answers
+//! (see [`super::certify`]).
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::enumerate::PlyCount;
+use super::index::KeyIndex;
+use super::solve::Solution;
+use super::{certify::certify, Key, Rules};
+use crate::checksum::Checksum;
+use crate::error::{Error, Result};
+use crate::game::table::{code, OutcomeTable};
+use crate::memory::{Budget, Bytes};
+use crate::runtime::progress::Progress;
+use crate::tablefile::{
+    rename, save_with, words_of, Reader, Summing, FORMAT_VERSION, HEADER_BYTES, MAGIC,
+    OWN_GAME_KIND, TRAILER_BYTES,
+};
+
+/// The index encoding of a user game's table: sorted keys.
+pub const OWN_ENCODING: u32 = 10;
+
+/// Writes `solution` of `rules` to `path` atomically; returns the file's
+/// size. The caller checks the path first (`disk::check_table_output`).
+pub fn save<R: Rules>(path: &Path, rules: &R, solution: &Solution<R::Position>) -> Result<u64> {
+    save_with(path, |out| {
+        let states = solution.positions();
+        let mut w = Summing::header(out, OWN_GAME_KIND, OWN_ENCODING, states)?;
+        w.json(
+            b"PARM",
+            &json!({"game": rules.name(), "key_bytes": R::Position::BYTES}),
+        )?;
+        let plies: Vec<[u64; 2]> = solution
+            .plies
+            .iter()
+            .map(|p| [p.positions, p.ended])
+            .collect();
+        w.json(b"SUMM", &json!({"plies": plies, "moves": solution.moves}))?;
+        let width = R::Position::BYTES;
+        w.section(b"KEYS", states * width as u64, |w| {
+            let mut buffer = vec![0u8; width * 4096];
+            for chunk in solution.index.keys().chunks(4096) {
+                for (key, out) in chunk.iter().zip(buffer.chunks_mut(width)) {
+                    key.write(out);
+                }
+                w.put(&buffer[..chunk.len() * width])?;
+            }
+            Ok(())
+        })?;
+        let values = solution.table.value_words();
+        w.section(b"VALS", values.len() as u64 * 8, |w| w.words(values))?;
+        w.section(b"DEPT", states * 4, |w| {
+            for chunk in solution.table.depths().chunks(4096) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|d| d.to_le_bytes()).collect();
+                w.put(&bytes)?;
+            }
+            Ok(())
+        })?;
+        w.trailer()
+    })
+}
+
+/// Bytes of memory reading a table of `states` positions needs besides
+/// the file itself: the keys and their index, values, depths, and the
+/// check's per-state bytes.
+fn load_bytes(states: u64, key_bytes: usize) -> u64 {
+    states.saturating_mul(key_bytes as u64 + 4 + 4 + 1 + 3 + 1)
+}
+
+/// Reads the table at `path`, made from `rules`, and certifies it against
+/// them (every position reached, every value from its children); a file
+/// that is damaged, edited, or of other rules is refused.
+pub fn load<R: Rules>(
+    path: &Path,
+    rules: &R,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<Solution<R::Position>> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    budget.check(
+        &format!("reading the table {}", path.display()),
+        Bytes(size.saturating_mul(2)),
+    )?;
+    let bytes = crate::files::read_regular(path)?;
+    let bad = |why: String| {
+        rename(
+            Error::BadTableFile {
+                path: String::new(),
+                why,
+            },
+            path,
+        )
+    };
+    let parts = decode::<R::Position>(&bytes, &rules.name()).map_err(bad)?;
+    drop(bytes);
+    budget.check(
+        &format!("checking the table {}", path.display()),
+        Bytes(load_bytes(parts.index.len(), R::Position::BYTES)),
+    )?;
+    certify(
+        rules,
+        &parts.index,
+        &parts.table,
+        &parts.plies,
+        parts.moves,
+        progress,
+    )
+    .map_err(|why| {
+        bad(format!(
+            "the table does not follow from the rules of {}: {why}",
+            rules.name()
+        ))
+    })?;
+    Ok(Solution {
+        name: rules.name(),
+        index: parts.index,
+        table: parts.table,
+        plies: parts.plies,
+        moves: parts.moves,
+    })
+}
+
+/// What a file holds, read and checked for its form only.
+struct Parts<P> {
+    index: KeyIndex<P>,
+    table: OutcomeTable,
+    plies: Vec<PlyCount>,
+    moves: u64,
+}
+
+fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, String> {
+    if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
+        return Err(format!(
+            "truncated: {} bytes is too short for a table file",
+            bytes.len()
+        ));
+    }
+    if &bytes[..8] != MAGIC {
+        return Err("not a retrograde table file (wrong magic bytes)".into());
+    }
+    let body = bytes.len() - TRAILER_BYTES;
+    if &bytes[body..body + 4] != b"CSUM" {
+        return Err("truncated or damaged: the checksum trailer is missing".into());
+    }
+    let stored = u64::from_le_bytes(bytes[body + 4..].try_into().expect("8 bytes"));
+    if Checksum::default().bytes(&bytes[..body]).value() != stored {
+        return Err("corrupted: the checksum does not match the contents".into());
+    }
+    let mut r = Reader {
+        bytes: &bytes[..body],
+        at: 8,
+    };
+    let version = r.u32("version")?;
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "format version {version}, but this build reads version {FORMAT_VERSION}"
+        ));
+    }
+    let (kind, encoding) = (r.u32("kind")?, r.u32("index encoding")?);
+    if kind != OWN_GAME_KIND || encoding != OWN_ENCODING {
+        return Err(format!(
+            "not a table of a game of your own (game kind {kind}, encoding {encoding}); \
+             `retrograde query` reads it"
+        ));
+    }
+    let _reserved = r.u32("reserved")?;
+    let states = r.u64("state count")?;
+    let parameters: Value = serde_json::from_slice(r.section(b"PARM", None)?)
+        .map_err(|e| format!("parameters are not JSON: {e}"))?;
+    if parameters["game"].as_str() != Some(name) {
+        return Err(format!(
+            "a table of {}, not of {name}",
+            parameters["game"].as_str().unwrap_or("an unnamed game")
+        ));
+    }
+    if parameters["key_bytes"].as_u64() != Some(P::BYTES as u64) {
+        return Err(format!(
+            "its positions are {} bytes, those of {name} {}",
+            parameters["key_bytes"],
+            P::BYTES
+        ));
+    }
+    let key_bytes = states
+        .checked_mul(P::BYTES as u64)
+        .filter(|&b| b <= bytes.len() as u64)
+        .ok_or_else(|| format!("the header claims {states} positions, more than the file holds"))?;
+    let summary: Value = serde_json::from_slice(r.section(b"SUMM", None)?)
+        .map_err(|e| format!("the summary is not JSON: {e}"))?;
+    let (plies, moves) = read_summary(&summary)?;
+    let keys: Vec<P> = r
+        .section(b"KEYS", Some(key_bytes))?
+        .chunks_exact(P::BYTES)
+        .map(P::read)
+        .collect();
+    if let Some(at) = keys.windows(2).position(|w| w[0] >= w[1]) {
+        return Err(format!(
+            "the positions are not in strictly increasing order at {}",
+            at + 1
+        ));
+    }
+    let words = (2 * states).div_ceil(64);
+    let values = words_of(r.section(b"VALS", Some(words * 8))?);
+    let depths: Vec<u32> = r
+        .section(b"DEPT", Some(states * 4))?
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    if r.at != body {
+        return Err(format!("{} bytes follow the last section", body - r.at));
+    }
+    check_values(&values, states)?;
+    Ok(Parts {
+        index: KeyIndex::from_sorted(keys),
+        table: OutcomeTable::from_parts(values, depths),
+        plies,
+        moves,
+    })
+}
+
+fn read_summary(summary: &Value) -> std::result::Result<(Vec<PlyCount>, u64), String> {
+    let moves = summary["moves"]
+        .as_u64()
+        .ok_or("the summary has no count of moves")?;
+    let plies = summary["plies"]
+        .as_array()
+        .ok_or("the summary has no counts by ply")?
+        .iter()
+        .enumerate()
+        .map(|(ply, pair)| {
+            match pair
+                .as_array()
+                .map(|p| (p.len(), p[0].as_u64(), p.get(1).and_then(Value::as_u64)))
+            {
+                Some((2, Some(positions), Some(ended))) => Ok(PlyCount {
+                    ply: ply as u32,
+                    positions,
+                    ended,
+                }),
+                _ => Err(format!("the summary's ply {ply} is not a pair of counts")),
+            }
+        })
+        .collect::<std::result::Result<_, String>>()?;
+    Ok((plies, moves))
+}
+
+/// Every state has a value (no `00`), and the bits past the last are 0.
+fn check_values(words: &[u64], states: u64) -> std::result::Result<(), String> {
+    for state in 0..states {
+        let bits = (words[(state / 32) as usize] >> (2 * (state % 32))) & 0b11;
+        if bits == code::UNKNOWN {
+            return Err(format!("position {state} has no value"));
+        }
+    }
+    let used = 2 * states % 64;
+    if used != 0 && words.last().is_some_and(|&w| w >> used != 0) {
+        return Err("bits are set past the last position".into());
+    }
+    Ok(())
+}

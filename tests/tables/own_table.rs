@@ -1,0 +1,187 @@
+//! A user game's table file (`retrograde::own::{save, load}`): the round
+//! trip, and every forgery an editor who knows the format could make —
+//! checksum recomputed — refused by the certification against the rules.
+
+use std::path::PathBuf;
+
+use retrograde::disk::Checksum;
+use retrograde::host::{Budget, Silent};
+use retrograde::language::Outcome;
+use retrograde::own::{load, save, solve, Rules};
+
+/// Tic-tac-toe as a user would write it: two bits a cell (1 for X, 2 for
+/// O); whose turn it is follows from the stones.
+pub struct TicTacToe;
+
+const LINES: [[u32; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+fn cell(board: u32, c: u32) -> u32 {
+    (board >> (2 * c)) & 3
+}
+
+fn stones(board: u32) -> u32 {
+    (0..9).filter(|&c| cell(board, c) != 0).count() as u32
+}
+
+impl Rules for TicTacToe {
+    type Position = u32;
+    fn name(&self) -> String {
+        "tic-tac-toe".into()
+    }
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, board: &u32, children: &mut Vec<u32>) {
+        let stone = 1 + stones(*board) % 2;
+        for c in 0..9 {
+            if cell(*board, c) == 0 {
+                children.push(board | stone << (2 * c));
+            }
+        }
+    }
+    fn outcome(&self, board: &u32) -> Option<Outcome> {
+        let last = 2 - stones(*board) % 2; // the stone of who just moved
+        if LINES
+            .iter()
+            .any(|l| l.iter().all(|&c| cell(*board, c) == last))
+        {
+            Some(Outcome::Loss)
+        } else if stones(*board) == 9 {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+    fn move_name(&self, from: &u32, _: usize, to: &u32) -> String {
+        let c = (0..9).find(|&c| cell(*from, c) != cell(*to, c)).unwrap();
+        format!("{}{}", (b'a' + (c % 3) as u8) as char, c / 3 + 1)
+    }
+}
+
+fn dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("retrograde-own-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The file's sections: (tag, offset of the body, length).
+fn sections(bytes: &[u8]) -> Vec<([u8; 4], usize, usize)> {
+    let mut at = 32;
+    let mut out = Vec::new();
+    while at < bytes.len() - 12 {
+        let tag: [u8; 4] = bytes[at..at + 4].try_into().unwrap();
+        let len = u64::from_le_bytes(bytes[at + 4..at + 12].try_into().unwrap()) as usize;
+        out.push((tag, at + 12, len));
+        at += 12 + len;
+    }
+    out
+}
+
+fn body<'a>(bytes: &'a mut [u8], tag: &[u8; 4]) -> &'a mut [u8] {
+    let (_, at, len) = sections(bytes).into_iter().find(|s| &s.0 == tag).unwrap();
+    &mut bytes[at..at + len]
+}
+
+/// Recomputes the trailer's checksum, as a forger would.
+fn reseal(bytes: &mut [u8]) {
+    let body = bytes.len() - 12;
+    let sum = Checksum::default().bytes(&bytes[..body]).value();
+    bytes[body + 4..].copy_from_slice(&sum.to_le_bytes());
+}
+
+#[test]
+fn tic_tac_toe_written_by_a_user_has_5478_positions_and_its_table_round_trips() {
+    let solution = solve(&TicTacToe).unwrap();
+    assert_eq!(solution.positions(), 5_478);
+    assert_eq!(solution.lookup(&TicTacToe, 0), Some((Outcome::Draw, None)));
+    let path = dir().join("ttt.rgt");
+    save(&path, &TicTacToe, &solution).unwrap();
+    let back = load(&path, &TicTacToe, &Budget::unlimited(), &Silent).unwrap();
+    assert_eq!(back.index.keys(), solution.index.keys());
+    assert_eq!(back.table, solution.table);
+    assert_eq!(back.plies, solution.plies);
+    // X in a corner, O beside it: X wins in 5 plies, b2 among the best.
+    let position = retrograde::own::play_moves(&TicTacToe, "a1 b1").unwrap();
+    let answer = back.answer(&TicTacToe, position);
+    assert_eq!((answer.value, answer.depth), (Some(Outcome::Win), Some(5)));
+    assert!(answer.moves.iter().any(|m| m.best && m.notation == "b2"));
+}
+
+#[test]
+fn every_forged_table_is_refused() {
+    let solution = solve(&TicTacToe).unwrap();
+    let path = dir().join("forge.rgt");
+    save(&path, &TicTacToe, &solution).unwrap();
+    let genuine = std::fs::read(&path).unwrap();
+    let won = (0..solution.positions())
+        .find(|&s| solution.table.outcome(s) == Outcome::Win && solution.table.depth(s) == Some(3))
+        .unwrap() as usize;
+    type Forgery = Box<dyn Fn(&mut Vec<u8>)>;
+    let forgeries: Vec<(&str, Forgery)> = vec![
+        (
+            "a win made a loss",
+            Box::new(move |b| body(b, b"VALS")[won / 4] ^= 0b11 << (2 * (won % 4))),
+        ),
+        (
+            "a depth changed",
+            Box::new(move |b| body(b, b"DEPT")[4 * won] += 2),
+        ),
+        (
+            "a count by ply changed",
+            Box::new(|b| {
+                let summary = body(b, b"SUMM");
+                let text = String::from_utf8(summary.to_vec()).unwrap();
+                let forged = text.replacen("[9,0]", "[8,1]", 1);
+                assert_ne!(text, forged);
+                summary.copy_from_slice(forged.as_bytes());
+            }),
+        ),
+        (
+            "a position replaced by one the start does not reach",
+            Box::new(|b| {
+                let keys = body(b, b"KEYS");
+                let last = keys.len() - 4;
+                keys[last..].copy_from_slice(&0x3ffff_u32.to_be_bytes());
+            }),
+        ),
+        (
+            "another game's name",
+            Box::new(|b| {
+                let parameters = body(b, b"PARM");
+                let text = String::from_utf8(parameters.to_vec()).unwrap();
+                parameters.copy_from_slice(text.replace("tic-tac-toe", "tic-tac-tow").as_bytes());
+            }),
+        ),
+    ];
+    for (what, forge) in forgeries {
+        let mut bytes = genuine.clone();
+        forge(&mut bytes);
+        reseal(&mut bytes);
+        std::fs::write(&path, &bytes).unwrap();
+        let refused = load(&path, &TicTacToe, &Budget::unlimited(), &Silent);
+        let why = refused
+            .err()
+            .unwrap_or_else(|| panic!("{what}: accepted"))
+            .to_string();
+        assert!(why.contains("forge.rgt"), "{what}: {why}");
+        eprintln!("{what}: {why}");
+    }
+    // Damage without a new checksum is refused by the checksum.
+    let mut bytes = genuine.clone();
+    bytes[100] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let why = load(&path, &TicTacToe, &Budget::unlimited(), &Silent)
+        .err()
+        .unwrap();
+    assert!(why.to_string().contains("checksum"), "{why}");
+    std::fs::remove_file(&path).unwrap();
+}
