@@ -693,4 +693,33 @@ mod tests {
             assert_eq!(mine, theirs);
         }
     }
+
+    #[test]
+    fn the_rules_keep_the_engine_s_contract() {
+        let report = retrograde::own::check_contract(Dobutsu::rules(), 20_000).unwrap();
+        assert_eq!(report.positions, 20_000);
+        assert!(report.images > 0);
+    }
+
+    /// Tanaka (2009): 246,803,167 positions; 99,485,568 in play, of which
+    /// 56,474,473 won, 2,682,700 drawn and 40,328,395 lost for the mover;
+    /// the start lost for sente in 78 plies. About 15 minutes and 12 GiB
+    /// on 2 cores: `cargo test --release --example dobutsu -- --ignored`.
+    #[test]
+    #[ignore]
+    fn the_published_figures() {
+        let rules = Dobutsu::rules();
+        let solution = retrograde::own::solve(rules).unwrap();
+        let figures = PublishedFigures::of(&solution);
+        assert_eq!(figures.counted, 246_803_167);
+        assert_eq!(
+            figures.in_play,
+            [99_485_568, 56_474_473, 2_682_700, 40_328_395]
+        );
+        assert_eq!(figures.over, 246_803_167 - 99_485_568);
+        assert_eq!(
+            solution.lookup(rules, rules.start()),
+            Some((Outcome::Loss, Some(78)))
+        );
+    }
 }

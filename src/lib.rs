@@ -173,7 +173,7 @@ pub mod language {
     //! solve is an [`OutcomeTable`].
 
     pub use crate::board::BoardSize;
-    pub use crate::game::table::{retrograde_bytes, OutcomeTable};
+    pub use crate::game::table::{retrograde_bytes, Counts, OutcomeTable};
     pub use crate::game::{GameValue, Outcome, RankedGame};
     pub use crate::position::answer::{
         answer, answer_with, plies, pons_score, render, Lookup, MoveDetail, Oracle, PositionAnswer,
@@ -263,6 +263,7 @@ pub mod own {
     //! assert_eq!(solution.lookup(&Take3(10), 10), Some((Outcome::Win, Some(5))));
     //! ```
 
+    pub use crate::own_game::contract::{check as check_contract, ContractReport};
     pub use crate::own_game::enumerate::PlyCount;
     pub use crate::own_game::file::{load, save};
     pub use crate::own_game::index::KeyIndex;

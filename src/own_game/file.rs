@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::enumerate::PlyCount;
-use super::index::KeyIndex;
+use super::index::{KeyIndex, MAX_POSITIONS};
 use super::solve::Solution;
 use super::{certify::certify, Key, Rules};
 use crate::checksum::Checksum;
@@ -72,7 +72,8 @@ pub fn save<R: Rules>(path: &Path, rules: &R, solution: &Solution<R::Position>) 
 /// the file itself: the keys and their index, values, depths, and the
 /// check's per-state bytes.
 fn load_bytes(states: u64, key_bytes: usize) -> u64 {
-    states.saturating_mul(key_bytes as u64 + 4 + 4 + 1 + 3 + 1)
+    KeyIndex::<u64>::bytes_for(states, key_bytes)
+        .saturating_add(states.saturating_mul(4 + 1 + 3 + 1))
 }
 
 /// Reads the table at `path`, made from `rules`, and certifies it against
@@ -186,6 +187,11 @@ fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, Str
             "its positions are {} bytes, those of {name} {}",
             parameters["key_bytes"],
             P::BYTES
+        ));
+    }
+    if states >= MAX_POSITIONS {
+        return Err(format!(
+            "the header claims {states} positions, more than an index holds"
         ));
     }
     let key_bytes = states

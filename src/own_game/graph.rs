@@ -75,7 +75,16 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
-        let mut graph = Self::forward(rules, index, progress)?;
+        // The moves are kept (4 bytes each) for the reverse graph while
+        // they and the reverse graph fit the budget; past that they are
+        // dropped and the reverse graph asks the rules again.
+        let keep = if R::UNMOVES {
+            0
+        } else {
+            let fixed = index.len().saturating_mul(BYTES_PER_STATE + 4);
+            budget.0 .0.saturating_sub(fixed) / (2 * BYTES_PER_MOVE)
+        };
+        let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
         let edges = graph.edges;
         graph.predecessors = Some(if R::UNMOVES {
             Predecessors::Unmoves
@@ -84,7 +93,15 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
                 &format!("the reverse graph of {} ({edges} moves)", rules.name()),
                 Bytes(edges.saturating_mul(BYTES_PER_MOVE)),
             )?;
-            reverse_graph(rules, index, &graph.ends, edges, progress)?
+            reverse_graph(
+                rules,
+                index,
+                &graph.ends,
+                &graph.moves,
+                edges,
+                kept,
+                progress,
+            )?
         });
         Ok(graph)
     }
@@ -96,16 +113,31 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         index: &'a KeyIndex<R::Position>,
         progress: &dyn Progress,
     ) -> Result<Self> {
+        Self::scan(rules, index, 0, progress).map(|(graph, _)| graph)
+    }
+
+    /// Asks the rules for every state's end and moves; keeps the moves
+    /// themselves (chunk by chunk, in state order) if there are at most
+    /// `keep` of them.
+    fn scan(
+        rules: &'a R,
+        index: &'a KeyIndex<R::Position>,
+        keep: u64,
+        progress: &dyn Progress,
+    ) -> Result<(Self, Option<Vec<Vec<u32>>>)> {
         let states = index.len() as usize;
         let mut ends = vec![end::PLAY; states];
         let mut moves = vec![0u16; states];
         progress.stage("moves", states as u64);
         let failure = FirstError::default();
-        ends.par_chunks_mut(CHUNK)
+        let kept_so_far = AtomicU64::new(0);
+        let kept: Vec<Option<Vec<u32>>> = ends
+            .par_chunks_mut(CHUNK)
             .zip(moves.par_chunks_mut(CHUNK))
             .enumerate()
-            .for_each(|(c, (ends, moves))| {
+            .map(|(c, (ends, moves))| {
                 let mut scratch = Scratch::default();
+                let mut children_here = Vec::new();
                 for (i, (end, count)) in ends.iter_mut().zip(moves.iter_mut()).enumerate() {
                     let state = (c * CHUNK + i) as u64;
                     match children(rules, index, state, &mut scratch) {
@@ -113,20 +145,29 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
                         Ok(Some(outcome)) => *end = end_code(outcome),
                         Err(e) => {
                             failure.record(e);
-                            return;
+                            return None;
                         }
                     }
                     match u16::try_from(scratch.indices.len()) {
                         Ok(n) => *count = n,
                         Err(_) => failure.record(too_many_moves(rules, index.key(state))),
                     }
+                    children_here.extend_from_slice(&scratch.indices);
                 }
-            });
+                let total = kept_so_far.fetch_add(children_here.len() as u64, Relaxed);
+                (total + children_here.len() as u64 <= keep).then_some(children_here)
+            })
+            .collect();
         failure.into_result()?;
         progress.advance(states as u64);
+        let kept: Option<Vec<Vec<u32>>> = if keep > 0 {
+            kept.into_iter().collect()
+        } else {
+            None
+        };
         let max_moves = moves.par_iter().map(|&m| u32::from(m)).max().unwrap_or(0);
         let edges: u64 = moves.par_iter().map(|&m| u64::from(m)).sum();
-        Ok(Self {
+        let graph = Self {
             rules,
             index,
             ends,
@@ -134,7 +175,8 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
             max_moves,
             edges,
             predecessors: None,
-        })
+        };
+        Ok((graph, kept))
     }
 
     /// Distinct moves of all states that do not end the game.
@@ -234,18 +276,30 @@ impl FirstError {
 
 /// The reverse graph: counts each state's parents, lays the rows out, then
 /// fills them (the order within a row may differ from run to run; the pass
-/// does not depend on it).
+/// does not depend on it). The moves come from `kept` (each chunk's
+/// children in state order) when the scan kept them, else from the rules.
 fn reverse_graph<R: Rules>(
     rules: &R,
     index: &KeyIndex<R::Position>,
     ends: &[u8],
+    moves: &[u16],
     edges: u64,
+    kept: Option<Vec<Vec<u32>>>,
     progress: &dyn Progress,
 ) -> Result<Predecessors> {
     let states = ends.len();
+    let each_edge = |visit: &(dyn Fn(u32, u32) + Sync)| -> Result<()> {
+        match &kept {
+            Some(chunks) => {
+                for_each_kept_edge(moves, chunks, visit);
+                Ok(())
+            }
+            None => for_each_edge(rules, index, ends, visit),
+        }
+    };
     let degrees: Vec<AtomicU32> = (0..states).map(|_| AtomicU32::new(0)).collect();
     progress.stage("reverse graph", 2 * states as u64);
-    for_each_edge(rules, index, ends, |_, child| {
+    each_edge(&|_, child| {
         degrees[child as usize].fetch_add(1, Relaxed);
     })?;
     progress.advance(states as u64);
@@ -262,15 +316,32 @@ fn reverse_graph<R: Rules>(
     debug_assert_eq!(total, edges);
     drop(degrees);
     let sources: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
-    for_each_edge(rules, index, ends, |parent, child| {
+    each_edge(&|parent, child| {
         let slot = cursors[child as usize].fetch_sub(1, Relaxed) - 1;
         sources[slot as usize].store(parent, Relaxed);
     })?;
+    drop(kept);
     progress.advance(states as u64);
     let mut offsets: Vec<u64> = cursors.into_iter().map(AtomicU64::into_inner).collect();
     offsets.push(edges);
     let sources = sources.into_iter().map(AtomicU32::into_inner).collect();
     Ok(Predecessors::Reverse { offsets, sources })
+}
+
+/// Calls `visit(parent, child)` for every move kept by the scan: chunk `c`
+/// holds the children of states `c·CHUNK…`, each state's in a run as long
+/// as its move count.
+fn for_each_kept_edge(moves: &[u16], chunks: &[Vec<u32>], visit: &(dyn Fn(u32, u32) + Sync)) {
+    chunks.par_iter().enumerate().for_each(|(c, children)| {
+        let mut at = 0;
+        for (i, &count) in moves[c * CHUNK..].iter().take(CHUNK).enumerate() {
+            let parent = (c * CHUNK + i) as u32;
+            for &child in &children[at..at + count as usize] {
+                visit(parent, child);
+            }
+            at += count as usize;
+        }
+    });
 }
 
 /// Calls `visit(parent, child)` for every distinct move of every state

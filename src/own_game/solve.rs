@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::enumerate::{enumerate, PlyCount};
 use super::graph::{OwnGraph, BYTES_PER_STATE};
-use super::index::KeyIndex;
+use super::index::{KeyIndex, MAX_POSITIONS};
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::table::{retrograde_bytes, Counts, OutcomeTable};
@@ -44,9 +44,17 @@ pub fn solve_within<R: Rules>(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<Solution<R::Position>> {
-    let key = R::Position::BYTES as u64;
-    let later = key + 4 + BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
+    let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES)
+        + BYTES_PER_STATE
+        + retrograde_bytes(1, u32::from(u16::MAX)).0;
     let reached = enumerate(rules, budget, progress, later)?;
+    let positions = reached.positions.len() as u64;
+    if positions >= MAX_POSITIONS {
+        return Err(Error::TooManyStates {
+            states: positions,
+            limit: MAX_POSITIONS - 1,
+        });
+    }
     let index = KeyIndex::new(reached.positions);
     let held = Bytes(index.heap_bytes());
     let graph = OwnGraph::build(rules, &index, &budget.after(held), progress)?;
@@ -149,12 +157,6 @@ impl<P: Key> Solution<P> {
             over,
             moves,
         }
-    }
-
-    /// The position reached from the start by `moves`, named as
-    /// [`Rules::move_name`] names them, separated by spaces.
-    pub fn play_moves<R: Rules<Position = P>>(&self, rules: &R, moves: &str) -> Result<P> {
-        play_moves(rules, moves)
     }
 }
 

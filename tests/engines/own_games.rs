@@ -479,3 +479,58 @@ fn nim_can_i_win_and_ends_through_the_trait_equal_the_built_in_engines() {
         assert_eq!(value, want, "ends {row:?}");
     }
 }
+
+#[test]
+fn the_contract_check_passes_good_rules_and_names_what_breaks_bad_ones() {
+    use retrograde::own::check_contract;
+    // The mouse on 1, the cat on 2, the hole 0 at the far end of a path.
+    let edges = [
+        (1, 3),
+        (3, 4),
+        (4, 5),
+        (5, 6),
+        (6, 0),
+        (2, 4),
+        (2, 5),
+        (3, 6),
+    ];
+    let mut graph = vec![Vec::new(); 7];
+    for (a, b) in edges {
+        graph[a].push(b as u32);
+        graph[b].push(a as u32);
+    }
+    let report = check_contract(&CatAndMouse::new(&graph), 1000).unwrap();
+    assert!(report.positions > 20 && report.unmoves > 20, "{report:?}");
+    let mut rng = Rng::new(7);
+    let symmetric = RandomGame::with_classes(&mut rng, true, 50);
+    assert!(check_contract(&symmetric, 1000).unwrap().images > 0);
+
+    /// Unmoves that forget a parent.
+    struct ForgetfulUnmoves(CatAndMouse);
+    impl Rules for ForgetfulUnmoves {
+        type Position = u64;
+        const UNMOVES: bool = true;
+        fn start(&self) -> u64 {
+            self.0.start()
+        }
+        fn moves(&self, p: &u64, children: &mut Vec<u64>) {
+            self.0.moves(p, children)
+        }
+        fn outcome(&self, p: &u64) -> Option<Outcome> {
+            self.0.outcome(p)
+        }
+        fn unmoves(&self, p: &u64, parents: &mut Vec<u64>) {
+            self.0.unmoves(p, parents);
+            parents.pop();
+        }
+    }
+    let why = check_contract(&ForgetfulUnmoves(CatAndMouse::new(&graph)), 1000).unwrap_err();
+    assert!(why.contains("not undone by an unmove"), "{why}");
+
+    // A "symmetry" that is not one: the start's image ends the game.
+    let mut broken = RandomGame::new(&mut rng, true);
+    broken.ends[0] = None;
+    broken.ends[1] = Some(Outcome::Win);
+    let why = check_contract(&broken, 1000).unwrap_err();
+    assert!(why.contains("image"), "{why}");
+}
