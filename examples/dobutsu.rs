@@ -2,8 +2,10 @@
 //! generic engine ([`retrograde::own::Rules`]) and solved completely.
 //!
 //! ```text
-//! cargo run --release --example dobutsu                 # solve, print the figures
-//! cargo run --release --example dobutsu -- --moves "c2c3 b3b2"   # then answer a position
+//! cargo run --release --example dobutsu                     # solve, print the figures
+//! cargo run --release --example dobutsu -- --out d.rgt      # and save the table
+//! cargo run --release --example dobutsu -- --table d.rgt --moves "c1c2 b4c3"
+//!                                    # read it back, certified, and answer a position
 //! ```
 //!
 //! Tanaka (2009) solved it: the second player (gote) wins, in 78 plies;
@@ -514,28 +516,69 @@ impl retrograde::host::Progress for Stages {
     }
 }
 
+/// The command line: where the table comes from and what to ask it.
+#[derive(Default)]
+struct Args {
+    moves: Option<String>,
+    out: Option<std::path::PathBuf>,
+    table: Option<std::path::PathBuf>,
+}
+
+const USAGE: &str = "usage: dobutsu [--out FILE | --table FILE] [--moves \"c1c2 b3b2 …\"]";
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args::default();
+    let mut words = std::env::args().skip(1);
+    while let Some(word) = words.next() {
+        let mut value = || words.next().ok_or(format!("{word} needs a value; {USAGE}"));
+        match word.as_str() {
+            "--moves" => args.moves = Some(value()?),
+            "--out" => args.out = Some(value()?.into()),
+            "--table" => args.table = Some(value()?.into()),
+            _ => return Err(format!("unknown argument {word}; {USAGE}")),
+        }
+    }
+    if args.out.is_some() && args.table.is_some() {
+        return Err(format!(
+            "--out and --table: solve, or read a table, not both; {USAGE}"
+        ));
+    }
+    Ok(args)
+}
+
+/// Bad input and refusals end in one line on stderr and exit code 2.
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let moves = match args.as_slice() {
-        [] => None,
-        [flag, moves] if flag == "--moves" => Some(moves.clone()),
-        _ => {
-            eprintln!("usage: dobutsu [--moves \"c2c3 b3b2 …\"]");
-            std::process::exit(2);
-        }
-    };
+    if let Err(e) = run() {
+        eprintln!("dobutsu: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let args = parse_args()?;
     let rules = Dobutsu::rules();
+    // The moves are read before the solve, so a typo costs no time.
+    let position = args
+        .moves
+        .as_deref()
+        .map(|m| retrograde::own::play_moves(rules, m))
+        .transpose()?;
+    if let Some(out) = &args.out {
+        retrograde::own::check_table_output(out)?;
+    }
+    let budget = retrograde::host::Budget::default_for_machine();
     let clock = std::time::Instant::now();
-    let solution = match retrograde::own::solve_within(
-        rules,
-        &retrograde::host::Budget::default_for_machine(),
-        &Stages(clock),
-    ) {
-        Ok(solution) => solution,
-        Err(e) => {
-            eprintln!("dobutsu: {e}");
-            std::process::exit(2);
+    let solution = match &args.table {
+        Some(table) => {
+            let solution = retrograde::own::load(table, rules, &budget, &Stages(clock))?;
+            println!(
+                "read and certified {} in {:.1} s",
+                table.display(),
+                clock.elapsed().as_secs_f64()
+            );
+            solution
         }
+        None => retrograde::own::solve_within(rules, &budget, &Stages(clock))?,
     };
     let counts = solution.counts();
     println!(
@@ -548,45 +591,29 @@ fn main() {
         clock.elapsed().as_secs_f64()
     );
     let figures = PublishedFigures::of(&solution);
+    let [in_play, won, drawn, lost] = figures.in_play;
     println!(
-        "as published: {} positions, {} over, {} in play (win {}, draw {}, loss {})",
-        figures.counted,
-        figures.over,
-        figures.in_play[0],
-        figures.in_play[1],
-        figures.in_play[2],
-        figures.in_play[3]
+        "as published: {} positions, {} over, {in_play} in play (win {won}, draw {drawn}, loss {lost})",
+        figures.counted, figures.over
     );
     let (value, depth) = solution
         .lookup(rules, rules.start())
-        .expect("the start is reached");
+        .ok_or("the start is not in the table")?;
+    let plies = depth.map_or("-".to_string(), |d| d.to_string());
     println!(
-        "start: a {} for sente, to move, in {} plies",
-        value.name(),
-        depth.map_or("-".to_string(), |d| d.to_string())
+        "start: a {} for sente, to move, in {plies} plies",
+        value.name()
     );
-    if let Some(moves) = moves {
-        match retrograde::own::play_moves(rules, &moves) {
-            Ok(position) => {
-                let answer = solution.answer(rules, position);
-                println!("{}", answer.position);
-                println!("value {:?} depth {:?}", answer.value, answer.depth);
-                for m in answer.moves {
-                    println!(
-                        "  {} {:?} {:?}{}",
-                        m.notation,
-                        m.value,
-                        m.depth,
-                        if m.best { " best" } else { "" }
-                    );
-                }
-            }
-            Err(e) => {
-                eprintln!("dobutsu: {e}");
-                std::process::exit(2);
-            }
-        }
+    if let Some(out) = &args.out {
+        let bytes = retrograde::own::save(out, rules, &solution)?;
+        println!("wrote {} ({bytes} bytes)", out.display());
     }
+    if let Some(position) = position {
+        let answer = solution.answer(rules, position);
+        println!("{}", answer.position);
+        println!("{}", serde_json::to_string(&answer)?);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

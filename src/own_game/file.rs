@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::game::table::{code, OutcomeTable};
 use crate::memory::{Budget, Bytes};
 use crate::runtime::progress::Progress;
+use crate::tablefile::replace::{identify, Found, Ours};
 use crate::tablefile::{
     rename, save_with, words_of, Reader, Summing, FORMAT_VERSION, HEADER_BYTES, MAGIC,
     OWN_GAME_KIND, TRAILER_BYTES,
@@ -28,8 +29,27 @@ use crate::tablefile::{
 /// The index encoding of a user game's table: sorted keys.
 pub const OWN_ENCODING: u32 = 10;
 
+/// Checks, before a solve, that a table may be written to `path`: a new
+/// file, or a table file (of ours, of any game) that it replaces. Anything
+/// else — a file that is not a table, a directory, a link — is refused.
+pub fn check_table_output(path: &Path) -> Result<()> {
+    crate::files::check_output(path)?;
+    let what = match identify(path) {
+        Found::Nothing | Found::Ours(Ours::Table(_)) | Found::OursUnread("a table", _) => {
+            return Ok(())
+        }
+        Found::Ours(ours) => ours.describe(),
+        Found::OursUnread(kind, _) => kind.to_string(),
+        Found::Other(_) => "not a table of retrograde".to_string(),
+    };
+    Err(Error::InvalidInput(format!(
+        "{}: exists and is {what}; a table replaces only a table — give another path",
+        path.display()
+    )))
+}
+
 /// Writes `solution` of `rules` to `path` atomically; returns the file's
-/// size. The caller checks the path first (`disk::check_table_output`).
+/// size. The caller checks the path first ([`check_table_output`]).
 pub fn save<R: Rules>(path: &Path, rules: &R, solution: &Solution<R::Position>) -> Result<u64> {
     save_with(path, |out| {
         let states = solution.positions();

@@ -185,3 +185,21 @@ fn every_forged_table_is_refused() {
     assert!(why.to_string().contains("checksum"), "{why}");
     std::fs::remove_file(&path).unwrap();
 }
+
+#[test]
+fn the_command_refuses_a_user_game_s_table_in_one_line_and_a_table_replaces_only_a_table() {
+    use crate::common::cli::refused;
+    use retrograde::own::check_table_output;
+    let dir = dir();
+    let path = dir.join("own.rgt");
+    save(&path, &TicTacToe, &solve(&TicTacToe).unwrap()).unwrap();
+    let why = refused(&["query", path.to_str().unwrap()]);
+    assert!(why.contains("a game of your own (tic-tac-toe)"), "{why}");
+    // A table (this one) may be replaced; a file that is not one may not.
+    check_table_output(&path).unwrap();
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "mine").unwrap();
+    let why = check_table_output(&notes).unwrap_err().to_string();
+    assert!(why.contains("a table replaces only a table"), "{why}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
+}
