@@ -265,6 +265,7 @@ pub mod own {
 
     pub use crate::own_game::contract::{check as check_contract, ContractReport};
     pub use crate::own_game::enumerate::PlyCount;
+    pub use crate::own_game::explicit::ExplicitGame;
     pub use crate::own_game::file::{check_table_output, load, save};
     pub use crate::own_game::index::{KeyIndex, MAX_POSITIONS};
     pub use crate::own_game::solve::{play_moves, solve, solve_within, OwnAnswer, Solution};

@@ -2,7 +2,8 @@
 
 The Rust library through its extension module (:class:`Game`,
 :func:`solve`, :func:`open_table`, :class:`Table`, :class:`Searcher`,
-:func:`prove`, :func:`mcts_action`), Gymnasium environments (registered as
+:func:`prove`, :func:`mcts_action`, and :func:`solve_game` for a game
+written in Python), Gymnasium environments (registered as
 ``retrograde/ConnectFour-v0`` and ``retrograde/MNK-v0``), PettingZoo AEC
 environments (:mod:`retrograde.aec`, registered as
 ``retrograde/connect_four_v0`` and ``retrograde/mnk_v0`` when PettingZoo is
@@ -23,6 +24,7 @@ import gymnasium
 from retrograde._native import (
     BudgetError,
     Game,
+    GameTable,
     Searcher,
     Table,
     TableFileError,
@@ -30,6 +32,7 @@ from retrograde._native import (
     open_table,
     prove,
     solve,
+    solve_game,
 )
 from retrograde.counts import per_ply
 from retrograde.evaluate import Evaluation, evaluate
@@ -38,6 +41,7 @@ __all__ = [
     "BudgetError",
     "Evaluation",
     "Game",
+    "GameTable",
     "Searcher",
     "Table",
     "TableFileError",
@@ -47,6 +51,7 @@ __all__ = [
     "per_ply",
     "prove",
     "solve",
+    "solve_game",
 ]
 
 #: The submodules reached as attributes, each imported at its first use (so

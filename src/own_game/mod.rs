@@ -23,6 +23,7 @@
 pub mod certify;
 pub mod contract;
 pub mod enumerate;
+pub mod explicit;
 pub mod file;
 pub mod graph;
 pub mod index;

@@ -29,6 +29,7 @@ mod game;
 mod interrupt;
 mod limits;
 mod mcts;
+mod own;
 mod prove;
 mod search;
 mod table;
@@ -41,6 +42,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<table::Table>()?;
     m.add_class::<search::Searcher>()?;
+    m.add_class::<own::GameTable>()?;
+    m.add_function(wrap_pyfunction!(own::solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(table::solve, m)?)?;
     m.add_function(wrap_pyfunction!(table::open_table, m)?)?;
     m.add_function(wrap_pyfunction!(mcts::mcts_action, m)?)?;

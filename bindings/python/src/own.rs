@@ -1,0 +1,283 @@
+//! Games written in Python: [`solve_game`] walks a Python object's rules
+//! (`start`, `moves`, `outcome`, optionally `key`) from the start, breadth
+//! first, into the graph of every reachable position, and hands that graph
+//! to the library's generic engine ([`ExplicitGame`]), which solves it with
+//! the same retrograde pass as every game. [`GameTable`] answers any
+//! reached position.
+//!
+//! The walk calls Python, so it holds the GIL — a batch of positions at a
+//! time, looking at Python's signals between batches (Ctrl-C stops it) —
+//! and the solve releases it.
+
+use std::time::Instant;
+
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use retrograde::{
+    host::{in_pool, Bytes, Silent},
+    language::Outcome,
+    own::{solve_within, ExplicitGame, Solution, MAX_POSITIONS},
+};
+
+use crate::errors::IntoPy;
+use crate::limits;
+use crate::table::budget;
+
+/// Positions walked between two looks at Python's signals.
+const BATCH: usize = 4096;
+
+/// Bytes a position costs during the walk besides its Python objects:
+/// its entry in the dict of keys, its id, its moves (a few), its end.
+const WALK_BYTES: u64 = 64;
+
+/// A game written in Python, solved: every position reachable from its
+/// start with its value and depth.
+#[pyclass(module = "retrograde._native", frozen)]
+pub struct GameTable {
+    rules: Py<PyAny>,
+    has_key: bool,
+    game: ExplicitGame,
+    solution: Solution<u32>,
+    positions: Vec<Py<PyAny>>,
+    ids: Py<PyDict>,
+    walk_seconds: f64,
+    solve_seconds: f64,
+}
+
+/// The game's value for the player to move, from `outcome`'s answer.
+fn outcome_of(value: &Bound<'_, PyAny>) -> PyResult<Option<Outcome>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    match value.extract::<String>()?.as_str() {
+        "win" => Ok(Some(Outcome::Win)),
+        "loss" => Ok(Some(Outcome::Loss)),
+        "draw" => Ok(Some(Outcome::Draw)),
+        other => Err(PyValueError::new_err(format!(
+            "outcome() gave {other:?}: it gives None while play goes on, else \"win\", \"loss\" \
+             or \"draw\" for the player to move"
+        ))),
+    }
+}
+
+/// Solves the game that `game` describes: `game.start()` the first
+/// position, `game.moves(p)` the positions one move from `p`,
+/// `game.outcome(p)` `None` while play goes on or `"win"` / `"loss"` /
+/// `"draw"` for the player to move, and optionally `game.key(p)` a
+/// hashable key (the same for positions that are one up to symmetry; by
+/// default the position itself, which must then be hashable). A position
+/// with no moves that `outcome` does not end is lost by the player to
+/// move. `threads` workers solve it ([`limits::threads`]) within
+/// `max_memory`.
+#[pyfunction]
+#[pyo3(signature = (game, *, threads=None, max_memory=None))]
+pub fn solve_game<'py>(
+    py: Python<'py>,
+    game: Bound<'py, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<GameTable> {
+    let threads = limits::threads(py, threads)?;
+    let budget = budget(max_memory)?;
+    let name = match game.getattr("name") {
+        Ok(name) if !name.is_callable() => name.extract::<String>()?,
+        _ => game.get_type().name()?.to_string(),
+    };
+    let has_key = game.hasattr("key")?;
+    let key_of = |p: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+        if has_key {
+            game.call_method1("key", (p,))
+        } else {
+            Ok(p.clone())
+        }
+    };
+    let clock = Instant::now();
+    let ids = PyDict::new(py);
+    let start = game.call_method0("start")?;
+    ids.set_item(key_of(&start)?, 0u32)?;
+    let mut positions: Vec<Py<PyAny>> = vec![start.unbind()];
+    let (mut offsets, mut targets, mut ends) = (vec![0u64], Vec::new(), Vec::new());
+    while ends.len() < positions.len() {
+        let batch_end = positions.len().min(ends.len() + BATCH);
+        for id in ends.len()..batch_end {
+            let p = positions[id].clone_ref(py).into_bound(py);
+            let end = outcome_of(&game.call_method1("outcome", (&p,))?)?;
+            ends.push(end);
+            if end.is_none() {
+                for child in game.call_method1("moves", (&p,))?.try_iter()? {
+                    let child = child?;
+                    let key = key_of(&child)?;
+                    let target = match ids.get_item(&key)? {
+                        Some(known) => known.extract::<u32>()?,
+                        None => {
+                            let fresh = positions.len() as u64;
+                            if fresh >= MAX_POSITIONS {
+                                return Err(PyValueError::new_err(format!(
+                                    "{name} has more than {MAX_POSITIONS} positions"
+                                )));
+                            }
+                            ids.set_item(key, fresh as u32)?;
+                            positions.push(child.unbind());
+                            fresh as u32
+                        }
+                    };
+                    targets.push(target);
+                }
+            }
+            offsets.push(targets.len() as u64);
+        }
+        py.check_signals()?;
+        let held = (positions.len() as u64).saturating_mul(WALK_BYTES) + targets.len() as u64 * 4;
+        budget
+            .check(
+                &format!("walking {name} ({} positions so far)", positions.len()),
+                Bytes(held),
+            )
+            .py_err()?;
+    }
+    let walk_seconds = clock.elapsed().as_secs_f64();
+    let explicit = ExplicitGame::new(name, offsets, targets, ends).py_err()?;
+    let clock = Instant::now();
+    let solution = py
+        .detach(|| in_pool(threads, || solve_within(&explicit, &budget, &Silent)))
+        .and_then(|solved| solved)
+        .py_err()?;
+    Ok(GameTable {
+        rules: game.unbind(),
+        has_key,
+        game: explicit,
+        solution,
+        positions,
+        ids: ids.unbind(),
+        walk_seconds,
+        solve_seconds: clock.elapsed().as_secs_f64(),
+    })
+}
+
+impl GameTable {
+    /// The number of `position`, a `KeyError` if the start does not reach it.
+    fn id_of(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let key = if self.has_key {
+            self.rules.bind(py).call_method1("key", (position,))?
+        } else {
+            position.clone()
+        };
+        match self.ids.bind(py).get_item(&key)? {
+            Some(id) => id.extract(),
+            None => Err(PyKeyError::new_err(format!(
+                "{} is not a position the start reaches",
+                position.repr()?
+            ))),
+        }
+    }
+}
+
+#[pymethods]
+impl GameTable {
+    /// The game's name (its `name` attribute, else its class's).
+    #[getter]
+    fn name(&self) -> String {
+        self.solution.name.clone()
+    }
+
+    /// Positions reached from the start (one a key).
+    #[getter]
+    fn positions(&self) -> u64 {
+        self.solution.positions()
+    }
+
+    /// `{"win": …, "loss": …, "draw": …}`: positions by their value for
+    /// the player to move.
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let counts = self.solution.counts();
+        let d = PyDict::new(py);
+        d.set_item("win", counts.win)?;
+        d.set_item("loss", counts.loss)?;
+        d.set_item("draw", counts.draw)?;
+        Ok(d)
+    }
+
+    /// Positions first reached at each ply from the start, as
+    /// `(positions, ended)` pairs.
+    fn plies(&self) -> Vec<(u64, u64)> {
+        self.solution
+            .plies
+            .iter()
+            .map(|p| (p.positions, p.ended))
+            .collect()
+    }
+
+    /// `{"walk": s, "solve": s}`: seconds spent walking the rules in
+    /// Python and solving the graph.
+    fn seconds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("walk", self.walk_seconds)?;
+        d.set_item("solve", self.solve_seconds)?;
+        Ok(d)
+    }
+
+    /// `(value, depth)` of a position for the player to move: `"win"`,
+    /// `"loss"` or `"draw"`, and the plies to the end (`None` for a draw).
+    fn value(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<(String, Option<u32>)> {
+        let id = self.id_of(py, position)?;
+        let (value, depth) = self
+            .solution
+            .lookup(&self.game, id)
+            .expect("every id is solved");
+        Ok((value.name().to_string(), depth))
+    }
+
+    /// A dict with the keys of `retrograde query --json`: the position's
+    /// `value` and `depth`, and `moves`, one dict a move in the order
+    /// `moves()` gives them, each with the `position` it leads to, its
+    /// `value` and `depth` for the player who makes it, and `best`.
+    fn answer<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let id = self.id_of(py, position)?;
+        let answer = self.solution.answer(&self.game, id);
+        let d = PyDict::new(py);
+        d.set_item("value", answer.value.map(Outcome::name))?;
+        d.set_item("depth", answer.depth)?;
+        let moves = PyList::empty(py);
+        let mut children = Vec::new();
+        retrograde::own::Rules::moves(&self.game, &id, &mut children);
+        for (m, child) in answer.moves.iter().zip(children) {
+            let md = PyDict::new(py);
+            md.set_item("position", self.positions[child as usize].bind(py))?;
+            md.set_item("value", m.value.map(Outcome::name))?;
+            md.set_item("depth", m.depth)?;
+            md.set_item("best", m.best)?;
+            moves.append(md)?;
+        }
+        d.set_item("moves", moves)?;
+        Ok(d)
+    }
+
+    /// A best move's position: one that keeps the position's value at its
+    /// depth (the first such in `moves()`'s order); `None` once the game is
+    /// over.
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let id = self.id_of(py, position)?;
+        let answer = self.solution.answer(&self.game, id);
+        let mut children = Vec::new();
+        retrograde::own::Rules::moves(&self.game, &id, &mut children);
+        Ok(answer
+            .moves
+            .iter()
+            .zip(children)
+            .find(|(m, _)| m.best)
+            .map(|(_, child)| self.positions[child as usize].clone_ref(py)))
+    }
+}

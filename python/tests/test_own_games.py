@@ -1,0 +1,147 @@
+"""Games written in Python, solved by the generic engine
+(``retrograde.solve_game``): three LeetCode game puzzles in a few lines
+each, their values against brute force written here, and the answers'
+shape."""
+
+import functools
+import random
+
+import pytest
+
+import retrograde
+
+
+class StoneGameIV:
+    """LeetCode 1510: take a square number of stones; who cannot, loses."""
+
+    def __init__(self, stones):
+        self.stones = stones
+
+    def start(self):
+        return self.stones
+
+    def moves(self, n):
+        return [n - k * k for k in range(1, int(n**0.5) + 1)]
+
+    def outcome(self, n):
+        return None  # no moves: lost for the player to move
+
+
+class FlipGameII:
+    """LeetCode 294: flip "++" to "--"; who cannot, loses."""
+
+    def __init__(self, row):
+        self.row = row
+
+    def start(self):
+        return self.row
+
+    def moves(self, s):
+        return [s[:i] + "--" + s[i + 2 :] for i in range(len(s) - 1) if s[i : i + 2] == "++"]
+
+    def outcome(self, s):
+        return None
+
+    def key(self, s):
+        return min(s, s[::-1])  # a row and its mirror image are one position
+
+
+class CanIWin:
+    """LeetCode 464: pick unused 1..max; who brings the total to the goal wins."""
+
+    def __init__(self, largest, goal):
+        self.largest, self.goal = largest, goal
+
+    def start(self):
+        return 0  # the set of used numbers, as bits
+
+    def moves(self, used):
+        return [used | 1 << i for i in range(self.largest) if not used >> i & 1]
+
+    def outcome(self, used):
+        total = sum(i + 1 for i in range(self.largest) if used >> i & 1)
+        return "loss" if total >= self.goal else None
+
+
+@functools.cache
+def brute_stones(n):
+    return any(not brute_stones(n - k * k) for k in range(1, int(n**0.5) + 1))
+
+
+def brute_flip(s):
+    @functools.cache
+    def wins(s):
+        return any(
+            not wins(s[:i] + "--" + s[i + 2 :]) for i in range(len(s) - 1) if s[i : i + 2] == "++"
+        )
+
+    return wins(s)
+
+
+def brute_can_i_win(largest, goal):
+    @functools.cache
+    def wins(used, total):
+        for i in range(largest):
+            if not used >> i & 1 and (
+                total + i + 1 >= goal or not wins(used | 1 << i, total + i + 1)
+            ):
+                return True
+        return False
+
+    return wins(0, 0)
+
+
+def test_stone_game_iv_equals_brute_force():
+    table = retrograde.solve_game(StoneGameIV(300))
+    assert table.positions == 301
+    for n in range(301):
+        value, depth = table.value(n)
+        assert (value == "win") == brute_stones(n), n
+    assert table.value(0) == ("loss", 0)
+    assert table.name == "StoneGameIV"
+
+
+def test_flip_game_ii_equals_brute_force_with_mirror_images_folded():
+    rng = random.Random(294)
+    for _ in range(60):
+        row = "".join(rng.choice("+++-") for _ in range(rng.randrange(1, 14)))
+        table = retrograde.solve_game(FlipGameII(row))
+        value, _ = table.value(row)
+        assert (value == "win") == brute_flip(row), row
+        # every reached position, each of a mirror pair alike
+        for child in table.answer(row)["moves"]:
+            assert (table.value(child["position"])[0] == "win") == brute_flip(child["position"])
+            assert table.value(child["position"][::-1]) == table.value(child["position"])
+
+
+def test_can_i_win_equals_brute_force():
+    rng = random.Random(464)
+    for _ in range(40):
+        largest = rng.randrange(1, 11)
+        goal = rng.randrange(1, largest * (largest + 1) // 2 + 1)
+        table = retrograde.solve_game(CanIWin(largest, goal))
+        assert (table.value(0)[0] == "win") == brute_can_i_win(largest, goal), (largest, goal)
+
+
+def test_answers_name_every_move_and_the_best_keeps_the_value():
+    table = retrograde.solve_game(StoneGameIV(8))
+    answer = table.answer(8)
+    assert [m["position"] for m in answer["moves"]] == [7, 4]
+    assert answer["value"] == "win"  # 7 is lost for its mover (LeetCode: n = 7 is false)
+    best = [m["position"] for m in answer["moves"] if m["best"]]
+    assert best == [7] and table.best_move(8) == 7
+    assert answer["depth"] == next(m["depth"] for m in answer["moves"] if m["best"])
+    assert table.best_move(0) is None
+    assert sum(table.counts().values()) == table.positions == sum(p for p, _ in table.plies())
+
+
+def test_bad_rules_and_unknown_positions_are_errors_not_crashes():
+    class Bad(StoneGameIV):
+        def outcome(self, n):
+            return "maybe"
+
+    with pytest.raises(ValueError, match="outcome"):
+        retrograde.solve_game(Bad(3))
+    table = retrograde.solve_game(StoneGameIV(5))
+    with pytest.raises(KeyError):
+        table.value(6)
