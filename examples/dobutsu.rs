@@ -6,7 +6,12 @@
 //! cargo run --release --example dobutsu -- --out d.rgt      # and save the table
 //! cargo run --release --example dobutsu -- --table d.rgt --moves "c1c2 b4c3"
 //!                                    # read it back, certified, and answer a position
+//! cargo run --release --example dobutsu -- query d.rgt --moves "c1c2" --json
+//! cargo run --release --example dobutsu -- play d.rgt       # against perfect play
 //! ```
+//!
+//! (`solve`, `query` and `play` are the command line of `retrograde-own`,
+//! which every game of one's own gets.)
 //!
 //! Tanaka (2009) solved it: the second player (gote) wins, in 78 plies;
 //! 246,803,167 positions are reachable when positions are counted from the
@@ -548,6 +553,13 @@ fn parse_args() -> Result<Args, String> {
 
 /// Bad input and refusals end in one line on stderr and exit code 2.
 fn main() {
+    // `solve`, `query` and `play` are the command line every game of one's
+    // own gets (retrograde-own); without them, the published figures.
+    let verb = std::env::args().nth(1);
+    if matches!(verb.as_deref(), Some("solve" | "query" | "play")) {
+        retrograde_own::main(Dobutsu::rules());
+        return;
+    }
     if let Err(e) = run() {
         eprintln!("dobutsu: {e}");
         std::process::exit(2);

@@ -19,6 +19,10 @@
 //! start's value; with it, also the answer for the position those moves
 //! reach, every move with its value, in JSON.
 //!
+//! `teeko solve --out t.rgt`, `teeko query t.rgt --moves "…"` and `teeko
+//! play t.rgt` are the command line every game of one's own gets
+//! (retrograde-own).
+//!
 //! The whole-game check (`teeko_is_a_draw`) is an ignored test:
 //! `cargo test --release --example teeko -- --ignored`.
 
@@ -390,6 +394,13 @@ fn parse_args() -> Result<Args, String> {
 
 /// Bad input and refusals end in one line on stderr and exit code 2.
 fn main() {
+    // `solve`, `query` and `play` are the command line every game of one's
+    // own gets (retrograde-own); without them, the totals and an answer.
+    let verb = std::env::args().nth(1);
+    if matches!(verb.as_deref(), Some("solve" | "query" | "play")) {
+        retrograde_own::main(&Teeko);
+        return;
+    }
     if let Err(e) = run() {
         eprintln!("teeko: {e}");
         std::process::exit(2);

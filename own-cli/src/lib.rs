@@ -1,0 +1,354 @@
+//! The command line of a game of your own: a program that defines a game's
+//! rules (`retrograde::own::Rules`) gets `solve`, `query` and `play` for it
+//! from one call, [`main`]:
+//!
+//! ```text
+//! PROGRAM solve [--out FILE] [--threads N] [--max-memory SIZE]
+//! PROGRAM query FILE [--moves "…"] [--json] [--check]
+//! PROGRAM play FILE [--moves "…"] [--as first|second]
+//! ```
+//!
+//! `query` reads the table certified against the rules (every position
+//! reached, every value from its children's), so `--check` only says so
+//! and prints the counts again; a forged table is refused. Errors are one
+//! line on stderr and exit code 2. This crate parses, calls the library and
+//! prints; every decision is the library's.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use retrograde::host::{in_pool, parse_size, worker_threads, Budget, Silent};
+use retrograde::own::{check_table_output, load, play_moves, save, solve_within, Rules, Solution};
+
+/// Runs the command line of `rules` on the process's arguments, stdin and
+/// stdout; exits with code 2 and one line on stderr on any error.
+pub fn main<R: Rules>(rules: &R) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut output = std::io::stdout();
+    if let Err(e) = run(rules, &args, &mut input, &mut output) {
+        eprintln!("{}: {e}", rules.name());
+        std::process::exit(2);
+    }
+}
+
+/// The options of every verb.
+#[derive(Default)]
+struct Options {
+    verb: String,
+    file: Option<PathBuf>,
+    out: Option<PathBuf>,
+    moves: String,
+    json: bool,
+    check: bool,
+    second: bool,
+    threads: Option<usize>,
+    budget: Option<Budget>,
+}
+
+fn usage(name: &str) -> String {
+    format!(
+        "usage: {name} solve [--out FILE] [--threads N] [--max-memory SIZE] | \
+         query FILE [--moves \"…\"] [--json] [--check] | play FILE [--moves \"…\"] [--as first|second]"
+    )
+}
+
+fn parse(name: &str, args: &[String]) -> Result<Options, String> {
+    let mut words = args.iter();
+    let mut o = Options {
+        verb: words.next().cloned().ok_or_else(|| usage(name))?,
+        ..Options::default()
+    };
+    if !matches!(o.verb.as_str(), "solve" | "query" | "play") {
+        return Err(format!("unknown command {}; {}", o.verb, usage(name)));
+    }
+    while let Some(word) = words.next() {
+        let mut value = || {
+            words
+                .next()
+                .ok_or(format!("{word} needs a value; {}", usage(name)))
+        };
+        match word.as_str() {
+            "--out" => o.out = Some(value()?.into()),
+            "--moves" => o.moves = value()?.clone(),
+            "--json" => o.json = true,
+            "--check" => o.check = true,
+            "--threads" => {
+                let n = value()?;
+                o.threads = Some(
+                    n.parse()
+                        .map_err(|_| format!("--threads {n}: not a number"))?,
+                );
+            }
+            "--max-memory" => o.budget = Some(Budget(parse_size(value()?)?)),
+            "--as" => {
+                o.second = match value()?.as_str() {
+                    "first" => false,
+                    "second" => true,
+                    other => return Err(format!("--as {other}: first or second")),
+                }
+            }
+            file if !file.starts_with("--") && o.file.is_none() && o.verb != "solve" => {
+                o.file = Some(file.into())
+            }
+            other => return Err(format!("unknown argument {other}; {}", usage(name))),
+        }
+    }
+    if o.verb != "solve" && o.file.is_none() {
+        return Err(format!("{} needs a table file; {}", o.verb, usage(name)));
+    }
+    Ok(o)
+}
+
+/// Runs one command of `rules`'s command line: `args` without the program's
+/// name, `input` the person's answers (`play`), `output` what is printed.
+pub fn run<R: Rules>(
+    rules: &R,
+    args: &[String],
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let name = rules.name();
+    let o = parse(&name, args)?;
+    // the moves are read before any solve or read, so a typo costs nothing
+    let position = play_moves(rules, &o.moves)?;
+    let budget = o.budget.unwrap_or_else(Budget::default_for_machine);
+    let (threads, _) = worker_threads(o.threads);
+    let solution = match (o.verb.as_str(), &o.file) {
+        ("solve", _) => {
+            if let Some(out) = &o.out {
+                check_table_output(out)?;
+            }
+            let solution = in_pool(threads, || solve_within(rules, &budget, &Silent))??;
+            report(rules, &solution, output)?;
+            if let Some(out) = &o.out {
+                let bytes = save(out, rules, &solution)?;
+                writeln!(output, "wrote {} ({bytes} bytes)", out.display())?;
+            }
+            return Ok(());
+        }
+        (_, Some(file)) => in_pool(threads, || load(file, rules, &budget, &Silent))??,
+        _ => unreachable!("parse asks a file of query and play"),
+    };
+    match o.verb.as_str() {
+        "query" if o.check => {
+            writeln!(output, "certified against the rules of {name}")?;
+            report(rules, &solution, output)
+        }
+        "query" => answer(rules, &solution, position, o.json, output),
+        _ => play(rules, &solution, position, o.second, input, output),
+    }
+}
+
+/// The counts of a solved game and the start's value.
+fn report<R: Rules>(
+    rules: &R,
+    solution: &Solution<R::Position>,
+    output: &mut dyn Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let counts = solution.counts();
+    writeln!(
+        output,
+        "{}: {} positions (win {}, loss {}, draw {} for the player to move), {} moves",
+        rules.name(),
+        solution.positions(),
+        counts.win,
+        counts.loss,
+        counts.draw,
+        solution.moves
+    )?;
+    if let Some((value, depth)) = solution.lookup(rules, rules.start()) {
+        let plies = depth.map_or(String::new(), |d| format!(" in {d} plies"));
+        writeln!(
+            output,
+            "the start: a {} for the player to move{plies}",
+            value.name()
+        )?;
+    }
+    Ok(())
+}
+
+fn answer<R: Rules>(
+    rules: &R,
+    solution: &Solution<R::Position>,
+    position: R::Position,
+    json: bool,
+    output: &mut dyn Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let answer = solution.answer(rules, position);
+    if json {
+        writeln!(output, "{}", serde_json::to_string(&answer)?)?;
+        return Ok(());
+    }
+    writeln!(output, "{}", answer.position)?;
+    let value = answer.value.map_or("not reached", |v| v.name());
+    let plies = answer
+        .depth
+        .map_or(String::new(), |d| format!(" in {d} plies"));
+    writeln!(output, "{value} for the player to move{plies}")?;
+    for m in &answer.moves {
+        let value = m.value.map_or("?", |v| v.name());
+        let plies = m.depth.map_or(String::new(), |d| format!(" in {d}"));
+        let best = if m.best { "  best" } else { "" };
+        writeln!(output, "  {:<8} {value}{plies}{best}", m.notation)?;
+    }
+    Ok(())
+}
+
+/// A person against perfect play from `position`: the person moves first,
+/// or second with `second`; the program plays a best move (the first the
+/// rules list).
+fn play<R: Rules>(
+    rules: &R,
+    solution: &Solution<R::Position>,
+    mut position: R::Position,
+    second: bool,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut persons_turn = !second;
+    loop {
+        let answer = solution.answer(rules, position);
+        writeln!(output, "{}", answer.position)?;
+        if answer.over || answer.moves.is_empty() {
+            let value = answer.value.map_or("over", |v| v.name());
+            let who = if persons_turn { "you" } else { "the program" };
+            writeln!(output, "the game is over: a {value} for {who}")?;
+            return Ok(());
+        }
+        let chosen = if persons_turn {
+            write!(output, "your move: ")?;
+            output.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(output)?;
+                return Ok(()); // the person left
+            }
+            let word = line.trim().to_string();
+            match answer.moves.iter().find(|m| m.notation == word) {
+                Some(m) => m.notation.clone(),
+                None => {
+                    let legal: Vec<&str> =
+                        answer.moves.iter().map(|m| m.notation.as_str()).collect();
+                    writeln!(
+                        output,
+                        "{word} is not a move here; the moves: {}",
+                        legal.join(" ")
+                    )?;
+                    continue;
+                }
+            }
+        } else {
+            let best = answer
+                .moves
+                .iter()
+                .find(|m| m.best)
+                .unwrap_or(&answer.moves[0]);
+            writeln!(output, "the program plays {}", best.notation)?;
+            best.notation.clone()
+        };
+        let mut children = Vec::new();
+        rules.moves(&position, &mut children);
+        let index = answer
+            .moves
+            .iter()
+            .position(|m| m.notation == chosen)
+            .expect("a listed move");
+        position = children[index];
+        persons_turn = !persons_turn;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use retrograde::language::Outcome;
+    use retrograde::own::Rules;
+
+    /// Take 1 or 2 from a heap of 7; who cannot move loses.
+    struct Take2;
+
+    impl Rules for Take2 {
+        type Position = u32;
+        fn name(&self) -> String {
+            "take2".into()
+        }
+        fn start(&self) -> u32 {
+            7
+        }
+        fn moves(&self, heap: &u32, children: &mut Vec<u32>) {
+            children.extend((1..=2).filter(|t| t <= heap).map(|t| heap - t));
+        }
+        fn outcome(&self, _: &u32) -> Option<Outcome> {
+            None
+        }
+        fn move_name(&self, from: &u32, _: usize, to: &u32) -> String {
+            format!("take{}", from - to)
+        }
+        fn render(&self, heap: &u32) -> String {
+            format!("heap {heap}")
+        }
+    }
+
+    fn command(args: &str, input: &str) -> Result<String, String> {
+        let args: Vec<String> = shell_words(args);
+        let mut out = Vec::new();
+        run(&Take2, &args, &mut input.as_bytes(), &mut out).map_err(|e| e.to_string())?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    /// Splits on spaces, keeping "quoted words" whole.
+    fn shell_words(text: &str) -> Vec<String> {
+        let mut words = Vec::new();
+        for (i, part) in text.split('"').enumerate() {
+            if i % 2 == 1 {
+                words.push(part.to_string());
+            } else {
+                words.extend(part.split_whitespace().map(String::from));
+            }
+        }
+        words
+    }
+
+    #[test]
+    fn a_game_of_one_s_own_solves_saves_queries_checks_and_plays() {
+        let dir = std::env::temp_dir().join(format!("retrograde-own-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("take2.rgt");
+        let file = file.to_str().unwrap();
+        let solved = command(&format!("solve --out {file} --threads 2"), "").unwrap();
+        // 7 is not a multiple of 3: won for the player to move, in 5 plies.
+        assert!(solved.contains("8 positions"), "{solved}");
+        assert!(
+            solved.contains("the start: a win for the player to move in 5 plies"),
+            "{solved}"
+        );
+        let checked = command(&format!("query {file} --check"), "").unwrap();
+        assert!(
+            checked.starts_with("certified against the rules of take2"),
+            "{checked}"
+        );
+        let answer = command(&format!("query {file} --moves \"take1\" --json"), "").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(json["value"], "loss"); // a heap of 6
+        assert_eq!(json["moves"][0]["move"], "take1");
+        // The person leaves the program multiples of 3 (6, then 3, then 0).
+        let game = command(&format!("play {file}"), "take1\ntake2\nbad\ntake2\n").unwrap();
+        assert!(game.contains("the program plays"), "{game}");
+        assert!(game.contains("bad is not a move here"), "{game}");
+        assert!(
+            game.contains("the game is over: a loss for the program"),
+            "{game}"
+        );
+        let refused = command(&format!("query {file} --moves \"take3\""), "").unwrap_err();
+        assert!(refused.contains("take3) is not legal"), "{refused}");
+        assert!(command("dance", "")
+            .unwrap_err()
+            .contains("unknown command dance"));
+        assert!(command("query", "")
+            .unwrap_err()
+            .contains("needs a table file"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
