@@ -4,7 +4,8 @@
 //! board: equal counts, and the time of each.
 //!
 //! ```text
-//! cargo run --release --example mnk_rules
+//! cargo run --release --example mnk_rules                # every position
+//! cargo run --release --example mnk_rules -- --symmetry  # one a symmetry class
 //! ```
 
 use std::time::Instant;
@@ -25,10 +26,37 @@ const K: u32 = 3;
 /// 1 for X, 2 for O. Whose turn it is follows from the stones.
 struct FourByFour {
     lines: Vec<Vec<u32>>,
+    /// With `--symmetry`: the 7 other symmetries of the square, each as
+    /// the cell every cell goes to.
+    symmetries: Vec<[u32; 16]>,
 }
 
 impl FourByFour {
-    fn new() -> Self {
+    fn new(symmetry: bool) -> Self {
+        let n = SIDE - 1;
+        let maps: [fn(u32, u32, u32) -> (u32, u32); 7] = [
+            |r, c, n| (c, n - r),
+            |r, c, n| (n - r, n - c),
+            |r, c, n| (n - c, r),
+            |r, c, n| (r, n - c),
+            |r, c, n| (n - r, c),
+            |r, c, _| (c, r),
+            |r, c, n| (n - c, n - r),
+        ];
+        let symmetries = if symmetry {
+            maps.iter()
+                .map(|map| {
+                    let mut to = [0u32; 16];
+                    for (cell, t) in to.iter_mut().enumerate() {
+                        let (r, c) = map(cell as u32 / SIDE, cell as u32 % SIDE, n);
+                        *t = r * SIDE + c;
+                    }
+                    to
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut lines = Vec::new();
         for r in 0..SIDE as i32 {
             for c in 0..SIDE as i32 {
@@ -48,7 +76,7 @@ impl FourByFour {
                 }
             }
         }
-        Self { lines }
+        Self { lines, symmetries }
     }
 }
 
@@ -76,6 +104,16 @@ impl Rules for FourByFour {
             }
         }
     }
+    fn symmetries(&self, board: &u32, images: &mut Vec<u32>) {
+        for to in &self.symmetries {
+            let mut image = 0;
+            for (c, &t) in to.iter().enumerate() {
+                image |= cell(*board, c as u32) << (2 * t);
+            }
+            images.push(image);
+        }
+    }
+
     fn outcome(&self, board: &u32) -> Option<Outcome> {
         let last = 2 - stones(*board) % 2;
         if self
@@ -93,8 +131,16 @@ impl Rules for FourByFour {
 }
 
 fn main() {
+    let symmetry = match std::env::args().nth(1).as_deref() {
+        None => false,
+        Some("--symmetry") => true,
+        Some(other) => {
+            eprintln!("mnk_rules: unknown argument {other}; usage: mnk_rules [--symmetry]");
+            std::process::exit(2);
+        }
+    };
     let budget = Budget::default_for_machine();
-    let rules = FourByFour::new();
+    let rules = FourByFour::new(symmetry);
     let clock = Instant::now();
     let own = solve_within(&rules, &budget, &Silent).expect("4x4 fits");
     let own_seconds = clock.elapsed().as_secs_f64();
@@ -106,6 +152,7 @@ fn main() {
     .expect("4x4 fits");
     let built_in_seconds = clock.elapsed().as_secs_f64();
     let positions: u64 = built_in.counts.iter().map(|p| p.positions).sum();
+    let classes: u64 = built_in.counts.iter().map(|p| p.classes).sum();
     let counts = own.counts();
     println!(
         "generic engine: {} positions (win {}, loss {}, draw {}) in {own_seconds:.2} s",
@@ -114,11 +161,12 @@ fn main() {
         counts.loss,
         counts.draw
     );
-    println!("built-in dense layered engine: {positions} positions in {built_in_seconds:.2} s");
+    println!("built-in dense layered engine: {positions} positions ({classes} up to symmetry) in {built_in_seconds:.2} s");
     println!(
         "start: {:?}; time ratio {:.1}×",
         own.lookup(&rules, 0),
         own_seconds / built_in_seconds
     );
-    assert_eq!(own.positions(), positions, "the counts differ");
+    let expected = if symmetry { classes } else { positions };
+    assert_eq!(own.positions(), expected, "the counts differ");
 }

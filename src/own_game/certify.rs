@@ -21,6 +21,7 @@ use super::index::KeyIndex;
 use super::{canonical, Key, Rules};
 use crate::game::table::OutcomeTable;
 use crate::game::RankedGame;
+use crate::memory::Budget;
 use crate::runtime::progress::Progress;
 use crate::tablefile::certify::check_retrograde;
 
@@ -29,13 +30,15 @@ const CHUNK: usize = 4096;
 
 /// Checks `table` (on the positions of `index`) against `rules`, with its
 /// counts by ply and of moves; the first thing that does not follow, in
-/// words.
+/// words. The rules are asked once a position; their moves are kept for
+/// the later passes while they fit `budget`.
 pub fn certify<R: Rules>(
     rules: &R,
     index: &KeyIndex<R::Position>,
     table: &OutcomeTable,
     plies: &[PlyCount],
     moves: u64,
+    budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<(), String> {
     if let Some(bad) = index
@@ -48,7 +51,7 @@ pub fn certify<R: Rules>(
             index.key(bad as u64).to_hex()
         ));
     }
-    let graph = OwnGraph::forward(rules, index, progress).map_err(|e| e.to_string())?;
+    let graph = OwnGraph::forward(rules, index, budget, progress).map_err(|e| e.to_string())?;
     if graph.edges() != moves {
         return Err(format!(
             "the table says {moves} moves, the rules give {}",

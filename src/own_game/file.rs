@@ -132,6 +132,7 @@ pub fn load<R: Rules>(
         &parts.table,
         &parts.plies,
         parts.moves,
+        &budget.after(Bytes(load_bytes(parts.index.len(), R::Position::BYTES))),
         progress,
     )
     .map_err(|why| {

@@ -56,6 +56,17 @@ pub struct OwnGraph<'a, R: Rules> {
     edges: u64,
     /// `None` for a graph built to check a table (moves only).
     predecessors: Option<Predecessors>,
+    /// A checking graph's moves, kept from the scan when they fit: every
+    /// later pass reads them instead of asking the rules again.
+    moves_kept: Option<KeptMoves>,
+}
+
+/// The moves the scan kept, for reading state by state: chunk `c` holds
+/// the children of states `c·CHUNK…` in order, state `s`'s from `start[s]`
+/// within its chunk, `moves[s]` of them.
+struct KeptMoves {
+    chunks: Vec<Vec<u32>>,
+    start: Vec<u32>,
 }
 
 /// Bytes per state of the graph without its reverse edges: its end, its
@@ -107,13 +118,34 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     }
 
     /// The graph's ends and moves without its predecessors: what checking
-    /// a table needs. A child the index lacks is an error.
+    /// a table needs, the rules asked once. The moves are kept (4 bytes
+    /// each, and 4 a state) while they fit `budget`, so that the check's
+    /// passes read them; else each pass asks the rules again. A child the
+    /// index lacks is an error.
     pub fn forward(
         rules: &'a R,
         index: &'a KeyIndex<R::Position>,
+        budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
-        Self::scan(rules, index, 0, progress).map(|(graph, _)| graph)
+        let fixed = index.len().saturating_mul(BYTES_PER_STATE + 4);
+        let keep = budget.0 .0.saturating_sub(fixed) / BYTES_PER_MOVE;
+        let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
+        graph.moves_kept = kept.map(|chunks| {
+            let mut start = vec![0u32; graph.moves.len()];
+            start
+                .par_chunks_mut(CHUNK)
+                .zip(graph.moves.par_chunks(CHUNK))
+                .for_each(|(start, moves)| {
+                    let mut at = 0u32;
+                    for (s, &m) in start.iter_mut().zip(moves) {
+                        *s = at;
+                        at += u32::from(m);
+                    }
+                });
+            KeptMoves { chunks, start }
+        });
+        Ok(graph)
     }
 
     /// Asks the rules for every state's end and moves; keeps the moves
@@ -175,6 +207,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
             max_moves,
             edges,
             predecessors: None,
+            moves_kept: None,
         };
         Ok((graph, kept))
     }
@@ -405,6 +438,15 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
     }
 
     fn for_each_move(&self, state: u64, mut visit: impl FnMut(u64)) {
+        if let Some(kept) = &self.moves_kept {
+            let s = state as usize;
+            let from = kept.start[s] as usize;
+            let children = &kept.chunks[s / CHUNK][from..from + usize::from(self.moves[s])];
+            for &child in children {
+                visit(u64::from(child));
+            }
+            return;
+        }
         let mut scratch = Scratch::default();
         if children(self.rules, self.index, state, &mut scratch).is_ok() {
             for &child in &scratch.indices {
