@@ -34,7 +34,7 @@ struct FourByFour {
 impl FourByFour {
     fn new(symmetry: bool) -> Self {
         let n = SIDE - 1;
-        let maps: [fn(u32, u32, u32) -> (u32, u32); 7] = [
+        let maps: [CellMap; 7] = [
             |r, c, n| (c, n - r),
             |r, c, n| (n - r, n - c),
             |r, c, n| (n - c, r),
@@ -79,6 +79,9 @@ impl FourByFour {
         Self { lines, symmetries }
     }
 }
+
+/// A symmetry of the square: (row, column, side − 1) to (row, column).
+type CellMap = fn(u32, u32, u32) -> (u32, u32);
 
 fn cell(board: u32, c: u32) -> u32 {
     (board >> (2 * c)) & 3

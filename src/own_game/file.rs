@@ -15,15 +15,13 @@ use super::enumerate::PlyCount;
 use super::index::{KeyIndex, MAX_POSITIONS};
 use super::solve::Solution;
 use super::{certify::certify, Key, Rules};
-use crate::checksum::Checksum;
 use crate::error::{Error, Result};
 use crate::game::table::{code, OutcomeTable};
 use crate::memory::{Budget, Bytes};
 use crate::runtime::progress::Progress;
 use crate::tablefile::replace::{identify, Found, Ours};
 use crate::tablefile::{
-    rename, save_with, words_of, Reader, Summing, FORMAT_VERSION, HEADER_BYTES, MAGIC,
-    OWN_GAME_KIND, TRAILER_BYTES,
+    open_container, rename, save_with, words_of, Summing, OWN_GAME_KIND, TRAILER_BYTES,
 };
 
 /// The index encoding of a user game's table: sorted keys.
@@ -159,42 +157,14 @@ struct Parts<P> {
 }
 
 fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, String> {
-    if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
-        return Err(format!(
-            "truncated: {} bytes is too short for a table file",
-            bytes.len()
-        ));
-    }
-    if &bytes[..8] != MAGIC {
-        return Err("not a retrograde table file (wrong magic bytes)".into());
-    }
+    let (mut r, kind, encoding, states) = open_container(bytes, true)?;
     let body = bytes.len() - TRAILER_BYTES;
-    if &bytes[body..body + 4] != b"CSUM" {
-        return Err("truncated or damaged: the checksum trailer is missing".into());
-    }
-    let stored = u64::from_le_bytes(bytes[body + 4..].try_into().expect("8 bytes"));
-    if Checksum::default().bytes(&bytes[..body]).value() != stored {
-        return Err("corrupted: the checksum does not match the contents".into());
-    }
-    let mut r = Reader {
-        bytes: &bytes[..body],
-        at: 8,
-    };
-    let version = r.u32("version")?;
-    if version != FORMAT_VERSION {
-        return Err(format!(
-            "format version {version}, but this build reads version {FORMAT_VERSION}"
-        ));
-    }
-    let (kind, encoding) = (r.u32("kind")?, r.u32("index encoding")?);
     if kind != OWN_GAME_KIND || encoding != OWN_ENCODING {
         return Err(format!(
             "not a table of a game of your own (game kind {kind}, encoding {encoding}); \
              `retrograde query` reads it"
         ));
     }
-    let _reserved = r.u32("reserved")?;
-    let states = r.u64("state count")?;
     let parameters: Value = serde_json::from_slice(r.section(b"PARM", None)?)
         .map_err(|e| format!("parameters are not JSON: {e}"))?;
     if parameters["game"].as_str() != Some(name) {
@@ -240,7 +210,10 @@ fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, Str
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
         .collect();
-    if r.at != body {
+    if r.at > body {
+        return Err("the sections run into the checksum trailer".into());
+    }
+    if r.at < body {
         return Err(format!("{} bytes follow the last section", body - r.at));
     }
     check_values(&values, states)?;

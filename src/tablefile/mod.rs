@@ -61,7 +61,7 @@ pub const MAGIC: &[u8; 8] = b"RETROGRD";
 /// The format this build writes and reads; bumped on any change of layout.
 pub const FORMAT_VERSION: u32 = 1;
 
-pub(crate) const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8;
+const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8;
 pub(crate) const TRAILER_BYTES: usize = 4 + 8;
 
 /// Which game a table solves, with everything needed to rebuild it.
@@ -579,14 +579,14 @@ pub fn decode(bytes: &[u8]) -> Result<(SavedGame, SavedTable)> {
     })
 }
 
-/// The header and parameters of a table file: a reader at the first
-/// section after them, the game, the index encoding and the state count.
-/// With `whole`, the checksum of the whole file is checked first (a mapped
-/// file checks its parts as it reads them instead).
-fn read_header(
+/// The container of every table file: its length, magic, version and
+/// trailer checked (with `whole`, the checksum over every byte before the
+/// trailer too); a reader at the first section, the game kind, the index
+/// encoding and the state count.
+pub(crate) fn open_container(
     bytes: &[u8],
     whole: bool,
-) -> std::result::Result<(Reader<'_>, SavedGame, u32, u64), String> {
+) -> std::result::Result<(Reader<'_>, u32, u32, u64), String> {
     if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
         return Err(format!(
             "truncated: {} bytes is too short for a table file",
@@ -615,6 +615,18 @@ fn read_header(
     let encoding = r.u32("index encoding")?;
     let _reserved = r.u32("reserved")?;
     let states = r.u64("state count")?;
+    Ok((r, kind, encoding, states))
+}
+
+/// The header and parameters of a table file: a reader at the first
+/// section after them, the game, the index encoding and the state count.
+/// With `whole`, the checksum of the whole file is checked first (a mapped
+/// file checks its parts as it reads them instead).
+fn read_header(
+    bytes: &[u8],
+    whole: bool,
+) -> std::result::Result<(Reader<'_>, SavedGame, u32, u64), String> {
+    let (mut r, kind, encoding, states) = open_container(bytes, whole)?;
     let parameters: Value = serde_json::from_slice(r.section(b"PARM", None)?)
         .map_err(|e| format!("parameters are not JSON: {e}"))?;
     let game = SavedGame::from_parameters(kind, &parameters)?;
