@@ -601,7 +601,19 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "the whole solve: minutes"]
+    fn the_rules_keep_the_engine_s_contract_in_both_phases() {
+        let drops = retrograde::own::check_contract(&Teeko, 20_000).unwrap();
+        assert!(drops.images > 0);
+        // The move phase: all eight markers down, none in a shape.
+        let mover = cell(0, 0) | cell(0, 2) | cell(2, 1) | cell(4, 4);
+        let opponent = cell(1, 1) | cell(3, 0) | cell(2, 3) | cell(4, 1);
+        let moving = Teeko::position(mover, opponent);
+        let report = retrograde::own::check_contract_from(&Teeko, &[moving], 20_000).unwrap();
+        assert_eq!(report.positions, 20_000);
+    }
+
+    #[test]
+    #[ignore = "the whole solve: 30 s on 2 cores"]
     fn teeko_is_a_draw() {
         let solution = retrograde::own::solve(&Teeko).unwrap();
         assert_eq!(

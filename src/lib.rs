@@ -263,7 +263,9 @@ pub mod own {
     //! assert_eq!(solution.lookup(&Take3(10), 10), Some((Outcome::Win, Some(5))));
     //! ```
 
-    pub use crate::own_game::contract::{check as check_contract, ContractReport};
+    pub use crate::own_game::contract::{
+        check as check_contract, check_from as check_contract_from, ContractReport,
+    };
     pub use crate::own_game::enumerate::PlyCount;
     pub use crate::own_game::explicit::ExplicitGame;
     pub use crate::own_game::file::{check_table_output, load, save};
