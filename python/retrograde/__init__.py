@@ -56,7 +56,7 @@ __all__ = [
 
 #: The submodules reached as attributes, each imported at its first use (so
 #: that ``import retrograde`` does not load the AEC environments, nor pygame).
-_SUBMODULES = frozenset({"aec", "gym_env", "layout", "opponents", "play", "rendering"})
+_SUBMODULES = frozenset({"aec", "gym_env", "layout", "opponents", "own_env", "play", "rendering"})
 
 
 def __getattr__(name: str) -> ModuleType:

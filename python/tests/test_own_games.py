@@ -145,3 +145,43 @@ def test_bad_rules_and_unknown_positions_are_errors_not_crashes():
     table = retrograde.solve_game(StoneGameIV(5))
     with pytest.raises(KeyError):
         table.value(6)
+
+
+def test_an_environment_of_a_solved_game_of_one_s_own():
+    from retrograde.own_env import OwnGameEnv
+
+    # Stone Game IV from 8: won for the first player; the perfect opponent
+    # never loses a won position and always wins a position it is handed.
+    table = retrograde.solve_game(StoneGameIV(8))
+    assert table.max_moves == 2
+    env = OwnGameEnv(StoneGameIV(8), table, opponent="perfect")
+    obs, info = env.reset(seed=0)
+    assert obs == 8 and info["action_mask"].tolist() == [1, 1]
+    obs, reward, done, _, info = env.step(1)  # take 4, leaving 4: won for the opponent
+    assert obs == 0 and done and reward == -1.0  # it takes 4 and wins
+    env.reset(seed=0)
+    obs, reward, done, _, _ = env.step(0)  # take 1, leaving 7: lost for the opponent
+    rewards = [reward]
+    while not done:
+        best = table.answer(obs)["moves"]
+        action = next(i for i, m in enumerate(best) if m["best"])
+        obs, reward, done, _, _ = env.step(action)
+        rewards.append(reward)
+    assert rewards[-1] == 1.0 and sum(rewards) == 1.0
+    # an illegal move ends the episode
+    env.reset(seed=0)
+    _, reward, done, _, info = env.step(5)
+    assert done and reward == -1.0 and info["illegal"]
+    # a random agent, second to move against the perfect opponent from a
+    # start won for the first player (8), never wins
+    env = OwnGameEnv(StoneGameIV(8), opponent="perfect", agent_first=False)
+    rng = random.Random(1)
+    for seed in range(20):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            legal = [i for i, ok in enumerate(info["action_mask"]) if ok]
+            obs, reward, done, _, info = env.step(rng.choice(legal))
+        assert reward == -1.0
+    with pytest.raises(ValueError, match="opponent"):
+        OwnGameEnv(StoneGameIV(3), opponent="mcts")

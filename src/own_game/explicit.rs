@@ -53,6 +53,15 @@ impl ExplicitGame {
     pub fn positions(&self) -> u64 {
         self.ends.len() as u64
     }
+
+    /// The most moves a position has (moves listed twice counted twice).
+    pub fn max_moves(&self) -> u64 {
+        self.offsets
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 impl Rules for ExplicitGame {

@@ -187,6 +187,12 @@ impl GameTable {
         self.solution.positions()
     }
 
+    /// The most moves any reached position has (an action space's size).
+    #[getter]
+    fn max_moves(&self) -> u64 {
+        self.game.max_moves()
+    }
+
     /// `{"win": …, "loss": …, "draw": …}`: positions by their value for
     /// the player to move.
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
