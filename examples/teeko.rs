@@ -311,10 +311,10 @@ impl Rules for Teeko {
     /// an empty cell; 5 lines of 5 cells separated by spaces.
     fn render(&self, position: &u64) -> String {
         let (mover, opponent) = (Self::mover(*position), Self::opponent(*position));
-        (0..SIDE)
+        let rows = (0..SIDE)
             .rev()
             .map(|row| {
-                (0..SIDE)
+                let cells = (0..SIDE)
                     .map(|column| {
                         let bit = cell(row, column);
                         if mover & bit != 0 {
@@ -326,10 +326,12 @@ impl Rules for Teeko {
                         }
                     })
                     .collect::<Vec<_>>()
-                    .join(" ")
+                    .join(" ");
+                format!("{} {cells}", row + 1)
             })
             .collect::<Vec<_>>()
-            .join("\n")
+            .join("\n");
+        format!("{rows}\n  a b c d e\nX: the player to move, O: the other player")
     }
 }
 
@@ -445,7 +447,6 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("  solved in {seconds:.1} s on {threads} threads");
     if let Some(position) = position {
-        println!("X: the player to move, O: the other player");
         let answer = solution.answer(&Teeko, position);
         println!("{}", serde_json::to_string_pretty(&answer)?);
     }
@@ -577,7 +578,8 @@ mod tests {
         let board = Teeko.render(&position);
         assert_eq!(
             board,
-            ". . . X X\n. . . . X\n. . . . .\nO O . . X\nO O . . ."
+            "5 . . . X X\n4 . . . . X\n3 . . . . .\n2 O O . . X\n1 O O . . .\n  a b c d e\n\
+             X: the player to move, O: the other player"
         );
         // Not over: three in a row and a gap.
         let position = play_moves(&Teeko, "a1 a2 b1 b2 c1 c2 e1").unwrap();

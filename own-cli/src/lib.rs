@@ -210,7 +210,8 @@ fn play<R: Rules>(
     let mut persons_turn = !second;
     loop {
         let answer = solution.answer(rules, position);
-        writeln!(output, "{}", answer.position)?;
+        let to_move = if persons_turn { "you" } else { "the program" };
+        writeln!(output, "{to_move} to move:\n{}", answer.position)?;
         if answer.over || answer.moves.is_empty() {
             let value = answer.value.map_or("over", |v| v.name());
             let who = if persons_turn { "you" } else { "the program" };
