@@ -14,9 +14,6 @@ pub trait Key: Copy + Ord + Hash + Send + Sync + Debug + 'static {
     fn write(&self, out: &mut [u8]);
     /// Reads a key written by [`Key::write`].
     fn read(bytes: &[u8]) -> Self;
-    /// The key's highest 64 bits, in the keys' order (`a <= b` implies
-    /// `a.radix() <= b.radix()`): the engine's index buckets keys by it.
-    fn radix(&self) -> u64;
     /// The key in hexadecimal, as many digits as it has bytes × 2.
     fn to_hex(&self) -> String {
         let mut bytes = vec![0u8; Self::BYTES];
@@ -36,7 +33,7 @@ pub trait Key: Copy + Ord + Hash + Send + Sync + Debug + 'static {
 }
 
 macro_rules! unsigned_key {
-    ($t:ty, $radix:expr) => {
+    ($t:ty) => {
         impl Key for $t {
             const BYTES: usize = std::mem::size_of::<$t>();
             fn write(&self, out: &mut [u8]) {
@@ -47,18 +44,13 @@ macro_rules! unsigned_key {
                 raw.copy_from_slice(bytes);
                 <$t>::from_be_bytes(raw)
             }
-            #[inline]
-            fn radix(&self) -> u64 {
-                let radix: fn($t) -> u64 = $radix;
-                radix(*self)
-            }
         }
     };
 }
 
-unsigned_key!(u32, |k| u64::from(k) << 32);
-unsigned_key!(u64, |k| k);
-unsigned_key!(u128, |k| (k >> 64) as u64);
+unsigned_key!(u32);
+unsigned_key!(u64);
+unsigned_key!(u128);
 
 #[cfg(test)]
 mod tests {
@@ -71,7 +63,11 @@ mod tests {
         }
         let wide = (7u128 << 100) | 5;
         assert_eq!(u128::from_hex(&wide.to_hex()), Some(wide));
-        assert!(3u32.radix() < 4u32.radix());
         assert_eq!(u64::from_hex("zz"), None);
+        // the bytes' order is the keys' order
+        let (mut low, mut high) = ([0u8; 4], [0u8; 4]);
+        3u32.write(&mut low);
+        256u32.write(&mut high);
+        assert!(low < high);
     }
 }

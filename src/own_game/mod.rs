@@ -8,8 +8,7 @@
 //!    first, in parallel, into a sharded concurrent set; positions that end
 //!    the game are kept but not expanded.
 //! 2. [`index`]: the positions sorted, so a position's rank in the sorted
-//!    array is its dense state index, found by a radix-bucketed binary
-//!    search.
+//!    array is its dense state index, found through a hash table of ranks.
 //! 3. [`graph`]: what the retrograde pass needs on that index — each
 //!    state's end (if any), its number of distinct moves, and its
 //!    predecessors, either from the game's unmoves or from a compact
