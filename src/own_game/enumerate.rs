@@ -89,7 +89,7 @@ pub fn enumerate<R: Rules>(
             ),
             Bytes(seen.saturating_mul(per_position)),
         )?;
-        let ended = count_ended(rules, &frontier);
+        let (next, ended) = expand(rules, &frontier, &shards);
         plies.push(PlyCount {
             ply,
             positions,
@@ -97,7 +97,7 @@ pub fn enumerate<R: Rules>(
         });
         progress.advance(positions);
         progress.note(&format!("ply {ply}: {positions} positions, {seen} in all"));
-        frontier = expand(rules, &frontier, &shards);
+        frontier = next;
     }
     let mut all = Vec::with_capacity(seen as usize);
     for shard in shards {
@@ -125,39 +125,41 @@ fn shard_of<P: Hash>(position: &P) -> usize {
     (mixed >> 56) as usize & (SHARDS - 1)
 }
 
-fn count_ended<R: Rules>(rules: &R, frontier: &[Vec<R::Position>]) -> u64 {
-    frontier
-        .par_iter()
-        .flat_map(|part| part.par_chunks(CHUNK))
-        .map(|chunk| chunk.iter().filter(|p| rules.outcome(p).is_some()).count() as u64)
-        .sum()
-}
-
-/// The next ply's frontier: the children of `frontier` not seen before.
+/// Expands `frontier`: the next ply's frontier (the children not seen
+/// before) and how many of `frontier`'s positions the rules end (each
+/// position's `outcome` asked once).
 fn expand<R: Rules>(
     rules: &R,
     frontier: &[Vec<R::Position>],
     shards: &[Mutex<FxHashSet<R::Position>>],
-) -> Vec<Vec<R::Position>> {
-    frontier
+) -> (Vec<Vec<R::Position>>, u64) {
+    let parts: Vec<(Vec<R::Position>, u64)> = frontier
         .par_iter()
         .flat_map(|part| part.par_chunks(CHUNK))
         .map(|chunk| {
             let mut children = Vec::new();
             let mut scratch = Vec::new();
             let mut images = Vec::new();
+            let mut ended = 0;
             for position in chunk {
                 if rules.outcome(position).is_some() {
+                    ended += 1;
                     continue;
                 }
                 scratch.clear();
                 rules.moves(position, &mut scratch);
                 children.extend(scratch.iter().map(|&c| canonical(rules, c, &mut images)));
             }
-            insert_new(children, shards)
+            (insert_new(children, shards), ended)
         })
+        .collect();
+    let ended = parts.iter().map(|(_, ended)| ended).sum();
+    let next = parts
+        .into_iter()
+        .map(|(fresh, _)| fresh)
         .filter(|fresh| !fresh.is_empty())
-        .collect()
+        .collect();
+    (next, ended)
 }
 
 /// Inserts `children` into the seen set; returns those that were new.
