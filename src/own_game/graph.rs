@@ -92,8 +92,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         let keep = if R::UNMOVES {
             0
         } else {
-            let fixed = index.len().saturating_mul(BYTES_PER_STATE + 4);
-            budget.0 .0.saturating_sub(fixed) / (2 * BYTES_PER_MOVE)
+            moves_that_fit(index.len(), budget, 2 * BYTES_PER_MOVE)
         };
         let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
         let edges = graph.edges;
@@ -128,8 +127,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
-        let fixed = index.len().saturating_mul(BYTES_PER_STATE + 4);
-        let keep = budget.0 .0.saturating_sub(fixed) / BYTES_PER_MOVE;
+        let keep = moves_that_fit(index.len(), budget, BYTES_PER_MOVE);
         let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
         graph.moves_kept = kept.map(|chunks| {
             let mut start = vec![0u32; graph.moves.len()];
@@ -216,6 +214,13 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     pub fn edges(&self) -> u64 {
         self.edges
     }
+}
+
+/// How many moves of `bytes_each` fit `budget` beside the graph's own
+/// bytes for `states` states (and 4 a state more, for an index into them).
+fn moves_that_fit(states: u64, budget: &Budget, bytes_each: u64) -> u64 {
+    let fixed = states.saturating_mul(BYTES_PER_STATE + 4);
+    budget.0 .0.saturating_sub(fixed) / bytes_each
 }
 
 /// Scratch buffers of a worker.
