@@ -555,9 +555,7 @@ fn parse_args() -> Result<Args, String> {
 fn main() {
     // `solve`, `query` and `play` are the command line every game of one's
     // own gets (retrograde-own); without them, the published figures.
-    let verb = std::env::args().nth(1);
-    if matches!(verb.as_deref(), Some("solve" | "query" | "play")) {
-        retrograde_own::main(Dobutsu::rules());
+    if retrograde_own::main_if_asked(Dobutsu::rules()) {
         return;
     }
     if let Err(e) = run() {

@@ -398,9 +398,7 @@ fn parse_args() -> Result<Args, String> {
 fn main() {
     // `solve`, `query` and `play` are the command line every game of one's
     // own gets (retrograde-own); without them, the totals and an answer.
-    let verb = std::env::args().nth(1);
-    if matches!(verb.as_deref(), Some("solve" | "query" | "play")) {
-        retrograde_own::main(&Teeko);
+    if retrograde_own::main_if_asked(&Teeko) {
         return;
     }
     if let Err(e) = run() {

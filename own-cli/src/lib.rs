@@ -20,6 +20,21 @@ use std::path::PathBuf;
 use retrograde::host::{in_pool, parse_size, worker_threads, Budget, Silent};
 use retrograde::own::{check_table_output, load, play_moves, save, solve_within, Rules, Solution};
 
+/// The commands of a game's command line.
+pub const VERBS: [&str; 3] = ["solve", "query", "play"];
+
+/// For a program with a command line of its own beside these commands:
+/// runs [`main`] and returns `true` if the first argument is one of
+/// [`VERBS`], else returns `false` at once.
+pub fn main_if_asked<R: Rules>(rules: &R) -> bool {
+    let first = std::env::args().nth(1);
+    if !first.is_some_and(|verb| VERBS.contains(&verb.as_str())) {
+        return false;
+    }
+    main(rules);
+    true
+}
+
 /// Runs the command line of `rules` on the process's arguments, stdin and
 /// stdout; exits with code 2 and one line on stderr on any error.
 pub fn main<R: Rules>(rules: &R) {
@@ -60,7 +75,7 @@ fn parse(name: &str, args: &[String]) -> Result<Options, String> {
         verb: words.next().cloned().ok_or_else(|| usage(name))?,
         ..Options::default()
     };
-    if !matches!(o.verb.as_str(), "solve" | "query" | "play") {
+    if !VERBS.contains(&o.verb.as_str()) {
         return Err(format!("unknown command {}; {}", o.verb, usage(name)));
     }
     while let Some(word) = words.next() {
