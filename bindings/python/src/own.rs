@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyList};
 use retrograde::{
     host::{in_pool, Bytes, Silent},
     language::Outcome,
-    own::{solve_within, ExplicitGame, Solution, MAX_POSITIONS},
+    own::{solve_within, ExplicitGame, OwnAnswer, Rules, Solution, MAX_POSITIONS},
 };
 
 use crate::errors::IntoPy;
@@ -156,6 +156,19 @@ pub fn solve_game<'py>(
 }
 
 impl GameTable {
+    /// The answer for `position` with the number of the position each of
+    /// its moves leads to, in the same order.
+    fn answer_of(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<(OwnAnswer, Vec<u32>)> {
+        let id = self.id_of(py, position)?;
+        let mut children = Vec::new();
+        self.game.moves(&id, &mut children);
+        Ok((self.solution.answer(&self.game, id), children))
+    }
+
     /// The number of `position`, a `KeyError` if the start does not reach it.
     fn id_of(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<u32> {
         let key = if self.has_key {
@@ -247,14 +260,11 @@ impl GameTable {
         py: Python<'py>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let id = self.id_of(py, position)?;
-        let answer = self.solution.answer(&self.game, id);
+        let (answer, children) = self.answer_of(py, position)?;
         let d = PyDict::new(py);
         d.set_item("value", answer.value.map(Outcome::name))?;
         d.set_item("depth", answer.depth)?;
         let moves = PyList::empty(py);
-        let mut children = Vec::new();
-        retrograde::own::Rules::moves(&self.game, &id, &mut children);
         for (m, child) in answer.moves.iter().zip(children) {
             let md = PyDict::new(py);
             md.set_item("position", self.positions[child as usize].bind(py))?;
@@ -275,10 +285,7 @@ impl GameTable {
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Py<PyAny>>> {
-        let id = self.id_of(py, position)?;
-        let answer = self.solution.answer(&self.game, id);
-        let mut children = Vec::new();
-        retrograde::own::Rules::moves(&self.game, &id, &mut children);
+        let (answer, children) = self.answer_of(py, position)?;
         Ok(answer
             .moves
             .iter()
