@@ -43,8 +43,8 @@ pub fn certify<R: Rules>(
 ) -> Result<(), String> {
     if let Some(bad) = index
         .keys()
-        .iter()
-        .position(|&k| canonical(rules, k, &mut Vec::new()) != k)
+        .par_iter()
+        .position_first(|&k| canonical(rules, k, &mut Vec::new()) != k)
     {
         return Err(format!(
             "position {} is stored, but it is not in canonical form",
