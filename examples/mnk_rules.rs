@@ -6,7 +6,12 @@
 //! ```text
 //! cargo run --release --example mnk_rules                # every position
 //! cargo run --release --example mnk_rules -- --symmetry  # one a symmetry class
+//! cargo run --release --example mnk_rules -- serve       # its answers over HTTP
 //! ```
+//!
+//! The game's own command line (`solve`, `query`, `play`, `serve`, crate
+//! `retrograde-own`) runs with the symmetries; cells are named as the m,n,k
+//! boards name them (a column letter, a row number from 1 at the top).
 
 use std::time::Instant;
 
@@ -117,6 +122,28 @@ impl Rules for FourByFour {
         }
     }
 
+    fn move_name(&self, board: &u32, _: usize, child: &u32) -> String {
+        let c = (0..SIDE * SIDE)
+            .find(|&c| cell(*board, c) != cell(*child, c))
+            .expect("a move places a stone");
+        format!("{}{}", (b'a' + (c % SIDE) as u8) as char, c / SIDE + 1)
+    }
+
+    fn render(&self, board: &u32) -> String {
+        let mut text = String::from("  a b c d\n");
+        for r in 0..SIDE {
+            text.push_str(&format!("{}", r + 1));
+            for c in 0..SIDE {
+                text.push(' ');
+                text.push(['.', 'X', 'O'][cell(*board, r * SIDE + c) as usize]);
+            }
+            text.push('\n');
+        }
+        let to_move = ['X', 'O'][(stones(*board) % 2) as usize];
+        text.push_str(&format!("{to_move} to move"));
+        text
+    }
+
     fn outcome(&self, board: &u32) -> Option<Outcome> {
         let last = 2 - stones(*board) % 2;
         if self
@@ -134,6 +161,9 @@ impl Rules for FourByFour {
 }
 
 fn main() {
+    if retrograde_own::main_if_asked(&FourByFour::new(true)) {
+        return;
+    }
     let symmetry = match std::env::args().nth(1).as_deref() {
         None => false,
         Some("--symmetry") => true,

@@ -89,6 +89,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         boards,
         move_seconds: Duration::from_secs_f64(seconds),
         queue: args.queue,
+        own: None,
     };
     retrograde_server::run(config, args.run.threads())?;
     Ok(ExitCode::SUCCESS)

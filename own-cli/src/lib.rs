@@ -1,27 +1,39 @@
 //! The command line of a game of your own: a program that defines a game's
-//! rules (`retrograde::own::Rules`) gets `solve`, `query` and `play` for it
-//! from one call, [`main`]:
+//! rules (`retrograde::own::Rules`) gets `solve`, `query`, `play` and
+//! `serve` for it from one call, [`main`]:
 //!
 //! ```text
 //! PROGRAM solve [--out FILE] [--threads N] [--max-memory SIZE]
 //! PROGRAM query FILE [--moves "…"] [--json] [--check]
 //! PROGRAM play FILE [--moves "…"] [--as first|second]
+//! PROGRAM serve [FILE] [--addr ADDR]
 //! ```
 //!
 //! `query` reads the table certified against the rules (every position
 //! reached, every value from its children's), so `--check` only says so
-//! and prints the counts again; a forged table is refused. Errors are one
-//! line on stderr and exit code 2. This crate parses, calls the library and
-//! prints; every decision is the library's.
+//! and prints the counts again; a forged table is refused. `serve` answers
+//! the table's positions over HTTP (the server of `retrograde serve`, with
+//! `/api/v1/own` and a page of its own; without a FILE it solves first),
+//! until SIGINT or SIGTERM. Errors are one line on stderr and exit code 2.
+//! This crate parses, calls the library and prints; every decision is the
+//! library's.
 
 use std::io::{BufRead, Write};
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 use retrograde::host::{in_pool, parse_size, worker_threads, Budget, Silent};
 use retrograde::own::{check_table_output, load, play_moves, save, solve_within, Rules, Solution};
+use retrograde_server::boards::Boards;
+use retrograde_server::own::{Answerer, OwnGame, Refusal};
+use retrograde_server::Config;
 
 /// The commands of a game's command line.
-pub const VERBS: [&str; 3] = ["solve", "query", "play"];
+pub const VERBS: [&str; 4] = ["solve", "query", "play", "serve"];
+
+/// Where `serve` listens unless `--addr` says (loopback only).
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
 /// For a program with a command line of its own beside these commands:
 /// runs [`main`] and returns `true` if the first argument is one of
@@ -60,12 +72,14 @@ struct Options {
     second: bool,
     threads: Option<usize>,
     budget: Option<Budget>,
+    addr: Option<SocketAddr>,
 }
 
 fn usage(name: &str) -> String {
     format!(
         "usage: {name} solve [--out FILE] [--threads N] [--max-memory SIZE] | \
-         query FILE [--moves \"…\"] [--json] [--check] | play FILE [--moves \"…\"] [--as first|second]"
+         query FILE [--moves \"…\"] [--json] [--check] | play FILE [--moves \"…\"] [--as first|second] | \
+         serve [FILE] [--addr ADDR]"
     )
 }
 
@@ -97,6 +111,12 @@ fn parse(name: &str, args: &[String]) -> Result<Options, String> {
                 );
             }
             "--max-memory" => o.budget = Some(Budget(parse_size(value()?)?)),
+            "--addr" => {
+                let addr = value()?;
+                o.addr = Some(addr.parse().map_err(|_| {
+                    format!("--addr {addr}: not an address and port, such as {DEFAULT_ADDR}")
+                })?);
+            }
             "--as" => {
                 o.second = match value()?.as_str() {
                     "first" => false,
@@ -110,7 +130,7 @@ fn parse(name: &str, args: &[String]) -> Result<Options, String> {
             other => return Err(format!("unknown argument {other}; {}", usage(name))),
         }
     }
-    if o.verb != "solve" && o.file.is_none() {
+    if !matches!(o.verb.as_str(), "solve" | "serve") && o.file.is_none() {
         return Err(format!("{} needs a table file; {}", o.verb, usage(name)));
     }
     Ok(o)
@@ -144,6 +164,7 @@ pub fn run<R: Rules>(
             return Ok(());
         }
         (_, Some(file)) => in_pool(threads, || load(file, rules, &budget, &Silent))??,
+        ("serve", None) => in_pool(threads, || solve_within(rules, &budget, &Silent))??,
         _ => unreachable!("parse asks a file of query and play"),
     };
     match o.verb.as_str() {
@@ -152,8 +173,63 @@ pub fn run<R: Rules>(
             report(rules, &solution, output)
         }
         "query" => answer(rules, &solution, position, o.json, output),
+        "serve" => serve(rules, &solution, &o, budget, threads),
         _ => play(rules, &solution, position, o.second, input, output),
     }
+}
+
+/// A question to the thread that answers for the server: the moves, and
+/// where the answer goes.
+type Question = (String, mpsc::Sender<Result<serde_json::Value, Refusal>>);
+
+/// Serves `solution`'s answers over HTTP until SIGINT or SIGTERM. The
+/// server's handlers are `'static` and the rules are borrowed, so one
+/// thread of this scope answers the handlers' questions over a channel
+/// (an answer is a few lookups: one thread keeps up with the server).
+fn serve<R: Rules>(
+    rules: &R,
+    solution: &Solution<R::Position>,
+    o: &Options,
+    budget: Budget,
+    threads: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (ask, asked) = mpsc::channel::<Question>();
+    let answerer: Answerer = Box::new(move |moves| {
+        let (reply, replied) = mpsc::channel();
+        let gone = || Refusal::Failed("the game's answering thread has ended".into());
+        ask.send((moves.to_string(), reply)).map_err(|_| gone())?;
+        replied.recv().map_err(|_| gone())?
+    });
+    let config = Config {
+        addr: o
+            .addr
+            .unwrap_or_else(|| DEFAULT_ADDR.parse().expect("an address")),
+        boards: Boards::none(budget, threads)?,
+        move_seconds: std::time::Duration::from_secs(5),
+        queue: 0,
+        own: Some(OwnGame {
+            name: rules.name(),
+            positions: solution.positions(),
+            answer: answerer,
+        }),
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for (moves, reply) in asked {
+                let answer = play_moves(rules, &moves)
+                    .map_err(|e| Refusal::BadMoves(e.to_string()))
+                    .and_then(|position| {
+                        serde_json::to_value(solution.answer(rules, position))
+                            .map_err(|e| Refusal::Failed(e.to_string()))
+                    });
+                let _ = reply.send(answer);
+            }
+        });
+        // the server's state (and with it the channel's sender) is
+        // dropped when it returns, which ends the answering thread
+        retrograde_server::run(config, threads)
+    })?;
+    Ok(())
 }
 
 /// The counts of a solved game and the start's value.
@@ -365,6 +441,9 @@ mod tests {
         assert!(command("query", "")
             .unwrap_err()
             .contains("needs a table file"));
+        assert!(command("serve --addr nowhere", "")
+            .unwrap_err()
+            .contains("--addr nowhere: not an address and port"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -18,7 +18,10 @@
 //!   proved move, else null), `engine`, `seconds`, `reached`.
 //! * `POST /api/v1/batch` — many positions of one board in one request
 //!   ([`super::batch`]).
-//! * `GET /healthz` — `{"status": "ok", "tables": [the boards]}`.
+//! * `GET /healthz` — `{"status": "ok", "tables": [the boards]}`, and on
+//!   a server of a game of one's own `"own": {"name", "positions"}`.
+//! * On a server of a game of one's own, `GET /api/v1/own` instead of the
+//!   boards' routes ([`super::own`]).
 //!
 //! A bad request gets 400 and `{"error": "the one-line error"}`; a full
 //! search queue 503 with `Retry-After`; an unknown path 404; a failure
@@ -518,10 +521,11 @@ pub async fn healthz(Shared(state): Shared<Arc<State>>) -> Response {
                 })
             })
             .collect();
-        with_keys(
-            &json!({ "status": "ok", "tables": tables }),
-            serde_json::Map::new(),
-        )
+        let mut health = json!({ "status": "ok", "tables": tables });
+        if let Some(own) = &state.own {
+            health["own"] = super::own::health(own);
+        }
+        with_keys(&health, serde_json::Map::new())
     };
     respond(work).await
 }
@@ -531,7 +535,7 @@ pub async fn not_found(uri: Uri) -> Response {
     ApiError {
         code: StatusCode::NOT_FOUND,
         message: format!(
-            "no such path {:?}: the page is /, the API /api/v1/analyze, /api/v1/move, /api/v1/batch, /healthz, /metrics",
+            "no such path {:?}: the page is /, the API /api/v1/analyze, /api/v1/move, /api/v1/batch (a game of one's own: /api/v1/own), /healthz, /metrics",
             uri.path()
         ),
         retry_after: None,

@@ -86,6 +86,16 @@ impl Boards {
         Ok(boards)
     }
 
+    /// No tables and no searcher made ahead: the boards of a server that
+    /// answers a game of one's own, whose router has no board routes.
+    pub fn none(budget: Budget, threads: usize) -> anyhow::Result<Self> {
+        Ok(Self {
+            analyzer: Analyzer::for_kept_searchers(budget, Bytes(0), MAX_SEARCHERS, threads)?,
+            tables: Vec::new(),
+            searchers: Mutex::new((0, Vec::new())),
+        })
+    }
+
     /// The analyzer the searches run on (one searcher's budget, the
     /// threads).
     pub fn analyzer(&self) -> &Analyzer {

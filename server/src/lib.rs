@@ -37,6 +37,7 @@ pub mod api;
 pub mod batch;
 pub mod boards;
 pub mod metrics;
+pub mod own;
 pub mod page;
 
 /// The most connections served at once.
@@ -96,6 +97,10 @@ pub struct Config {
     pub move_seconds: Duration,
     /// Searches that may wait for the one that runs.
     pub queue: usize,
+    /// The game of one's own this server answers instead of the boards
+    /// (`PROGRAM serve`): its page at `/` and `/api/v1/own`, and no board
+    /// routes.
+    pub own: Option<own::OwnGame>,
 }
 
 /// What every request shares.
@@ -113,15 +118,24 @@ pub struct State {
     pub metrics: Metrics,
     /// The page at `/`, with this server's `--move-seconds`.
     pub page: String,
+    /// The game of one's own answered, if this is its server.
+    pub own: Option<own::OwnGame>,
 }
 
-/// The routes and their layers over `state`.
+/// The routes and their layers over `state`: the boards' page and API,
+/// or those of the game of one's own it holds.
 pub fn router(state: Arc<State>) -> Router {
-    Router::new()
-        .route("/", get(page::index))
-        .route("/api/v1/analyze", get(api::analyze))
-        .route("/api/v1/move", get(api::best_move))
-        .route("/api/v1/batch", post(batch::batch))
+    let routes = match state.own {
+        None => Router::new()
+            .route("/", get(page::index))
+            .route("/api/v1/analyze", get(api::analyze))
+            .route("/api/v1/move", get(api::best_move))
+            .route("/api/v1/batch", post(batch::batch)),
+        Some(_) => Router::new()
+            .route("/", get(own::page))
+            .route("/api/v1/own", get(own::answer)),
+    };
+    routes
         .route("/healthz", get(api::healthz))
         .route("/metrics", get(metrics::render))
         .fallback(api::not_found)
@@ -207,6 +221,7 @@ pub fn run(config: Config, threads: usize) -> anyhow::Result<()> {
             running: Arc::new(Semaphore::new(1)),
             metrics: Metrics::default(),
             page: page::page(config.move_seconds),
+            own: config.own,
         });
         let addr = listener.local_addr()?;
         {

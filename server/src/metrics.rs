@@ -29,8 +29,9 @@ pub const BUCKETS: [f64; 12] = [
 ];
 
 /// The endpoints counted, by path (any other path is `other`).
-pub const ENDPOINTS: [(&str, &str); 7] = [
+pub const ENDPOINTS: [(&str, &str); 8] = [
     ("analyze", "/api/v1/analyze"),
+    ("own", "/api/v1/own"),
     ("move", "/api/v1/move"),
     ("batch", "/api/v1/batch"),
     ("healthz", "/healthz"),
