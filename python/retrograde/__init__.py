@@ -2,8 +2,8 @@
 
 The Rust library through its extension module (:class:`Game`,
 :func:`solve`, :func:`open_table`, :class:`Table`, :class:`Searcher`,
-:func:`prove`, :func:`mcts_action`, and :func:`solve_game` for a game
-written in Python), Gymnasium environments (registered as
+:func:`prove`, :func:`mcts_action`, and :func:`solve_game` /
+:func:`load_game` for a game written in Python), Gymnasium environments (registered as
 ``retrograde/ConnectFour-v0`` and ``retrograde/MNK-v0``), PettingZoo AEC
 environments (:mod:`retrograde.aec`, registered as
 ``retrograde/connect_four_v0`` and ``retrograde/mnk_v0`` when PettingZoo is
@@ -28,6 +28,7 @@ from retrograde._native import (
     Searcher,
     Table,
     TableFileError,
+    load_game,
     mcts_action,
     open_table,
     prove,
@@ -46,6 +47,7 @@ __all__ = [
     "Table",
     "TableFileError",
     "evaluate",
+    "load_game",
     "mcts_action",
     "open_table",
     "per_ply",

@@ -124,8 +124,9 @@ def solve(
 ) -> Table: ...
 
 class GameTable:
-    """A game written in Python, solved by :func:`solve_game`: every position
-    reachable from its start with its value and depth."""
+    """A game written in Python, solved by :func:`solve_game` (or read back
+    by :func:`load_game`): every position reachable from its start with its
+    value and depth."""
 
     @property
     def name(self) -> str: ...
@@ -139,9 +140,17 @@ class GameTable:
     def value(self, position: Any) -> tuple[str, int | None]: ...
     def answer(self, position: Any) -> dict[str, Any]: ...
     def best_move(self, position: Any) -> Any: ...
+    def save(self, path: str | PathLike[str]) -> int: ...
 
 def solve_game(
     game: Any, *, threads: int | None = None, max_memory: int | str | None = None
+) -> GameTable: ...
+def load_game(
+    game: Any,
+    path: str | PathLike[str],
+    *,
+    threads: int | None = None,
+    max_memory: int | str | None = None,
 ) -> GameTable: ...
 def open_table(path: str | PathLike[str], *, max_memory: int | str | None = None) -> Table: ...
 def prove(

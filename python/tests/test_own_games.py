@@ -147,6 +147,49 @@ def test_bad_rules_and_unknown_positions_are_errors_not_crashes():
         table.value(6)
 
 
+def test_a_saved_table_is_read_back_certified_and_an_edited_one_refused(tmp_path):
+    game = CanIWin(8, 20)
+    table = retrograde.solve_game(game)
+    path = tmp_path / "can-i-win.rgt"
+    assert table.save(path) == path.stat().st_size
+    loaded = retrograde.load_game(game, path)
+    assert "load" in loaded.seconds()
+    assert (loaded.positions, loaded.counts(), loaded.plies()) == (
+        table.positions,
+        table.counts(),
+        table.plies(),
+    )
+    compared = 0
+    for used in random.Random(464).sample(range(1 << 8), 80):
+        try:
+            value = table.value(used)
+        except KeyError:  # past the goal on the way: never reached
+            continue
+        assert loaded.value(used) == value
+        compared += 1
+    assert compared >= 20
+    assert loaded.best_move(0) == table.best_move(0)
+    # the same positions under other rules: the values no longer follow
+    with pytest.raises(retrograde.TableFileError):
+        retrograde.load_game(CanIWin(8, 21), path)
+    # a byte changed: refused
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 1
+    damaged = tmp_path / "damaged.rgt"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(retrograde.TableFileError):
+        retrograde.load_game(game, damaged)
+    # a file that is not a table is never replaced
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    with pytest.raises(ValueError, match="a table replaces only a table"):
+        table.save(notes)
+    assert notes.read_text() == "mine"
+    # nor does retrograde's own table reader take it
+    with pytest.raises(retrograde.TableFileError, match="a game of your own"):
+        retrograde.open_table(path)
+
+
 def test_an_environment_of_a_solved_game_of_one_s_own():
     from retrograde.own_env import OwnGameEnv
 

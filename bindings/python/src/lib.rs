@@ -44,6 +44,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::Searcher>()?;
     m.add_class::<own::GameTable>()?;
     m.add_function(wrap_pyfunction!(own::solve_game, m)?)?;
+    m.add_function(wrap_pyfunction!(own::load_game, m)?)?;
     m.add_function(wrap_pyfunction!(table::solve, m)?)?;
     m.add_function(wrap_pyfunction!(table::open_table, m)?)?;
     m.add_function(wrap_pyfunction!(mcts::mcts_action, m)?)?;

@@ -3,21 +3,26 @@
 //! first, into the graph of every reachable position, and hands that graph
 //! to the library's generic engine ([`ExplicitGame`]), which solves it with
 //! the same retrograde pass as every game. [`GameTable`] answers any
-//! reached position.
+//! reached position, and saves itself; [`load_game`] reads such a table
+//! back, certified against the rules walked again.
 //!
 //! The walk calls Python, so it holds the GIL — a batch of positions at a
 //! time, looking at Python's signals between batches (Ctrl-C stops it) —
 //! and the solve releases it.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use retrograde::{
-    host::{in_pool, Bytes, Silent},
+    host::{in_pool, Budget, Bytes, Silent},
     language::Outcome,
-    own::{solve_within, ExplicitGame, OwnAnswer, Rules, Solution, MAX_POSITIONS},
+    own::{
+        check_table_output, load, save, solve_within, ExplicitGame, OwnAnswer, Rules, Solution,
+        MAX_POSITIONS,
+    },
 };
 
 use crate::errors::IntoPy;
@@ -42,7 +47,10 @@ pub struct GameTable {
     positions: Vec<Py<PyAny>>,
     ids: Py<PyDict>,
     walk_seconds: f64,
-    solve_seconds: f64,
+    /// How the table was made: `"solve"` (solved) or `"load"` (read and
+    /// certified), and in how many seconds.
+    made_by: &'static str,
+    made_seconds: f64,
 }
 
 /// The game's value for the player to move, from `outcome`'s answer.
@@ -80,6 +88,79 @@ pub fn solve_game<'py>(
 ) -> PyResult<GameTable> {
     let threads = limits::threads(py, threads)?;
     let budget = budget(max_memory)?;
+    let walked = walk(py, &game, &budget)?;
+    let clock = Instant::now();
+    let solution = py
+        .detach(|| in_pool(threads, || solve_within(&walked.explicit, &budget, &Silent)))
+        .and_then(|solved| solved)
+        .py_err()?;
+    Ok(walked.with(game, solution, "solve", clock))
+}
+
+/// Reads the table `GameTable.save` wrote of `game` from `path`, and
+/// certifies it against `game`'s rules, walked again: the same
+/// positions, reached ply by ply as the table says, and every value and
+/// depth from its children's. A `TableFileError` for a damaged or edited
+/// file, or one of another game.
+#[pyfunction]
+#[pyo3(signature = (game, path, *, threads=None, max_memory=None))]
+pub fn load_game<'py>(
+    py: Python<'py>,
+    game: Bound<'py, PyAny>,
+    path: PathBuf,
+    threads: Option<&Bound<'_, PyAny>>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+) -> PyResult<GameTable> {
+    let threads = limits::threads(py, threads)?;
+    let budget = budget(max_memory)?;
+    let walked = walk(py, &game, &budget)?;
+    let clock = Instant::now();
+    let solution = py
+        .detach(|| in_pool(threads, || load(&path, &walked.explicit, &budget, &Silent)))
+        .and_then(|loaded| loaded)
+        .py_err()?;
+    Ok(walked.with(game, solution, "load", clock))
+}
+
+/// A Python game walked from its start: its graph, and the Python
+/// positions and keys of its numbers.
+struct Walked {
+    has_key: bool,
+    explicit: ExplicitGame,
+    positions: Vec<Py<PyAny>>,
+    ids: Py<PyDict>,
+    walk_seconds: f64,
+}
+
+impl Walked {
+    /// The table of `game` once `solution` is made (by `how`, since
+    /// `clock` started).
+    fn with(
+        self,
+        game: Bound<'_, PyAny>,
+        solution: Solution<u32>,
+        how: &'static str,
+        clock: Instant,
+    ) -> GameTable {
+        GameTable {
+            rules: game.unbind(),
+            has_key: self.has_key,
+            game: self.explicit,
+            solution,
+            positions: self.positions,
+            ids: self.ids,
+            walk_seconds: self.walk_seconds,
+            made_by: how,
+            made_seconds: clock.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// Walks `game`'s rules from its start, breadth first (numbers in the
+/// order positions are first reached, so a walk of the same rules numbers
+/// them alike), a batch of positions between two looks at Python's
+/// signals, within `budget`.
+fn walk<'py>(py: Python<'py>, game: &Bound<'py, PyAny>, budget: &Budget) -> PyResult<Walked> {
     let name = match game.getattr("name") {
         Ok(name) if !name.is_callable() => name.extract::<String>()?,
         _ => game.get_type().name()?.to_string(),
@@ -137,21 +218,12 @@ pub fn solve_game<'py>(
             .py_err()?;
     }
     let walk_seconds = clock.elapsed().as_secs_f64();
-    let explicit = ExplicitGame::new(name, offsets, targets, ends).py_err()?;
-    let clock = Instant::now();
-    let solution = py
-        .detach(|| in_pool(threads, || solve_within(&explicit, &budget, &Silent)))
-        .and_then(|solved| solved)
-        .py_err()?;
-    Ok(GameTable {
-        rules: game.unbind(),
+    Ok(Walked {
         has_key,
-        game: explicit,
-        solution,
+        explicit: ExplicitGame::new(name, offsets, targets, ends).py_err()?,
         positions,
         ids: ids.unbind(),
         walk_seconds,
-        solve_seconds: clock.elapsed().as_secs_f64(),
     })
 }
 
@@ -228,12 +300,22 @@ impl GameTable {
     }
 
     /// `{"walk": s, "solve": s}`: seconds spent walking the rules in
-    /// Python and solving the graph.
+    /// Python and solving the graph (`"load"` in place of `"solve"` for a
+    /// table read by `load_game`: the reading and the certificate).
     fn seconds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("walk", self.walk_seconds)?;
-        d.set_item("solve", self.solve_seconds)?;
+        d.set_item(self.made_by, self.made_seconds)?;
         Ok(d)
+    }
+
+    /// Saves the table to `path` (atomically; a table of its own kind,
+    /// which `load_game` reads back certified against the rules). A file
+    /// already there is replaced only if it is a table. The file's size.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<u64> {
+        check_table_output(&path).py_err()?;
+        py.detach(|| save(&path, &self.game, &self.solution))
+            .py_err()
     }
 
     /// `(value, depth)` of a position for the player to move: `"win"`,
