@@ -358,13 +358,13 @@ impl PublishedFigures {
     /// Sorts every position of `solution` as the published count does.
     pub fn of(solution: &retrograde::own::Solution<u64>) -> Self {
         let mut figures = PublishedFigures::default();
-        for (state, &key) in solution.index.keys().iter().enumerate() {
+        for (state, key) in solution.reached(Dobutsu::rules()) {
             match published_kind(key) {
                 Published::NotCounted => continue,
                 Published::Over(_) => figures.over += 1,
                 Published::InPlay => {
                     figures.in_play[0] += 1;
-                    figures.in_play[match solution.table.outcome(state as u64) {
+                    figures.in_play[match solution.table.outcome(state) {
                         Outcome::Win => 1,
                         Outcome::Draw => 2,
                         Outcome::Loss => 3,

@@ -67,6 +67,16 @@ impl Counts {
     }
 }
 
+/// Bit `i` of `bits` (the low 32) moved to bit `2i`.
+fn spread_to_even_bits(bits: u64) -> u64 {
+    let mut x = bits & 0xffff_ffff;
+    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
+    (x | (x << 1)) & LOW_BITS
+}
+
 /// Win / loss / draw and depth of every state of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutcomeTable {
@@ -128,6 +138,17 @@ impl OutcomeTable {
         let mut counts = Counts::default();
         for &word in self.value_words() {
             counts.add_word(word, LOW_BITS);
+        }
+        counts
+    }
+
+    /// Totals over the states whose bit is set in `marks` (one bit a
+    /// state, little-endian within a word; at least a bit for every state).
+    pub fn counts_marked(&self, marks: &[u64]) -> Counts {
+        let mut counts = Counts::default();
+        for (i, &word) in self.value_words().iter().enumerate() {
+            let half = (marks[i / 2] >> (32 * (i % 2))) & 0xffff_ffff;
+            counts.add_word(word, spread_to_even_bits(half));
         }
         counts
     }

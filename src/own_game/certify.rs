@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::enumerate::PlyCount;
 use super::graph::OwnGraph;
-use super::index::KeyIndex;
+use super::numbering::Numbering;
 use super::{canonical, Key, Rules};
 use crate::game::table::OutcomeTable;
 use crate::game::RankedGame;
@@ -34,22 +34,44 @@ const CHUNK: usize = 4096;
 /// the later passes while they fit `budget`.
 pub fn certify<R: Rules>(
     rules: &R,
-    index: &KeyIndex<R::Position>,
+    index: &Numbering<R::Position>,
     table: &OutcomeTable,
     plies: &[PlyCount],
     moves: u64,
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<(), String> {
-    if let Some(bad) = index
-        .keys()
-        .par_iter()
-        .position_first(|&k| canonical(rules, k, &mut Vec::new()) != k)
-    {
-        return Err(format!(
-            "position {} is stored, but it is not in canonical form",
-            index.key(bad as u64).to_hex()
-        ));
+    match index {
+        Numbering::Keys(keys) => {
+            if let Some(bad) = keys
+                .keys()
+                .par_iter()
+                .position_first(|&k| canonical(rules, k, &mut Vec::new()) != k)
+            {
+                return Err(format!(
+                    "position {} is stored, but it is not in canonical form",
+                    keys.key(bad as u64).to_hex()
+                ));
+            }
+        }
+        Numbering::Ranks(reached) => {
+            // a reached rank is a canonical position's (the walk below
+            // checks that the start reaches each)
+            if let Some(bad) = (0..reached.words().len())
+                .into_par_iter()
+                .flat_map_iter(|w| {
+                    let word = reached.words()[w];
+                    (0..64u64)
+                        .filter(move |b| word >> b & 1 == 1)
+                        .map(move |b| w as u64 * 64 + b)
+                })
+                .find_first(|&rank| index.position(rules, rank).is_none())
+            {
+                return Err(format!(
+                    "rank {bad} is marked reached, but it is no canonical position's"
+                ));
+            }
+        }
     }
     let graph = OwnGraph::forward(rules, index, budget, progress).map_err(|e| e.to_string())?;
     if graph.edges() != moves {
@@ -70,10 +92,10 @@ pub fn certify<R: Rules>(
         ));
     }
     let reached: u64 = walked.iter().map(|p| p.positions).sum();
-    if reached != index.len() {
+    if reached != index.positions() {
         return Err(format!(
             "{} stored positions are not reached from the start",
-            index.len() - reached
+            index.positions().abs_diff(reached)
         ));
     }
     progress.stage("values", 0);
@@ -83,14 +105,14 @@ pub fn certify<R: Rules>(
 /// The positions of `index` reached from the start, counted by ply.
 fn walk<R: Rules>(
     rules: &R,
-    index: &KeyIndex<R::Position>,
+    index: &Numbering<R::Position>,
     graph: &OwnGraph<'_, R>,
 ) -> Result<Vec<PlyCount>, String> {
     let start = canonical(rules, rules.start(), &mut Vec::new());
-    let Some(start) = index.find(&start) else {
+    let Some(start) = index.find(rules, &start).filter(|&s| index.reached(s)) else {
         return Err("the start position is not stored".into());
     };
-    let seen: Vec<AtomicU64> = (0..index.len().div_ceil(64))
+    let seen: Vec<AtomicU64> = (0..index.states().div_ceil(64))
         .map(|_| AtomicU64::new(0))
         .collect();
     let mark =
@@ -99,9 +121,19 @@ fn walk<R: Rules>(
     let mut frontier = vec![start];
     let mut plies = Vec::new();
     while !frontier.is_empty() {
+        if let Some(&s) = frontier.par_iter().find_first(|&&s| !index.reached(s)) {
+            return Err(format!(
+                "the rules reach position {s}, which the table does not mark reached"
+            ));
+        }
         let ended = frontier
             .par_iter()
-            .filter(|&&s| rules.outcome(&index.key(s)).is_some())
+            .filter(|&&s| graph.terminal(s).is_some())
+            .filter(|&&s| {
+                index
+                    .position(rules, s)
+                    .is_some_and(|p| rules.outcome(&p).is_some())
+            })
             .count() as u64;
         plies.push(PlyCount {
             ply: plies.len() as u32,

@@ -26,7 +26,9 @@ pub struct ContractReport {
 /// deterministic and their names distinct; every image of a position has
 /// its value at the end (`outcome`), the same canonical form, and the
 /// same canonical children; with unmoves, every move is undone by an
-/// unmove and every unmove undoes a move. The first broken rule, in words.
+/// unmove and every unmove undoes a move; with a rank, the canonical form's
+/// rank is below the ranks and unranks back to it. The first broken rule,
+/// in words.
 pub fn check<R: Rules>(rules: &R, limit: u64) -> Result<ContractReport, String> {
     check_from(rules, &[rules.start()], limit)
 }
@@ -53,6 +55,9 @@ pub fn check_from<R: Rules>(
         let images = images_of(rules, position);
         let class = canonical(rules, position, &mut scratch);
         let children = children_of(rules, position);
+        if R::RANKED {
+            check_rank(rules, class).map_err(at)?;
+        }
         for &image in &images {
             report.images += 1;
             if rules.outcome(&image) != rules.outcome(&position) {
@@ -100,6 +105,28 @@ pub fn check_from<R: Rules>(
         }
     }
     Ok(report)
+}
+
+/// The rank of the canonical `class` is below the ranks and unranks back
+/// to it.
+fn check_rank<R: Rules>(rules: &R, class: R::Position) -> Result<(), String> {
+    let rank = rules.rank(&class);
+    if rank >= rules.ranks() {
+        return Err(format!(
+            "its canonical form's rank {rank} is not below the {} ranks",
+            rules.ranks()
+        ));
+    }
+    match rules.unrank(rank) {
+        Some(back) if back == class => Ok(()),
+        Some(other) => Err(format!(
+            "its canonical form's rank {rank} unranks to {}",
+            other.to_hex()
+        )),
+        None => Err(format!(
+            "its canonical form's rank {rank} unranks to no position"
+        )),
+    }
 }
 
 fn check_key<P: Key>(position: &P) -> Result<(), String> {

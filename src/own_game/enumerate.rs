@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use rustc_hash::{FxBuildHasher, FxHashSet};
 
+use super::numbering::RankSet;
 use super::{canonical, Key, Rules};
 use crate::error::Result;
 use crate::memory::{Budget, Bytes};
@@ -179,4 +180,89 @@ fn insert_new<P: Key>(mut children: Vec<P>, shards: &[Mutex<FxHashSet<P>>]) -> V
         fresh.extend(batch.into_iter().filter(|&p| set.insert(p)));
     }
     fresh
+}
+
+/// Enumerates every position reachable from `rules.start()` for rules
+/// with a dense rank ([`Rules::RANKED`]): the seen set is a bit a rank,
+/// marked by arithmetic (no keys kept, no hashing), and the frontier a
+/// ply's positions. The counts by ply are those of [`enumerate`].
+pub fn reach_ranks<R: Rules>(
+    rules: &R,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<(RankSet, Vec<PlyCount>)> {
+    let ranks = rules.ranks();
+    let key_bytes = R::Position::BYTES as u64;
+    budget.check(
+        &format!("the reached ranks of {} ({ranks} ranks)", rules.name()),
+        Bytes(ranks.div_ceil(8)),
+    )?;
+    let marks = RankSet::marks(ranks);
+    let rank_of = |position: &R::Position| -> Result<u64> {
+        let rank = rules.rank(position);
+        if rank >= ranks {
+            return Err(crate::error::Error::InvalidInput(format!(
+                "position {} of {} has rank {rank}, not below its {ranks} ranks",
+                position.to_hex(),
+                rules.name()
+            )));
+        }
+        Ok(rank)
+    };
+    let start = canonical(rules, rules.start(), &mut Vec::new());
+    marks.mark(rank_of(&start)?);
+    let mut frontier = vec![start];
+    let mut plies = Vec::new();
+    progress.stage("positions", 0);
+    let mut seen = 0u64;
+    while !frontier.is_empty() {
+        let ply = plies.len() as u32;
+        let positions = frontier.len() as u64;
+        seen += positions;
+        budget.check(
+            &format!(
+                "enumerating {} ({seen} positions to ply {ply})",
+                rules.name()
+            ),
+            Bytes(ranks.div_ceil(8) + 2 * positions.saturating_mul(key_bytes)),
+        )?;
+        let parts: Vec<Result<(Vec<R::Position>, u64)>> = frontier
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let (mut next, mut scratch, mut images, mut ended) =
+                    (Vec::new(), Vec::new(), Vec::new(), 0);
+                for position in chunk {
+                    if rules.outcome(position).is_some() {
+                        ended += 1;
+                        continue;
+                    }
+                    scratch.clear();
+                    rules.moves(position, &mut scratch);
+                    for &child in &scratch {
+                        let child = canonical(rules, child, &mut images);
+                        if marks.mark(rank_of(&child)?) {
+                            next.push(child);
+                        }
+                    }
+                }
+                Ok((next, ended))
+            })
+            .collect();
+        let mut next = Vec::new();
+        let mut ended = 0;
+        for part in parts {
+            let (fresh, e) = part?;
+            next.extend(fresh);
+            ended += e;
+        }
+        plies.push(PlyCount {
+            ply,
+            positions,
+            ended,
+        });
+        progress.advance(positions);
+        progress.note(&format!("ply {ply}: {positions} positions, {seen} in all"));
+        frontier = next;
+    }
+    Ok((marks.done(), plies))
 }

@@ -1,7 +1,9 @@
 //! A user game's table on disk: the container every table file uses
 //! (`RETROGRD`, version 1, sections, a checksum trailer; docs/FORMAT.md)
 //! with game kind 8 and index encoding 10: the sorted keys, then the
-//! values and depths of the states in key order.
+//! values and depths of the states in key order; or, for rules with a
+//! dense rank ([`Rules::RANKED`]), encoding 11: the ranks the start
+//! reaches (a bit a rank), then the values and depths of every rank.
 //!
 //! A table is read back only with the rules it was made from (the same
 //! name and key width), and certified against them before it answers
@@ -13,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::enumerate::PlyCount;
 use super::index::{KeyIndex, MAX_POSITIONS};
+use super::numbering::{Numbering, RankSet};
 use super::solve::Solution;
 use super::{certify::certify, Key, Rules};
 use crate::error::{Error, Result};
@@ -26,6 +29,9 @@ use crate::tablefile::{
 
 /// The index encoding of a user game's table: sorted keys.
 pub const OWN_ENCODING: u32 = 10;
+
+/// The index encoding of a user game's table numbered by the rules' rank.
+pub const OWN_RANKED_ENCODING: u32 = 11;
 
 /// Checks, before a solve, that a table may be written to `path`: a new
 /// file, or a table file (of ours, of any game) that it replaces. Anything
@@ -50,8 +56,12 @@ pub fn check_table_output(path: &Path) -> Result<()> {
 /// size. The caller checks the path first ([`check_table_output`]).
 pub fn save<R: Rules>(path: &Path, rules: &R, solution: &Solution<R::Position>) -> Result<u64> {
     save_with(path, |out| {
-        let states = solution.positions();
-        let mut w = Summing::header(out, OWN_GAME_KIND, OWN_ENCODING, states)?;
+        let states = solution.index.states();
+        let encoding = match solution.index {
+            Numbering::Keys(_) => OWN_ENCODING,
+            Numbering::Ranks(_) => OWN_RANKED_ENCODING,
+        };
+        let mut w = Summing::header(out, OWN_GAME_KIND, encoding, states)?;
         w.json(
             b"PARM",
             &json!({"game": rules.name(), "key_bytes": R::Position::BYTES}),
@@ -62,17 +72,25 @@ pub fn save<R: Rules>(path: &Path, rules: &R, solution: &Solution<R::Position>) 
             .map(|p| [p.positions, p.ended])
             .collect();
         w.json(b"SUMM", &json!({"plies": plies, "moves": solution.moves}))?;
-        let width = R::Position::BYTES;
-        w.section(b"KEYS", states * width as u64, |w| {
-            let mut buffer = vec![0u8; width * 4096];
-            for chunk in solution.index.keys().chunks(4096) {
-                for (key, out) in chunk.iter().zip(buffer.chunks_mut(width)) {
-                    key.write(out);
-                }
-                w.put(&buffer[..chunk.len() * width])?;
+        match &solution.index {
+            Numbering::Keys(index) => {
+                let width = R::Position::BYTES;
+                w.section(b"KEYS", states * width as u64, |w| {
+                    let mut buffer = vec![0u8; width * 4096];
+                    for chunk in index.keys().chunks(4096) {
+                        for (key, out) in chunk.iter().zip(buffer.chunks_mut(width)) {
+                            key.write(out);
+                        }
+                        w.put(&buffer[..chunk.len() * width])?;
+                    }
+                    Ok(())
+                })?;
             }
-            Ok(())
-        })?;
+            Numbering::Ranks(reached) => {
+                let words = reached.words();
+                w.section(b"REAC", words.len() as u64 * 8, |w| w.words(words))?;
+            }
+        }
         let values = solution.table.value_words();
         w.section(b"VALS", values.len() as u64 * 8, |w| w.words(values))?;
         w.section(b"DEPT", states * 4, |w| {
@@ -118,19 +136,17 @@ pub fn load<R: Rules>(
             path,
         )
     };
-    let parts = decode::<R::Position>(&bytes, &rules.name()).map_err(bad)?;
+    let parts = decode::<R::Position>(&bytes, &rules.name(), R::RANKED).map_err(bad)?;
     drop(bytes);
-    budget.check(
-        &format!("checking the table {}", path.display()),
-        Bytes(load_bytes(parts.index.len(), R::Position::BYTES)),
-    )?;
+    let held = Bytes(load_bytes(parts.index.states(), R::Position::BYTES));
+    budget.check(&format!("checking the table {}", path.display()), held)?;
     certify(
         rules,
         &parts.index,
         &parts.table,
         &parts.plies,
         parts.moves,
-        &budget.after(Bytes(load_bytes(parts.index.len(), R::Position::BYTES))),
+        &budget.after(held),
         progress,
     )
     .map_err(|why| {
@@ -150,16 +166,18 @@ pub fn load<R: Rules>(
 
 /// What a file holds, read and checked for its form only.
 struct Parts<P> {
-    index: KeyIndex<P>,
+    index: Numbering<P>,
     table: OutcomeTable,
     plies: Vec<PlyCount>,
     moves: u64,
 }
 
-fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, String> {
+/// The parts of a table file of `name`'s rules, numbered by rank if
+/// `ranked`.
+fn decode<P: Key>(bytes: &[u8], name: &str, ranked: bool) -> std::result::Result<Parts<P>, String> {
     let (mut r, kind, encoding, states) = open_container(bytes, true)?;
     let body = bytes.len() - TRAILER_BYTES;
-    if kind != OWN_GAME_KIND || encoding != OWN_ENCODING {
+    if kind != OWN_GAME_KIND || !matches!(encoding, OWN_ENCODING | OWN_RANKED_ENCODING) {
         return Err(format!(
             "not a table of a game of your own (game kind {kind}, encoding {encoding}); \
              `retrograde query` reads it"
@@ -171,6 +189,13 @@ fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, Str
         return Err(format!(
             "a table of {}, not of {name}",
             parameters["game"].as_str().unwrap_or("an unnamed game")
+        ));
+    }
+    if (encoding == OWN_RANKED_ENCODING) != ranked {
+        return Err(format!(
+            "its positions are numbered {}, those of {name} {}",
+            if ranked { "by key" } else { "by rank" },
+            if ranked { "by rank" } else { "by key" }
         ));
     }
     if parameters["key_bytes"].as_u64() != Some(P::BYTES as u64) {
@@ -185,24 +210,38 @@ fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, Str
             "the header claims {states} positions, more than an index holds"
         ));
     }
-    let key_bytes = states
-        .checked_mul(P::BYTES as u64)
-        .filter(|&b| b <= bytes.len() as u64)
-        .ok_or_else(|| format!("the header claims {states} positions, more than the file holds"))?;
+    let per_state = if ranked { 4 } else { P::BYTES as u64 + 4 };
+    if states
+        .checked_mul(per_state)
+        .is_none_or(|b| b > bytes.len() as u64)
+    {
+        return Err(format!(
+            "the header claims {states} positions, more than the file holds"
+        ));
+    }
     let summary: Value = serde_json::from_slice(r.section(b"SUMM", None)?)
         .map_err(|e| format!("the summary is not JSON: {e}"))?;
     let (plies, moves) = read_summary(&summary)?;
-    let keys: Vec<P> = r
-        .section(b"KEYS", Some(key_bytes))?
-        .chunks_exact(P::BYTES)
-        .map(P::read)
-        .collect();
-    if let Some(at) = keys.windows(2).position(|w| w[0] >= w[1]) {
-        return Err(format!(
-            "the positions are not in strictly increasing order at {}",
-            at + 1
-        ));
-    }
+    let index = if ranked {
+        let words = words_of(r.section(b"REAC", Some(states.div_ceil(64) * 8))?);
+        Numbering::Ranks(
+            RankSet::from_words(states, words)
+                .ok_or("bits are set past the last rank among those reached")?,
+        )
+    } else {
+        let keys: Vec<P> = r
+            .section(b"KEYS", Some(states * P::BYTES as u64))?
+            .chunks_exact(P::BYTES)
+            .map(P::read)
+            .collect();
+        if let Some(at) = keys.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(format!(
+                "the positions are not in strictly increasing order at {}",
+                at + 1
+            ));
+        }
+        Numbering::Keys(KeyIndex::from_sorted(keys))
+    };
     let words = (2 * states).div_ceil(64);
     let values = words_of(r.section(b"VALS", Some(words * 8))?);
     let depths: Vec<u32> = r
@@ -218,7 +257,7 @@ fn decode<P: Key>(bytes: &[u8], name: &str) -> std::result::Result<Parts<P>, Str
     }
     check_values(&values, states)?;
     Ok(Parts {
-        index: KeyIndex::from_sorted(keys),
+        index,
         table: OutcomeTable::from_parts(values, depths),
         plies,
         moves,

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::index::KeyIndex;
+use super::numbering::Numbering;
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
@@ -29,6 +29,9 @@ mod end {
     pub const WIN: u8 = 1;
     pub const LOSS: u8 = 2;
     pub const DRAW: u8 = 3;
+    /// A rank no position has: a lost end for the pass (at depth 0), which
+    /// no move reaches and no answer reads.
+    pub const NONE: u8 = 4;
 }
 
 /// States handled by one task of a parallel pass.
@@ -49,7 +52,7 @@ enum Predecessors {
 /// A user game on its dense index.
 pub struct OwnGraph<'a, R: Rules> {
     rules: &'a R,
-    index: &'a KeyIndex<R::Position>,
+    index: &'a Numbering<R::Position>,
     ends: Vec<u8>,
     moves: Vec<u16>,
     max_moves: u32,
@@ -82,7 +85,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     /// graph's size against `budget` before it is allocated.
     pub fn build(
         rules: &'a R,
-        index: &'a KeyIndex<R::Position>,
+        index: &'a Numbering<R::Position>,
         budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
@@ -92,10 +95,11 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         let keep = if R::UNMOVES {
             0
         } else {
-            moves_that_fit(index.len(), budget, 2 * BYTES_PER_MOVE)
+            moves_that_fit(index.states(), budget, 2 * BYTES_PER_MOVE)
         };
         let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
-        let edges = graph.edges;
+        // every state's moves, those of ranks the start does not reach too
+        let edges: u64 = graph.moves.par_iter().map(|&m| u64::from(m)).sum();
         graph.predecessors = Some(if R::UNMOVES {
             Predecessors::Unmoves
         } else {
@@ -123,11 +127,11 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     /// index lacks is an error.
     pub fn forward(
         rules: &'a R,
-        index: &'a KeyIndex<R::Position>,
+        index: &'a Numbering<R::Position>,
         budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
-        let keep = moves_that_fit(index.len(), budget, BYTES_PER_MOVE);
+        let keep = moves_that_fit(index.states(), budget, BYTES_PER_MOVE);
         let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
         graph.moves_kept = kept.map(|chunks| {
             let mut start = vec![0u32; graph.moves.len()];
@@ -151,43 +155,49 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     /// `keep` of them.
     fn scan(
         rules: &'a R,
-        index: &'a KeyIndex<R::Position>,
+        index: &'a Numbering<R::Position>,
         keep: u64,
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<Vec<u32>>>)> {
-        let states = index.len() as usize;
+        let states = index.states() as usize;
         let mut ends = vec![end::PLAY; states];
         let mut moves = vec![0u16; states];
         progress.stage("moves", states as u64);
         let failure = FirstError::default();
         let kept_so_far = AtomicU64::new(0);
-        let kept: Vec<Option<Vec<u32>>> = ends
+        let kept: Vec<(Option<Vec<u32>>, u64)> = ends
             .par_chunks_mut(CHUNK)
             .zip(moves.par_chunks_mut(CHUNK))
             .enumerate()
             .map(|(c, (ends, moves))| {
                 let mut scratch = Scratch::default();
                 let mut children_here = Vec::new();
+                let mut reached_moves = 0u64;
                 for (i, (end, count)) in ends.iter_mut().zip(moves.iter_mut()).enumerate() {
                     let state = (c * CHUNK + i) as u64;
                     match children(rules, index, state, &mut scratch) {
-                        Ok(None) => {}
-                        Ok(Some(outcome)) => *end = end_code(outcome),
+                        Ok(code) => *end = code,
                         Err(e) => {
                             failure.record(e);
-                            return None;
+                            return (None, 0);
                         }
                     }
                     match u16::try_from(scratch.indices.len()) {
                         Ok(n) => *count = n,
-                        Err(_) => failure.record(too_many_moves(rules, index.key(state))),
+                        Err(_) => failure.record(too_many_moves(rules, &scratch.position)),
+                    }
+                    if index.reached(state) {
+                        reached_moves += scratch.indices.len() as u64;
                     }
                     children_here.extend_from_slice(&scratch.indices);
                 }
                 let total = kept_so_far.fetch_add(children_here.len() as u64, Relaxed);
-                (total + children_here.len() as u64 <= keep).then_some(children_here)
+                let kept = (total + children_here.len() as u64 <= keep).then_some(children_here);
+                (kept, reached_moves)
             })
             .collect();
+        let edges: u64 = kept.iter().map(|(_, moves)| moves).sum();
+        let kept: Vec<Option<Vec<u32>>> = kept.into_iter().map(|(kept, _)| kept).collect();
         failure.into_result()?;
         progress.advance(states as u64);
         let kept: Option<Vec<Vec<u32>>> = if keep > 0 {
@@ -196,7 +206,6 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
             None
         };
         let max_moves = moves.par_iter().map(|&m| u32::from(m)).max().unwrap_or(0);
-        let edges: u64 = moves.par_iter().map(|&m| u64::from(m)).sum();
         let graph = Self {
             rules,
             index,
@@ -210,7 +219,9 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         Ok((graph, kept))
     }
 
-    /// Distinct moves of all states that do not end the game.
+    /// Distinct moves of the positions the start reaches that do not end
+    /// the game (with ranks, the pass also reads the moves of positions it
+    /// does not reach).
     pub fn edges(&self) -> u64 {
         self.edges
     }
@@ -225,14 +236,16 @@ fn moves_that_fit(states: u64, budget: &Budget, bytes_each: u64) -> u64 {
 
 /// Scratch buffers of a worker.
 struct Scratch<P> {
+    position: P,
     positions: Vec<P>,
     images: Vec<P>,
     indices: Vec<u32>,
 }
 
-impl<P> Default for Scratch<P> {
+impl<P: Key> Default for Scratch<P> {
     fn default() -> Self {
         Self {
+            position: P::read(&[0; 16][..P::BYTES]),
             positions: Vec::new(),
             images: Vec::new(),
             indices: Vec::new(),
@@ -240,31 +253,43 @@ impl<P> Default for Scratch<P> {
     }
 }
 
-/// Fills `scratch.indices` with the distinct children of `state`, sorted;
-/// returns how the game ends at `state` instead (no children) if it does.
-/// A position with no moves that the rules do not end is lost.
+/// Fills `scratch.indices` with the distinct children of `state`, sorted,
+/// and `scratch.position` with its position; returns how the game ends
+/// at `state` (an `end` code: [`end::PLAY`] if it has children). A
+/// position with no moves that the rules do not end is lost.
 fn children<R: Rules>(
     rules: &R,
-    index: &KeyIndex<R::Position>,
+    index: &Numbering<R::Position>,
     state: u64,
     scratch: &mut Scratch<R::Position>,
-) -> Result<Option<Outcome>> {
+) -> Result<u8> {
     scratch.indices.clear();
-    let position = index.key(state);
+    let Some(position) = index.position(rules, state) else {
+        return Ok(end::NONE);
+    };
+    scratch.position = position;
     if let Some(outcome) = rules.outcome(&position) {
-        return Ok(Some(outcome));
+        return Ok(end_code(outcome));
     }
     scratch.positions.clear();
     rules.moves(&position, &mut scratch.positions);
     for i in 0..scratch.positions.len() {
         let child = canonical(rules, scratch.positions[i], &mut scratch.images);
-        let Some(found) = index.find(&child) else {
+        let Some(found) = index.find(rules, &child) else {
             return Err(Error::InvalidInput(format!(
-                "a move of position {} of {} leads to {}, which is not among its positions \
+                "a move of position {} of {} leads to {}, {} \
                  (rules that give other moves than when the positions were enumerated?)",
                 position.to_hex(),
                 rules.name(),
-                child.to_hex()
+                child.to_hex(),
+                match index {
+                    Numbering::Keys(_) => "which is not among its positions".to_string(),
+                    Numbering::Ranks(_) => format!(
+                        "whose rank {} is not below its {} ranks",
+                        rules.rank(&child),
+                        index.states()
+                    ),
+                }
             )));
         };
         scratch.indices.push(found as u32);
@@ -272,13 +297,13 @@ fn children<R: Rules>(
     scratch.indices.sort_unstable();
     scratch.indices.dedup();
     Ok(if scratch.indices.is_empty() {
-        Some(Outcome::Loss)
+        end::LOSS
     } else {
-        None
+        end::PLAY
     })
 }
 
-fn too_many_moves<P: Key>(rules: &impl Rules, position: P) -> Error {
+fn too_many_moves<P: Key>(rules: &impl Rules, position: &P) -> Error {
     Error::InvalidInput(format!(
         "position {} of {} has more than 65,535 moves; the engine counts at most that many",
         position.to_hex(),
@@ -318,7 +343,7 @@ impl FirstError {
 /// children in state order) when the scan kept them, else from the rules.
 fn reverse_graph<R: Rules>(
     rules: &R,
-    index: &KeyIndex<R::Position>,
+    index: &Numbering<R::Position>,
     ends: &[u8],
     moves: &[u16],
     edges: u64,
@@ -386,7 +411,7 @@ fn for_each_kept_edge(moves: &[u16], chunks: &[Vec<u32>], visit: &(dyn Fn(u32, u
 /// that does not end the game, in parallel.
 fn for_each_edge<R: Rules>(
     rules: &R,
-    index: &KeyIndex<R::Position>,
+    index: &Numbering<R::Position>,
     ends: &[u8],
     visit: impl Fn(u32, u32) + Sync,
 ) -> Result<()> {
@@ -412,13 +437,13 @@ fn for_each_edge<R: Rules>(
 
 impl<R: Rules> RankedGame for OwnGraph<'_, R> {
     fn state_count(&self) -> u64 {
-        self.index.len()
+        self.index.states()
     }
 
     fn terminal(&self, state: u64) -> Option<Outcome> {
         match self.ends[state as usize] {
             end::WIN => Some(Outcome::Win),
-            end::LOSS => Some(Outcome::Loss),
+            end::LOSS | end::NONE => Some(Outcome::Loss),
             end::DRAW => Some(Outcome::Draw),
             _ => None,
         }
@@ -490,7 +515,9 @@ impl<R: Rules> OwnGraph<'_, R> {
     /// The distinct states, reachable and not ended, that have a move to
     /// `state`: the unmoves of each of its images, made canonical.
     fn parents(&self, state: u64) -> Vec<u64> {
-        let position = self.index.key(state);
+        let Some(position) = self.index.position(self.rules, state) else {
+            return Vec::new();
+        };
         let mut images = vec![position];
         self.rules.symmetries(&position, &mut images);
         let mut raw = Vec::new();
@@ -500,7 +527,10 @@ impl<R: Rules> OwnGraph<'_, R> {
         let mut scratch = Vec::new();
         let mut found: Vec<u64> = raw
             .into_iter()
-            .filter_map(|p| self.index.find(&canonical(self.rules, p, &mut scratch)))
+            .filter_map(|p| {
+                self.index
+                    .find(self.rules, &canonical(self.rules, p, &mut scratch))
+            })
             .filter(|&p| self.ends[p as usize] == end::PLAY)
             .collect();
         found.sort_unstable();

@@ -27,6 +27,7 @@ pub mod file;
 pub mod graph;
 pub mod index;
 pub mod key;
+pub mod numbering;
 pub mod solve;
 
 pub use key::Key;
@@ -55,7 +56,9 @@ use crate::game::Outcome;
 ///   the same value, and the images of an image are the same set;
 /// * with [`UNMOVES`](Rules::UNMOVES), `unmoves(p)` yields every position
 ///   that has a move to `p` (one that is not reachable may be yielded too:
-///   the engine drops it).
+///   the engine drops it);
+/// * with [`RANKED`](Rules::RANKED), `unrank(rank(p)) == Some(p)` for every
+///   canonical position `p`, and `rank(p) < ranks()`.
 pub trait Rules: Sync {
     /// A position, packed into a fixed-width, ordered key (see [`Key`]):
     /// the engine stores nothing else per position. A `u64` or `u128`
@@ -98,6 +101,39 @@ pub trait Rules: Sync {
     /// position that has a move to `position` onto `parents`. Fallback:
     /// never called.
     fn unmoves(&self, _position: &Self::Position, _parents: &mut Vec<Self::Position>) {}
+
+    /// OPTIONAL, with [`ranks`](Rules::ranks), [`rank`](Rules::rank) and
+    /// [`unrank`](Rules::unrank): whether the rules number their positions
+    /// densely. With a rank the engine keeps no keys and no hash table: the
+    /// positions reached are a bit a rank, found by arithmetic, and the
+    /// retrograde pass runs over every rank (those no position has, and
+    /// those the start does not reach, cost their bytes but change no
+    /// answer). It pays when the ranks are few beside the positions — a
+    /// tight rank with unmoves is the fastest way through the engine.
+    /// Fallback (`false`): sorted keys and a hash table of their ranks.
+    const RANKED: bool = false;
+
+    /// OPTIONAL (when [`RANKED`](Rules::RANKED) is `true`). How many ranks
+    /// there are: every canonical position's rank is below this, which is
+    /// below [`index::MAX_POSITIONS`]. Fallback: never called.
+    fn ranks(&self) -> u64 {
+        0
+    }
+
+    /// OPTIONAL (when [`RANKED`](Rules::RANKED) is `true`). The rank of a
+    /// canonical `position`: distinct positions have distinct ranks.
+    /// Fallback: never called.
+    fn rank(&self, _position: &Self::Position) -> u64 {
+        0
+    }
+
+    /// OPTIONAL (when [`RANKED`](Rules::RANKED) is `true`). The position
+    /// whose rank is `rank`, `None` if there is none; the engine takes a
+    /// rank for a state only if its position is canonical. Fallback: never
+    /// called.
+    fn unrank(&self, _rank: u64) -> Option<Self::Position> {
+        None
+    }
 
     /// OPTIONAL. The name of the move from `from` to `to`, where `to` is
     /// the `index`-th child `moves` gave (counted from 0), as `query` and

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
-use super::enumerate::{enumerate, PlyCount};
+use super::enumerate::{enumerate, reach_ranks, PlyCount};
 use super::graph::{OwnGraph, BYTES_PER_STATE};
 use super::index::{KeyIndex, MAX_POSITIONS};
+use super::numbering::Numbering;
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::table::{retrograde_bytes, Counts, OutcomeTable};
@@ -17,13 +18,15 @@ use crate::tables::retrograde::solve_holding;
 
 /// Every reachable position of a user game with its value and depth.
 ///
-/// Invariant: `table`'s state `i` is `index.key(i)`; the positions are the
-/// canonical forms of every position reachable from the start.
+/// Invariant: `table` has a value and depth for every state of `index`;
+/// the states the start reaches are the canonical forms of every position
+/// reachable from the start.
 pub struct Solution<P> {
     /// The game's name ([`Rules::name`]).
     pub name: String,
-    /// The positions, sorted: a position's rank is its state.
-    pub index: KeyIndex<P>,
+    /// The states: the positions sorted (a position's rank is its state),
+    /// or the rules' ranks ([`Rules::RANKED`]).
+    pub index: Numbering<P>,
     /// Value and depth of every state.
     pub table: OutcomeTable,
     /// Positions by the ply at which they are first reached.
@@ -44,18 +47,39 @@ pub fn solve_within<R: Rules>(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<Solution<R::Position>> {
-    let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES)
-        + BYTES_PER_STATE
-        + retrograde_bytes(1, u32::from(u16::MAX)).0;
-    let reached = enumerate(rules, budget, progress, later)?;
-    let positions = reached.positions.len() as u64;
-    if positions >= MAX_POSITIONS {
-        return Err(Error::TooManyStates {
-            states: positions,
-            limit: MAX_POSITIONS - 1,
-        });
-    }
-    let index = KeyIndex::new(reached.positions);
+    let (index, plies) = if R::RANKED {
+        let ranks = rules.ranks();
+        if ranks >= MAX_POSITIONS {
+            return Err(Error::TooManyStates {
+                states: ranks,
+                limit: MAX_POSITIONS - 1,
+            });
+        }
+        budget.check(
+            &format!("solving {} ({ranks} ranks)", rules.name()),
+            Bytes(
+                ranks.saturating_mul(BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0),
+            ),
+        )?;
+        let (reached, plies) = reach_ranks(rules, budget, progress)?;
+        (Numbering::Ranks(reached), plies)
+    } else {
+        let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES)
+            + BYTES_PER_STATE
+            + retrograde_bytes(1, u32::from(u16::MAX)).0;
+        let reached = enumerate(rules, budget, progress, later)?;
+        let positions = reached.positions.len() as u64;
+        if positions >= MAX_POSITIONS {
+            return Err(Error::TooManyStates {
+                states: positions,
+                limit: MAX_POSITIONS - 1,
+            });
+        }
+        (
+            Numbering::Keys(KeyIndex::new(reached.positions)),
+            reached.plies,
+        )
+    };
     let held = Bytes(index.heap_bytes());
     let graph = OwnGraph::build(rules, &index, &budget.after(held), progress)?;
     let moves = graph.edges();
@@ -65,7 +89,7 @@ pub fn solve_within<R: Rules>(
         name: rules.name(),
         index,
         table,
-        plies: reached.plies,
+        plies,
         moves,
     })
 }
@@ -93,14 +117,38 @@ pub struct OwnAnswer {
 }
 
 impl<P: Key> Solution<P> {
-    /// Number of positions.
+    /// Number of positions the start reaches.
     pub fn positions(&self) -> u64 {
-        self.index.len()
+        self.index.positions()
     }
 
-    /// Win / loss / draw totals over all positions.
+    /// Every position the start reaches with its state, in the order of
+    /// the states.
+    pub fn reached<'s, R: Rules<Position = P>>(
+        &'s self,
+        rules: &'s R,
+    ) -> Box<dyn Iterator<Item = (u64, P)> + 's> {
+        match &self.index {
+            Numbering::Keys(index) => Box::new(
+                index
+                    .keys()
+                    .iter()
+                    .enumerate()
+                    .map(|(state, &key)| (state as u64, key)),
+            ),
+            Numbering::Ranks(reached) => Box::new(reached.iter().map(move |rank| {
+                let position = self.index.position(rules, rank);
+                (rank, position.expect("a reached rank is a position's"))
+            })),
+        }
+    }
+
+    /// Win / loss / draw totals over the positions the start reaches.
     pub fn counts(&self) -> Counts {
-        self.table.counts()
+        match self.index.ranks() {
+            None => self.table.counts(),
+            Some(reached) => self.table.counts_marked(reached.words()),
+        }
     }
 
     /// The value and depth of `position` (any image of it), `None` if the
@@ -112,7 +160,8 @@ impl<P: Key> Solution<P> {
     ) -> Option<(Outcome, Option<u32>)> {
         let state = self
             .index
-            .find(&canonical(rules, position, &mut Vec::new()))?;
+            .find(rules, &canonical(rules, position, &mut Vec::new()))
+            .filter(|&state| self.index.reached(state))?;
         Some((self.table.outcome(state), self.table.depth(state)))
     }
 

@@ -165,6 +165,65 @@ impl Rules for WithUnmoves {
     }
 }
 
+/// The same game numbered by a dense rank: its nodes spread over a few
+/// more ranks than there are nodes, in a seeded order, the ranks between
+/// them no position's.
+struct Ranked<G> {
+    game: G,
+    rank_of: Vec<u32>,
+    node_of: Vec<Option<u32>>,
+}
+
+impl<G: Rules<Position = u32>> Ranked<G> {
+    fn new(game: G, nodes: usize, rng: &mut Rng) -> Self {
+        let ranks = nodes + 1 + rng.below(nodes as u64 / 2 + 1) as usize;
+        let mut order: Vec<u32> = (0..ranks as u32).collect();
+        for i in (1..ranks).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let rank_of: Vec<u32> = order[..nodes].to_vec();
+        let mut node_of = vec![None; ranks];
+        for (node, &rank) in rank_of.iter().enumerate() {
+            node_of[rank as usize] = Some(node as u32);
+        }
+        Self {
+            game,
+            rank_of,
+            node_of,
+        }
+    }
+}
+
+impl<G: Rules<Position = u32>> Rules for Ranked<G> {
+    type Position = u32;
+    const UNMOVES: bool = G::UNMOVES;
+    const RANKED: bool = true;
+    fn start(&self) -> u32 {
+        self.game.start()
+    }
+    fn moves(&self, p: &u32, children: &mut Vec<u32>) {
+        self.game.moves(p, children)
+    }
+    fn outcome(&self, p: &u32) -> Option<Outcome> {
+        self.game.outcome(p)
+    }
+    fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
+        self.game.symmetries(p, images)
+    }
+    fn unmoves(&self, p: &u32, parents: &mut Vec<u32>) {
+        self.game.unmoves(p, parents)
+    }
+    fn ranks(&self) -> u64 {
+        self.node_of.len() as u64
+    }
+    fn rank(&self, p: &u32) -> u64 {
+        u64::from(self.rank_of[*p as usize])
+    }
+    fn unrank(&self, rank: u64) -> Option<u32> {
+        self.node_of[rank as usize]
+    }
+}
+
 /// Solves `rules` and compares every position the reference reaches.
 fn compare<R: Rules<Position = u32>>(rules: &R, what: &str) {
     let expected = reference(rules);
@@ -203,6 +262,23 @@ fn matches_the_reference_on_random_games_with_a_symmetry() {
 }
 
 #[test]
+fn matches_the_reference_on_random_games_numbered_by_rank() {
+    let mut rng = Rng::new(892);
+    for i in 0..300 {
+        let symmetric = i % 3 == 1;
+        let game = RandomGame::new(&mut rng, symmetric);
+        let nodes = game.moves.len();
+        if i % 2 == 0 {
+            let game = Ranked::new(game, nodes, &mut rng);
+            compare(&game, &format!("game {i} by rank"));
+        } else {
+            let game = Ranked::new(WithUnmoves(game), nodes, &mut rng);
+            compare(&game, &format!("game {i} by rank with unmoves"));
+        }
+    }
+}
+
+#[test]
 fn matches_the_reference_on_random_games_with_unmoves() {
     let mut rng = Rng::new(891);
     for i in 0..300 {
@@ -225,7 +301,24 @@ fn the_table_is_the_same_at_one_two_and_four_threads() {
                     .build()
                     .unwrap();
                 let s = pool.install(|| solve(&game).unwrap());
-                (s.index.keys().to_vec(), s.table, s.plies)
+                (s.index.keys().unwrap().to_vec(), s.table, s.plies)
+            })
+            .collect();
+        assert_eq!(tables[0], tables[1]);
+        assert_eq!(tables[0], tables[2]);
+        // numbered by rank, with and without unmoves
+        let nodes = game.moves.len();
+        let ranked = Ranked::new(game, nodes, &mut rng);
+        let tables: Vec<_> = [1, 2, 4]
+            .iter()
+            .map(|&threads| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let s = pool.install(|| solve(&ranked).unwrap());
+                let reached = s.index.ranks().unwrap().words().to_vec();
+                (reached, s.table, s.plies)
             })
             .collect();
         assert_eq!(tables[0], tables[1]);
@@ -323,7 +416,7 @@ fn cat_and_mouse_through_the_trait_equals_the_built_in_engine_state_by_state() {
         let table = solve_ranked(&built_in).unwrap();
         let rules = CatAndMouse::new(&graph);
         let solution = solve(&rules).unwrap();
-        for &key in solution.index.keys() {
+        for &key in solution.index.keys().unwrap() {
             let (mouse, cat, cat_moves) = CatAndMouse::parts(key);
             let turn = if cat_moves { Turn::Cat } else { Turn::Mouse };
             let state = built_in.rank(Position { mouse, cat, turn });
@@ -447,7 +540,7 @@ fn nim_can_i_win_and_ends_through_the_trait_equal_the_built_in_engines() {
         let built_in = solve_can_i_win(max, total, &budget).unwrap();
         let rules = CanIWin { max, total };
         let solution = solve(&rules).unwrap();
-        for &used in solution.index.keys() {
+        for &used in solution.index.keys().unwrap() {
             let (value, _) = solution.lookup(&rules, used).unwrap();
             assert_eq!(
                 value == Outcome::Win,
@@ -533,4 +626,18 @@ fn the_contract_check_passes_good_rules_and_names_what_breaks_bad_ones() {
     broken.ends[1] = Some(Outcome::Win);
     let why = check_contract(&broken, 1000).unwrap_err();
     assert!(why.contains("image"), "{why}");
+
+    // A rank: a good one passes; two positions on one rank are caught.
+    let mut ranked = loop {
+        let game = RandomGame::with_classes(&mut rng, false, 50);
+        let nodes = game.moves.len();
+        let ranked = Ranked::new(game, nodes, &mut rng);
+        if check_contract(&ranked, 1000).unwrap().positions > 3 {
+            break ranked;
+        }
+    };
+    let child = *ranked.game.moves[0].iter().find(|&&c| c != 0).unwrap();
+    ranked.rank_of[child as usize] = ranked.rank_of[0];
+    let why = check_contract(&ranked, 1000).unwrap_err();
+    assert!(why.contains("unranks to"), "{why}");
 }

@@ -67,6 +67,61 @@ impl Rules for TicTacToe {
     }
 }
 
+/// The same game numbered by a dense rank (a cell a base-3 digit: 3⁹
+/// ranks, of which 5,478 are reached), with unmoves.
+pub struct RankedTicTacToe;
+
+const RANKS: u64 = 19_683;
+
+impl Rules for RankedTicTacToe {
+    type Position = u32;
+    const UNMOVES: bool = true;
+    const RANKED: bool = true;
+    fn name(&self) -> String {
+        "tic-tac-toe by rank".into()
+    }
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, board: &u32, children: &mut Vec<u32>) {
+        TicTacToe.moves(board, children)
+    }
+    fn outcome(&self, board: &u32) -> Option<Outcome> {
+        TicTacToe.outcome(board)
+    }
+    fn unmoves(&self, board: &u32, parents: &mut Vec<u32>) {
+        let stones = stones(*board);
+        if stones == 0 {
+            return;
+        }
+        let last = 2 - stones % 2;
+        for c in 0..9 {
+            if cell(*board, c) == last {
+                parents.push(board & !(3 << (2 * c)));
+            }
+        }
+    }
+    fn ranks(&self) -> u64 {
+        RANKS
+    }
+    fn rank(&self, board: &u32) -> u64 {
+        (0..9)
+            .rev()
+            .fold(0, |r, c| 3 * r + u64::from(cell(*board, c)))
+    }
+    fn unrank(&self, mut rank: u64) -> Option<u32> {
+        let mut board = 0;
+        for c in 0..9 {
+            board |= ((rank % 3) as u32) << (2 * c);
+            rank /= 3;
+        }
+        Some(board)
+    }
+    fn move_name(&self, from: &u32, i: usize, to: &u32) -> String {
+        TicTacToe.move_name(from, i, to)
+    }
+}
+
 fn dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("retrograde-own-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -114,6 +169,97 @@ fn tic_tac_toe_written_by_a_user_has_5478_positions_and_its_table_round_trips() 
     let answer = back.answer(&TicTacToe, position);
     assert_eq!((answer.value, answer.depth), (Some(Outcome::Win), Some(5)));
     assert!(answer.moves.iter().any(|m| m.best && m.notation == "b2"));
+}
+
+#[test]
+fn tic_tac_toe_by_rank_equals_it_by_key_and_its_table_round_trips() {
+    let by_key = solve(&TicTacToe).unwrap();
+    let by_rank = solve(&RankedTicTacToe).unwrap();
+    assert_eq!(by_rank.positions(), 5_478);
+    assert_eq!(by_rank.counts(), by_key.counts());
+    assert_eq!(by_rank.plies, by_key.plies);
+    assert_eq!(by_rank.moves, by_key.moves);
+    for (_, board) in by_key.reached(&TicTacToe) {
+        assert_eq!(
+            by_rank.lookup(&RankedTicTacToe, board),
+            by_key.lookup(&TicTacToe, board),
+            "{board:x}"
+        );
+    }
+    // a position the start does not reach (two X and no O) has a rank, no value
+    assert_eq!(by_rank.lookup(&RankedTicTacToe, 0b0101), None);
+    let path = dir().join("ttt-by-rank.rgt");
+    save(&path, &RankedTicTacToe, &by_rank).unwrap();
+    let back = load(&path, &RankedTicTacToe, &Budget::unlimited(), &Silent).unwrap();
+    assert_eq!(back.table, by_rank.table);
+    assert_eq!(back.counts(), by_rank.counts());
+    let position = retrograde::own::play_moves(&RankedTicTacToe, "a1 b1").unwrap();
+    let answer = back.answer(&RankedTicTacToe, position);
+    assert_eq!((answer.value, answer.depth), (Some(Outcome::Win), Some(5)));
+    // a table numbered by key is not one numbered by rank, nor the reverse
+    let keyed = dir().join("ttt-by-key.rgt");
+    save(&keyed, &TicTacToe, &by_key).unwrap();
+    for (file, why) in [
+        (
+            load(&keyed, &RankedTicTacToe, &Budget::unlimited(), &Silent).err(),
+            "a table of tic-tac-toe, not of tic-tac-toe by rank",
+        ),
+        (
+            load(&path, &TicTacToe, &Budget::unlimited(), &Silent).err(),
+            "not of tic-tac-toe",
+        ),
+    ] {
+        let refused = file.expect("refused").to_string();
+        assert!(refused.contains(why), "{refused}");
+    }
+}
+
+#[test]
+fn every_forged_table_numbered_by_rank_is_refused() {
+    let solution = solve(&RankedTicTacToe).unwrap();
+    let path = dir().join("forge-by-rank.rgt");
+    save(&path, &RankedTicTacToe, &solution).unwrap();
+    let genuine = std::fs::read(&path).unwrap();
+    let reached: Vec<u64> = solution.reached(&RankedTicTacToe).map(|(s, _)| s).collect();
+    let won = *reached
+        .iter()
+        .find(|&&s| solution.table.outcome(s) == Outcome::Win && solution.table.depth(s) == Some(3))
+        .unwrap() as usize;
+    let last = *reached.last().unwrap() as usize;
+    // two X and no O: a board, never reached
+    let unreached = RankedTicTacToe.rank(&0b0101) as usize;
+    type Forgery = Box<dyn Fn(&mut Vec<u8>)>;
+    let forgeries: Vec<(&str, Forgery)> = vec![
+        (
+            "a win made a loss",
+            Box::new(move |b| body(b, b"VALS")[won / 4] ^= 0b11 << (2 * (won % 4))),
+        ),
+        (
+            "a depth changed",
+            Box::new(move |b| body(b, b"DEPT")[4 * won] += 2),
+        ),
+        (
+            "a reached position unmarked",
+            Box::new(move |b| body(b, b"REAC")[last / 8] ^= 1 << (last % 8)),
+        ),
+        (
+            "a position the start does not reach marked reached",
+            Box::new(move |b| body(b, b"REAC")[unreached / 8] ^= 1 << (unreached % 8)),
+        ),
+    ];
+    for (what, forge) in forgeries {
+        let mut bytes = genuine.clone();
+        forge(&mut bytes);
+        reseal(&mut bytes);
+        std::fs::write(&path, &bytes).unwrap();
+        let refused = load(&path, &RankedTicTacToe, &Budget::unlimited(), &Silent);
+        let why = refused
+            .err()
+            .unwrap_or_else(|| panic!("{what}: accepted"))
+            .to_string();
+        assert!(why.contains("forge-by-rank.rgt"), "{what}: {why}");
+    }
+    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]
