@@ -29,8 +29,8 @@ mod end {
     pub const WIN: u8 = 1;
     pub const LOSS: u8 = 2;
     pub const DRAW: u8 = 3;
-    /// A rank no position has: a lost end for the pass (at depth 0), which
-    /// no move reaches and no answer reads.
+    /// A rank no position has: a drawn end for the pass (claimed, never
+    /// expanded), which no move reaches and no answer reads.
     pub const NONE: u8 = 4;
 }
 
@@ -264,7 +264,7 @@ fn children<R: Rules>(
     scratch: &mut Scratch<R::Position>,
 ) -> Result<u8> {
     scratch.indices.clear();
-    let Some(position) = index.position(rules, state) else {
+    let Some(position) = index.position_with(rules, state, &mut scratch.images) else {
         return Ok(end::NONE);
     };
     scratch.position = position;
@@ -443,8 +443,8 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
     fn terminal(&self, state: u64) -> Option<Outcome> {
         match self.ends[state as usize] {
             end::WIN => Some(Outcome::Win),
-            end::LOSS | end::NONE => Some(Outcome::Loss),
-            end::DRAW => Some(Outcome::Draw),
+            end::LOSS => Some(Outcome::Loss),
+            end::DRAW | end::NONE => Some(Outcome::Draw),
             _ => None,
         }
     }
@@ -495,9 +495,9 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
                 }
             }
             Some(Predecessors::Unmoves) => {
-                for parent in self.parents(state) {
-                    visit(parent, u32::from(self.moves[parent as usize]));
-                }
+                self.parents(state, |parent| {
+                    visit(parent, u32::from(self.moves[parent as usize]))
+                });
             }
         }
     }
@@ -512,29 +512,76 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
 }
 
 impl<R: Rules> OwnGraph<'_, R> {
-    /// The distinct states, reachable and not ended, that have a move to
-    /// `state`: the unmoves of each of its images, made canonical.
-    fn parents(&self, state: u64) -> Vec<u64> {
-        let Some(position) = self.index.position(self.rules, state) else {
-            return Vec::new();
-        };
-        let mut images = vec![position];
-        self.rules.symmetries(&position, &mut images);
-        let mut raw = Vec::new();
-        for image in &images {
-            self.rules.unmoves(image, &mut raw);
-        }
-        let mut scratch = Vec::new();
-        let mut found: Vec<u64> = raw
-            .into_iter()
-            .filter_map(|p| {
-                self.index
-                    .find(self.rules, &canonical(self.rules, p, &mut scratch))
-            })
-            .filter(|&p| self.ends[p as usize] == end::PLAY)
-            .collect();
-        found.sort_unstable();
-        found.dedup();
-        found
+    /// Calls `visit` once for each distinct state in play that has a move
+    /// to `state`: the unmoves of each of its images, made canonical. The
+    /// buffers are the thread's own, kept from call to call (a call per
+    /// decided state: allocating them each time cost more than the rules).
+    fn parents(&self, state: u64, mut visit: impl FnMut(u64)) {
+        with_scratch::<R::Position>(|scratch| {
+            let ParentScratch {
+                images,
+                raw,
+                canonical_images,
+                found,
+            } = scratch;
+            let Some(position) = self
+                .index
+                .position_with(self.rules, state, canonical_images)
+            else {
+                return;
+            };
+            images.clear();
+            images.push(position);
+            self.rules.symmetries(&position, images);
+            raw.clear();
+            for image in images.iter() {
+                self.rules.unmoves(image, raw);
+            }
+            found.clear();
+            for &p in raw.iter() {
+                let parent = canonical(self.rules, p, canonical_images);
+                if let Some(s) = self.index.find(self.rules, &parent) {
+                    if self.ends[s as usize] == end::PLAY {
+                        found.push(s);
+                    }
+                }
+            }
+            found.sort_unstable();
+            found.dedup();
+            for &s in found.iter() {
+                visit(s);
+            }
+        });
     }
+}
+
+/// A thread's buffers for [`OwnGraph::parents`].
+struct ParentScratch<P> {
+    images: Vec<P>,
+    raw: Vec<P>,
+    canonical_images: Vec<P>,
+    found: Vec<u64>,
+}
+
+thread_local! {
+    /// This thread's [`ParentScratch`], of whatever key type it last held.
+    static SCRATCH: std::cell::RefCell<Option<Box<dyn std::any::Any>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `work` on this thread's [`ParentScratch`] of keys `P` (made the
+/// first time, or when the thread last held another key type).
+fn with_scratch<P: Key>(work: impl FnOnce(&mut ParentScratch<P>)) {
+    let kept = SCRATCH.with(|cell| cell.borrow_mut().take());
+    let mut scratch: Box<ParentScratch<P>> =
+        kept.and_then(|any| any.downcast().ok()).unwrap_or_else(|| {
+            Box::new(ParentScratch {
+                images: Vec::new(),
+                raw: Vec::new(),
+                canonical_images: Vec::new(),
+                found: Vec::new(),
+            })
+        });
+    work(&mut scratch);
+    SCRATCH.with(|cell| *cell.borrow_mut() = Some(scratch));
 }

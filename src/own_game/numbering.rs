@@ -144,11 +144,23 @@ impl<P: Key> Numbering<P> {
     /// canonical position has.
     #[inline]
     pub fn position<R: Rules<Position = P>>(&self, rules: &R, state: u64) -> Option<P> {
+        self.position_with(rules, state, &mut Vec::new())
+    }
+
+    /// [`Numbering::position`] with `images` as scratch space (a caller
+    /// that asks for many positions spares an allocation each).
+    #[inline]
+    pub fn position_with<R: Rules<Position = P>>(
+        &self,
+        rules: &R,
+        state: u64,
+        images: &mut Vec<P>,
+    ) -> Option<P> {
         match self {
             Numbering::Keys(index) => Some(index.key(state)),
             Numbering::Ranks(_) => rules
                 .unrank(state)
-                .filter(|&p| canonical(rules, p, &mut Vec::new()) == p),
+                .filter(|&p| canonical(rules, p, images) == p),
         }
     }
 
