@@ -16,8 +16,13 @@
 //! 4. [`solve`]: the pass itself is the engine every ranked game uses
 //!    ([`crate::tables::retrograde`]), bit-identical at every thread count.
 //!
-//! A solved game is a [`solve::Solution`]: sorted keys, values and depths,
-//! the counts of positions by the ply at which they are first reached.
+//! Rules that number their positions densely ([`Rules::RANKED`]) skip
+//! stages 1 and 2: [`enumerate::reach_ranks`] marks the ranks reached a
+//! bit each, and every rank is a state ([`numbering`]).
+//!
+//! A solved game is a [`solve::Solution`]: its states (sorted keys, or
+//! ranks with those reached marked), values and depths, the counts of
+//! positions by the ply at which they are first reached.
 
 pub mod certify;
 pub mod contract;
