@@ -8,7 +8,7 @@
 //!   `move`, `value`, `depth` and `best`. A move that is not legal gets
 //!   400 and the one-line error.
 //! * `GET /` — a page that shows those answers as text, every move a
-//!   button ([`PAGE`]).
+//!   button (`own.html`, embedded in the binary).
 //!
 //! The answers come from the table the program loaded (certified against
 //! its rules) through [`OwnGame::answer`]; the server knows neither the
