@@ -220,6 +220,16 @@ pub fn advise_huge_pages<T>(words: &[T]) {
     }
 }
 
+/// A vector of `len` values made by `make` (from the index), its memory
+/// advised for huge pages before the first touch
+/// ([`advise_huge_pages`]): for the large tables probed at random.
+pub fn huge_vec<T>(len: usize, make: impl FnMut(usize) -> T) -> Vec<T> {
+    let mut values = Vec::with_capacity(len);
+    advise_huge_pages(values.spare_capacity_mut());
+    values.extend((0..len).map(make));
+    values
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,8 @@ use super::numbering::Numbering;
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
-use crate::memory::{Budget, Bytes};
+use crate::memory::{advise_huge_pages, huge_vec, Budget, Bytes};
+use crate::runtime::cache::prefetch;
 use crate::runtime::progress::Progress;
 
 /// How a state ends, one byte a state.
@@ -160,8 +161,8 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<Vec<u32>>>)> {
         let states = index.states() as usize;
-        let mut ends = vec![end::PLAY; states];
-        let mut moves = vec![0u16; states];
+        let mut ends = huge_vec(states, |_| end::PLAY);
+        let mut moves = huge_vec(states, |_| 0u16);
         progress.stage("moves", states as u64);
         let failure = FirstError::default();
         let kept_so_far = AtomicU64::new(0);
@@ -239,6 +240,7 @@ struct Scratch<P> {
     position: P,
     positions: Vec<P>,
     images: Vec<P>,
+    found: Vec<Option<u64>>,
     indices: Vec<u32>,
 }
 
@@ -248,6 +250,7 @@ impl<P: Key> Default for Scratch<P> {
             position: P::read(&[0; 16][..P::BYTES]),
             positions: Vec::new(),
             images: Vec::new(),
+            found: Vec::new(),
             indices: Vec::new(),
         }
     }
@@ -274,8 +277,11 @@ fn children<R: Rules>(
     scratch.positions.clear();
     rules.moves(&position, &mut scratch.positions);
     for i in 0..scratch.positions.len() {
-        let child = canonical(rules, scratch.positions[i], &mut scratch.images);
-        let Some(found) = index.find(rules, &child) else {
+        scratch.positions[i] = canonical(rules, scratch.positions[i], &mut scratch.images);
+    }
+    index.find_many(rules, &scratch.positions, &mut scratch.found);
+    for (&child, &found) in scratch.positions.iter().zip(&scratch.found) {
+        let Some(found) = found else {
             return Err(Error::InvalidInput(format!(
                 "a move of position {} of {} leads to {}, {} \
                  (rules that give other moves than when the positions were enumerated?)",
@@ -351,38 +357,38 @@ fn reverse_graph<R: Rules>(
     progress: &dyn Progress,
 ) -> Result<Predecessors> {
     let states = ends.len();
-    let each_edge = |visit: &(dyn Fn(u32, u32) + Sync)| -> Result<()> {
-        match &kept {
-            Some(chunks) => {
-                for_each_kept_edge(moves, chunks, visit);
-                Ok(())
-            }
-            None => for_each_edge(rules, index, ends, visit),
+    let each_edge = |ahead: &(dyn Fn(u32) + Sync), visit: &(dyn Fn(u32, u32) + Sync)| match &kept {
+        Some(chunks) => {
+            for_each_kept_edge(moves, chunks, ahead, visit);
+            Ok(())
         }
+        None => for_each_edge(rules, index, ends, visit),
     };
-    let degrees: Vec<AtomicU32> = (0..states).map(|_| AtomicU32::new(0)).collect();
+    let degrees: Vec<AtomicU32> = huge_vec(states, |_| AtomicU32::new(0));
     progress.stage("reverse graph", 2 * states as u64);
-    each_edge(&|_, child| {
+    each_edge(&|child| prefetch(&degrees[child as usize]), &|_, child| {
         degrees[child as usize].fetch_add(1, Relaxed);
     })?;
     progress.advance(states as u64);
     // Each state's cursor starts at the end of its row and is taken down
     // one slot a parent, so when the rows are full it is the row's start.
     let mut total = 0u64;
-    let cursors: Vec<AtomicU64> = degrees
-        .iter()
-        .map(|degree| {
-            total += u64::from(degree.load(Relaxed));
-            AtomicU64::new(total)
-        })
-        .collect();
+    let mut cursors: Vec<AtomicU64> = Vec::with_capacity(states);
+    advise_huge_pages(cursors.spare_capacity_mut());
+    cursors.extend(degrees.iter().map(|degree| {
+        total += u64::from(degree.load(Relaxed));
+        AtomicU64::new(total)
+    }));
     debug_assert_eq!(total, edges);
     drop(degrees);
-    let sources: Vec<AtomicU32> = (0..edges).map(|_| AtomicU32::new(0)).collect();
-    each_edge(&|parent, child| {
-        let slot = cursors[child as usize].fetch_sub(1, Relaxed) - 1;
-        sources[slot as usize].store(parent, Relaxed);
-    })?;
+    let sources: Vec<AtomicU32> = huge_vec(edges as usize, |_| AtomicU32::new(0));
+    each_edge(
+        &|child| prefetch(&cursors[child as usize]),
+        &|parent, child| {
+            let slot = cursors[child as usize].fetch_sub(1, Relaxed) - 1;
+            sources[slot as usize].store(parent, Relaxed);
+        },
+    )?;
     drop(kept);
     progress.advance(states as u64);
     let mut offsets: Vec<u64> = cursors.into_iter().map(AtomicU64::into_inner).collect();
@@ -391,15 +397,32 @@ fn reverse_graph<R: Rules>(
     Ok(Predecessors::Reverse { offsets, sources })
 }
 
+/// Moves looked ahead of the one visited, for [`for_each_kept_edge`]'s
+/// prefetches.
+const LOOKAHEAD: usize = 16;
+
 /// Calls `visit(parent, child)` for every move kept by the scan: chunk `c`
 /// holds the children of states `c·CHUNK…`, each state's in a run as long
-/// as its move count.
-fn for_each_kept_edge(moves: &[u16], chunks: &[Vec<u32>], visit: &(dyn Fn(u32, u32) + Sync)) {
+/// as its move count. `ahead(child)` is called [`LOOKAHEAD`] moves before
+/// `child` is visited (to prefetch what the visit will touch: the visits
+/// update counters scattered over every state).
+fn for_each_kept_edge(
+    moves: &[u16],
+    chunks: &[Vec<u32>],
+    ahead: &(dyn Fn(u32) + Sync),
+    visit: &(dyn Fn(u32, u32) + Sync),
+) {
     chunks.par_iter().enumerate().for_each(|(c, children)| {
+        for &child in children.iter().take(LOOKAHEAD) {
+            ahead(child);
+        }
         let mut at = 0;
         for (i, &count) in moves[c * CHUNK..].iter().take(CHUNK).enumerate() {
             let parent = (c * CHUNK + i) as u32;
-            for &child in &children[at..at + count as usize] {
+            for (j, &child) in children[at..at + count as usize].iter().enumerate() {
+                if let Some(&later) = children.get(at + j + LOOKAHEAD) {
+                    ahead(later);
+                }
                 visit(parent, child);
             }
             at += count as usize;
@@ -522,6 +545,7 @@ impl<R: Rules> OwnGraph<'_, R> {
                 images,
                 raw,
                 canonical_images,
+                states,
                 found,
             } = scratch;
             let Some(position) = self
@@ -537,15 +561,18 @@ impl<R: Rules> OwnGraph<'_, R> {
             for image in images.iter() {
                 self.rules.unmoves(image, raw);
             }
-            found.clear();
-            for &p in raw.iter() {
-                let parent = canonical(self.rules, p, canonical_images);
-                if let Some(s) = self.index.find(self.rules, &parent) {
-                    if self.ends[s as usize] == end::PLAY {
-                        found.push(s);
-                    }
-                }
+            for p in raw.iter_mut() {
+                *p = canonical(self.rules, *p, canonical_images);
             }
+            self.index.find_many(self.rules, raw, states);
+            found.clear();
+            found.extend(
+                states
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|&s| self.ends[s as usize] == end::PLAY),
+            );
             found.sort_unstable();
             found.dedup();
             for &s in found.iter() {
@@ -560,6 +587,7 @@ struct ParentScratch<P> {
     images: Vec<P>,
     raw: Vec<P>,
     canonical_images: Vec<P>,
+    states: Vec<Option<u64>>,
     found: Vec<u64>,
 }
 
@@ -579,6 +607,7 @@ fn with_scratch<P: Key>(work: impl FnOnce(&mut ParentScratch<P>)) {
                 images: Vec::new(),
                 raw: Vec::new(),
                 canonical_images: Vec::new(),
+                states: Vec::new(),
                 found: Vec::new(),
             })
         });

@@ -16,6 +16,8 @@ use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use super::Key;
+use crate::memory::huge_vec;
+use crate::runtime::cache::prefetch;
 
 /// An empty slot.
 const EMPTY: u32 = u32::MAX;
@@ -48,7 +50,7 @@ impl<P: Key> KeyIndex<P> {
             "too many positions for an index"
         );
         let bits = Self::slot_bits(keys.len() as u64);
-        let slots: Vec<AtomicU32> = (0..1usize << bits).map(|_| AtomicU32::new(EMPTY)).collect();
+        let slots: Vec<AtomicU32> = huge_vec(1usize << bits, |_| AtomicU32::new(EMPTY));
         let mask = (1usize << bits) - 1;
         keys.par_iter().enumerate().for_each(|(rank, key)| {
             let mut slot = home(key, bits);
@@ -104,6 +106,26 @@ impl<P: Key> KeyIndex<P> {
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /// The states of `keys` into `found` (cleared first), `None` for a key
+    /// not among the positions: [`KeyIndex::find`] for each, with the
+    /// slots and then the keys they name prefetched for the whole batch
+    /// first, so that their cache misses overlap (one key at a time, each
+    /// lookup waited on two misses in turn: the move scan of a game whose
+    /// index is larger than the caches spent most of its time there).
+    pub fn find_many(&self, keys: &[P], found: &mut Vec<Option<u64>>) {
+        found.clear();
+        for key in keys {
+            prefetch(&self.slots[home(key, self.bits)]);
+        }
+        for key in keys {
+            let rank = self.slots[home(key, self.bits)];
+            if rank != EMPTY {
+                prefetch(&self.keys[rank as usize]);
+            }
+        }
+        found.extend(keys.iter().map(|key| self.find(key)));
     }
 
     /// Heap bytes held.

@@ -176,6 +176,23 @@ impl<P: Key> Numbering<P> {
         }
     }
 
+    /// The states of the canonical `positions` into `found` (cleared
+    /// first), as [`Numbering::find`] gives them, looked up as a batch.
+    pub fn find_many<R: Rules<Position = P>>(
+        &self,
+        rules: &R,
+        positions: &[P],
+        found: &mut Vec<Option<u64>>,
+    ) {
+        match self {
+            Numbering::Keys(index) => index.find_many(positions, found),
+            Numbering::Ranks(_) => {
+                found.clear();
+                found.extend(positions.iter().map(|p| self.find(rules, p)));
+            }
+        }
+    }
+
     /// The sorted keys, when the positions are numbered by them.
     pub fn keys(&self) -> Option<&[P]> {
         match self {
