@@ -268,7 +268,9 @@ pub mod own {
     };
     pub use crate::own_game::enumerate::PlyCount;
     pub use crate::own_game::explicit::ExplicitGame;
-    pub use crate::own_game::file::{check_table_output, load, save};
+    pub use crate::own_game::file::{
+        check_table_output, load, open_stored, save, StoredStates, StoredTable,
+    };
     pub use crate::own_game::index::{KeyIndex, MAX_POSITIONS};
     pub use crate::own_game::solve::{play_moves, solve, solve_within, OwnAnswer, Solution};
     pub use crate::own_game::{canonical, Key, Rules};

@@ -190,6 +190,30 @@ def test_a_saved_table_is_read_back_certified_and_an_edited_one_refused(tmp_path
         retrograde.open_table(path)
 
 
+def test_a_table_of_one_s_own_opens_without_its_rules(tmp_path):
+    game = CanIWin(8, 20)
+    table = retrograde.solve_game(game)
+    path = tmp_path / "can-i-win.rgt"
+    table.save(path)
+    own = retrograde.open_own_table(path)
+    assert (own.name, own.positions, len(own), own.by_rank) == (
+        "CanIWin",
+        table.positions,
+        table.positions,
+        False,
+    )
+    assert (own.counts(), own.plies()) == (table.counts(), table.plies())
+    # a Python game's keys are the numbers of its walk: the start is 0
+    assert own.value(0) == table.value(0) and 0 in own
+    with pytest.raises(KeyError):
+        own.value(table.positions)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(retrograde.TableFileError, match="checksum"):
+        retrograde.open_own_table(path)
+
+
 def test_an_environment_of_a_solved_game_of_one_s_own():
     from retrograde.own_env import OwnGameEnv
 

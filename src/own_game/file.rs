@@ -19,7 +19,8 @@ use super::numbering::{Numbering, RankSet};
 use super::solve::Solution;
 use super::{certify::certify, Key, Rules};
 use crate::error::{Error, Result};
-use crate::game::table::{code, OutcomeTable};
+use crate::game::table::{code, Counts, OutcomeTable};
+use crate::game::Outcome;
 use crate::memory::{Budget, Bytes};
 use crate::runtime::progress::Progress;
 use crate::tablefile::replace::{identify, Found, Ours};
@@ -136,7 +137,7 @@ pub fn load<R: Rules>(
             path,
         )
     };
-    let parts = decode::<R::Position>(&bytes, &rules.name(), R::RANKED).map_err(bad)?;
+    let parts = decode::<R::Position>(&bytes, Some((&rules.name(), R::RANKED))).map_err(bad)?;
     drop(bytes);
     let held = Bytes(load_bytes(parts.index.states(), R::Position::BYTES));
     budget.check(&format!("checking the table {}", path.display()), held)?;
@@ -164,6 +165,146 @@ pub fn load<R: Rules>(
     })
 }
 
+/// A table of a game of one's own read without its rules, for a front end
+/// that has only the file (the Python package). It is checked for damage
+/// and form — the checksum, each section's length, the keys' order, a
+/// value for every state — but **not certified**: a file edited with its
+/// checksum recomputed answers as it reads. The program that defines the
+/// rules certifies it (`PROGRAM query FILE --check`, [`load`]).
+pub struct StoredTable {
+    /// The game's name, as the file gives it.
+    pub name: String,
+    /// The states: keys of 4, 8 or 16 bytes, or ranks.
+    pub states: StoredStates,
+    /// Value and depth of every state.
+    pub table: OutcomeTable,
+    /// Positions by the ply at which they are first reached.
+    pub plies: Vec<PlyCount>,
+    /// Distinct moves of the positions in play.
+    pub moves: u64,
+}
+
+/// The states of a [`StoredTable`], by the width of its keys.
+pub enum StoredStates {
+    /// Keys of 4 bytes.
+    Keys32(Numbering<u32>),
+    /// Keys of 8 bytes.
+    Keys64(Numbering<u64>),
+    /// Keys of 16 bytes.
+    Keys128(Numbering<u128>),
+}
+
+impl StoredTable {
+    /// The state of the position whose key (or rank, for a table numbered
+    /// by rank) is `key`, if the start reaches it. The key is the
+    /// canonical form's: a reader without the rules cannot fold symmetric
+    /// images.
+    pub fn state_of(&self, key: u128) -> Option<u64> {
+        fn find<P: Key + TryFrom<u128>>(numbering: &Numbering<P>, key: u128) -> Option<u64> {
+            match numbering {
+                Numbering::Keys(index) => index.find(&P::try_from(key).ok()?),
+                Numbering::Ranks(reached) => {
+                    let rank = u64::try_from(key).ok()?;
+                    reached.contains(rank).then_some(rank)
+                }
+            }
+        }
+        match &self.states {
+            StoredStates::Keys32(n) => find(n, key),
+            StoredStates::Keys64(n) => find(n, key),
+            StoredStates::Keys128(n) => find(n, key),
+        }
+    }
+
+    /// The value and depth of the position with key (or rank) `key`.
+    pub fn value(&self, key: u128) -> Option<(Outcome, Option<u32>)> {
+        let state = self.state_of(key)?;
+        Some((self.table.outcome(state), self.table.depth(state)))
+    }
+
+    /// Positions the start reaches.
+    pub fn positions(&self) -> u64 {
+        match &self.states {
+            StoredStates::Keys32(n) => n.positions(),
+            StoredStates::Keys64(n) => n.positions(),
+            StoredStates::Keys128(n) => n.positions(),
+        }
+    }
+
+    /// Win / loss / draw totals over the positions the start reaches.
+    pub fn counts(&self) -> Counts {
+        let ranks = match &self.states {
+            StoredStates::Keys32(n) => n.ranks(),
+            StoredStates::Keys64(n) => n.ranks(),
+            StoredStates::Keys128(n) => n.ranks(),
+        };
+        match ranks {
+            None => self.table.counts(),
+            Some(reached) => self.table.counts_marked(reached.words()),
+        }
+    }
+
+    /// Whether the states are ranks (else keys).
+    pub fn by_rank(&self) -> bool {
+        match &self.states {
+            StoredStates::Keys32(n) => n.ranks().is_some(),
+            StoredStates::Keys64(n) => n.ranks().is_some(),
+            StoredStates::Keys128(n) => n.ranks().is_some(),
+        }
+    }
+}
+
+/// Reads the table of a game of one's own at `path` without its rules
+/// ([`StoredTable`]: checked for damage, not certified), within `budget`.
+pub fn open_stored(path: &Path, budget: &Budget) -> Result<StoredTable> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    budget.check(
+        &format!("reading the table {}", path.display()),
+        Bytes(size.saturating_mul(2)),
+    )?;
+    let bytes = crate::files::read_regular(path)?;
+    let bad = |why: String| {
+        rename(
+            Error::BadTableFile {
+                path: String::new(),
+                why,
+            },
+            path,
+        )
+    };
+    let (mut r, _, _, _) = open_container(&bytes, true).map_err(bad)?;
+    let parameters: Value = serde_json::from_slice(r.section(b"PARM", None).map_err(bad)?)
+        .map_err(|e| bad(format!("parameters are not JSON: {e}")))?;
+    let name = parameters["game"].as_str().unwrap_or("").to_string();
+    let (states, table, plies, moves) = match parameters["key_bytes"].as_u64() {
+        Some(4) => {
+            let p = decode::<u32>(&bytes, None).map_err(bad)?;
+            (StoredStates::Keys32(p.index), p.table, p.plies, p.moves)
+        }
+        Some(8) => {
+            let p = decode::<u64>(&bytes, None).map_err(bad)?;
+            (StoredStates::Keys64(p.index), p.table, p.plies, p.moves)
+        }
+        Some(16) => {
+            let p = decode::<u128>(&bytes, None).map_err(bad)?;
+            (StoredStates::Keys128(p.index), p.table, p.plies, p.moves)
+        }
+        _ => {
+            return Err(bad(format!(
+                "its keys are {} bytes; a game of one's own has keys of 4, 8 or 16",
+                parameters["key_bytes"]
+            )))
+        }
+    };
+    Ok(StoredTable {
+        name,
+        states,
+        table,
+        plies,
+        moves,
+    })
+}
+
 /// What a file holds, read and checked for its form only.
 struct Parts<P> {
     index: Numbering<P>,
@@ -173,9 +314,14 @@ struct Parts<P> {
 }
 
 /// The parts of a table file of `name`'s rules, numbered by rank if
-/// `ranked`.
-fn decode<P: Key>(bytes: &[u8], name: &str, ranked: bool) -> std::result::Result<Parts<P>, String> {
-    let (mut r, kind, encoding, states) = open_container(bytes, true)?;
+/// `ranked`; with `expect` `None`, of whatever rules the file names (its
+/// numbering read from its encoding).
+fn decode<P: Key>(
+    bytes: &[u8],
+    expect: Option<(&str, bool)>,
+) -> std::result::Result<Parts<P>, String> {
+    let (mut r, kind, encoding, states) = open_container(bytes, expect.is_some())?;
+    let (name, ranked) = expect.unwrap_or(("", encoding == OWN_RANKED_ENCODING));
     let body = bytes.len() - TRAILER_BYTES;
     if kind != OWN_GAME_KIND || !matches!(encoding, OWN_ENCODING | OWN_RANKED_ENCODING) {
         return Err(format!(
@@ -185,7 +331,7 @@ fn decode<P: Key>(bytes: &[u8], name: &str, ranked: bool) -> std::result::Result
     }
     let parameters: Value = serde_json::from_slice(r.section(b"PARM", None)?)
         .map_err(|e| format!("parameters are not JSON: {e}"))?;
-    if parameters["game"].as_str() != Some(name) {
+    if expect.is_some() && parameters["game"].as_str() != Some(name) {
         return Err(format!(
             "a table of {}, not of {name}",
             parameters["game"].as_str().unwrap_or("an unnamed game")

@@ -215,6 +215,53 @@ fn tic_tac_toe_by_rank_equals_it_by_key_and_its_table_round_trips() {
 }
 
 #[test]
+fn a_table_opened_without_its_rules_answers_by_key_and_by_rank() {
+    use retrograde::own::open_stored;
+    for ranked in [false, true] {
+        let path = dir().join(format!("stored-{ranked}.rgt"));
+        let (positions, pairs) = if ranked {
+            let solution = solve(&RankedTicTacToe).unwrap();
+            save(&path, &RankedTicTacToe, &solution).unwrap();
+            let pairs: Vec<(u128, _)> = solution
+                .reached(&RankedTicTacToe)
+                .map(|(rank, board)| (u128::from(rank), solution.lookup(&RankedTicTacToe, board)))
+                .collect();
+            (solution.positions(), pairs)
+        } else {
+            let solution = solve(&TicTacToe).unwrap();
+            save(&path, &TicTacToe, &solution).unwrap();
+            let pairs: Vec<(u128, _)> = solution
+                .reached(&TicTacToe)
+                .map(|(_, board)| (u128::from(board), solution.lookup(&TicTacToe, board)))
+                .collect();
+            (solution.positions(), pairs)
+        };
+        let stored = open_stored(&path, &Budget::unlimited()).unwrap();
+        assert_eq!((stored.positions(), stored.by_rank()), (positions, ranked));
+        assert_eq!(stored.counts().total(), 5_478);
+        for (key, value) in pairs {
+            assert_eq!(stored.value(key), value, "{key:x}");
+        }
+        // a key past every position, and one of a position never reached
+        // (two X and no O)
+        assert_eq!(stored.value(u128::MAX), None);
+        let unreached = if ranked {
+            u128::from(RankedTicTacToe.rank(&0b0101))
+        } else {
+            0b0101
+        };
+        assert_eq!(stored.value(unreached), None);
+        // damage is refused by the checksum
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[100] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let why = open_stored(&path, &Budget::unlimited()).err().unwrap();
+        assert!(why.to_string().contains("checksum"), "{why}");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+#[test]
 fn every_forged_table_numbered_by_rank_is_refused() {
     let solution = solve(&RankedTicTacToe).unwrap();
     let path = dir().join("forge-by-rank.rgt");

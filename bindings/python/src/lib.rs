@@ -32,6 +32,7 @@ mod mcts;
 mod own;
 mod prove;
 mod search;
+mod stored;
 mod table;
 
 use pyo3::prelude::*;
@@ -45,6 +46,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<own::GameTable>()?;
     m.add_function(wrap_pyfunction!(own::solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(own::load_game, m)?)?;
+    m.add_class::<stored::OwnTable>()?;
+    m.add_function(wrap_pyfunction!(stored::open_own_table, m)?)?;
     m.add_function(wrap_pyfunction!(table::solve, m)?)?;
     m.add_function(wrap_pyfunction!(table::open_table, m)?)?;
     m.add_function(wrap_pyfunction!(mcts::mcts_action, m)?)?;

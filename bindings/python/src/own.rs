@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use retrograde::{
     host::{in_pool, Budget, Bytes, Silent},
-    language::Outcome,
+    language::{Counts, Outcome},
     own::{
         check_table_output, load, save, solve_within, ExplicitGame, OwnAnswer, Rules, Solution,
         MAX_POSITIONS,
@@ -51,6 +51,15 @@ pub struct GameTable {
     /// certified), and in how many seconds.
     made_by: &'static str,
     made_seconds: f64,
+}
+
+/// `{"win": …, "loss": …, "draw": …}` of `counts`.
+pub fn counts_dict(py: Python<'_>, counts: Counts) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("win", counts.win)?;
+    d.set_item("loss", counts.loss)?;
+    d.set_item("draw", counts.draw)?;
+    Ok(d)
 }
 
 /// The game's value for the player to move, from `outcome`'s answer.
@@ -281,12 +290,7 @@ impl GameTable {
     /// `{"win": …, "loss": …, "draw": …}`: positions by their value for
     /// the player to move.
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let counts = self.solution.counts();
-        let d = PyDict::new(py);
-        d.set_item("win", counts.win)?;
-        d.set_item("loss", counts.loss)?;
-        d.set_item("draw", counts.draw)?;
-        Ok(d)
+        counts_dict(py, self.solution.counts())
     }
 
     /// Positions first reached at each ply from the start, as
