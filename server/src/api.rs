@@ -234,8 +234,9 @@ pub(super) fn terms(given: &[(&str, &str)], time: &TimeRange) -> Result<Terms, A
     })
 }
 
-/// The question of `uri`'s query string.
-fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
+/// The keys and values of `uri`'s query string, at most
+/// [`MAX_QUERY_BYTES`] of it.
+pub(super) fn query_pairs(uri: &Uri) -> Result<Vec<(String, String)>, ApiError> {
     let query = uri.query().unwrap_or("");
     if query.len() > MAX_QUERY_BYTES {
         return Err(ApiError::bad(format!(
@@ -243,8 +244,13 @@ fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
             query.len()
         )));
     }
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
-        .map_err(|e| ApiError::bad(format!("the query string cannot be read: {e}")))?;
+    serde_urlencoded::from_str(query)
+        .map_err(|e| ApiError::bad(format!("the query string cannot be read: {e}")))
+}
+
+/// The question of `uri`'s query string.
+fn parse(uri: &Uri, move_seconds: Duration) -> Result<Asked, ApiError> {
+    let pairs = query_pairs(uri)?;
     let given = given(&pairs, &KEYS)?;
     let time = TimeRange {
         default: move_seconds,

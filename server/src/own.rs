@@ -21,7 +21,7 @@ use axum::http::{header, Uri};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
-use super::api::{given, respond, with_keys, ApiError, MAX_QUERY_BYTES};
+use super::api::{given, query_pairs, respond, with_keys, ApiError};
 use super::State;
 
 /// The page of a game of one's own, with `{{GAME}}` where its name goes.
@@ -65,15 +65,7 @@ pub struct OwnGame {
 /// `GET /api/v1/own`.
 pub async fn answer(Shared(state): Shared<Arc<State>>, uri: Uri) -> Response {
     let work = async {
-        let query = uri.query().unwrap_or("");
-        if query.len() > MAX_QUERY_BYTES {
-            return Err(ApiError::bad(format!(
-                "the query string has {} bytes, over the {MAX_QUERY_BYTES} taken",
-                query.len()
-            )));
-        }
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
-            .map_err(|e| ApiError::bad(format!("the query string cannot be read: {e}")))?;
+        let pairs = query_pairs(&uri)?;
         let moves = given(&pairs, &KEYS)?
             .first()
             .map_or(String::new(), |(_, v)| v.to_string());

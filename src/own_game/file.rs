@@ -113,6 +113,28 @@ fn load_bytes(states: u64, key_bytes: usize) -> u64 {
         .saturating_add(states.saturating_mul(4 + 1 + 3 + 1))
 }
 
+/// The bytes of the file at `path`, read whole once `budget` allows
+/// twice its size (the file, and what is decoded from it).
+fn read_within(path: &Path, budget: &Budget) -> Result<Vec<u8>> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    budget.check(
+        &format!("reading the table {}", path.display()),
+        Bytes(size.saturating_mul(2)),
+    )?;
+    crate::files::read_regular(path)
+}
+
+/// The refusal of the table at `path`, for `why`.
+fn bad_table(path: &Path, why: String) -> Error {
+    rename(
+        Error::BadTableFile {
+            path: String::new(),
+            why,
+        },
+        path,
+    )
+}
+
 /// Reads the table at `path`, made from `rules`, and certifies it against
 /// them (every position reached, every value from its children); a file
 /// that is damaged, edited, or of other rules is refused.
@@ -122,21 +144,8 @@ pub fn load<R: Rules>(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<Solution<R::Position>> {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    budget.check(
-        &format!("reading the table {}", path.display()),
-        Bytes(size.saturating_mul(2)),
-    )?;
-    let bytes = crate::files::read_regular(path)?;
-    let bad = |why: String| {
-        rename(
-            Error::BadTableFile {
-                path: String::new(),
-                why,
-            },
-            path,
-        )
-    };
+    let bytes = read_within(path, budget)?;
+    let bad = |why: String| bad_table(path, why);
     let parts = decode::<R::Position>(&bytes, Some((&rules.name(), R::RANKED))).map_err(bad)?;
     drop(bytes);
     let held = Bytes(load_bytes(parts.index.states(), R::Position::BYTES));
@@ -257,21 +266,8 @@ impl StoredTable {
 /// Reads the table of a game of one's own at `path` without its rules
 /// ([`StoredTable`]: checked for damage, not certified), within `budget`.
 pub fn open_stored(path: &Path, budget: &Budget) -> Result<StoredTable> {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    budget.check(
-        &format!("reading the table {}", path.display()),
-        Bytes(size.saturating_mul(2)),
-    )?;
-    let bytes = crate::files::read_regular(path)?;
-    let bad = |why: String| {
-        rename(
-            Error::BadTableFile {
-                path: String::new(),
-                why,
-            },
-            path,
-        )
-    };
+    let bytes = read_within(path, budget)?;
+    let bad = |why: String| bad_table(path, why);
     let (mut r, _, _, _) = open_container(&bytes, true).map_err(bad)?;
     let parameters: Value = serde_json::from_slice(r.section(b"PARM", None).map_err(bad)?)
         .map_err(|e| bad(format!("parameters are not JSON: {e}")))?;

@@ -19,14 +19,13 @@
 import { spawn, execFileSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { contrasts } from "./contrast.mjs";
+import { contrasts, shoot as shootAt, launch, DESKTOP } from "./common.mjs";
 
 const binary = process.env.RETROGRADE ?? "target/release/retrograde";
 const example = process.env.OWN_GAME ?? "target/release/examples/mnk_rules";
 const shots = process.env.SCREENSHOTS ?? "results/serve";
+const shoot = (page, name) => shootAt(page, `${shots}/own-${name}`, { fullPage: true });
 const started = Date.now();
-const DESKTOP = { width: 1280, height: 900 }, PHONE = { width: 390, height: 844 };
 
 const server = spawn(example, ["serve", "--addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
 const base = await new Promise((resolve, reject) => {
@@ -47,15 +46,8 @@ const shown = (page) => page.$$eval("#moves button", (b) => Object.fromEntries(b
 })));
 const settled = (page) => page.waitForFunction(() => document.body.dataset.settled === "1", null, { timeout: 15_000 });
 
-async function shoot(page, name) {
-  for (const [size, tag] of [[PHONE, "phone"], [DESKTOP, "desktop"]]) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${shots}/own-${name}-${tag}.png`, fullPage: true });
-  }
-}
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+const browser = await launch();
 let failed = false;
 const problems = [];
 try {

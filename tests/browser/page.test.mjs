@@ -26,13 +26,12 @@
 import { spawn, execFileSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { contrasts } from "./contrast.mjs";
+import { contrasts, shoot as shootAt, launch, DESKTOP } from "./common.mjs";
 
 const binary = process.env.RETROGRADE ?? "target/release/retrograde";
 const shots = process.env.SCREENSHOTS ?? "results/serve";
+const shoot = (page, name) => shootAt(page, `${shots}/page-${name}`);
 const started = Date.now();
-const DESKTOP = { width: 1280, height: 900 }, PHONE = { width: 390, height: 844 };
 const MOVE_SECONDS = 5; // the server's default --move-seconds
 
 // a server on a free loopback port: its first line names the address
@@ -69,15 +68,8 @@ const marks = (page) => page.$$eval("#board .cell", (cells) => Object.fromEntrie
   .map((c) => [document.getElementById("board").className === "gravity" ? c.dataset.col : c.getAttribute("aria-label").split(":")[0],
                c.querySelector(".mark").textContent])));
 
-async function shoot(page, name) {
-  for (const [size, tag] of [[PHONE, "phone"], [DESKTOP, "desktop"]]) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${shots}/page-${name}-${tag}.png` });
-  }
-}
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+const browser = await launch();
 let failed = false;
 const problems = [];
 try {

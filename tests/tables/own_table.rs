@@ -122,6 +122,31 @@ impl Rules for RankedTicTacToe {
     }
 }
 
+/// An edit of a table file's bytes.
+type Forgery = Box<dyn Fn(&mut Vec<u8>)>;
+
+/// Each of `forgeries` made to `genuine`, the checksum recomputed, written
+/// to `path` and refused by [`load`] with `rules`, the file named.
+fn refuses_every_forgery<R: Rules>(
+    rules: &R,
+    path: &std::path::Path,
+    genuine: &[u8],
+    forgeries: Vec<(&str, Forgery)>,
+) {
+    let name = path.file_name().unwrap().to_str().unwrap();
+    for (what, forge) in forgeries {
+        let mut bytes = genuine.to_vec();
+        forge(&mut bytes);
+        reseal(&mut bytes);
+        std::fs::write(path, &bytes).unwrap();
+        let why = load(path, rules, &Budget::unlimited(), &Silent)
+            .err()
+            .unwrap_or_else(|| panic!("{what}: accepted"))
+            .to_string();
+        assert!(why.contains(name), "{what}: {why}");
+    }
+}
+
 fn dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("retrograde-own-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -275,7 +300,6 @@ fn every_forged_table_numbered_by_rank_is_refused() {
     let last = *reached.last().unwrap() as usize;
     // two X and no O: a board, never reached
     let unreached = RankedTicTacToe.rank(&0b0101) as usize;
-    type Forgery = Box<dyn Fn(&mut Vec<u8>)>;
     let forgeries: Vec<(&str, Forgery)> = vec![
         (
             "a win made a loss",
@@ -294,18 +318,7 @@ fn every_forged_table_numbered_by_rank_is_refused() {
             Box::new(move |b| body(b, b"REAC")[unreached / 8] ^= 1 << (unreached % 8)),
         ),
     ];
-    for (what, forge) in forgeries {
-        let mut bytes = genuine.clone();
-        forge(&mut bytes);
-        reseal(&mut bytes);
-        std::fs::write(&path, &bytes).unwrap();
-        let refused = load(&path, &RankedTicTacToe, &Budget::unlimited(), &Silent);
-        let why = refused
-            .err()
-            .unwrap_or_else(|| panic!("{what}: accepted"))
-            .to_string();
-        assert!(why.contains("forge-by-rank.rgt"), "{what}: {why}");
-    }
+    refuses_every_forgery(&RankedTicTacToe, &path, &genuine, forgeries);
     std::fs::remove_file(&path).unwrap();
 }
 
@@ -318,7 +331,6 @@ fn every_forged_table_is_refused() {
     let won = (0..solution.positions())
         .find(|&s| solution.table.outcome(s) == Outcome::Win && solution.table.depth(s) == Some(3))
         .unwrap() as usize;
-    type Forgery = Box<dyn Fn(&mut Vec<u8>)>;
     let forgeries: Vec<(&str, Forgery)> = vec![
         (
             "a win made a loss",
@@ -363,18 +375,7 @@ fn every_forged_table_is_refused() {
             }),
         ),
     ];
-    for (what, forge) in forgeries {
-        let mut bytes = genuine.clone();
-        forge(&mut bytes);
-        reseal(&mut bytes);
-        std::fs::write(&path, &bytes).unwrap();
-        let refused = load(&path, &TicTacToe, &Budget::unlimited(), &Silent);
-        let why = refused
-            .err()
-            .unwrap_or_else(|| panic!("{what}: accepted"))
-            .to_string();
-        assert!(why.contains("forge.rgt"), "{what}: {why}");
-    }
+    refuses_every_forgery(&TicTacToe, &path, &genuine, forgeries);
     // Damage without a new checksum is refused by the checksum.
     let mut bytes = genuine.clone();
     bytes[100] ^= 1;

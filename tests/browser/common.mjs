@@ -1,4 +1,20 @@
-// The contrast check both browser tests make (WCAG 2: at least 4.5:1).
+// What both browser tests share: the two widths they look at, their
+// screenshots, the launch of Debian's Chromium, and the contrast check
+// (WCAG 2: at least 4.5:1).
+import { chromium } from "playwright-core";
+
+export const DESKTOP = { width: 1280, height: 900 }, PHONE = { width: 390, height: 844 };
+
+// screenshots of `page` at phone and desktop width, to `${prefix}-phone.png` and `${prefix}-desktop.png`
+export async function shoot(page, prefix, options = {}) {
+  for (const [size, tag] of [[PHONE, "phone"], [DESKTOP, "desktop"]]) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${prefix}-${tag}.png`, ...options });
+  }
+}
+
+export const launch = () => chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
 
 // every element with text of its own: its colour against the first opaque background behind it
 // (a Connect Four hole is its cell's ::before) has a WCAG contrast ratio of at least 4.5
