@@ -7,6 +7,7 @@
 //! PROGRAM query FILE [--moves "…"] [--json] [--check]
 //! PROGRAM play FILE [--moves "…"] [--as first|second]
 //! PROGRAM serve [FILE] [--addr ADDR]
+//! PROGRAM check [--positions N]
 //! ```
 //!
 //! `query` reads the table certified against the rules (every position
@@ -14,7 +15,9 @@
 //! and prints the counts again; a forged table is refused. `serve` answers
 //! the table's positions over HTTP (the server of `retrograde serve`, with
 //! `/api/v1/own` and a page of its own; without a FILE it solves first),
-//! until SIGINT or SIGTERM. Errors are one line on stderr and exit code 2.
+//! until SIGINT or SIGTERM. `check` runs the contract check of the rules
+//! (`retrograde::own::check_contract`, a perft for them) on the first N
+//! positions from the start. Errors are one line on stderr and exit code 2.
 //! This crate parses, calls the library and prints; every decision is the
 //! library's.
 
@@ -24,13 +27,18 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 
 use retrograde::host::{in_pool, parse_size, worker_threads, Budget, Silent};
-use retrograde::own::{check_table_output, load, play_moves, save, solve_within, Rules, Solution};
+use retrograde::own::{
+    check_contract, check_table_output, load, play_moves, save, solve_within, Rules, Solution,
+};
 use retrograde_server::boards::Boards;
 use retrograde_server::own::{Answerer, OwnGame, Refusal};
 use retrograde_server::Config;
 
 /// The commands of a game's command line.
-pub const VERBS: [&str; 4] = ["solve", "query", "play", "serve"];
+pub const VERBS: [&str; 5] = ["solve", "query", "play", "serve", "check"];
+
+/// Positions `check` looks at unless `--positions` says.
+pub const CHECKED_POSITIONS: u64 = 100_000;
 
 /// Where `serve` listens unless `--addr` says (loopback only).
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -73,13 +81,14 @@ struct Options {
     threads: Option<usize>,
     budget: Option<Budget>,
     addr: Option<SocketAddr>,
+    positions: Option<u64>,
 }
 
 fn usage(name: &str) -> String {
     format!(
         "usage: {name} solve [--out FILE] [--threads N] [--max-memory SIZE] | \
          query FILE [--moves \"…\"] [--json] [--check] | play FILE [--moves \"…\"] [--as first|second] | \
-         serve [FILE] [--addr ADDR]"
+         serve [FILE] [--addr ADDR] | check [--positions N]"
     )
 }
 
@@ -111,6 +120,15 @@ fn parse(name: &str, args: &[String]) -> Result<Options, String> {
                 );
             }
             "--max-memory" => o.budget = Some(Budget(parse_size(value()?)?)),
+            "--positions" => {
+                let n = value()?;
+                o.positions = Some(
+                    n.parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or(format!("--positions {n}: a whole number above 0"))?,
+                );
+            }
             "--addr" => {
                 let addr = value()?;
                 o.addr = Some(addr.parse().map_err(|_| {
@@ -124,13 +142,16 @@ fn parse(name: &str, args: &[String]) -> Result<Options, String> {
                     other => return Err(format!("--as {other}: first or second")),
                 }
             }
-            file if !file.starts_with("--") && o.file.is_none() && o.verb != "solve" => {
+            file if !file.starts_with("--")
+                && o.file.is_none()
+                && !matches!(o.verb.as_str(), "solve" | "check") =>
+            {
                 o.file = Some(file.into())
             }
             other => return Err(format!("unknown argument {other}; {}", usage(name))),
         }
     }
-    if !matches!(o.verb.as_str(), "solve" | "serve") && o.file.is_none() {
+    if !matches!(o.verb.as_str(), "solve" | "serve" | "check") && o.file.is_none() {
         return Err(format!("{} needs a table file; {}", o.verb, usage(name)));
     }
     Ok(o)
@@ -150,6 +171,18 @@ pub fn run<R: Rules>(
     let position = play_moves(rules, &o.moves)?;
     let budget = o.budget.unwrap_or_else(Budget::default_for_machine);
     let (threads, _) = worker_threads(o.threads);
+    if o.verb == "check" {
+        let limit = o.positions.unwrap_or(CHECKED_POSITIONS);
+        let report = check_contract(rules, limit)
+            .map_err(|why| format!("the rules break their contract: {why}"))?;
+        writeln!(
+            output,
+            "the rules of {name} keep their contract on {} positions: {} moves, {} symmetric images \
+             and {} unmoves checked",
+            report.positions, report.moves, report.images, report.unmoves
+        )?;
+        return Ok(());
+    }
     let solution = match (o.verb.as_str(), &o.file) {
         ("solve", _) => {
             if let Some(out) = &o.out {
@@ -441,6 +474,14 @@ mod tests {
         assert!(command("query", "")
             .unwrap_err()
             .contains("needs a table file"));
+        let checked = command("check --positions 5", "").unwrap();
+        assert!(
+            checked.starts_with("the rules of take2 keep their contract on 5 positions"),
+            "{checked}"
+        );
+        assert!(command("check --positions 0", "")
+            .unwrap_err()
+            .contains("a whole number above 0"));
         assert!(command("serve --addr nowhere", "")
             .unwrap_err()
             .contains("--addr nowhere: not an address and port"));
