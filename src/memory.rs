@@ -220,12 +220,19 @@ pub fn advise_huge_pages<T>(words: &[T]) {
     }
 }
 
-/// A vector of `len` values made by `make` (from the index), its memory
-/// advised for huge pages before the first touch
-/// ([`advise_huge_pages`]): for the large tables probed at random.
-pub fn huge_vec<T>(len: usize, make: impl FnMut(usize) -> T) -> Vec<T> {
-    let mut values = Vec::with_capacity(len);
+/// An empty vector with room for `capacity` values, its memory advised
+/// for huge pages before the first touch ([`advise_huge_pages`]): for the
+/// large tables probed at random.
+pub fn huge_capacity<T>(capacity: usize) -> Vec<T> {
+    let mut values = Vec::with_capacity(capacity);
     advise_huge_pages(values.spare_capacity_mut());
+    values
+}
+
+/// A vector of `len` values made by `make` (from the index), on huge pages
+/// where the kernel gives them ([`huge_capacity`]).
+pub fn huge_vec<T>(len: usize, make: impl FnMut(usize) -> T) -> Vec<T> {
+    let mut values = huge_capacity(len);
     values.extend((0..len).map(make));
     values
 }

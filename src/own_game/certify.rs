@@ -57,14 +57,8 @@ pub fn certify<R: Rules>(
         Numbering::Ranks(reached) => {
             // a reached rank is a canonical position's (the walk below
             // checks that the start reaches each)
-            if let Some(bad) = (0..reached.words().len())
-                .into_par_iter()
-                .flat_map_iter(|w| {
-                    let word = reached.words()[w];
-                    (0..64u64)
-                        .filter(move |b| word >> b & 1 == 1)
-                        .map(move |b| w as u64 * 64 + b)
-                })
+            if let Some(bad) = reached
+                .par_iter()
                 .find_first(|&rank| index.position(rules, rank).is_none())
             {
                 return Err(format!(

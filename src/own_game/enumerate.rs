@@ -27,7 +27,7 @@ use rustc_hash::FxBuildHasher;
 use super::numbering::RankSet;
 use super::{canonical, Key, Rules};
 use crate::error::Result;
-use crate::memory::{advise_huge_pages, huge_vec, Budget, Bytes};
+use crate::memory::{huge_capacity, huge_vec, Budget, Bytes};
 use crate::runtime::cache::prefetch;
 use crate::runtime::progress::Progress;
 
@@ -107,8 +107,7 @@ pub fn enumerate<R: Rules>(
         progress.note(&format!("ply {ply}: {positions} positions, {seen} in all"));
         frontier = next;
     }
-    let mut all = Vec::with_capacity(seen as usize);
-    advise_huge_pages(all.spare_capacity_mut());
+    let mut all = huge_capacity(seen as usize);
     for shard in shards {
         let shard = shard
             .into_inner()
@@ -253,8 +252,7 @@ impl<P: Key> Shard<P> {
     fn grow(&mut self) {
         self.bits += 1;
         self.slots = huge_vec(1 << self.bits, |_| EMPTY);
-        let mut keys = Vec::with_capacity(self.slots.len() / 2);
-        advise_huge_pages(keys.spare_capacity_mut());
+        let mut keys = huge_capacity(self.slots.len() / 2);
         keys.extend_from_slice(&self.keys);
         self.keys = keys;
         let mask = self.slots.len() - 1;

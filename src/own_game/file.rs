@@ -203,6 +203,18 @@ pub enum StoredStates {
     Keys128(Numbering<u128>),
 }
 
+/// `$body` with `$n` bound to the [`Numbering`] of `$states`, whatever
+/// the width of its keys.
+macro_rules! with_numbering {
+    ($states:expr, $n:ident => $body:expr) => {
+        match $states {
+            StoredStates::Keys32($n) => $body,
+            StoredStates::Keys64($n) => $body,
+            StoredStates::Keys128($n) => $body,
+        }
+    };
+}
+
 impl StoredTable {
     /// The state of the position whose key (or rank, for a table numbered
     /// by rank) is `key`, if the start reaches it. The key is the
@@ -218,11 +230,7 @@ impl StoredTable {
                 }
             }
         }
-        match &self.states {
-            StoredStates::Keys32(n) => find(n, key),
-            StoredStates::Keys64(n) => find(n, key),
-            StoredStates::Keys128(n) => find(n, key),
-        }
+        with_numbering!(&self.states, n => find(n, key))
     }
 
     /// The value and depth of the position with key (or rank) `key`.
@@ -233,33 +241,17 @@ impl StoredTable {
 
     /// Positions the start reaches.
     pub fn positions(&self) -> u64 {
-        match &self.states {
-            StoredStates::Keys32(n) => n.positions(),
-            StoredStates::Keys64(n) => n.positions(),
-            StoredStates::Keys128(n) => n.positions(),
-        }
+        with_numbering!(&self.states, n => n.positions())
     }
 
     /// Win / loss / draw totals over the positions the start reaches.
     pub fn counts(&self) -> Counts {
-        let ranks = match &self.states {
-            StoredStates::Keys32(n) => n.ranks(),
-            StoredStates::Keys64(n) => n.ranks(),
-            StoredStates::Keys128(n) => n.ranks(),
-        };
-        match ranks {
-            None => self.table.counts(),
-            Some(reached) => self.table.counts_marked(reached.words()),
-        }
+        with_numbering!(&self.states, n => n.counts(&self.table))
     }
 
     /// Whether the states are ranks (else keys).
     pub fn by_rank(&self) -> bool {
-        match &self.states {
-            StoredStates::Keys32(n) => n.ranks().is_some(),
-            StoredStates::Keys64(n) => n.ranks().is_some(),
-            StoredStates::Keys128(n) => n.ranks().is_some(),
-        }
+        with_numbering!(&self.states, n => n.ranks().is_some())
     }
 }
 
@@ -272,19 +264,18 @@ pub fn open_stored(path: &Path, budget: &Budget) -> Result<StoredTable> {
     let parameters: Value = serde_json::from_slice(r.section(b"PARM", None).map_err(bad)?)
         .map_err(|e| bad(format!("parameters are not JSON: {e}")))?;
     let name = parameters["game"].as_str().unwrap_or("").to_string();
+    /// The file's parts, its states wrapped by their key width.
+    fn parts<P: Key>(
+        bytes: &[u8],
+        wrap: fn(Numbering<P>) -> StoredStates,
+    ) -> std::result::Result<(StoredStates, OutcomeTable, Vec<PlyCount>, u64), String> {
+        let p = decode::<P>(bytes, None)?;
+        Ok((wrap(p.index), p.table, p.plies, p.moves))
+    }
     let (states, table, plies, moves) = match parameters["key_bytes"].as_u64() {
-        Some(4) => {
-            let p = decode::<u32>(&bytes, None).map_err(bad)?;
-            (StoredStates::Keys32(p.index), p.table, p.plies, p.moves)
-        }
-        Some(8) => {
-            let p = decode::<u64>(&bytes, None).map_err(bad)?;
-            (StoredStates::Keys64(p.index), p.table, p.plies, p.moves)
-        }
-        Some(16) => {
-            let p = decode::<u128>(&bytes, None).map_err(bad)?;
-            (StoredStates::Keys128(p.index), p.table, p.plies, p.moves)
-        }
+        Some(4) => parts::<u32>(&bytes, StoredStates::Keys32).map_err(bad)?,
+        Some(8) => parts::<u64>(&bytes, StoredStates::Keys64).map_err(bad)?,
+        Some(16) => parts::<u128>(&bytes, StoredStates::Keys128).map_err(bad)?,
         _ => {
             return Err(bad(format!(
                 "its keys are {} bytes; a game of one's own has keys of 4, 8 or 16",

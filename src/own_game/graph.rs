@@ -20,7 +20,7 @@ use super::numbering::Numbering;
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
-use crate::memory::{advise_huge_pages, huge_vec, Budget, Bytes};
+use crate::memory::{huge_capacity, huge_vec, Budget, Bytes};
 use crate::runtime::cache::prefetch;
 use crate::runtime::progress::Progress;
 
@@ -185,7 +185,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
                     }
                     match u16::try_from(scratch.indices.len()) {
                         Ok(n) => *count = n,
-                        Err(_) => failure.record(too_many_moves(rules, &scratch.position)),
+                        Err(_) => failure.record(too_many_moves(rules, index, state)),
                     }
                     if index.reached(state) {
                         reached_moves += scratch.indices.len() as u64;
@@ -237,17 +237,15 @@ fn moves_that_fit(states: u64, budget: &Budget, bytes_each: u64) -> u64 {
 
 /// Scratch buffers of a worker.
 struct Scratch<P> {
-    position: P,
     positions: Vec<P>,
     images: Vec<P>,
     found: Vec<Option<u64>>,
     indices: Vec<u32>,
 }
 
-impl<P: Key> Default for Scratch<P> {
+impl<P> Default for Scratch<P> {
     fn default() -> Self {
         Self {
-            position: P::read(&[0; 16][..P::BYTES]),
             positions: Vec::new(),
             images: Vec::new(),
             found: Vec::new(),
@@ -256,8 +254,8 @@ impl<P: Key> Default for Scratch<P> {
     }
 }
 
-/// Fills `scratch.indices` with the distinct children of `state`, sorted,
-/// and `scratch.position` with its position; returns how the game ends
+/// Fills `scratch.indices` with the distinct children of `state`, sorted;
+/// returns how the game ends
 /// at `state` (an `end` code: [`end::PLAY`] if it has children). A
 /// position with no moves that the rules do not end is lost.
 fn children<R: Rules>(
@@ -270,7 +268,6 @@ fn children<R: Rules>(
     let Some(position) = index.position_with(rules, state, &mut scratch.images) else {
         return Ok(end::NONE);
     };
-    scratch.position = position;
     if let Some(outcome) = rules.outcome(&position) {
         return Ok(end_code(outcome));
     }
@@ -309,10 +306,13 @@ fn children<R: Rules>(
     })
 }
 
-fn too_many_moves<P: Key>(rules: &impl Rules, position: &P) -> Error {
+/// The refusal of `state`, which has more moves than a count holds.
+fn too_many_moves<R: Rules>(rules: &R, index: &Numbering<R::Position>, state: u64) -> Error {
+    let position = index
+        .position(rules, state)
+        .map_or(String::new(), |p| p.to_hex());
     Error::InvalidInput(format!(
-        "position {} of {} has more than 65,535 moves; the engine counts at most that many",
-        position.to_hex(),
+        "position {position} of {} has more than 65,535 moves; the engine counts at most that many",
         rules.name()
     ))
 }
@@ -373,8 +373,7 @@ fn reverse_graph<R: Rules>(
     // Each state's cursor starts at the end of its row and is taken down
     // one slot a parent, so when the rows are full it is the row's start.
     let mut total = 0u64;
-    let mut cursors: Vec<AtomicU64> = Vec::with_capacity(states);
-    advise_huge_pages(cursors.spare_capacity_mut());
+    let mut cursors: Vec<AtomicU64> = huge_capacity(states);
     cursors.extend(degrees.iter().map(|degree| {
         total += u64::from(degree.load(Relaxed));
         AtomicU64::new(total)

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::index::KeyIndex;
 use super::{canonical, Key, Rules};
+use crate::game::table::{Counts, OutcomeTable};
 
 /// The states of a user game.
 pub enum Numbering<P> {
@@ -80,17 +81,32 @@ impl RankSet {
 
     /// Every marked rank, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let bit = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    w as u64 * 64 + u64::from(bit)
-                })
-            })
-        })
+        self.words
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &word)| ranks_in_word(w, word))
     }
+
+    /// Every marked rank, in parallel (in increasing order for a consumer
+    /// that keeps order, as `find_first` does).
+    pub fn par_iter(&self) -> impl ParallelIterator<Item = u64> + '_ {
+        self.words
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(w, &word)| ranks_in_word(w, word))
+    }
+}
+
+/// The ranks marked in word `w` of a [`RankSet`], whose bits are `word`.
+fn ranks_in_word(w: usize, word: u64) -> impl Iterator<Item = u64> {
+    let mut bits = word;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let bit = bits.trailing_zeros();
+            bits &= bits - 1;
+            w as u64 * 64 + u64::from(bit)
+        })
+    })
 }
 
 /// A set of ranks being marked by many threads.
@@ -190,6 +206,15 @@ impl<P: Key> Numbering<P> {
                 found.clear();
                 found.extend(positions.iter().map(|p| self.find(rules, p)));
             }
+        }
+    }
+
+    /// Win / loss / draw totals of `table` (a value a state) over the
+    /// positions the start reaches.
+    pub fn counts(&self, table: &OutcomeTable) -> Counts {
+        match self {
+            Numbering::Keys(_) => table.counts(),
+            Numbering::Ranks(reached) => table.counts_marked(reached.words()),
         }
     }
 

@@ -47,33 +47,30 @@ pub fn solve_within<R: Rules>(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<Solution<R::Position>> {
+    // what a state costs past the enumeration: the graph and the pass
+    let graph_and_pass = BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
+    let too_many = |states: u64| {
+        (states >= MAX_POSITIONS).then_some(Error::TooManyStates {
+            states,
+            limit: MAX_POSITIONS - 1,
+        })
+    };
     let (index, plies) = if R::RANKED {
         let ranks = rules.ranks();
-        if ranks >= MAX_POSITIONS {
-            return Err(Error::TooManyStates {
-                states: ranks,
-                limit: MAX_POSITIONS - 1,
-            });
+        if let Some(refused) = too_many(ranks) {
+            return Err(refused);
         }
         budget.check(
             &format!("solving {} ({ranks} ranks)", rules.name()),
-            Bytes(
-                ranks.saturating_mul(BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0),
-            ),
+            Bytes(ranks.saturating_mul(graph_and_pass)),
         )?;
         let (reached, plies) = reach_ranks(rules, budget, progress)?;
         (Numbering::Ranks(reached), plies)
     } else {
-        let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES)
-            + BYTES_PER_STATE
-            + retrograde_bytes(1, u32::from(u16::MAX)).0;
+        let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES) + graph_and_pass;
         let reached = enumerate(rules, budget, progress, later)?;
-        let positions = reached.positions.len() as u64;
-        if positions >= MAX_POSITIONS {
-            return Err(Error::TooManyStates {
-                states: positions,
-                limit: MAX_POSITIONS - 1,
-            });
+        if let Some(refused) = too_many(reached.positions.len() as u64) {
+            return Err(refused);
         }
         (
             Numbering::Keys(KeyIndex::new(reached.positions)),
@@ -145,10 +142,7 @@ impl<P: Key> Solution<P> {
 
     /// Win / loss / draw totals over the positions the start reaches.
     pub fn counts(&self) -> Counts {
-        match self.index.ranks() {
-            None => self.table.counts(),
-            Some(reached) => self.table.counts_marked(reached.words()),
-        }
+        self.index.counts(&self.table)
     }
 
     /// The value and depth of `position` (any image of it), `None` if the

@@ -95,15 +95,14 @@ pub fn solve_game<'py>(
     threads: Option<&Bound<'_, PyAny>>,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<GameTable> {
-    let threads = limits::threads(py, threads)?;
-    let budget = budget(max_memory)?;
-    let walked = walk(py, &game, &budget)?;
-    let clock = Instant::now();
-    let solution = py
-        .detach(|| in_pool(threads, || solve_within(&walked.explicit, &budget, &Silent)))
-        .and_then(|solved| solved)
-        .py_err()?;
-    Ok(walked.with(game, solution, "solve", clock))
+    table_of(
+        py,
+        game,
+        threads,
+        max_memory,
+        "solve",
+        |explicit, budget| solve_within(explicit, budget, &Silent),
+    )
 }
 
 /// Reads the table `GameTable.save` wrote of `game` from `path`, and
@@ -120,15 +119,31 @@ pub fn load_game<'py>(
     threads: Option<&Bound<'_, PyAny>>,
     max_memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<GameTable> {
+    table_of(py, game, threads, max_memory, "load", |explicit, budget| {
+        load(&path, explicit, budget, &Silent)
+    })
+}
+
+/// The table of `game`: its rules walked (holding the GIL), then its
+/// solution made by `make` (`how`: "solve" or "load") on `threads`
+/// workers with the GIL released, within `max_memory`.
+fn table_of<'py>(
+    py: Python<'py>,
+    game: Bound<'py, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+    how: &'static str,
+    make: impl FnOnce(&ExplicitGame, &Budget) -> retrograde::Result<Solution<u32>> + Send,
+) -> PyResult<GameTable> {
     let threads = limits::threads(py, threads)?;
     let budget = budget(max_memory)?;
     let walked = walk(py, &game, &budget)?;
     let clock = Instant::now();
     let solution = py
-        .detach(|| in_pool(threads, || load(&path, &walked.explicit, &budget, &Silent)))
-        .and_then(|loaded| loaded)
+        .detach(|| in_pool(threads, || make(&walked.explicit, &budget)))
+        .and_then(|made| made)
         .py_err()?;
-    Ok(walked.with(game, solution, "load", clock))
+    Ok(walked.with(game, solution, how, clock))
 }
 
 /// A Python game walked from its start: its graph, and the Python
