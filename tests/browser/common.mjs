@@ -14,6 +14,14 @@ export async function shoot(page, prefix, options = {}) {
   }
 }
 
+// pushes onto `problems` every script error of `page`, every response of 400 or more whose URL
+// `expected` does not accept, and every request that failed (other than one the page aborted)
+export function watch(page, problems, expected = () => false) {
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("response", (r) => { if (r.status() >= 400 && !expected(r.url())) problems.push(`${r.status()} ${r.url()}`); });
+  page.on("requestfailed", (r) => { if (!/ABORTED/.test(r.failure()?.errorText ?? "")) problems.push(`failed ${r.url()}`); });
+}
+
 export const launch = () => chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
 
 // every element with text of its own: its colour against the first opaque background behind it

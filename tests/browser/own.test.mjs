@@ -19,7 +19,7 @@
 import { spawn, execFileSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import assert from "node:assert/strict";
-import { contrasts, shoot as shootAt, launch, DESKTOP } from "./common.mjs";
+import { contrasts, shoot as shootAt, launch, watch, DESKTOP } from "./common.mjs";
 
 const binary = process.env.RETROGRADE ?? "target/release/retrograde";
 const example = process.env.OWN_GAME ?? "target/release/examples/mnk_rules";
@@ -52,9 +52,8 @@ let failed = false;
 const problems = [];
 try {
   const page = await browser.newPage({ viewport: DESKTOP });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("response", (r) => { if (r.status() >= 400 && !r.url().includes("moves=a1%20a1")) problems.push(`${r.status()} ${r.url()}`); });
-  page.on("requestfailed", (r) => { if (!/ABORTED/.test(r.failure()?.errorText ?? "")) problems.push(`failed ${r.url()}`); });
+  // the illegal line asked on purpose below is answered 400
+  watch(page, problems, (url) => url.includes("moves=a1%20a1"));
 
   await page.goto(`${base}/`);
   await settled(page);

@@ -26,7 +26,7 @@
 import { spawn, execFileSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import assert from "node:assert/strict";
-import { contrasts, shoot as shootAt, launch, DESKTOP } from "./common.mjs";
+import { contrasts, shoot as shootAt, launch, watch, DESKTOP } from "./common.mjs";
 
 const binary = process.env.RETROGRADE ?? "target/release/retrograde";
 const shots = process.env.SCREENSHOTS ?? "results/serve";
@@ -74,9 +74,7 @@ let failed = false;
 const problems = [];
 try {
   const page = await browser.newPage({ viewport: DESKTOP });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("response", (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
-  page.on("requestfailed", (r) => { if (!/ABORTED/.test(r.failure()?.errorText ?? "")) problems.push(`failed ${r.url()}`); });
+  watch(page, problems);
 
   // the opening view: the empty 7 × 6 board, answered at once from the built-in book
   await page.goto(`${base}/`);

@@ -648,3 +648,26 @@ fn the_contract_check_passes_good_rules_and_names_what_breaks_bad_ones() {
     let why = check_contract(&ranked, 1000).unwrap_err();
     assert!(why.contains("unranks to"), "{why}");
 }
+
+#[test]
+fn a_position_with_more_moves_than_a_count_holds_is_refused_by_name() {
+    /// The start has 70,000 moves, each ending the game.
+    struct Wide;
+    impl Rules for Wide {
+        type Position = u32;
+        fn start(&self) -> u32 {
+            0
+        }
+        fn moves(&self, _: &u32, children: &mut Vec<u32>) {
+            children.extend(1..=70_000);
+        }
+        fn outcome(&self, p: &u32) -> Option<Outcome> {
+            (*p != 0).then_some(Outcome::Loss)
+        }
+    }
+    let why = solve(&Wide).err().expect("refused").to_string();
+    assert!(
+        why.contains("position 00000000") && why.contains("more than 65,535 moves"),
+        "{why}"
+    );
+}
