@@ -7,6 +7,7 @@
 //! cargo run --release --example mnk_rules                # every position
 //! cargo run --release --example mnk_rules -- --symmetry  # one a symmetry class
 //! cargo run --release --example mnk_rules -- --rank      # numbered by a dense rank
+//! cargo run --release --example mnk_rules -- --tiers     # tier by tier (stones placed)
 //! cargo run --release --example mnk_rules -- serve       # its answers over HTTP
 //! ```
 //!
@@ -313,18 +314,47 @@ impl Rules for ByRank {
     }
 }
 
+/// The same rules with a tier, the stones on the board (a move adds one):
+/// the engine solves them tier by tier, the finished tiers on disk.
+struct ByStones(FourByFour);
+
+impl Rules for ByStones {
+    type Position = u32;
+    const TIERED: bool = true;
+    fn name(&self) -> String {
+        "4x4 k=3 by tiers".into()
+    }
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, board: &u32, children: &mut Vec<u32>) {
+        self.0.moves(board, children)
+    }
+    fn symmetries(&self, board: &u32, images: &mut Vec<u32>) {
+        self.0.symmetries(board, images)
+    }
+    fn outcome(&self, board: &u32) -> Option<Outcome> {
+        self.0.outcome(board)
+    }
+    fn tier(&self, board: &u32) -> u32 {
+        stones(*board)
+    }
+}
+
 fn main() {
     if retrograde_own::main_if_asked(&FourByFour::new(true)) {
         return;
     }
-    let (mut symmetry, mut by_rank) = (false, false);
+    let (mut symmetry, mut by_rank, mut by_tiers) = (false, false, false);
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--symmetry" => symmetry = true,
             "--rank" => by_rank = true,
+            "--tiers" => by_tiers = true,
             other => {
                 eprintln!(
-                    "mnk_rules: unknown argument {other}; usage: mnk_rules [--symmetry] [--rank]"
+                    "mnk_rules: unknown argument {other}; \
+                     usage: mnk_rules [--symmetry] [--rank | --tiers]"
                 );
                 std::process::exit(2);
             }
@@ -335,6 +365,10 @@ fn main() {
     let clock = Instant::now();
     let (positions_own, counts, start) = if by_rank {
         let rules = ByRank::new(rules);
+        let own = solve_within(&rules, &budget, &Silent).expect("4x4 fits");
+        (own.positions(), own.counts(), own.lookup(&rules, 0))
+    } else if by_tiers {
+        let rules = ByStones(rules);
         let own = solve_within(&rules, &budget, &Silent).expect("4x4 fits");
         (own.positions(), own.counts(), own.lookup(&rules, 0))
     } else {
@@ -353,7 +387,11 @@ fn main() {
     let classes: u64 = built_in.counts.iter().map(|p| p.classes).sum();
     println!(
         "generic engine{}: {positions_own} positions (win {}, loss {}, draw {}) in {own_seconds:.2} s",
-        if by_rank { " by rank" } else { "" },
+        match (by_rank, by_tiers) {
+            (true, _) => " by rank",
+            (_, true) => " tier by tier",
+            _ => "",
+        },
         counts.win,
         counts.loss,
         counts.draw

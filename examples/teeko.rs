@@ -250,6 +250,13 @@ fn cell_name(cell: u32) -> String {
 
 impl Rules for Teeko {
     type Position = u64;
+    const TIERED: bool = true;
+
+    /// Markers on the board: a drop adds one, a move keeps eight. The drop
+    /// phase is solved a tier at a time from the move phase down.
+    fn tier(&self, position: &u64) -> u32 {
+        (Self::mover(*position) | Self::opponent(*position)).count_ones()
+    }
 
     fn start(&self) -> u64 {
         Self::position(0, 0)

@@ -272,7 +272,10 @@ pub mod own {
         check_table_output, load, open_stored, save, StoredStates, StoredTable,
     };
     pub use crate::own_game::index::{KeyIndex, MAX_POSITIONS};
-    pub use crate::own_game::solve::{play_moves, solve, solve_within, OwnAnswer, Solution};
+    pub use crate::own_game::solve::{
+        play_moves, solve, solve_spilling, solve_whole, solve_within, OwnAnswer, Solution,
+    };
+    pub use crate::own_game::tiers::TierCount;
     pub use crate::own_game::{canonical, Key, Rules};
 }
 

@@ -3,7 +3,7 @@
 //! `serve` for it from one call, [`main`]:
 //!
 //! ```text
-//! PROGRAM solve [--out FILE] [--threads N] [--max-memory SIZE]
+//! PROGRAM solve [--out FILE] [--threads N] [--max-memory SIZE] [--spill DIR]
 //! PROGRAM query FILE [--moves "…"] [--json] [--check]
 //! PROGRAM play FILE [--moves "…"] [--as first|second]
 //! PROGRAM serve [FILE] [--addr ADDR]
@@ -17,7 +17,9 @@
 //! `/api/v1/own` and a page of its own; without a FILE it solves first),
 //! until SIGINT or SIGTERM. `check` runs the contract check of the rules
 //! (`retrograde::own::check_contract`, a perft for them) on the first N
-//! positions from the start. Errors are one line on stderr and exit code 2.
+//! positions from the start. Rules with a tier are solved tier by tier,
+//! the finished tiers in temporary files in `--spill DIR` (else the
+//! directory for temporary files, `TMPDIR`). Errors are one line on stderr and exit code 2.
 //! This crate parses, calls the library and prints; every decision is the
 //! library's.
 
@@ -28,7 +30,7 @@ use std::sync::mpsc;
 
 use retrograde::host::{in_pool, parse_size, worker_threads, Budget, Silent};
 use retrograde::own::{
-    check_contract, check_table_output, load, play_moves, save, solve_within, Rules, Solution,
+    check_contract, check_table_output, load, play_moves, save, solve_spilling, Rules, Solution,
 };
 use retrograde_server::boards::Boards;
 use retrograde_server::own::{Answerer, OwnGame, Refusal};
@@ -74,6 +76,7 @@ struct Options {
     verb: String,
     file: Option<PathBuf>,
     out: Option<PathBuf>,
+    spill: Option<PathBuf>,
     moves: String,
     json: bool,
     check: bool,
@@ -86,7 +89,7 @@ struct Options {
 
 fn usage(name: &str) -> String {
     format!(
-        "usage: {name} solve [--out FILE] [--threads N] [--max-memory SIZE] | \
+        "usage: {name} solve [--out FILE] [--threads N] [--max-memory SIZE] [--spill DIR] | \
          query FILE [--moves \"…\"] [--json] [--check] | play FILE [--moves \"…\"] [--as first|second] | \
          serve [FILE] [--addr ADDR] | check [--positions N]"
     )
@@ -109,6 +112,7 @@ fn parse(name: &str, args: &[String]) -> Result<Options, String> {
         };
         match word.as_str() {
             "--out" => o.out = Some(value()?.into()),
+            "--spill" => o.spill = Some(value()?.into()),
             "--moves" => o.moves = value()?.clone(),
             "--json" => o.json = true,
             "--check" => o.check = true,
@@ -171,6 +175,8 @@ pub fn run<R: Rules>(
     let position = play_moves(rules, &o.moves)?;
     let budget = o.budget.unwrap_or_else(Budget::default_for_machine);
     let (threads, _) = worker_threads(o.threads);
+    let spill = o.spill.clone().unwrap_or_else(std::env::temp_dir);
+    let solve = || in_pool(threads, || solve_spilling(rules, &spill, &budget, &Silent));
     if o.verb == "check" {
         let limit = o.positions.unwrap_or(CHECKED_POSITIONS);
         let report = check_contract(rules, limit)
@@ -188,7 +194,7 @@ pub fn run<R: Rules>(
             if let Some(out) = &o.out {
                 check_table_output(out)?;
             }
-            let solution = in_pool(threads, || solve_within(rules, &budget, &Silent))??;
+            let solution = solve()??;
             report(rules, &solution, output)?;
             if let Some(out) = &o.out {
                 let bytes = save(out, rules, &solution)?;
@@ -197,7 +203,7 @@ pub fn run<R: Rules>(
             return Ok(());
         }
         (_, Some(file)) => in_pool(threads, || load(file, rules, &budget, &Silent))??,
-        ("serve", None) => in_pool(threads, || solve_within(rules, &budget, &Silent))??,
+        ("serve", None) => solve()??,
         _ => unreachable!("parse asks a file of query and play"),
     };
     match o.verb.as_str() {
@@ -282,6 +288,13 @@ fn report<R: Rules>(
         counts.draw,
         solution.moves
     )?;
+    for tier in &solution.tiers {
+        writeln!(
+            output,
+            "  tier {}: {} positions ({} over), {} moves",
+            tier.tier, tier.positions, tier.ended, tier.moves
+        )?;
+    }
     if let Some((value, depth)) = solution.lookup(rules, rules.start()) {
         let plies = depth.map_or(String::new(), |d| format!(" in {d} plies"));
         writeln!(

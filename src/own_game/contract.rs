@@ -27,8 +27,8 @@ pub struct ContractReport {
 /// its value at the end (`outcome`), the same canonical form, and the
 /// same canonical children; with unmoves, every move is undone by an
 /// unmove and every unmove undoes a move; with a rank, the canonical form's
-/// rank is below the ranks and unranks back to it. The first broken rule,
-/// in words.
+/// rank is below the ranks and unranks back to it; with a tier, no move
+/// lowers it and images share it. The first broken rule, in words.
 pub fn check<R: Rules>(rules: &R, limit: u64) -> Result<ContractReport, String> {
     check_from(rules, &[rules.start()], limit)
 }
@@ -63,6 +63,14 @@ pub fn check_from<R: Rules>(
             if rules.outcome(&image) != rules.outcome(&position) {
                 return Err(at(format!("its image {} ends otherwise", image.to_hex())));
             }
+            if R::TIERED && rules.tier(&image) != rules.tier(&position) {
+                return Err(at(format!(
+                    "its image {} is in tier {}, it in tier {}",
+                    image.to_hex(),
+                    rules.tier(&image),
+                    rules.tier(&position)
+                )));
+            }
             if canonical(rules, image, &mut scratch) != class {
                 return Err(at(format!(
                     "its image {} has another canonical form (the images are not a group)",
@@ -95,6 +103,16 @@ pub fn check_from<R: Rules>(
             }
         }
         report.moves += children.len() as u64;
+        if R::TIERED {
+            let tier = rules.tier(&position);
+            if let Some(lower) = children.iter().find(|c| rules.tier(c) < tier) {
+                return Err(at(format!(
+                    "it is in tier {tier} and moves to {}, in tier {} (a move lowers the tier)",
+                    lower.to_hex(),
+                    rules.tier(lower)
+                )));
+            }
+        }
         if R::UNMOVES {
             check_unmoves(rules, position, &children, &mut report).map_err(at)?;
         }

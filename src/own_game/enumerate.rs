@@ -62,6 +62,10 @@ pub struct Reached<P> {
     pub positions: Vec<P>,
     /// Positions by the ply at which they are first reached.
     pub plies: Vec<PlyCount>,
+    /// The children outside the tier enumerated ([`enumerate_tier`]),
+    /// each at the least ply a move reaches it, sorted and distinct; empty
+    /// for a whole game.
+    pub outside: Vec<AtPly<P>>,
 }
 
 /// Enumerates every position reachable from `rules.start()`.
@@ -77,17 +81,67 @@ pub fn enumerate<R: Rules>(
     progress: &dyn Progress,
     later_bytes_per_position: u64,
 ) -> Result<Reached<R::Position>> {
+    let start = canonical(rules, rules.start(), &mut Vec::new());
+    enumerate_tier(
+        rules,
+        vec![(start, 0)],
+        None,
+        budget,
+        progress,
+        later_bytes_per_position,
+    )
+}
+
+/// A position reached at a ply (counted from the start).
+pub type AtPly<P> = (P, u32);
+
+/// Enumerates every position of tier `tier` ([`Rules::tier`]) reachable
+/// from `roots` (canonical positions of that tier, each with the ply at
+/// which the start reaches it) by moves within it, or with `tier` `None`
+/// every position reachable from `roots`. Each position is counted at the
+/// least ply at which a root or a move reaches it (a root joins the
+/// breadth-first frontier at its ply), so the counts by ply of every tier,
+/// added up, are the whole game's. A child of another tier is not entered:
+/// it goes to [`Reached::outside`] with its ply. The budget is checked as
+/// [`enumerate`] says.
+pub fn enumerate_tier<R: Rules>(
+    rules: &R,
+    mut roots: Vec<AtPly<R::Position>>,
+    tier: Option<u32>,
+    budget: &Budget,
+    progress: &dyn Progress,
+    later_bytes_per_position: u64,
+) -> Result<Reached<R::Position>> {
     let shards: Vec<Mutex<Shard<R::Position>>> =
         (0..SHARDS).map(|_| Mutex::new(Shard::new())).collect();
-    let start = canonical(rules, rules.start(), &mut Vec::new());
-    lock(&shards[shard_of(&start)]).insert_batch(&[start], &mut Vec::new());
-    let mut frontier = vec![vec![start]];
+    // the roots by ply, the last ply's first, so each ply pops its own
+    roots.sort_unstable_by_key(|&(_, ply)| std::cmp::Reverse(ply));
+    let mut ply = roots.last().map_or(0, |&(_, ply)| ply);
+    let mut frontier: Vec<Vec<R::Position>> = Vec::new();
+    let mut outside = Vec::new();
+    let mut outside_distinct = 0;
     let mut plies = Vec::new();
     let mut seen = 0u64;
     let per_position = seen_bytes_per_position(R::Position::BYTES).max(later_bytes_per_position);
     progress.stage("positions", 0);
-    while !frontier.is_empty() {
-        let ply = plies.len() as u32;
+    loop {
+        let mut joining = Vec::new();
+        while let Some((root, _)) = roots.pop_if(|&mut (_, at)| at == ply) {
+            joining.push(root);
+        }
+        let joining = insert_new(joining, &shards);
+        if !joining.is_empty() {
+            frontier.push(joining);
+        }
+        if frontier.is_empty() {
+            match roots.last() {
+                Some(&(_, next)) => {
+                    ply = next;
+                    continue;
+                }
+                None => break,
+            }
+        }
         let positions: u64 = frontier.iter().map(|part| part.len() as u64).sum();
         seen += positions;
         budget.check(
@@ -97,7 +151,12 @@ pub fn enumerate<R: Rules>(
             ),
             Bytes(seen.saturating_mul(per_position)),
         )?;
-        let (next, ended) = expand(rules, &frontier, &shards);
+        let (next, ended) = expand(rules, &frontier, tier, &shards, &mut outside, ply + 1);
+        if outside.len() > 2 * outside_distinct {
+            // the repeats go while they are few beside the rest
+            dedup_least_ply(&mut outside);
+            outside_distinct = outside.len();
+        }
         plies.push(PlyCount {
             ply,
             positions,
@@ -106,6 +165,7 @@ pub fn enumerate<R: Rules>(
         progress.advance(positions);
         progress.note(&format!("ply {ply}: {positions} positions, {seen} in all"));
         frontier = next;
+        ply += 1;
     }
     let mut all = huge_capacity(seen as usize);
     for shard in shards {
@@ -114,10 +174,19 @@ pub fn enumerate<R: Rules>(
             .unwrap_or_else(|poison| poison.into_inner());
         all.extend(shard.keys);
     }
+    dedup_least_ply(&mut outside);
     Ok(Reached {
         positions: all,
         plies,
+        outside,
     })
+}
+
+/// Sorts `reached` by position and keeps each position once, at its
+/// least ply.
+fn dedup_least_ply<P: Key>(reached: &mut Vec<AtPly<P>>) {
+    reached.par_sort_unstable();
+    reached.dedup_by_key(|&mut (position, _)| position);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -135,13 +204,19 @@ fn shard_of<P: Hash>(position: &P) -> usize {
 
 /// Expands `frontier`: the next ply's frontier (the children not seen
 /// before) and how many of `frontier`'s positions the rules end (each
-/// position's `outcome` asked once).
+/// position's `outcome` asked once). Children outside `tier` (when it is
+/// given) are appended to `outside` instead, at ply `next_ply`.
 fn expand<R: Rules>(
     rules: &R,
     frontier: &[Vec<R::Position>],
+    tier: Option<u32>,
     shards: &[Mutex<Shard<R::Position>>],
+    outside: &mut Vec<AtPly<R::Position>>,
+    next_ply: u32,
 ) -> (Vec<Vec<R::Position>>, u64) {
-    let parts: Vec<(Vec<R::Position>, u64)> = frontier
+    // per chunk: the new positions, those ended, the children outside
+    type Part<P> = (Vec<P>, u64, Vec<AtPly<P>>);
+    let parts: Vec<Part<R::Position>> = frontier
         .par_iter()
         .flat_map(|part| part.par_chunks(CHUNK))
         .map(|chunk| {
@@ -149,6 +224,7 @@ fn expand<R: Rules>(
             let mut scratch = Vec::new();
             let mut images = Vec::new();
             let mut ended = 0;
+            let mut elsewhere = Vec::new();
             for position in chunk {
                 if rules.outcome(position).is_some() {
                     ended += 1;
@@ -156,17 +232,27 @@ fn expand<R: Rules>(
                 }
                 scratch.clear();
                 rules.moves(position, &mut scratch);
-                children.extend(scratch.iter().map(|&c| canonical(rules, c, &mut images)));
+                for &child in scratch.iter() {
+                    let child = canonical(rules, child, &mut images);
+                    match tier {
+                        Some(tier) if rules.tier(&child) != tier => {
+                            elsewhere.push((child, next_ply))
+                        }
+                        _ => children.push(child),
+                    }
+                }
             }
-            (insert_new(children, shards), ended)
+            (insert_new(children, shards), ended, elsewhere)
         })
         .collect();
-    let ended = parts.iter().map(|(_, ended)| ended).sum();
-    let next = parts
-        .into_iter()
-        .map(|(fresh, _)| fresh)
-        .filter(|fresh| !fresh.is_empty())
-        .collect();
+    let ended = parts.iter().map(|(_, ended, _)| ended).sum();
+    let mut next = Vec::new();
+    for (fresh, _, elsewhere) in parts {
+        if !fresh.is_empty() {
+            next.push(fresh);
+        }
+        outside.extend(elsewhere);
+    }
     (next, ended)
 }
 

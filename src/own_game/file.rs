@@ -171,6 +171,7 @@ pub fn load<R: Rules>(
         table: parts.table,
         plies: parts.plies,
         moves: parts.moves,
+        tiers: Vec::new(),
     })
 }
 

@@ -33,6 +33,9 @@ mod end {
     /// A rank no position has: a drawn end for the pass (claimed, never
     /// expanded), which no move reaches and no answer reads.
     pub const NONE: u8 = 4;
+    /// A position of a tier above the one being solved: decided there,
+    /// handed to the pass as a seed; no moves here.
+    pub const OUTSIDE: u8 = 5;
 }
 
 /// States handled by one task of a parallel pass.
@@ -54,6 +57,8 @@ enum Predecessors {
 pub struct OwnGraph<'a, R: Rules> {
     rules: &'a R,
     index: &'a Numbering<R::Position>,
+    /// The tier being solved; `None` for the whole game.
+    tier: Option<u32>,
     ends: Vec<u8>,
     moves: Vec<u16>,
     max_moves: u32,
@@ -90,6 +95,19 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
+        Self::build_tier(rules, index, None, budget, progress)
+    }
+
+    /// [`build`](Self::build) for the positions of `tier` in `index`; its
+    /// other positions (those of higher tiers the tier moves to) are
+    /// [`end::OUTSIDE`]: not terminal, without moves, for the pass to seed.
+    pub fn build_tier(
+        rules: &'a R,
+        index: &'a Numbering<R::Position>,
+        tier: Option<u32>,
+        budget: &Budget,
+        progress: &dyn Progress,
+    ) -> Result<Self> {
         // The moves are kept (4 bytes each) for the reverse graph while
         // they and the reverse graph fit the budget; past that they are
         // dropped and the reverse graph asks the rules again.
@@ -98,7 +116,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         } else {
             moves_that_fit(index.states(), budget, 2 * BYTES_PER_MOVE)
         };
-        let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
+        let (mut graph, kept) = Self::scan(rules, index, tier, keep, progress)?;
         // every state's moves, those of ranks the start does not reach too
         let edges: u64 = graph.moves.par_iter().map(|&m| u64::from(m)).sum();
         graph.predecessors = Some(if R::UNMOVES {
@@ -108,15 +126,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
                 &format!("the reverse graph of {} ({edges} moves)", rules.name()),
                 Bytes(edges.saturating_mul(BYTES_PER_MOVE)),
             )?;
-            reverse_graph(
-                rules,
-                index,
-                &graph.ends,
-                &graph.moves,
-                edges,
-                kept,
-                progress,
-            )?
+            reverse_graph(&graph, edges, kept, progress)?
         });
         Ok(graph)
     }
@@ -133,7 +143,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         progress: &dyn Progress,
     ) -> Result<Self> {
         let keep = moves_that_fit(index.states(), budget, BYTES_PER_MOVE);
-        let (mut graph, kept) = Self::scan(rules, index, keep, progress)?;
+        let (mut graph, kept) = Self::scan(rules, index, None, keep, progress)?;
         graph.moves_kept = kept.map(|chunks| {
             let mut start = vec![0u32; graph.moves.len()];
             start
@@ -157,6 +167,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     fn scan(
         rules: &'a R,
         index: &'a Numbering<R::Position>,
+        tier: Option<u32>,
         keep: u64,
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<Vec<u32>>>)> {
@@ -176,7 +187,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
                 let mut reached_moves = 0u64;
                 for (i, (end, count)) in ends.iter_mut().zip(moves.iter_mut()).enumerate() {
                     let state = (c * CHUNK + i) as u64;
-                    match children(rules, index, state, &mut scratch) {
+                    match children(rules, index, tier, state, &mut scratch) {
                         Ok(code) => *end = code,
                         Err(e) => {
                             failure.record(e);
@@ -210,6 +221,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         let graph = Self {
             rules,
             index,
+            tier,
             ends,
             moves,
             max_moves,
@@ -255,12 +267,14 @@ impl<P> Default for Scratch<P> {
 }
 
 /// Fills `scratch.indices` with the distinct children of `state`, sorted;
-/// returns how the game ends
-/// at `state` (an `end` code: [`end::PLAY`] if it has children). A
-/// position with no moves that the rules do not end is lost.
+/// returns how the game ends at `state` (an `end` code: [`end::PLAY`] if
+/// it has children; [`end::OUTSIDE`], without children, if `tier` is given
+/// and the state's position is not of it). A position with no moves that
+/// the rules do not end is lost.
 fn children<R: Rules>(
     rules: &R,
     index: &Numbering<R::Position>,
+    tier: Option<u32>,
     state: u64,
     scratch: &mut Scratch<R::Position>,
 ) -> Result<u8> {
@@ -268,6 +282,9 @@ fn children<R: Rules>(
     let Some(position) = index.position_with(rules, state, &mut scratch.images) else {
         return Ok(end::NONE);
     };
+    if tier.is_some_and(|tier| rules.tier(&position) != tier) {
+        return Ok(end::OUTSIDE);
+    }
     if let Some(outcome) = rules.outcome(&position) {
         return Ok(end_code(outcome));
     }
@@ -348,21 +365,19 @@ impl FirstError {
 /// does not depend on it). The moves come from `kept` (each chunk's
 /// children in state order) when the scan kept them, else from the rules.
 fn reverse_graph<R: Rules>(
-    rules: &R,
-    index: &Numbering<R::Position>,
-    ends: &[u8],
-    moves: &[u16],
+    graph: &OwnGraph<'_, R>,
     edges: u64,
     kept: Option<Vec<Vec<u32>>>,
     progress: &dyn Progress,
 ) -> Result<Predecessors> {
-    let states = ends.len();
+    let moves = &graph.moves;
+    let states = moves.len();
     let each_edge = |ahead: &(dyn Fn(u32) + Sync), visit: &(dyn Fn(u32, u32) + Sync)| match &kept {
         Some(chunks) => {
             for_each_kept_edge(moves, chunks, ahead, visit);
             Ok(())
         }
-        None => for_each_edge(rules, index, ends, visit),
+        None => for_each_edge(graph, visit),
     };
     let degrees: Vec<AtomicU32> = huge_vec(states, |_| AtomicU32::new(0));
     progress.stage("reverse graph", 2 * states as u64);
@@ -431,29 +446,29 @@ fn for_each_kept_edge(
 
 /// Calls `visit(parent, child)` for every distinct move of every state
 /// that does not end the game, in parallel.
-fn for_each_edge<R: Rules>(
-    rules: &R,
-    index: &Numbering<R::Position>,
-    ends: &[u8],
-    visit: impl Fn(u32, u32) + Sync,
-) -> Result<()> {
+fn for_each_edge<R: Rules>(graph: &OwnGraph<'_, R>, visit: impl Fn(u32, u32) + Sync) -> Result<()> {
     let failure = FirstError::default();
-    ends.par_chunks(CHUNK).enumerate().for_each(|(c, ends)| {
-        let mut scratch = Scratch::default();
-        for (i, &end) in ends.iter().enumerate() {
-            if end != end::PLAY {
-                continue;
+    graph
+        .ends
+        .par_chunks(CHUNK)
+        .enumerate()
+        .for_each(|(c, ends)| {
+            let mut scratch = Scratch::default();
+            for (i, &end) in ends.iter().enumerate() {
+                if end != end::PLAY {
+                    continue;
+                }
+                let state = (c * CHUNK + i) as u64;
+                if let Err(e) = children(graph.rules, graph.index, graph.tier, state, &mut scratch)
+                {
+                    failure.record(e);
+                    return;
+                }
+                for &child in &scratch.indices {
+                    visit(state as u32, child);
+                }
             }
-            let state = (c * CHUNK + i) as u64;
-            if let Err(e) = children(rules, index, state, &mut scratch) {
-                failure.record(e);
-                return;
-            }
-            for &child in &scratch.indices {
-                visit(state as u32, child);
-            }
-        }
-    });
+        });
     failure.into_result()
 }
 
@@ -500,7 +515,7 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
             return;
         }
         let mut scratch = Scratch::default();
-        if children(self.rules, self.index, state, &mut scratch).is_ok() {
+        if children(self.rules, self.index, self.tier, state, &mut scratch).is_ok() {
             for &child in &scratch.indices {
                 visit(u64::from(child));
             }

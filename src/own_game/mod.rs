@@ -20,6 +20,10 @@
 //! stages 1 and 2: [`enumerate::reach_ranks`] marks the ranks reached a
 //! bit each, and every rank is a state ([`numbering`]).
 //!
+//! Rules with a monotone tier ([`Rules::TIERED`]) are solved a tier at a
+//! time ([`tiers`]): the same stages on one tier, the tiers above it read
+//! from disk, their values handed to the pass as seeds.
+//!
 //! A solved game is a [`solve::Solution`]: its states (sorted keys, or
 //! ranks with those reached marked), values and depths, the counts of
 //! positions by the ply at which they are first reached.
@@ -34,6 +38,7 @@ pub mod index;
 pub mod key;
 pub mod numbering;
 pub mod solve;
+pub mod tiers;
 
 pub use key::Key;
 
@@ -62,6 +67,8 @@ use crate::game::Outcome;
 /// * with [`UNMOVES`](Rules::UNMOVES), `unmoves(p)` yields every position
 ///   that has a move to `p` (one that is not reachable may be yielded too:
 ///   the engine drops it);
+/// * with [`TIERED`](Rules::TIERED), no move lowers the tier and symmetric
+///   positions share it;
 /// * with [`RANKED`](Rules::RANKED), `unrank(rank(p)) == Some(p)` for every
 ///   canonical position `p`, and `rank(p) < ranks()`.
 pub trait Rules: Sync {
@@ -106,6 +113,22 @@ pub trait Rules: Sync {
     /// position that has a move to `position` onto `parents`. Fallback:
     /// never called.
     fn unmoves(&self, _position: &Self::Position, _parents: &mut Vec<Self::Position>) {}
+
+    /// OPTIONAL, with [`tier`](Rules::tier): whether the rules give a
+    /// monotone tier. With one the engine solves tier by tier
+    /// ([`tiers`]): it enumerates the tiers from the start's up, solves them
+    /// from the highest down, and keeps each finished tier on disk, so the
+    /// solve holds one tier's graph at a time instead of the whole game's.
+    /// Fallback (`false`): one tier, the whole game in memory at once.
+    const TIERED: bool = false;
+
+    /// OPTIONAL (when [`TIERED`](Rules::TIERED) is `true`). The tier of
+    /// `position`: no move lowers it (stones on the board, pieces taken),
+    /// and every image of a position under the symmetries has its tier.
+    /// Fallback: never called.
+    fn tier(&self, _position: &Self::Position) -> u32 {
+        0
+    }
 
     /// OPTIONAL, with [`ranks`](Rules::ranks), [`rank`](Rules::rank) and
     /// [`unrank`](Rules::unrank): whether the rules number their positions

@@ -1,12 +1,15 @@
 //! A user game solved: enumeration, index, graph and the retrograde pass,
 //! and the answers read from the result.
 
+use std::path::Path;
+
 use serde::Serialize;
 
 use super::enumerate::{enumerate, reach_ranks, PlyCount};
 use super::graph::{OwnGraph, BYTES_PER_STATE};
 use super::index::{KeyIndex, MAX_POSITIONS};
 use super::numbering::Numbering;
+use super::tiers::{solve_tiered, TierCount};
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::table::{retrograde_bytes, Counts, OutcomeTable};
@@ -33,6 +36,10 @@ pub struct Solution<P> {
     pub plies: Vec<PlyCount>,
     /// Distinct moves of the positions in play.
     pub moves: u64,
+    /// The positions by tier, when the game was solved tier by tier
+    /// ([`Rules::TIERED`]); empty otherwise (a table file does not keep
+    /// them).
+    pub tiers: Vec<TierCount>,
 }
 
 /// Solves `rules` with no memory limit and no progress.
@@ -41,8 +48,37 @@ pub fn solve<R: Rules>(rules: &R) -> Result<Solution<R::Position>> {
 }
 
 /// Solves every position reachable in `rules` on the current rayon pool,
-/// checking `budget` at each stage before it allocates.
+/// checking `budget` at each stage before it allocates. Rules with a tier
+/// (and no rank) are solved tier by tier, spilling to the directory for
+/// temporary files ([`std::env::temp_dir`], `TMPDIR`); see
+/// [`solve_spilling`].
 pub fn solve_within<R: Rules>(
+    rules: &R,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<Solution<R::Position>> {
+    solve_spilling(rules, &std::env::temp_dir(), budget, progress)
+}
+
+/// [`solve_within`], a tiered game's finished tiers spilled to `spill` (a
+/// directory): rules with [`Rules::TIERED`] and not [`Rules::RANKED`] are
+/// solved tier by tier ([`tiers`](super::tiers)), others whole. The
+/// solution is the same either way.
+pub fn solve_spilling<R: Rules>(
+    rules: &R,
+    spill: &Path,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<Solution<R::Position>> {
+    if R::TIERED && !R::RANKED {
+        solve_tiered(rules, spill, budget, progress)
+    } else {
+        solve_whole(rules, budget, progress)
+    }
+}
+
+/// Solves `rules` in one piece: every position in memory at once.
+pub fn solve_whole<R: Rules>(
     rules: &R,
     budget: &Budget,
     progress: &dyn Progress,
@@ -88,6 +124,7 @@ pub fn solve_within<R: Rules>(
         table,
         plies,
         moves,
+        tiers: Vec::new(),
     })
 }
 

@@ -14,6 +14,12 @@
 //! bits, so each state is decided exactly once, by one worker, which appends
 //! it to its own next-frontier buffer. States never decided are **draws**.
 //!
+//! A solve may also be handed **seeds**: states decided before the pass, each
+//! with its value and depth (a tier's positions solved earlier, outside the
+//! states being solved, that the states move to). A seed is claimed before
+//! level 0 and joins the frontier of the level of its depth, so its parents
+//! learn of it exactly when they would have had it been solved here.
+//!
 //! Contract of the result: `depth` is the level at which the state was
 //! decided, which is minimal for the winner (the first losing child found is
 //! the shallowest) and maximal for the loser (the counter runs out at the
@@ -76,11 +82,36 @@ pub fn solve_reporting<G: RankedGame>(
     solve_holding(game, budget, progress, Bytes(0))
 }
 
+/// A state decided before the pass: lost or won for its mover (a drawn
+/// state needs no seed: it is never decided) at `depth`. Contract: a seed
+/// has no moves and no other seed has its state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seed {
+    /// The state.
+    pub state: u64,
+    /// Its value for its mover: [`Outcome::Win`] or [`Outcome::Loss`].
+    pub outcome: Outcome,
+    /// Its depth.
+    pub depth: u32,
+}
+
 /// [`solve_reporting`] for a caller that holds `held` bytes of its own
 /// during the solve: the estimate checked against `budget` is the solver's
 /// tables, the game's structures and `held`.
 pub fn solve_holding<G: RankedGame>(
     game: &G,
+    budget: &Budget,
+    progress: &dyn Progress,
+    held: Bytes,
+) -> Result<(OutcomeTable, SolveStats)> {
+    solve_seeded(game, &[], budget, progress, held)
+}
+
+/// [`solve_holding`] with `seeds` decided before the pass (see the module
+/// docs): a seeded state keeps the seed's value and depth.
+pub fn solve_seeded<G: RankedGame>(
+    game: &G,
+    seeds: &[Seed],
     budget: &Budget,
     progress: &dyn Progress,
     held: Bytes,
@@ -99,9 +130,9 @@ pub fn solve_holding<G: RankedGame>(
         });
     }
     Ok(match counter_bytes(max_moves) {
-        1 => run::<G, AtomicU8>(game, progress),
-        2 => run::<G, AtomicU16>(game, progress),
-        _ => run::<G, AtomicU32>(game, progress),
+        1 => run::<G, AtomicU8>(game, seeds, progress),
+        2 => run::<G, AtomicU16>(game, seeds, progress),
+        _ => run::<G, AtomicU32>(game, seeds, progress),
     })
 }
 
@@ -115,6 +146,7 @@ struct Solve<'a, G, C> {
 
 fn run<G: RankedGame, C: MoveCounter>(
     game: &G,
+    seeds: &[Seed],
     progress: &dyn Progress,
 ) -> (OutcomeTable, SolveStats) {
     let states = game.state_count() as usize;
@@ -126,16 +158,27 @@ fn run<G: RankedGame, C: MoveCounter>(
     };
     let mut stats = SolveStats::default();
     progress.stage("levels", states as u64);
+    // the seeds by depth, deepest first, so each level pops its own
+    let mut seeds = solve.claim_seeds(seeds);
     let mut frontier = vec![solve.seed_terminals()];
     let mut level = 0u32;
     loop {
+        let mut seeded = Vec::new();
+        while let Some(seed) = seeds.pop_if(|seed| seed.depth == level) {
+            seeded.push(seed.state as u32);
+        }
+        if !seeded.is_empty() {
+            frontier.push(seeded);
+        }
         let size: usize = frontier.iter().map(Vec::len).sum();
-        if size == 0 {
+        if size == 0 && seeds.is_empty() {
             break;
         }
         stats.decided += size as u64;
         progress.advance(size as u64);
-        stats.levels = level + 1;
+        if size > 0 {
+            stats.levels = level + 1;
+        }
         level += 1;
         frontier = solve.expand(&frontier, size, level);
     }
@@ -145,6 +188,25 @@ fn run<G: RankedGame, C: MoveCounter>(
 }
 
 impl<G: RankedGame, C: MoveCounter> Solve<'_, G, C> {
+    /// Claims every seed with its value and depth; returns the seeds sorted
+    /// deepest first.
+    fn claim_seeds(&self, seeds: &[Seed]) -> Vec<Seed> {
+        let mut sorted = seeds.to_vec();
+        sorted.par_sort_unstable_by_key(|seed| (std::cmp::Reverse(seed.depth), seed.state));
+        sorted.par_iter().for_each(|seed| {
+            let value = match seed.outcome {
+                Outcome::Win => code::WIN,
+                Outcome::Loss => code::LOSS,
+                Outcome::Draw => code::DRAW,
+            };
+            let fresh = self.claims.try_claim(seed.state, value);
+            debug_assert!(fresh, "seed {} listed twice", seed.state);
+            self.depths[seed.state as usize].store(seed.depth, Relaxed);
+        });
+        sorted.retain(|seed| seed.outcome != Outcome::Draw);
+        sorted
+    }
+
     /// Level 0: claims every terminal state; returns the won and lost ones.
     /// Terminal draws are marked as draws and never expanded.
     fn seed_terminals(&self) -> Vec<u32> {

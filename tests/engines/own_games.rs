@@ -13,8 +13,12 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::common::Rng;
+use retrograde::host::{Budget, Silent};
 use retrograde::language::Outcome;
-use retrograde::own::{canonical, solve, Rules};
+use retrograde::language::OutcomeTable;
+use retrograde::own::{
+    canonical, check_contract, solve, solve_spilling, solve_whole, PlyCount, Rules, Solution,
+};
 
 /// A value and depth as the reference labels it (`None`: a draw).
 type Label = Option<(Outcome, u32)>;
@@ -88,18 +92,47 @@ impl RandomGame {
     }
 
     fn with_classes(rng: &mut Rng, symmetric: bool, classes: usize) -> Self {
+        Self::build(rng, symmetric, classes, None, 4)
+    }
+
+    /// A game whose classes are in tiers of `block` classes (class `c` in
+    /// tier `c / block`), every move to a class of the same tier or above:
+    /// the tier of node `x` is `(x / 2) / block`; a move goes no higher
+    /// than the next tier. A class has up to five
+    /// moves (not three): moves that only go up reach less.
+    fn in_tiers(rng: &mut Rng, symmetric: bool, classes: usize, block: usize) -> Self {
+        Self::build(rng, symmetric, classes, Some(block), 6)
+    }
+
+    /// `classes` classes, each with fewer than `degrees` moves drawn, in
+    /// tiers of `block` classes if it is given.
+    fn build(
+        rng: &mut Rng,
+        symmetric: bool,
+        classes: usize,
+        block: Option<usize>,
+        degrees: u64,
+    ) -> Self {
         let mut moves = vec![Vec::new(); 2 * classes];
         let mut ends = vec![None; 2 * classes];
         for c in 0..classes {
             let end = match rng.below(10) {
+                // the start's class is in play, so the game is not one position
+                _ if c == 0 => None,
                 0 => Some(Outcome::Win),
                 1 | 2 => Some(Outcome::Loss),
                 3 => Some(Outcome::Draw),
                 _ => None,
             };
-            let degree = rng.below(4);
+            let degree = rng.below(degrees);
+            // in tiers, a move stays in its tier or goes to the next
+            let lowest = block.map_or(0, |block| c / block * block);
+            let span = block.map_or(classes, |block| (2 * block).min(classes - lowest));
             let targets: Vec<(usize, u32)> = (0..degree)
-                .map(|_| (rng.below(classes as u64) as usize, rng.below(2) as u32))
+                .map(|_| {
+                    let d = lowest + rng.below(span as u64) as usize;
+                    (d, rng.below(2) as u32)
+                })
                 .collect();
             for b in 0..2 {
                 ends[2 * c + b] = end;
@@ -162,6 +195,37 @@ impl Rules for WithUnmoves {
     }
     fn unmoves(&self, p: &u32, parents: &mut Vec<u32>) {
         parents.extend(&self.0.parents[*p as usize]);
+    }
+}
+
+/// The same game solved tier by tier: node `x` is in tier
+/// `(x / 2) / block` (a game of [`RandomGame::in_tiers`] with that block).
+struct InTiers<G> {
+    game: G,
+    block: u32,
+}
+
+impl<G: Rules<Position = u32>> Rules for InTiers<G> {
+    type Position = u32;
+    const UNMOVES: bool = G::UNMOVES;
+    const TIERED: bool = true;
+    fn start(&self) -> u32 {
+        self.game.start()
+    }
+    fn moves(&self, p: &u32, children: &mut Vec<u32>) {
+        self.game.moves(p, children)
+    }
+    fn outcome(&self, p: &u32) -> Option<Outcome> {
+        self.game.outcome(p)
+    }
+    fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
+        self.game.symmetries(p, images)
+    }
+    fn unmoves(&self, p: &u32, parents: &mut Vec<u32>) {
+        self.game.unmoves(p, parents)
+    }
+    fn tier(&self, p: &u32) -> u32 {
+        p / 2 / self.block
     }
 }
 
@@ -288,6 +352,75 @@ fn matches_the_reference_on_random_games_with_unmoves() {
     }
 }
 
+/// What a solve gives, to compare two solves bit for bit.
+type Solved = (Vec<u32>, OutcomeTable, Vec<PlyCount>, u64);
+
+fn solved(solution: Solution<u32>) -> Solved {
+    let keys = solution.index.keys().unwrap().to_vec();
+    (keys, solution.table, solution.plies, solution.moves)
+}
+
+/// Solves `rules` tier by tier (spilling to a directory of its own, left
+/// empty) against the reference, and against its solve in one piece bit
+/// for bit: keys, values, depths, counts by ply and moves.
+fn compare_tiers<R: Rules<Position = u32>>(rules: &R, what: &str, spill: &std::path::Path) {
+    compare(rules, what);
+    let tiered = solve_spilling(rules, spill, &Budget::unlimited(), &Silent).unwrap();
+    let positions: u64 = tiered.tiers.iter().map(|t| t.positions).sum();
+    assert_eq!(positions, tiered.positions(), "{what}");
+    let moves: u64 = tiered.tiers.iter().map(|t| t.moves).sum();
+    assert_eq!(moves, tiered.moves, "{what}");
+    let whole = solve_whole(rules, &Budget::unlimited(), &Silent).unwrap();
+    assert_eq!(solved(tiered), solved(whole), "{what}");
+    assert_eq!(
+        std::fs::read_dir(spill).unwrap().count(),
+        0,
+        "{what}: spill files left"
+    );
+}
+
+#[test]
+fn tier_by_tier_matches_the_reference_and_the_whole_solve_on_random_games() {
+    let spill = std::env::temp_dir().join(format!("retrograde-tiers-{}", std::process::id()));
+    std::fs::create_dir_all(&spill).unwrap();
+    let mut rng = Rng::new(893);
+    for i in 0..300 {
+        let symmetric = i % 3 == 1;
+        let classes = 2 + rng.below(40) as usize;
+        let block = 1 + rng.below(6) as u32;
+        let game = RandomGame::in_tiers(&mut rng, symmetric, classes, block as usize);
+        if i % 2 == 0 {
+            let game = InTiers { game, block };
+            compare_tiers(&game, &format!("game {i} in tiers"), &spill);
+        } else {
+            let game = InTiers {
+                game: WithUnmoves(game),
+                block,
+            };
+            compare_tiers(&game, &format!("game {i} in tiers with unmoves"), &spill);
+        }
+    }
+    std::fs::remove_dir(&spill).unwrap();
+}
+
+#[test]
+fn a_tier_that_a_move_lowers_is_refused_by_name() {
+    let mut rng = Rng::new(894);
+    // moves anywhere, so some move lowers the tier
+    let game = InTiers {
+        game: RandomGame::build(&mut rng, false, 1000, None, 6),
+        block: 10,
+    };
+    let refusal = match solve(&game) {
+        Ok(s) => panic!("a falling tier is refused ({} positions)", s.positions()),
+        Err(e) => e.to_string(),
+    };
+    assert!(refusal.contains("is not monotone"), "{refusal}");
+    // and the contract check names the move
+    let why = check_contract(&game, 10_000).unwrap_err();
+    assert!(why.contains("lowers the tier"), "{why}");
+}
+
 /// `work` run on pools of 1, 2 and 4 threads.
 fn at_one_two_and_four_threads<T: Send>(work: impl Fn() -> T + Sync) -> Vec<T> {
     [1, 2, 4]
@@ -328,6 +461,31 @@ fn the_table_is_the_same_at_one_two_and_four_threads() {
                 (s.index.ranks().unwrap().words().to_vec(), s.table, s.plies)
             })
         };
+        assert_eq!(tables[0], tables[1]);
+        assert_eq!(tables[0], tables[2]);
+    }
+}
+
+#[test]
+fn tier_by_tier_the_table_is_the_same_at_one_two_and_four_threads() {
+    let mut rng = Rng::new(895);
+    for i in 0..2 {
+        let game = RandomGame::in_tiers(&mut rng, i == 0, 100_000, 5_000);
+        let tables = if i == 0 {
+            let game = InTiers { game, block: 5_000 };
+            at_one_two_and_four_threads(|| solved(solve(&game).unwrap()))
+        } else {
+            let game = InTiers {
+                game: WithUnmoves(game),
+                block: 5_000,
+            };
+            at_one_two_and_four_threads(|| solved(solve(&game).unwrap()))
+        };
+        assert!(
+            tables[0].0.len() > 10_000,
+            "a game of many positions: {}",
+            tables[0].0.len()
+        );
         assert_eq!(tables[0], tables[1]);
         assert_eq!(tables[0], tables[2]);
     }

@@ -1,0 +1,435 @@
+//! Solving a game tier by tier ([`Rules::TIERED`]), the finished tiers on
+//! disk.
+//!
+//! A tier is a number no move lowers (stones on the board, pieces taken),
+//! so the positions of a tier move only within it or up. Three passes:
+//!
+//! 1. **Up, enumerating.** From the start's tier, each tier's positions are
+//!    enumerated from its roots by moves within it ([`enumerate_tier`]);
+//!    the children of higher tiers it reaches are the roots of those tiers.
+//!    A finished tier's keys (sorted) and its children above (sorted) go to
+//!    spill files; only the roots of the tiers to come stay in memory.
+//! 2. **Down, solving.** From the highest tier, each tier is read back with
+//!    its children above, which are looked up in the tiers already solved
+//!    (their spill files, memory-mapped: binary search on the sorted keys).
+//!    The tier's graph ([`OwnGraph::build_tier`]) holds the children above
+//!    as states without moves, and the pass is handed their values as
+//!    seeds ([`solve_seeded`]): a child lost at depth `d` lets its parent
+//!    win at `d + 1` exactly as if it had been solved here. The tier's
+//!    values and depths go to a spill file; its graph is dropped.
+//! 3. **Merged.** The tiers' keys and values are merged into one sorted
+//!    table. The counts by ply are the tiers' added up: a tier's roots
+//!    join its breadth-first walk at the ply the start reaches them, so
+//!    each position is counted at its least ply. The [`Solution`] is the
+//!    one the whole game solved at once would give, bit for bit (the
+//!    tests check it), so files, answers and the certificate do not know
+//!    it was solved by tiers.
+//!
+//! Peak memory is the largest tier's graph and pass (with its children
+//! above), not the whole game's; the merged table needs its keys, values
+//! and depths. Spill files are the process's own temporary files, removed
+//! on every way out and by a signal ([`Temporary`]).
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::enumerate::{enumerate_tier, PlyCount};
+use super::graph::{OwnGraph, BYTES_PER_STATE};
+use super::index::{KeyIndex, MAX_POSITIONS};
+use super::numbering::Numbering;
+use super::solve::Solution;
+use super::{canonical, Key, Rules};
+use crate::atomic_file::Temporary;
+use crate::error::{Error, Result};
+use crate::game::table::{code, retrograde_bytes, OutcomeTable};
+use crate::game::Outcome;
+use crate::memory::{huge_capacity, Budget, Bytes};
+use crate::runtime::progress::Progress;
+use crate::tables::retrograde::{solve_seeded, Seed};
+
+/// The positions of one tier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TierCount {
+    /// The tier ([`Rules::tier`]).
+    pub tier: u32,
+    /// Positions of this tier reached from the start.
+    pub positions: u64,
+    /// Of them, positions at which the game is over.
+    pub ended: u64,
+    /// Distinct moves of its positions in play (to this tier and above).
+    pub moves: u64,
+}
+
+/// Solves `rules` tier by tier, its spill files in `spill` (a directory;
+/// the files are removed before this returns). The result equals the
+/// whole game's solve; [`Solution::tiers`] counts the tiers.
+pub fn solve_tiered<R: Rules>(
+    rules: &R,
+    spill: &Path,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<Solution<R::Position>> {
+    if !spill.is_dir() {
+        return Err(Error::InvalidInput(format!(
+            "{}: not a directory, so the finished tiers of {} cannot be kept there",
+            spill.display(),
+            rules.name()
+        )));
+    }
+    let (mut tiers, plies) = enumerate_up(rules, spill, budget, progress)?;
+    let mut moves = 0;
+    for at in (0..tiers.len()).rev() {
+        let (below, solved) = tiers.split_at_mut(at + 1);
+        let tier = &mut below[at];
+        tier.count.moves = solve_tier(rules, tier, solved, spill, budget, progress)?;
+        moves += tier.count.moves;
+    }
+    let (index, table) = merge(&tiers, budget)?;
+    Ok(Solution {
+        name: rules.name(),
+        index,
+        table,
+        plies,
+        moves,
+        tiers: tiers.iter().map(|t| t.count).collect(),
+    })
+}
+
+/// A tier on its way through the passes: its spill files and counts.
+struct Tier<P> {
+    count: TierCount,
+    /// Its positions, sorted.
+    keys: SpillFile,
+    /// Its positions' children in higher tiers, sorted and distinct.
+    above: SpillFile,
+    /// Once solved: each position's value and depth, [`pack`]ed, in the
+    /// order of `keys`; both files mapped for lookups.
+    solved: Option<SolvedTier>,
+    _position: std::marker::PhantomData<P>,
+}
+
+/// A solved tier, read from its memory-mapped spill files.
+struct SolvedTier {
+    _values_file: SpillFile,
+    keys: memmap2::Mmap,
+    values: memmap2::Mmap,
+}
+
+/// A spill file: removed when dropped (or on a signal).
+struct SpillFile {
+    path: PathBuf,
+    _guard: Temporary,
+}
+
+/// Spill files made by this process so far: each name is new.
+static SPILLED: AtomicU64 = AtomicU64::new(0);
+
+impl SpillFile {
+    /// Writes `items` (each `width` bytes by `write`) to a new file in
+    /// `dir`, named for `what`.
+    fn write<T>(
+        dir: &Path,
+        what: &str,
+        items: &[T],
+        width: usize,
+        write: impl Fn(&T, &mut [u8]),
+    ) -> Result<Self> {
+        let name = format!(
+            ".retrograde-{}-{}-{what}.spill",
+            std::process::id(),
+            SPILLED.fetch_add(1, Relaxed)
+        );
+        let path = dir.join(name);
+        let io = |cause| Error::Io {
+            path: path.display().to_string(),
+            cause,
+        };
+        let (guard, file) = Temporary::create(&path).map_err(io)?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let mut bytes = vec![0u8; width];
+        for item in items {
+            write(item, &mut bytes);
+            out.write_all(&bytes).map_err(io)?;
+        }
+        out.into_inner().map_err(|e| io(e.into_error()))?;
+        Ok(Self {
+            path,
+            _guard: guard,
+        })
+    }
+
+    fn map(&self) -> Result<memmap2::Mmap> {
+        let io = |cause| Error::Io {
+            path: self.path.display().to_string(),
+            cause,
+        };
+        let file = std::fs::File::open(&self.path).map_err(io)?;
+        // SAFETY: the file is this process's own temporary, not written
+        // again while it is mapped.
+        unsafe { memmap2::Mmap::map(&file) }.map_err(io)
+    }
+
+    /// The keys the file holds.
+    fn read_keys<P: Key>(&self) -> Result<Vec<P>> {
+        let map = self.map()?;
+        Ok(map.par_chunks(P::BYTES).map(P::read).collect())
+    }
+
+    fn write_keys<P: Key>(dir: &Path, what: &str, keys: &[P]) -> Result<Self> {
+        Self::write(dir, what, keys, P::BYTES, |key, out| key.write(out))
+    }
+}
+
+/// A value and depth in 4 bytes: the table's 2-bit code, the depth above.
+fn pack(table: &OutcomeTable, state: u64) -> u32 {
+    let code = match table.outcome(state) {
+        Outcome::Win => code::WIN,
+        Outcome::Loss => code::LOSS,
+        Outcome::Draw => code::DRAW,
+    } as u32;
+    code | table.depth(state).unwrap_or(0) << 2
+}
+
+fn unpack(packed: u32) -> (Outcome, u32) {
+    let outcome = match u64::from(packed & 3) {
+        code::WIN => Outcome::Win,
+        code::LOSS => Outcome::Loss,
+        _ => Outcome::Draw,
+    };
+    (outcome, packed >> 2)
+}
+
+/// What pass 1 gives: the tiers, and the whole game's counts by ply.
+type Enumerated<P> = (Vec<Tier<P>>, Vec<PlyCount>);
+
+/// Pass 1: every tier's positions, lowest tier first, and the whole
+/// game's counts by ply (the tiers' added up).
+fn enumerate_up<R: Rules>(
+    rules: &R,
+    spill: &Path,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<Enumerated<R::Position>> {
+    let graph_and_pass = BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
+    let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES) + graph_and_pass;
+    let start = canonical(rules, rules.start(), &mut Vec::new());
+    let mut roots = BTreeMap::from([(rules.tier(&start), vec![(start, 0)])]);
+    let mut tiers = Vec::new();
+    let mut plies = BTreeMap::new();
+    let mut total = 0u64;
+    while let Some((tier, these)) = roots.pop_first() {
+        progress.note(&format!("tier {tier}: enumerating"));
+        let reached = enumerate_tier(rules, these, Some(tier), budget, progress, later)?;
+        for &(child, ply) in &reached.outside {
+            let above = rules.tier(&child);
+            if above < tier {
+                return Err(Error::InvalidInput(format!(
+                    "the tier of {} is not monotone: a position of tier {tier} moves to {}, \
+                     of tier {above}",
+                    rules.name(),
+                    child.to_hex()
+                )));
+            }
+            roots
+                .entry(above)
+                .or_insert_with(Vec::new)
+                .push((child, ply));
+        }
+        for count in &reached.plies {
+            let total: &mut PlyCount = plies.entry(count.ply).or_default();
+            total.ply = count.ply;
+            total.positions += count.positions;
+            total.ended += count.ended;
+        }
+        let mut keys = reached.positions;
+        keys.par_sort_unstable();
+        total += keys.len() as u64;
+        if total >= MAX_POSITIONS {
+            return Err(Error::TooManyStates {
+                states: total,
+                limit: MAX_POSITIONS - 1,
+            });
+        }
+        let count = TierCount {
+            tier,
+            positions: keys.len() as u64,
+            ended: reached.plies.iter().map(|p: &PlyCount| p.ended).sum(),
+            moves: 0,
+        };
+        tiers.push(Tier {
+            count,
+            keys: SpillFile::write_keys(spill, &format!("tier{tier}-keys"), &keys)?,
+            above: SpillFile::write(
+                spill,
+                &format!("tier{tier}-above"),
+                &reached.outside,
+                R::Position::BYTES,
+                |(key, _), out| key.write(out),
+            )?,
+            solved: None,
+            _position: std::marker::PhantomData,
+        });
+    }
+    Ok((tiers, plies.into_values().collect()))
+}
+
+/// Pass 2 for one tier: solves it with its children above looked up in
+/// `solved` (every higher tier, solved); writes and maps its values;
+/// returns its moves.
+fn solve_tier<R: Rules>(
+    rules: &R,
+    tier: &mut Tier<R::Position>,
+    solved: &[Tier<R::Position>],
+    spill: &Path,
+    budget: &Budget,
+    progress: &dyn Progress,
+) -> Result<u64> {
+    let number = tier.count.tier;
+    progress.note(&format!("tier {number}: solving"));
+    let keys: Vec<R::Position> = tier.keys.read_keys()?;
+    let above: Vec<R::Position> = tier.above.read_keys()?;
+    let found: Vec<(Outcome, u32)> = above
+        .par_iter()
+        .map(|child| lookup(rules, solved, child))
+        .collect::<Result<_>>()?;
+    let mut states = keys;
+    states.extend_from_slice(&above);
+    let index = Numbering::Keys(KeyIndex::new(states));
+    let held = Bytes(index.heap_bytes());
+    let graph = OwnGraph::build_tier(rules, &index, Some(number), &budget.after(held), progress)?;
+    let seeds: Vec<Seed> = above
+        .iter()
+        .zip(&found)
+        .filter(|(_, (outcome, _))| *outcome != Outcome::Draw)
+        .map(|(child, &(outcome, depth))| Seed {
+            state: index.find(rules, child).expect("a child above is indexed"),
+            outcome,
+            depth,
+        })
+        .collect();
+    let (table, _) = solve_seeded(&graph, &seeds, budget, progress, held)?;
+    let moves = graph.edges();
+    drop(graph);
+    // the tier's own states, in order: every state but the children above
+    let Numbering::Keys(keys) = &index else {
+        unreachable!("a tier is indexed by keys")
+    };
+    let mut next_above = above.iter().peekable();
+    let mut values = Vec::with_capacity(tier.count.positions as usize);
+    for (state, key) in keys.keys().iter().enumerate() {
+        if next_above.next_if_eq(&key).is_none() {
+            values.push(pack(&table, state as u64));
+        }
+    }
+    let values_file = SpillFile::write(
+        spill,
+        &format!("tier{number}-values"),
+        &values,
+        4,
+        |v, out| out.copy_from_slice(&v.to_le_bytes()),
+    )?;
+    tier.solved = Some(SolvedTier {
+        keys: tier.keys.map()?,
+        values: values_file.map()?,
+        _values_file: values_file,
+    });
+    Ok(moves)
+}
+
+/// The value and depth of `child` in its tier, one of `solved`.
+fn lookup<R: Rules>(
+    rules: &R,
+    solved: &[Tier<R::Position>],
+    child: &R::Position,
+) -> Result<(Outcome, u32)> {
+    let number = rules.tier(child);
+    let missing = || {
+        Error::InvalidInput(format!(
+            "position {} of {} (tier {number}) is reached, but its tier did not list it \
+             (rules whose tier or moves change from call to call?)",
+            child.to_hex(),
+            rules.name()
+        ))
+    };
+    let at = solved
+        .binary_search_by_key(&number, |t| t.count.tier)
+        .map_err(|_| missing())?;
+    let tier = solved[at].solved.as_ref().ok_or_else(missing)?;
+    let mut wanted = vec![0u8; R::Position::BYTES];
+    child.write(&mut wanted);
+    let count = tier.keys.len() / R::Position::BYTES;
+    let key_at = |i: usize| &tier.keys[i * R::Position::BYTES..(i + 1) * R::Position::BYTES];
+    let (mut low, mut high) = (0, count);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if key_at(middle) < &wanted[..] {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if low == count || key_at(low) != &wanted[..] {
+        return Err(missing());
+    }
+    let raw = &tier.values[4 * low..4 * low + 4];
+    Ok(unpack(u32::from_le_bytes(
+        raw.try_into().expect("four bytes"),
+    )))
+}
+
+/// Pass 3: the tiers' keys and values merged into one index and table.
+fn merge<P: Key>(tiers: &[Tier<P>], budget: &Budget) -> Result<(Numbering<P>, OutcomeTable)> {
+    let positions: u64 = tiers.iter().map(|t| t.count.positions).sum();
+    budget.check(
+        &format!("merging {positions} positions of {} tiers", tiers.len()),
+        Bytes(
+            KeyIndex::<P>::bytes_for(positions, P::BYTES)
+                .saturating_add(positions.saturating_mul(4))
+                .saturating_add(positions.div_ceil(4)),
+        ),
+    )?;
+    let maps: Vec<&SolvedTier> = tiers
+        .iter()
+        .map(|t| t.solved.as_ref().expect("every tier is solved"))
+        .collect();
+    let key_of = |t: usize, i: usize| P::read(&maps[t].keys[i * P::BYTES..(i + 1) * P::BYTES]);
+    let value_of = |t: usize, i: usize| {
+        u32::from_le_bytes(
+            maps[t].values[4 * i..4 * i + 4]
+                .try_into()
+                .expect("four bytes"),
+        )
+    };
+    let lengths: Vec<usize> = tiers.iter().map(|t| t.count.positions as usize).collect();
+    let mut heap: BinaryHeap<Reverse<(P, usize, usize)>> = (0..tiers.len())
+        .filter(|&t| lengths[t] > 0)
+        .map(|t| Reverse((key_of(t, 0), t, 0)))
+        .collect();
+    let mut keys = huge_capacity(positions as usize);
+    let mut depths = Vec::with_capacity(positions as usize);
+    let mut words = vec![0u64; (positions as usize).div_ceil(32)];
+    while let Some(Reverse((key, t, i))) = heap.pop() {
+        let (outcome, depth) = unpack(value_of(t, i));
+        let state = keys.len();
+        let code = match outcome {
+            Outcome::Win => code::WIN,
+            Outcome::Loss => code::LOSS,
+            Outcome::Draw => code::DRAW,
+        };
+        words[state / 32] |= code << (2 * (state % 32));
+        depths.push(depth);
+        keys.push(key);
+        if i + 1 < lengths[t] {
+            heap.push(Reverse((key_of(t, i + 1), t, i + 1)));
+        }
+    }
+    Ok((
+        Numbering::Keys(KeyIndex::from_sorted(keys)),
+        OutcomeTable::from_parts(words, depths),
+    ))
+}
