@@ -12,7 +12,9 @@
 //! repeat in the move phase without a winner are draws (the engine labels
 //! every position it cannot decide a draw).
 //!
-//! Run: `cargo run --release --example teeko -- [--threads N] [--verbose] [--moves "c3 b2 ... b2c3"]`
+//! Run: `cargo run --release --example teeko -- [--threads N] [--verbose] [--whole] [--moves "c3 b2 ... b2c3"]`
+//! (`--whole`: the whole game in memory at once, not tier by tier by the
+//! markers on the board)
 //! (moves are cells such as `c3` in the drop phase and from-to pairs such
 //! as `b2c3` in the move phase; columns `a`..`e` from the left, rows `1`..`5`
 //! from the bottom). Without `--moves` it prints the solve's totals and the
@@ -30,7 +32,7 @@ use std::time::Instant;
 
 use retrograde::host::{grouped, in_pool, worker_threads, Budget, Progress, Silent};
 use retrograde::language::Outcome;
-use retrograde::own::{play_moves, solve_within, Rules};
+use retrograde::own::{play_moves, solve_whole, solve_within, Rules};
 
 /// Cells on a side of the board.
 const SIDE: usize = 5;
@@ -359,6 +361,8 @@ struct Args {
     moves: Option<String>,
     threads: Option<usize>,
     verbose: bool,
+    /// Solve the whole game at once rather than tier by tier.
+    whole: bool,
 }
 
 /// Progress as lines on stderr: each stage as it begins, with the time
@@ -380,7 +384,8 @@ impl Progress for Stages {
 }
 
 fn parse_args() -> Result<Args, String> {
-    const USAGE: &str = "usage: teeko [--threads N] [--verbose] [--moves \"c3 b2 ... b2c3\"]";
+    const USAGE: &str =
+        "usage: teeko [--threads N] [--verbose] [--whole] [--moves \"c3 b2 ... b2c3\"]";
     let mut args = Args::default();
     let mut words = std::env::args().skip(1);
     while let Some(word) = words.next() {
@@ -394,6 +399,7 @@ fn parse_args() -> Result<Args, String> {
                 args.threads = Some(n);
             }
             "--verbose" => args.verbose = true,
+            "--whole" => args.whole = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other}; {USAGE}")),
         }
@@ -426,8 +432,13 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let clock = Instant::now();
     let stages = Stages(clock);
     let progress: &dyn Progress = if args.verbose { &stages } else { &Silent };
+    let budget = Budget::default_for_machine();
     let solution = in_pool(threads, || {
-        solve_within(&Teeko, &Budget::default_for_machine(), progress)
+        if args.whole {
+            solve_whole(&Teeko, &budget, progress)
+        } else {
+            solve_within(&Teeko, &budget, progress)
+        }
     })??;
     let seconds = clock.elapsed().as_secs_f64();
     let counts = solution.counts();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use retrograde::disk::Checksum;
 use retrograde::host::{Budget, Silent};
 use retrograde::language::Outcome;
-use retrograde::own::{load, save, solve, Rules};
+use retrograde::own::{load, save, solve, solve_spilling, Rules};
 
 /// Tic-tac-toe as a user would write it: two bits a cell (1 for X, 2 for
 /// O); whose turn it is follows from the stones.
@@ -64,6 +64,33 @@ impl Rules for TicTacToe {
     fn move_name(&self, from: &u32, _: usize, to: &u32) -> String {
         let c = (0..9).find(|&c| cell(*from, c) != cell(*to, c)).unwrap();
         format!("{}{}", (b'a' + (c % 3) as u8) as char, c / 3 + 1)
+    }
+}
+
+/// The same game with a tier, the stones on the board: solved tier by
+/// tier.
+pub struct TieredTicTacToe;
+
+impl Rules for TieredTicTacToe {
+    type Position = u32;
+    const TIERED: bool = true;
+    fn name(&self) -> String {
+        TicTacToe.name()
+    }
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, board: &u32, children: &mut Vec<u32>) {
+        TicTacToe.moves(board, children)
+    }
+    fn outcome(&self, board: &u32) -> Option<Outcome> {
+        TicTacToe.outcome(board)
+    }
+    fn move_name(&self, from: &u32, i: usize, to: &u32) -> String {
+        TicTacToe.move_name(from, i, to)
+    }
+    fn tier(&self, board: &u32) -> u32 {
+        stones(*board)
     }
 }
 
@@ -194,6 +221,35 @@ fn tic_tac_toe_written_by_a_user_has_5478_positions_and_its_table_round_trips() 
     let answer = back.answer(&TicTacToe, position);
     assert_eq!((answer.value, answer.depth), (Some(Outcome::Win), Some(5)));
     assert!(answer.moves.iter().any(|m| m.best && m.notation == "b2"));
+}
+
+#[test]
+fn tic_tac_toe_solved_tier_by_tier_writes_the_same_file_as_solved_whole() {
+    let spill = dir().join("spill");
+    std::fs::create_dir_all(&spill).unwrap();
+    let tiered = solve_spilling(&TieredTicTacToe, &spill, &Budget::unlimited(), &Silent).unwrap();
+    let counts: Vec<(u32, u64)> = tiered.tiers.iter().map(|t| (t.tier, t.positions)).collect();
+    // the positions by stones on the board (and so by ply)
+    let by_stones = [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78];
+    assert_eq!(counts, (0..10).zip(by_stones).collect::<Vec<_>>());
+    assert_eq!(std::fs::read_dir(&spill).unwrap().count(), 0, "spill files left");
+    let (whole_file, tiered_file) = (dir().join("ttt-whole.rgt"), dir().join("ttt-tiers.rgt"));
+    save(&whole_file, &TicTacToe, &solve(&TicTacToe).unwrap()).unwrap();
+    save(&tiered_file, &TieredTicTacToe, &tiered).unwrap();
+    assert_eq!(
+        std::fs::read(&whole_file).unwrap(),
+        std::fs::read(&tiered_file).unwrap()
+    );
+    // certified against either way of writing the rules
+    load(&tiered_file, &TicTacToe, &Budget::unlimited(), &Silent).unwrap();
+    load(&tiered_file, &TieredTicTacToe, &Budget::unlimited(), &Silent).unwrap();
+    // a spill directory that is not one is refused in one line
+    let refusal = solve_spilling(&TieredTicTacToe, &whole_file, &Budget::unlimited(), &Silent)
+        .err()
+        .expect("a file is not a directory")
+        .to_string();
+    assert!(refusal.contains("not a directory"), "{refusal}");
+    assert!(!refusal.contains('\n'), "{refusal}");
 }
 
 #[test]
