@@ -429,11 +429,66 @@ mod tests {
         }
     }
 
+    /// The same game with a tier: the stones taken (`7 - heap`), which
+    /// every move raises.
+    struct TieredTake2;
+
+    impl Rules for TieredTake2 {
+        type Position = u32;
+        const TIERED: bool = true;
+        fn start(&self) -> u32 {
+            Take2.start()
+        }
+        fn moves(&self, heap: &u32, children: &mut Vec<u32>) {
+            Take2.moves(heap, children)
+        }
+        fn outcome(&self, heap: &u32) -> Option<Outcome> {
+            Take2.outcome(heap)
+        }
+        fn tier(&self, heap: &u32) -> u32 {
+            7 - heap
+        }
+    }
+
     fn command(args: &str, input: &str) -> Result<String, String> {
+        command_of(&Take2, args, input)
+    }
+
+    fn command_of<R: Rules>(rules: &R, args: &str, input: &str) -> Result<String, String> {
         let args: Vec<String> = shell_words(args);
         let mut out = Vec::new();
-        run(&Take2, &args, &mut input.as_bytes(), &mut out).map_err(|e| e.to_string())?;
+        run(rules, &args, &mut input.as_bytes(), &mut out).map_err(|e| e.to_string())?;
         Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn a_game_with_a_tier_is_solved_tier_by_tier_spilling_where_it_is_told() {
+        let dir = std::env::temp_dir().join(format!("retrograde-own-tiers-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let spill = dir.to_str().unwrap();
+        let solved = command_of(&TieredTake2, &format!("solve --spill {spill}"), "").unwrap();
+        assert!(solved.contains("8 positions"), "{solved}");
+        assert!(
+            solved.contains("  tier 0: 1 positions (0 over), 2 moves"),
+            "{solved}"
+        );
+        assert!(
+            solved.contains("  tier 7: 1 positions (0 over), 0 moves"),
+            "{solved}"
+        );
+        assert!(
+            solved.contains("the start: a win for the player to move in 5 plies"),
+            "{solved}"
+        );
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            0,
+            "spill files left"
+        );
+        let refused =
+            command_of(&TieredTake2, &format!("solve --spill {spill}/none"), "").unwrap_err();
+        assert!(refused.contains("none: not a directory"), "{refused}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Splits on spaces, keeping "quoted words" whole.

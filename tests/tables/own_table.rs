@@ -232,7 +232,11 @@ fn tic_tac_toe_solved_tier_by_tier_writes_the_same_file_as_solved_whole() {
     // the positions by stones on the board (and so by ply)
     let by_stones = [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78];
     assert_eq!(counts, (0..10).zip(by_stones).collect::<Vec<_>>());
-    assert_eq!(std::fs::read_dir(&spill).unwrap().count(), 0, "spill files left");
+    assert_eq!(
+        std::fs::read_dir(&spill).unwrap().count(),
+        0,
+        "spill files left"
+    );
     let (whole_file, tiered_file) = (dir().join("ttt-whole.rgt"), dir().join("ttt-tiers.rgt"));
     save(&whole_file, &TicTacToe, &solve(&TicTacToe).unwrap()).unwrap();
     save(&tiered_file, &TieredTicTacToe, &tiered).unwrap();
@@ -242,7 +246,13 @@ fn tic_tac_toe_solved_tier_by_tier_writes_the_same_file_as_solved_whole() {
     );
     // certified against either way of writing the rules
     load(&tiered_file, &TicTacToe, &Budget::unlimited(), &Silent).unwrap();
-    load(&tiered_file, &TieredTicTacToe, &Budget::unlimited(), &Silent).unwrap();
+    load(
+        &tiered_file,
+        &TieredTicTacToe,
+        &Budget::unlimited(),
+        &Silent,
+    )
+    .unwrap();
     // a spill directory that is not one is refused in one line
     let refusal = solve_spilling(&TieredTicTacToe, &whole_file, &Budget::unlimited(), &Silent)
         .err()
