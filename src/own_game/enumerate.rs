@@ -149,7 +149,9 @@ pub fn enumerate_tier<R: Rules>(
                 "enumerating {} ({seen} positions to ply {ply})",
                 rules.name()
             ),
-            Bytes(seen.saturating_mul(per_position)),
+            Bytes(seen.saturating_mul(per_position).saturating_add(
+                (outside.len() * std::mem::size_of::<AtPly<R::Position>>()) as u64,
+            )),
         )?;
         let (next, ended) = expand(rules, &frontier, tier, &shards, &mut outside, ply + 1);
         if outside.len() > 2 * outside_distinct {

@@ -57,8 +57,9 @@ enum Predecessors {
 pub struct OwnGraph<'a, R: Rules> {
     rules: &'a R,
     index: &'a Numbering<R::Position>,
-    /// The tier being solved; `None` for the whole game.
-    tier: Option<u32>,
+    /// When a tier is solved: a bit a state, set for the states outside it
+    /// (the children above); `None` for the whole game.
+    outside: Option<&'a [u64]>,
     ends: Vec<u8>,
     moves: Vec<u16>,
     max_moves: u32,
@@ -98,13 +99,13 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         Self::build_tier(rules, index, None, budget, progress)
     }
 
-    /// [`build`](Self::build) for the positions of `tier` in `index`; its
-    /// other positions (those of higher tiers the tier moves to) are
+    /// [`build`](Self::build) for a tier: the states whose bit is set in
+    /// `outside` (the children above, of higher tiers) are
     /// [`end::OUTSIDE`]: not terminal, without moves, for the pass to seed.
     pub fn build_tier(
         rules: &'a R,
         index: &'a Numbering<R::Position>,
-        tier: Option<u32>,
+        outside: Option<&'a [u64]>,
         budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
@@ -116,7 +117,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         } else {
             moves_that_fit(index.states(), budget, 2 * BYTES_PER_MOVE)
         };
-        let (mut graph, kept) = Self::scan(rules, index, tier, keep, progress)?;
+        let (mut graph, kept) = Self::scan(rules, index, outside, keep, progress)?;
         // every state's moves, those of ranks the start does not reach too
         let edges: u64 = graph.moves.par_iter().map(|&m| u64::from(m)).sum();
         graph.predecessors = Some(if R::UNMOVES {
@@ -167,7 +168,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     fn scan(
         rules: &'a R,
         index: &'a Numbering<R::Position>,
-        tier: Option<u32>,
+        outside: Option<&'a [u64]>,
         keep: u64,
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<Vec<u32>>>)> {
@@ -187,7 +188,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
                 let mut reached_moves = 0u64;
                 for (i, (end, count)) in ends.iter_mut().zip(moves.iter_mut()).enumerate() {
                     let state = (c * CHUNK + i) as u64;
-                    match children(rules, index, tier, state, &mut scratch) {
+                    match children(rules, index, outside, state, &mut scratch) {
                         Ok(code) => *end = code,
                         Err(e) => {
                             failure.record(e);
@@ -221,7 +222,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         let graph = Self {
             rules,
             index,
-            tier,
+            outside,
             ends,
             moves,
             max_moves,
@@ -268,23 +269,23 @@ impl<P> Default for Scratch<P> {
 
 /// Fills `scratch.indices` with the distinct children of `state`, sorted;
 /// returns how the game ends at `state` (an `end` code: [`end::PLAY`] if
-/// it has children; [`end::OUTSIDE`], without children, if `tier` is given
-/// and the state's position is not of it). A position with no moves that
-/// the rules do not end is lost.
+/// it has children; [`end::OUTSIDE`], without children, if the state's bit
+/// is set in `outside`). A position with no moves that the rules do not
+/// end is lost.
 fn children<R: Rules>(
     rules: &R,
     index: &Numbering<R::Position>,
-    tier: Option<u32>,
+    outside: Option<&[u64]>,
     state: u64,
     scratch: &mut Scratch<R::Position>,
 ) -> Result<u8> {
     scratch.indices.clear();
+    if outside.is_some_and(|bits| bits[(state / 64) as usize] >> (state % 64) & 1 == 1) {
+        return Ok(end::OUTSIDE);
+    }
     let Some(position) = index.position_with(rules, state, &mut scratch.images) else {
         return Ok(end::NONE);
     };
-    if tier.is_some_and(|tier| rules.tier(&position) != tier) {
-        return Ok(end::OUTSIDE);
-    }
     if let Some(outcome) = rules.outcome(&position) {
         return Ok(end_code(outcome));
     }
@@ -459,7 +460,8 @@ fn for_each_edge<R: Rules>(graph: &OwnGraph<'_, R>, visit: impl Fn(u32, u32) + S
                     continue;
                 }
                 let state = (c * CHUNK + i) as u64;
-                if let Err(e) = children(graph.rules, graph.index, graph.tier, state, &mut scratch)
+                if let Err(e) =
+                    children(graph.rules, graph.index, graph.outside, state, &mut scratch)
                 {
                     failure.record(e);
                     return;
@@ -515,7 +517,7 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
             return;
         }
         let mut scratch = Scratch::default();
-        if children(self.rules, self.index, self.tier, state, &mut scratch).is_ok() {
+        if children(self.rules, self.index, self.outside, state, &mut scratch).is_ok() {
             for &child in &scratch.indices {
                 visit(u64::from(child));
             }

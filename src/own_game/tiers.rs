@@ -27,8 +27,9 @@
 //!
 //! Peak memory is the largest tier's graph and pass (with its children
 //! above), not the whole game's; the merged table needs its keys, values
-//! and depths. Spill files are the process's own temporary files, removed
-//! on every way out and by a signal ([`Temporary`]).
+//! and depths. Spill files are the process's own, unlinked as soon as they
+//! are made (they live on through their open handles), so they go with the
+//! process however it ends.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -44,7 +45,6 @@ use super::index::{KeyIndex, MAX_POSITIONS};
 use super::numbering::Numbering;
 use super::solve::Solution;
 use super::{canonical, Key, Rules};
-use crate::atomic_file::Temporary;
 use crate::error::{Error, Result};
 use crate::game::table::{code, retrograde_bytes, OutcomeTable};
 use crate::game::Outcome;
@@ -105,25 +105,29 @@ struct Tier<P> {
     count: TierCount,
     /// Its positions, sorted.
     keys: SpillFile,
-    /// Its positions' children in higher tiers, sorted and distinct.
-    above: SpillFile,
+    /// Its positions' children in higher tiers, sorted and distinct
+    /// (until the tier is solved).
+    above: Option<SpillFile>,
     /// Once solved: each position's value and depth, [`pack`]ed, in the
     /// order of `keys`; both files mapped for lookups.
     solved: Option<SolvedTier>,
     _position: std::marker::PhantomData<P>,
 }
 
-/// A solved tier, read from its memory-mapped spill files.
+/// A solved tier, read from its memory-mapped spill files (which the maps
+/// keep).
 struct SolvedTier {
-    _values_file: SpillFile,
     keys: memmap2::Mmap,
     values: memmap2::Mmap,
 }
 
-/// A spill file: removed when dropped (or on a signal).
+/// A spill file: created, then unlinked at once, so that it goes with
+/// the process whatever ends it (an error, a signal, the OOM killer); it
+/// lives on through its open handle.
 struct SpillFile {
+    file: std::fs::File,
+    /// Its name while it had one, for messages.
     path: PathBuf,
-    _guard: Temporary,
 }
 
 /// Spill files made by this process so far: each name is new.
@@ -149,29 +153,30 @@ impl SpillFile {
             path: path.display().to_string(),
             cause,
         };
-        let (guard, file) = Temporary::create(&path).map_err(io)?;
-        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(io)?;
+        std::fs::remove_file(&path).map_err(io)?;
+        let mut out = BufWriter::with_capacity(1 << 20, &file);
         let mut bytes = vec![0u8; width];
         for item in items {
             write(item, &mut bytes);
             out.write_all(&bytes).map_err(io)?;
         }
         out.into_inner().map_err(|e| io(e.into_error()))?;
-        Ok(Self {
-            path,
-            _guard: guard,
-        })
+        Ok(Self { file, path })
     }
 
     fn map(&self) -> Result<memmap2::Mmap> {
-        let io = |cause| Error::Io {
+        // SAFETY: the file is this process's own and unlinked: nothing
+        // else writes it, and this process does not once it is written.
+        unsafe { memmap2::Mmap::map(&self.file) }.map_err(|cause| Error::Io {
             path: self.path.display().to_string(),
             cause,
-        };
-        let file = std::fs::File::open(&self.path).map_err(io)?;
-        // SAFETY: the file is this process's own temporary, not written
-        // again while it is mapped.
-        unsafe { memmap2::Mmap::map(&file) }.map_err(io)
+        })
     }
 
     /// The keys the file holds.
@@ -215,8 +220,7 @@ fn enumerate_up<R: Rules>(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<Enumerated<R::Position>> {
-    let graph_and_pass = BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
-    let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES) + graph_and_pass;
+    let later = per_state_bytes::<R::Position>();
     let start = canonical(rules, rules.start(), &mut Vec::new());
     let mut roots = BTreeMap::from([(rules.tier(&start), vec![(start, 0)])]);
     let mut tiers = Vec::new();
@@ -225,13 +229,30 @@ fn enumerate_up<R: Rules>(
     while let Some((tier, these)) = roots.pop_first() {
         progress.note(&format!("tier {tier}: enumerating"));
         let reached = enumerate_tier(rules, these, Some(tier), budget, progress, later)?;
-        for &(child, ply) in &reached.outside {
+        let above_file = SpillFile::write(
+            spill,
+            &format!("tier{tier}-above"),
+            &reached.outside,
+            R::Position::BYTES,
+            |(key, _), out| key.write(out),
+        )?;
+        for count in &reached.plies {
+            let total: &mut PlyCount = plies.entry(count.ply).or_default();
+            total.ply = count.ply;
+            total.positions += count.positions;
+            total.ended += count.ended;
+        }
+        for (child, ply) in reached.outside {
             let above = rules.tier(&child);
-            if above < tier {
+            if above <= tier {
                 return Err(Error::InvalidInput(format!(
-                    "the tier of {} is not monotone: a position of tier {tier} moves to {}, \
-                     of tier {above}",
+                    "the tier of {} {}: a position of tier {tier} moves to {}, of tier {above}",
                     rules.name(),
+                    if above < tier {
+                        "is not monotone"
+                    } else {
+                        "changes from call to call"
+                    },
                     child.to_hex()
                 )));
             }
@@ -240,12 +261,14 @@ fn enumerate_up<R: Rules>(
                 .or_insert_with(Vec::new)
                 .push((child, ply));
         }
-        for count in &reached.plies {
-            let total: &mut PlyCount = plies.entry(count.ply).or_default();
-            total.ply = count.ply;
-            total.positions += count.positions;
-            total.ended += count.ended;
-        }
+        let waiting: u64 = roots.values().map(|r| r.len() as u64).sum();
+        budget.check(
+            &format!(
+                "the roots of {}'s tiers above {tier} ({waiting})",
+                rules.name()
+            ),
+            Bytes(waiting.saturating_mul(std::mem::size_of::<(R::Position, u32)>() as u64)),
+        )?;
         let mut keys = reached.positions;
         keys.par_sort_unstable();
         total += keys.len() as u64;
@@ -264,13 +287,7 @@ fn enumerate_up<R: Rules>(
         tiers.push(Tier {
             count,
             keys: SpillFile::write_keys(spill, &format!("tier{tier}-keys"), &keys)?,
-            above: SpillFile::write(
-                spill,
-                &format!("tier{tier}-above"),
-                &reached.outside,
-                R::Position::BYTES,
-                |(key, _), out| key.write(out),
-            )?,
+            above: Some(above_file),
             solved: None,
             _position: std::marker::PhantomData,
         });
@@ -291,17 +308,52 @@ fn solve_tier<R: Rules>(
 ) -> Result<u64> {
     let number = tier.count.tier;
     progress.note(&format!("tier {number}: solving"));
-    let keys: Vec<R::Position> = tier.keys.read_keys()?;
-    let above: Vec<R::Position> = tier.above.read_keys()?;
+    let above_file = tier.above.take().expect("a tier is solved once");
+    let above_count = above_file.file.metadata().map_or(0, |m| m.len()) / R::Position::BYTES as u64;
+    let states_count = tier.count.positions + above_count;
+    // the index and graph of the tier with its children above, and per
+    // child above its key, value and seed
+    budget.check(
+        &format!(
+            "solving tier {number} of {} ({} positions, {above_count} children above)",
+            rules.name(),
+            tier.count.positions
+        ),
+        Bytes(
+            states_count
+                .saturating_mul(per_state_bytes::<R::Position>())
+                .saturating_add(above_count.saturating_mul(R::Position::BYTES as u64 + 32)),
+        ),
+    )?;
+    let above: Vec<R::Position> = above_file.read_keys()?;
+    drop(above_file);
     let found: Vec<(Outcome, u32)> = above
         .par_iter()
         .map(|child| lookup(rules, solved, child))
         .collect::<Result<_>>()?;
-    let mut states = keys;
+    let mut states: Vec<R::Position> = huge_capacity(states_count as usize);
+    states.extend(tier.keys.read_keys::<R::Position>()?);
     states.extend_from_slice(&above);
-    let index = Numbering::Keys(KeyIndex::new(states));
+    states.par_sort_unstable();
+    if let Some(twice) = states.par_windows(2).find_any(|w| w[0] == w[1]) {
+        return Err(Error::InvalidInput(format!(
+            "position {} of {} is both in tier {number} and above it \
+             (rules whose tier changes from call to call?)",
+            twice[0].to_hex(),
+            rules.name()
+        )));
+    }
+    // a bit a state, set for the children above (both lists are sorted)
+    let mut outside = vec![0u64; states.len().div_ceil(64)];
+    let mut next_above = above.iter().peekable();
+    for (state, key) in states.iter().enumerate() {
+        if next_above.next_if_eq(&key).is_some() {
+            outside[state / 64] |= 1 << (state % 64);
+        }
+    }
+    let index = Numbering::Keys(KeyIndex::from_sorted(states));
     let held = Bytes(index.heap_bytes());
-    let graph = OwnGraph::build_tier(rules, &index, Some(number), &budget.after(held), progress)?;
+    let graph = OwnGraph::build_tier(rules, &index, Some(&outside), &budget.after(held), progress)?;
     let seeds: Vec<Seed> = above
         .iter()
         .zip(&found)
@@ -312,20 +364,23 @@ fn solve_tier<R: Rules>(
             depth,
         })
         .collect();
-    let (table, _) = solve_seeded(&graph, &seeds, budget, progress, held)?;
+    drop((above, found));
+    let (table, stats) = solve_seeded(&graph, &seeds, budget, progress, held)?;
     let moves = graph.edges();
     drop(graph);
-    // the tier's own states, in order: every state but the children above
-    let Numbering::Keys(keys) = &index else {
-        unreachable!("a tier is indexed by keys")
-    };
-    let mut next_above = above.iter().peekable();
-    let mut values = Vec::with_capacity(tier.count.positions as usize);
-    for (state, key) in keys.keys().iter().enumerate() {
-        if next_above.next_if_eq(&key).is_none() {
-            values.push(pack(&table, state as u64));
-        }
+    if stats.levels >= MAX_DEPTH {
+        return Err(Error::InvalidInput(format!(
+            "tier {number} of {} has positions decided at depth {} or more, \
+             deeper than a tier's spill file holds",
+            rules.name(),
+            MAX_DEPTH
+        )));
     }
+    // the tier's own states, in order: every state but the children above
+    let values: Vec<u32> = (0..index.states())
+        .filter(|&state| outside[(state / 64) as usize] >> (state % 64) & 1 == 0)
+        .map(|state| pack(&table, state))
+        .collect();
     let values_file = SpillFile::write(
         spill,
         &format!("tier{number}-values"),
@@ -336,9 +391,19 @@ fn solve_tier<R: Rules>(
     tier.solved = Some(SolvedTier {
         keys: tier.keys.map()?,
         values: values_file.map()?,
-        _values_file: values_file,
     });
     Ok(moves)
+}
+
+/// Depths a spill file holds: 30 bits, beside the 2-bit value.
+const MAX_DEPTH: u32 = 1 << 30;
+
+/// Bytes a state of a tier costs while the tier is solved: its key, its
+/// slots in the index, its graph and the retrograde pass's tables.
+fn per_state_bytes<P: Key>() -> u64 {
+    KeyIndex::<P>::bytes_for(1, P::BYTES)
+        + BYTES_PER_STATE
+        + retrograde_bytes(1, u32::from(u16::MAX)).0
 }
 
 /// The value and depth of `child` in its tier, one of `solved`.
@@ -414,6 +479,12 @@ fn merge<P: Key>(tiers: &[Tier<P>], budget: &Budget) -> Result<(Numbering<P>, Ou
     let mut depths = Vec::with_capacity(positions as usize);
     let mut words = vec![0u64; (positions as usize).div_ceil(32)];
     while let Some(Reverse((key, t, i))) = heap.pop() {
+        if keys.last().is_some_and(|&last| last >= key) {
+            return Err(Error::InvalidInput(format!(
+                "position {} is in two tiers (rules whose tier changes from call to call?)",
+                key.to_hex()
+            )));
+        }
         let (outcome, depth) = unpack(value_of(t, i));
         let state = keys.len();
         let code = match outcome {

@@ -97,8 +97,8 @@ impl RandomGame {
 
     /// A game whose classes are in tiers of `block` classes (class `c` in
     /// tier `c / block`), every move to a class of the same tier or above:
-    /// the tier of node `x` is `(x / 2) / block`; a move goes no higher
-    /// than the next tier. A class has up to five
+    /// the tier of node `x` is `(x / 2) / block`; a move goes at most
+    /// three tiers up. A class has up to five
     /// moves (not three): moves that only go up reach less.
     fn in_tiers(rng: &mut Rng, symmetric: bool, classes: usize, block: usize) -> Self {
         Self::build(rng, symmetric, classes, Some(block), 6)
@@ -125,9 +125,9 @@ impl RandomGame {
                 _ => None,
             };
             let degree = rng.below(degrees);
-            // in tiers, a move stays in its tier or goes to the next
+            // in tiers, a move stays in its tier or goes up to three higher
             let lowest = block.map_or(0, |block| c / block * block);
-            let span = block.map_or(classes, |block| (2 * block).min(classes - lowest));
+            let span = block.map_or(classes, |block| (4 * block).min(classes - lowest));
             let targets: Vec<(usize, u32)> = (0..degree)
                 .map(|_| {
                     let d = lowest + rng.below(span as u64) as usize;
@@ -199,7 +199,8 @@ impl Rules for WithUnmoves {
 }
 
 /// The same game solved tier by tier: node `x` is in tier
-/// `(x / 2) / block` (a game of [`RandomGame::in_tiers`] with that block).
+/// `5 · ((x / 2) / block) + 3` (a game of [`RandomGame::in_tiers`] with
+/// that block): the start's tier is not 0, and the tiers have gaps.
 struct InTiers<G> {
     game: G,
     block: u32,
@@ -225,7 +226,7 @@ impl<G: Rules<Position = u32>> Rules for InTiers<G> {
         self.game.unmoves(p, parents)
     }
     fn tier(&self, p: &u32) -> u32 {
-        p / 2 / self.block
+        5 * (p / 2 / self.block) + 3
     }
 }
 
@@ -366,11 +367,14 @@ fn solved(solution: Solution<u32>) -> Solved {
 fn compare_tiers<R: Rules<Position = u32>>(rules: &R, what: &str, spill: &std::path::Path) {
     compare(rules, what);
     let tiered = solve_spilling(rules, spill, &Budget::unlimited(), &Silent).unwrap();
-    let positions: u64 = tiered.tiers.iter().map(|t| t.positions).sum();
-    assert_eq!(positions, tiered.positions(), "{what}");
-    let moves: u64 = tiered.tiers.iter().map(|t| t.moves).sum();
-    assert_eq!(moves, tiered.moves, "{what}");
     let whole = solve_whole(rules, &Budget::unlimited(), &Silent).unwrap();
+    // the tiers, in order, each with the positions of the whole solve in it
+    let mut by_tier: BTreeMap<u32, u64> = BTreeMap::new();
+    for &key in whole.index.keys().unwrap() {
+        *by_tier.entry(rules.tier(&key)).or_default() += 1;
+    }
+    let counted: Vec<(u32, u64)> = tiered.tiers.iter().map(|t| (t.tier, t.positions)).collect();
+    assert_eq!(counted, by_tier.into_iter().collect::<Vec<_>>(), "{what}");
     assert_eq!(solved(tiered), solved(whole), "{what}");
     assert_eq!(
         std::fs::read_dir(spill).unwrap().count(),
@@ -401,6 +405,59 @@ fn tier_by_tier_matches_the_reference_and_the_whole_solve_on_random_games() {
         }
     }
     std::fs::remove_dir(&spill).unwrap();
+}
+
+/// A game whose tier is not a function: every other call says one more.
+struct FlakyTier {
+    game: InTiers<RandomGame>,
+    calls: std::sync::atomic::AtomicU32,
+}
+
+impl Rules for FlakyTier {
+    type Position = u32;
+    const TIERED: bool = true;
+    fn start(&self) -> u32 {
+        self.game.start()
+    }
+    fn moves(&self, p: &u32, children: &mut Vec<u32>) {
+        self.game.moves(p, children)
+    }
+    fn outcome(&self, p: &u32) -> Option<Outcome> {
+        self.game.outcome(p)
+    }
+    fn tier(&self, p: &u32) -> u32 {
+        let call = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.game.tier(p) + call % 2
+    }
+}
+
+#[test]
+fn rules_whose_tier_changes_from_call_to_call_get_an_error_or_the_right_table() {
+    let mut rng = Rng::new(896);
+    let mut refused = 0;
+    for i in 0..30 {
+        let block = 1 + rng.below(4) as u32;
+        let game = InTiers {
+            game: RandomGame::in_tiers(&mut rng, false, 200, block as usize),
+            block,
+        };
+        let whole = solved(solve_whole(&game, &Budget::unlimited(), &Silent).unwrap());
+        let flaky = FlakyTier {
+            game,
+            calls: Default::default(),
+        };
+        match solve(&flaky) {
+            Ok(solution) => assert_eq!(solved(solution), whole, "game {i}"),
+            Err(e) => {
+                let message = e.to_string();
+                assert!(!message.contains('\n'), "{message}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused > 0, "no flaky tier was noticed");
 }
 
 #[test]
@@ -470,14 +527,17 @@ fn the_table_is_the_same_at_one_two_and_four_threads() {
 fn tier_by_tier_the_table_is_the_same_at_one_two_and_four_threads() {
     let mut rng = Rng::new(895);
     for i in 0..2 {
-        let game = RandomGame::in_tiers(&mut rng, i == 0, 100_000, 5_000);
+        let game = RandomGame::in_tiers(&mut rng, i == 0, 100_000, 25_000);
         let tables = if i == 0 {
-            let game = InTiers { game, block: 5_000 };
+            let game = InTiers {
+                game,
+                block: 25_000,
+            };
             at_one_two_and_four_threads(|| solved(solve(&game).unwrap()))
         } else {
             let game = InTiers {
                 game: WithUnmoves(game),
-                block: 5_000,
+                block: 25_000,
             };
             at_one_two_and_four_threads(|| solved(solve(&game).unwrap()))
         };
