@@ -277,6 +277,7 @@ pub mod own {
     };
     pub use crate::own_game::tiers::TierCount;
     pub use crate::own_game::{canonical, Key, Rules};
+    pub use crate::position::answer::MoveAnswer;
 }
 
 pub mod engines {

@@ -114,6 +114,51 @@ def test_flip_game_ii_equals_brute_force_with_mirror_images_folded():
             assert table.value(child["position"][::-1]) == table.value(child["position"])
 
 
+class FlipGameIIMirrored:
+    """Flip Game II with the mirror given as a symmetry (no key: the row is
+    its own key), and a picture."""
+
+    def __init__(self, row):
+        self.rules = FlipGameII(row)
+
+    def start(self):
+        return self.rules.start()
+
+    def moves(self, s):
+        return self.rules.moves(s)
+
+    def outcome(self, s):
+        return self.rules.outcome(s)
+
+    def symmetries(self, s):
+        return [s[::-1]]
+
+    def render(self, s):
+        return f"row {s}"
+
+
+def test_a_symmetry_folds_mirror_images_and_answers_give_the_position_s_own_moves():
+    rng = random.Random(2940)
+    for _ in range(40):
+        row = "".join(rng.choice("+++-") for _ in range(rng.randrange(2, 13)))
+        folded = retrograde.solve_game(FlipGameIIMirrored(row))
+        plain = retrograde.solve_game(FlipGameII(row))
+        assert folded.positions == plain.positions, row
+        for position in (row, row[::-1]):
+            answer = folded.answer(position)
+            assert (answer["value"] == "win") == brute_flip(position), position
+            assert answer["picture"] == f"row {position}"
+            # the moves are this position's own, in its own order
+            own = FlipGameII(position).moves(position)
+            assert [m["position"] for m in answer["moves"]] == own, position
+            for m in answer["moves"]:
+                assert (m["value"] == "win") != brute_flip(m["position"]), m
+            best = folded.best_move(position)
+            assert (best is None) == (own == [])
+            if brute_flip(position):  # a winner's best move leaves a lost row
+                assert best in own and not brute_flip(best)
+
+
 def test_can_i_win_equals_brute_force():
     rng = random.Random(464)
     for _ in range(40):

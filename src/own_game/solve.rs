@@ -208,7 +208,33 @@ impl<P: Key> Solution<P> {
             Some((value, depth)) => (Some(value), depth),
             None => (None, None),
         };
-        let moves = children
+        OwnAnswer {
+            game: rules.name(),
+            key: position.to_hex(),
+            position: rules.render(&position),
+            value,
+            depth,
+            over,
+            moves: self.answer_moves(rules, position, &children),
+        }
+    }
+
+    /// Every move of `position` to `children` (its moves, in the order the
+    /// rules list them) with its value and depth for the player who makes
+    /// it, and whether it keeps the position's value (`best`). For a front
+    /// end whose rules give a position's moves themselves (Python's games:
+    /// a position asked may be another image of the one walked).
+    pub fn answer_moves<R: Rules<Position = P>>(
+        &self,
+        rules: &R,
+        position: P,
+        children: &[P],
+    ) -> Vec<MoveAnswer> {
+        let (value, depth) = match self.lookup(rules, position) {
+            Some((value, depth)) => (Some(value), depth),
+            None => (None, None),
+        };
+        children
             .iter()
             .enumerate()
             .map(|(i, child)| {
@@ -227,16 +253,7 @@ impl<P: Key> Solution<P> {
                     },
                 }
             })
-            .collect();
-        OwnAnswer {
-            game: rules.name(),
-            key: position.to_hex(),
-            position: rules.render(&position),
-            value,
-            depth,
-            over,
-            moves,
-        }
+            .collect()
     }
 }
 

@@ -20,7 +20,7 @@ use retrograde::{
     host::{in_pool, Budget, Bytes, Silent},
     language::{Counts, Outcome},
     own::{
-        check_table_output, load, save, solve_within, ExplicitGame, OwnAnswer, Rules, Solution,
+        check_table_output, load, save, solve_within, ExplicitGame, MoveAnswer, Rules, Solution,
         MAX_POSITIONS,
     },
 };
@@ -44,7 +44,6 @@ pub struct GameTable {
     has_key: bool,
     game: ExplicitGame,
     solution: Solution<u32>,
-    positions: Vec<Py<PyAny>>,
     ids: Py<PyDict>,
     walk_seconds: f64,
     /// How the table was made: `"solve"` (solved) or `"load"` (read and
@@ -83,7 +82,9 @@ fn outcome_of(value: &Bound<'_, PyAny>) -> PyResult<Option<Outcome>> {
 /// `game.outcome(p)` `None` while play goes on or `"win"` / `"loss"` /
 /// `"draw"` for the player to move, and optionally `game.key(p)` a
 /// hashable key (the same for positions that are one up to symmetry; by
-/// default the position itself, which must then be hashable). A position
+/// default the position itself, which must then be hashable),
+/// `game.symmetries(p)` the other images of `p` (one class is one
+/// position), and `game.render(p)` a picture (the answers' `picture`). A position
 /// with no moves that `outcome` does not end is lost by the player to
 /// move. `threads` workers solve it ([`limits::threads`]) within
 /// `max_memory`.
@@ -147,11 +148,10 @@ fn table_of<'py>(
 }
 
 /// A Python game walked from its start: its graph, and the Python
-/// positions and keys of its numbers.
+/// keys of its positions' numbers.
 struct Walked {
     has_key: bool,
     explicit: ExplicitGame,
-    positions: Vec<Py<PyAny>>,
     ids: Py<PyDict>,
     walk_seconds: f64,
 }
@@ -171,7 +171,6 @@ impl Walked {
             has_key: self.has_key,
             game: self.explicit,
             solution,
-            positions: self.positions,
             ids: self.ids,
             walk_seconds: self.walk_seconds,
             made_by: how,
@@ -197,6 +196,7 @@ fn walk<'py>(py: Python<'py>, game: &Bound<'py, PyAny>, budget: &Budget) -> PyRe
             Ok(p.clone())
         }
     };
+    let has_symmetries = game.hasattr("symmetries")?;
     let clock = Instant::now();
     let ids = PyDict::new(py);
     let start = game.call_method0("start")?;
@@ -213,7 +213,11 @@ fn walk<'py>(py: Python<'py>, game: &Bound<'py, PyAny>, budget: &Budget) -> PyRe
                 for child in game.call_method1("moves", (&p,))?.try_iter()? {
                     let child = child?;
                     let key = key_of(&child)?;
-                    let target = match ids.get_item(&key)? {
+                    let known = match ids.get_item(&key)? {
+                        None if has_symmetries => image_id(game, &ids, &child, has_key)?,
+                        known => known,
+                    };
+                    let target = match known {
                         Some(known) => known.extract::<u32>()?,
                         None => {
                             let fresh = positions.len() as u64;
@@ -245,34 +249,81 @@ fn walk<'py>(py: Python<'py>, game: &Bound<'py, PyAny>, budget: &Budget) -> PyRe
     Ok(Walked {
         has_key,
         explicit: ExplicitGame::new(name, offsets, targets, ends).py_err()?,
-        positions,
         ids: ids.unbind(),
         walk_seconds,
     })
 }
 
+/// The id of an image of `position` under `game.symmetries` already in
+/// `ids` (by its key), if one is: a class is numbered under the key of the
+/// first of its positions walked, and found from any of them.
+fn image_id<'py>(
+    game: &Bound<'py, PyAny>,
+    ids: &Bound<'py, PyDict>,
+    position: &Bound<'py, PyAny>,
+    has_key: bool,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    for image in game.call_method1("symmetries", (position,))?.try_iter()? {
+        let image = image?;
+        let key = if has_key {
+            game.call_method1("key", (&image,))?
+        } else {
+            image
+        };
+        if let Some(id) = ids.get_item(&key)? {
+            return Ok(Some(id));
+        }
+    }
+    Ok(None)
+}
+
 impl GameTable {
-    /// The answer for `position` with the number of the position each of
-    /// its moves leads to, in the same order.
-    fn answer_of(
+    /// The value and depth of `position`, and each of its own moves (in
+    /// the order `game.moves(position)` gives them: `position` may be
+    /// another image of the position walked) with the position it leads to.
+    #[allow(clippy::type_complexity)]
+    fn answer_of<'py>(
         &self,
-        py: Python<'_>,
-        position: &Bound<'_, PyAny>,
-    ) -> PyResult<(OwnAnswer, Vec<u32>)> {
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Option<(Outcome, Option<u32>)>,
+        Vec<(MoveAnswer, Bound<'py, PyAny>)>,
+    )> {
         let id = self.id_of(py, position)?;
+        let found = self.solution.lookup(&self.game, id);
         let mut children = Vec::new();
-        self.game.moves(&id, &mut children);
-        Ok((self.solution.answer(&self.game, id), children))
+        let mut ids = Vec::new();
+        if self.game.outcome(&id).is_none() {
+            for child in self
+                .rules
+                .bind(py)
+                .call_method1("moves", (position,))?
+                .try_iter()?
+            {
+                let child = child?;
+                ids.push(self.id_of(py, &child)?);
+                children.push(child);
+            }
+        }
+        let moves = self.solution.answer_moves(&self.game, id, &ids);
+        Ok((found, moves.into_iter().zip(children).collect()))
     }
 
     /// The number of `position`, a `KeyError` if the start does not reach it.
     fn id_of(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let game = self.rules.bind(py);
         let key = if self.has_key {
-            self.rules.bind(py).call_method1("key", (position,))?
+            game.call_method1("key", (position,))?
         } else {
             position.clone()
         };
-        match self.ids.bind(py).get_item(&key)? {
+        let ids = self.ids.bind(py);
+        let found = match ids.get_item(&key)? {
+            None if game.hasattr("symmetries")? => image_id(game, ids, position, self.has_key)?,
+            found => found,
+        };
+        match found {
             Some(id) => id.extract(),
             None => Err(PyKeyError::new_err(format!(
                 "{} is not a position the start reaches",
@@ -361,14 +412,18 @@ impl GameTable {
         py: Python<'py>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let (answer, children) = self.answer_of(py, position)?;
+        let (found, moves_of) = self.answer_of(py, position)?;
         let d = PyDict::new(py);
-        d.set_item("value", answer.value.map(Outcome::name))?;
-        d.set_item("depth", answer.depth)?;
+        d.set_item("value", found.map(|(value, _)| value.name()))?;
+        d.set_item("depth", found.and_then(|(_, depth)| depth))?;
+        let game = self.rules.bind(py);
+        if game.hasattr("render")? {
+            d.set_item("picture", game.call_method1("render", (position,))?)?;
+        }
         let moves = PyList::empty(py);
-        for (m, child) in answer.moves.iter().zip(children) {
+        for (m, child) in moves_of {
             let md = PyDict::new(py);
-            md.set_item("position", self.positions[child as usize].bind(py))?;
+            md.set_item("position", child)?;
             md.set_item("value", m.value.map(Outcome::name))?;
             md.set_item("depth", m.depth)?;
             md.set_item("best", m.best)?;
@@ -386,12 +441,10 @@ impl GameTable {
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Py<PyAny>>> {
-        let (answer, children) = self.answer_of(py, position)?;
-        Ok(answer
-            .moves
-            .iter()
-            .zip(children)
+        let (_, moves) = self.answer_of(py, position)?;
+        Ok(moves
+            .into_iter()
             .find(|(m, _)| m.best)
-            .map(|(_, child)| self.positions[child as usize].clone_ref(py)))
+            .map(|(_, child)| child.unbind()))
     }
 }
