@@ -153,8 +153,9 @@ pub trait RankedGame: Sync {
     fn for_each_unmove(&self, state: u64, visit: impl FnMut(u64, u32));
 
     /// OPTIONAL. Every terminal state with its outcome, each exactly once, in
-    /// any order. Fallback: a parallel scan of all states with
-    /// [`terminal`](Self::terminal).
+    /// any order; drawn ones may be left out (a state never decided is a
+    /// draw, and a terminal state is never a predecessor). Fallback: a
+    /// parallel scan of all states with [`terminal`](Self::terminal).
     fn terminal_states(&self) -> Vec<(u64, Outcome)> {
         (0..self.state_count())
             .into_par_iter()

@@ -30,8 +30,9 @@ mod end {
     pub const WIN: u8 = 1;
     pub const LOSS: u8 = 2;
     pub const DRAW: u8 = 3;
-    /// A rank no position has: a drawn end for the pass (claimed, never
-    /// expanded), which no move reaches and no answer reads.
+    /// A rank no position has, or one the start does not reach: a drawn
+    /// end for the pass (claimed, never expanded), which no move of a
+    /// position reached leads to and no answer reads.
     pub const NONE: u8 = 4;
     /// A position of a tier above the one being solved: decided there,
     /// handed to the pass as a seed; no moves here.
@@ -118,8 +119,8 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
             moves_that_fit(index.states(), budget, 2 * BYTES_PER_MOVE)
         };
         let (mut graph, kept) = Self::scan(rules, index, outside, keep, progress)?;
-        // every state's moves, those of ranks the start does not reach too
-        let edges: u64 = graph.moves.par_iter().map(|&m| u64::from(m)).sum();
+        // the moves of every state (a rank the start does not reach has none)
+        let edges = graph.edges;
         graph.predecessors = Some(if R::UNMOVES {
             Predecessors::Unmoves
         } else {
@@ -234,8 +235,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     }
 
     /// Distinct moves of the positions the start reaches that do not end
-    /// the game (with ranks, the pass also reads the moves of positions it
-    /// does not reach).
+    /// the game.
     pub fn edges(&self) -> u64 {
         self.edges
     }
@@ -282,6 +282,11 @@ fn children<R: Rules>(
     scratch.indices.clear();
     if outside.is_some_and(|bits| bits[(state / 64) as usize] >> (state % 64) & 1 == 1) {
         return Ok(end::OUTSIDE);
+    }
+    // a rank the start does not reach is not asked of the rules: no
+    // position reached moves to it, and no answer reads it
+    if !index.reached(state) {
+        return Ok(end::NONE);
     }
     let Some(position) = index.position_with(rules, state, &mut scratch.images) else {
         return Ok(end::NONE);
@@ -541,11 +546,17 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
         }
     }
 
+    /// The won and lost ends only: the drawn ones (and the ranks without a
+    /// position, often most of a loose rank's) are draws unclaimed.
     fn terminal_states(&self) -> Vec<(u64, Outcome)> {
         self.ends
             .par_iter()
             .enumerate()
-            .filter_map(|(s, _)| self.terminal(s as u64).map(|o| (s as u64, o)))
+            .filter_map(|(s, &end)| match end {
+                end::WIN => Some((s as u64, Outcome::Win)),
+                end::LOSS => Some((s as u64, Outcome::Loss)),
+                _ => None,
+            })
             .collect()
     }
 }

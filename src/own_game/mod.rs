@@ -135,8 +135,8 @@ pub trait Rules: Sync {
     /// densely. With a rank the engine keeps no keys and no hash table: the
     /// positions reached are a bit a rank, found by arithmetic, and the
     /// retrograde pass runs over every rank (those no position has, and
-    /// those the start does not reach, cost their bytes but change no
-    /// answer). It pays when the ranks are few beside the positions — a
+    /// those the start does not reach, cost their bytes, a few a rank, but
+    /// the rules are not asked about them). It pays when the ranks are few beside the positions — a
     /// tight rank with unmoves is the fastest way through the engine.
     /// Fallback (`false`): sorted keys and a hash table of their ranks.
     const RANKED: bool = false;
