@@ -152,6 +152,15 @@ pub trait RankedGame: Sync {
     /// `pred_moves == move_count(pred)`. Terminal states are never yielded.
     fn for_each_unmove(&self, state: u64, visit: impl FnMut(u64, u32));
 
+    /// OPTIONAL. The depth of terminal `state`: 0 (the fallback) when the
+    /// game is over there; more for a state the rules end early (a won
+    /// position whose winning move is played for it, as a lion capture
+    /// that is the mover's only choice). The pass decides such a state at
+    /// the level of its depth, and the certificate checks that depth.
+    fn terminal_depth(&self, _state: u64) -> u32 {
+        0
+    }
+
     /// OPTIONAL. Every terminal state with its outcome, each exactly once, in
     /// any order; drawn ones may be left out (a state never decided is a
     /// draw, and a terminal state is never a predecessor). Fallback: a

@@ -17,15 +17,24 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::numbering::Numbering;
-use super::{canonical, Key, Rules};
+use super::{canonical, Key, Rules, MAX_END_DEPTH};
 use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
 use crate::memory::{huge_capacity, huge_vec, Budget, Bytes};
 use crate::runtime::cache::prefetch;
 use crate::runtime::progress::Progress;
 
-/// How a state ends, one byte a state.
+/// How a state ends, one byte a state: a code in the low 3 bits, and for
+/// a won or lost end the rules' [`Rules::end_depth`] in the 5 above.
 mod end {
+    /// The code of an end byte.
+    pub fn code(end: u8) -> u8 {
+        end & 7
+    }
+    /// The depth of an end byte.
+    pub fn depth(end: u8) -> u32 {
+        u32::from(end >> 3)
+    }
     pub const PLAY: u8 = 0;
     pub const WIN: u8 = 1;
     pub const LOSS: u8 = 2;
@@ -292,7 +301,16 @@ fn children<R: Rules>(
         return Ok(end::NONE);
     };
     if let Some(outcome) = rules.outcome(&position) {
-        return Ok(end_code(outcome));
+        let depth = rules.end_depth(&position);
+        if depth > MAX_END_DEPTH {
+            return Err(Error::InvalidInput(format!(
+                "position {} of {} ends at depth {depth}, more than the {MAX_END_DEPTH} \
+                 an end may have",
+                position.to_hex(),
+                rules.name()
+            )));
+        }
+        return Ok(end_code(outcome) | (depth as u8) << 3);
     }
     scratch.positions.clear();
     rules.moves(&position, &mut scratch.positions);
@@ -485,12 +503,16 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
     }
 
     fn terminal(&self, state: u64) -> Option<Outcome> {
-        match self.ends[state as usize] {
+        match end::code(self.ends[state as usize]) {
             end::WIN => Some(Outcome::Win),
             end::LOSS => Some(Outcome::Loss),
             end::DRAW | end::NONE => Some(Outcome::Draw),
             _ => None,
         }
+    }
+
+    fn terminal_depth(&self, state: u64) -> u32 {
+        end::depth(self.ends[state as usize])
     }
 
     fn move_count(&self, state: u64) -> u32 {
@@ -552,7 +574,7 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
         self.ends
             .par_iter()
             .enumerate()
-            .filter_map(|(s, &end)| match end {
+            .filter_map(|(s, &end)| match end::code(end) {
                 end::WIN => Some((s as u64, Outcome::Win)),
                 end::LOSS => Some((s as u64, Outcome::Loss)),
                 _ => None,

@@ -90,6 +90,16 @@ pub trait Rules: Sync {
     /// `position` (won, lost, or drawn by rule), `None` if play goes on.
     fn outcome(&self, position: &Self::Position) -> Option<Outcome>;
 
+    /// OPTIONAL. At a position [`outcome`](Rules::outcome) ends, its
+    /// depth: the plies to the end under perfect play, at most
+    /// [`MAX_END_DEPTH`]. Rules may end a position a move early: one whose
+    /// mover wins with a move that is then the only sensible one (Dōbutsu
+    /// shōgi's lion capture) may be a win at depth 1, with no position
+    /// after it to store. Fallback: 0, the game is over there.
+    fn end_depth(&self, _position: &Self::Position) -> u32 {
+        0
+    }
+
     /// OPTIONAL. A name for files, messages and the JSON answers.
     /// Fallback: the Rust type's name.
     fn name(&self) -> String {
@@ -176,6 +186,9 @@ pub trait Rules: Sync {
         position.to_hex()
     }
 }
+
+/// Largest depth [`Rules::end_depth`] may give.
+pub const MAX_END_DEPTH: u32 = 31;
 
 /// The canonical form of `position`: the least key among it and its
 /// images under [`Rules::symmetries`]. `images` is scratch space.

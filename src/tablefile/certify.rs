@@ -3,7 +3,8 @@
 //! answered: the checksum guards against damage, not against edits.
 //!
 //! For a retrograde table the local rules of retrograde analysis are a
-//! certificate: a terminal state holds its terminal value at depth 0; a won
+//! certificate: a terminal state holds its terminal value at its terminal
+//! depth (0 unless the game ends it early); a won
 //! state's depth is one more than the smallest depth of its lost children;
 //! a lost state has only won children and its depth is one more than the
 //! largest of theirs; a drawn state has no lost child and some drawn child.
@@ -41,7 +42,7 @@ fn check_state<G: RankedGame>(game: &G, table: &OutcomeTable, s: u64) -> Result<
     let depth = table.depths()[s as usize];
     let bad = |why: &str| Err(format!("state {s} breaks the rules: {why}"));
     if let Some(terminal) = game.terminal(s) {
-        if value != terminal || (value != Outcome::Draw && depth != 0) {
+        if value != terminal || (value != Outcome::Draw && depth != game.terminal_depth(s)) {
             return bad("a terminal state with another value or depth");
         }
         return Ok(());

@@ -1,6 +1,7 @@
 //! Parallel, level-synchronous retrograde analysis.
 //!
-//! Level 0 is every terminal state. The frontier of level `d` (the states
+//! Level 0 is every terminal state (of depth 0: a game may end a state
+//! deeper, [`RankedGame::terminal_depth`], which then joins as a seed). The frontier of level `d` (the states
 //! decided at depth `d`) is split into chunks across rayon workers. A worker
 //! walks the predecessors of each of its frontier states:
 //!
@@ -158,9 +159,12 @@ fn run<G: RankedGame, C: MoveCounter>(
     };
     let mut stats = SolveStats::default();
     progress.stage("levels", states as u64);
-    // the seeds by depth, deepest first, so each level pops its own
-    let mut seeds = solve.claim_seeds(seeds);
-    let mut frontier = vec![solve.seed_terminals()];
+    // terminal states decided deeper than 0 join the seeds; the seeds by
+    // depth, deepest first, so each level pops its own
+    let (level0, mut later) = solve.seed_terminals();
+    later.extend_from_slice(seeds);
+    let mut seeds = solve.claim_seeds(&later);
+    let mut frontier = vec![level0];
     let mut level = 0u32;
     loop {
         let mut seeded = Vec::new();
@@ -207,11 +211,23 @@ impl<G: RankedGame, C: MoveCounter> Solve<'_, G, C> {
         sorted
     }
 
-    /// Level 0: claims every terminal state; returns the won and lost ones.
-    /// Terminal draws are marked as draws and never expanded.
-    fn seed_terminals(&self) -> Vec<u32> {
+    /// Level 0: claims every terminal state of depth 0; returns the won
+    /// and lost ones, and the terminal states of other depths as seeds
+    /// (not claimed yet). Terminal draws are marked as draws and never
+    /// expanded.
+    fn seed_terminals(&self) -> (Vec<u32>, Vec<Seed>) {
         let mut level0 = Vec::new();
+        let mut later = Vec::new();
         for (state, outcome) in self.game.terminal_states() {
+            let depth = self.game.terminal_depth(state);
+            if depth > 0 && outcome != Outcome::Draw {
+                later.push(Seed {
+                    state,
+                    outcome,
+                    depth,
+                });
+                continue;
+            }
             let value = match outcome {
                 Outcome::Win => code::WIN,
                 Outcome::Loss => code::LOSS,
@@ -223,7 +239,7 @@ impl<G: RankedGame, C: MoveCounter> Solve<'_, G, C> {
                 level0.push(state as u32);
             }
         }
-        level0
+        (level0, later)
     }
 
     /// Decides the states of level `depth` from the frontier of level

@@ -17,7 +17,8 @@ use retrograde::host::{Budget, Silent};
 use retrograde::language::Outcome;
 use retrograde::language::OutcomeTable;
 use retrograde::own::{
-    canonical, check_contract, solve, solve_spilling, solve_whole, PlyCount, Rules, Solution,
+    canonical, check_contract, load, save, solve, solve_spilling, solve_whole, PlyCount, Rules,
+    Solution,
 };
 
 /// A value and depth as the reference labels it (`None`: a draw).
@@ -40,11 +41,24 @@ fn reference<R: Rules<Position = u32>>(rules: &R) -> BTreeMap<u32, Label> {
         }
         children.insert(p, kids);
     }
+    // an end of depth d > 0 is labelled at the end of round d, so that
+    // its parents see it in round d + 1 (as a child decided at depth d)
+    let deep_ends: Vec<(u32, Outcome, u32)> = seen
+        .iter()
+        .filter_map(|&p| match rules.outcome(&p) {
+            Some(value) if value != Outcome::Draw && rules.end_depth(&p) > 0 => {
+                Some((p, value, rules.end_depth(&p)))
+            }
+            _ => None,
+        })
+        .collect();
+    let deepest_end = deep_ends.iter().map(|&(_, _, d)| d).max().unwrap_or(0);
     let mut labels: BTreeMap<u32, Label> = seen
         .iter()
         .map(|&p| {
             let label = match rules.outcome(&p) {
                 Some(Outcome::Draw) => None,
+                Some(_) if rules.end_depth(&p) > 0 => None,
                 Some(value) => Some((value, 0)),
                 None if children[&p].is_empty() => Some((Outcome::Loss, 0)),
                 None => None,
@@ -66,7 +80,12 @@ fn reference<R: Rules<Position = u32>>(rules: &R) -> BTreeMap<u32, Label> {
                 *label = Some((Outcome::Loss, round));
             }
         }
-        if labels == before {
+        for &(p, value, depth) in &deep_ends {
+            if depth == round {
+                labels.insert(p, Some((value, depth)));
+            }
+        }
+        if labels == before && round >= deepest_end {
             break;
         }
     }
@@ -81,6 +100,8 @@ fn reference<R: Rules<Position = u32>>(rules: &R) -> BTreeMap<u32, Label> {
 struct RandomGame {
     moves: Vec<Vec<u32>>,
     ends: Vec<Option<Outcome>>,
+    /// Each node's [`Rules::end_depth`] (0 but in [`RandomGame::deepen`]).
+    end_depths: Vec<u32>,
     symmetric: bool,
     parents: Vec<Vec<u32>>,
 }
@@ -148,12 +169,27 @@ impl RandomGame {
                 parents[k as usize].push(p as u32);
             }
         }
+        let end_depths = vec![0; ends.len()];
         Self {
             moves,
             ends,
+            end_depths,
             symmetric,
             parents,
         }
+    }
+
+    /// The same game with each won or lost end (both sides of a class
+    /// alike) at a depth from 0 to 3, drawn from `rng`.
+    fn deepen(mut self, rng: &mut Rng) -> Self {
+        for c in 0..self.ends.len() / 2 {
+            let depth = rng.below(4) as u32;
+            if matches!(self.ends[2 * c], Some(Outcome::Win | Outcome::Loss)) {
+                self.end_depths[2 * c] = depth;
+                self.end_depths[2 * c + 1] = depth;
+            }
+        }
+        self
     }
 }
 
@@ -167,6 +203,9 @@ impl Rules for RandomGame {
     }
     fn outcome(&self, p: &u32) -> Option<Outcome> {
         self.ends[*p as usize]
+    }
+    fn end_depth(&self, p: &u32) -> u32 {
+        self.end_depths[*p as usize]
     }
     fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
         if self.symmetric {
@@ -189,6 +228,9 @@ impl Rules for WithUnmoves {
     }
     fn outcome(&self, p: &u32) -> Option<Outcome> {
         self.0.outcome(p)
+    }
+    fn end_depth(&self, p: &u32) -> u32 {
+        self.0.end_depth(p)
     }
     fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
         self.0.symmetries(p, images)
@@ -218,6 +260,9 @@ impl<G: Rules<Position = u32>> Rules for InTiers<G> {
     }
     fn outcome(&self, p: &u32) -> Option<Outcome> {
         self.game.outcome(p)
+    }
+    fn end_depth(&self, p: &u32) -> u32 {
+        self.game.end_depth(p)
     }
     fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
         self.game.symmetries(p, images)
@@ -271,6 +316,9 @@ impl<G: Rules<Position = u32>> Rules for Ranked<G> {
     }
     fn outcome(&self, p: &u32) -> Option<Outcome> {
         self.game.outcome(p)
+    }
+    fn end_depth(&self, p: &u32) -> u32 {
+        self.game.end_depth(p)
     }
     fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
         self.game.symmetries(p, images)
@@ -341,6 +389,46 @@ fn matches_the_reference_on_random_games_numbered_by_rank() {
             compare(&game, &format!("game {i} by rank with unmoves"));
         }
     }
+}
+
+#[test]
+fn matches_the_reference_on_random_games_whose_ends_have_depths() {
+    let mut rng = Rng::new(897);
+    let spill = std::env::temp_dir().join(format!("retrograde-deep-ends-{}", std::process::id()));
+    std::fs::create_dir_all(&spill).unwrap();
+    for i in 0..300 {
+        let symmetric = i % 3 == 1;
+        match i % 4 {
+            0 => {
+                let game = RandomGame::new(&mut rng, symmetric).deepen(&mut rng);
+                compare(&game, &format!("game {i} with deep ends"));
+                // the certificate of a saved table checks the ends' depths
+                let file = spill.join("deep.rgt");
+                save(&file, &game, &solve(&game).unwrap()).unwrap();
+                load(&file, &game, &Budget::unlimited(), &Silent).unwrap();
+                std::fs::remove_file(&file).unwrap();
+            }
+            1 => {
+                let game = WithUnmoves(RandomGame::new(&mut rng, symmetric).deepen(&mut rng));
+                compare(&game, &format!("game {i} with deep ends and unmoves"));
+            }
+            2 => {
+                let game = RandomGame::new(&mut rng, symmetric).deepen(&mut rng);
+                let nodes = game.moves.len();
+                let game = Ranked::new(WithUnmoves(game), nodes, &mut rng);
+                compare(&game, &format!("game {i} with deep ends by rank"));
+            }
+            _ => {
+                let block = 1 + rng.below(6) as u32;
+                let classes = 2 + rng.below(40) as usize;
+                let game = RandomGame::in_tiers(&mut rng, symmetric, classes, block as usize)
+                    .deepen(&mut rng);
+                let game = InTiers { game, block };
+                compare_tiers(&game, &format!("game {i} with deep ends in tiers"), &spill);
+            }
+        }
+    }
+    std::fs::remove_dir(&spill).unwrap();
 }
 
 #[test]
@@ -424,6 +512,9 @@ impl Rules for FlakyTier {
     }
     fn outcome(&self, p: &u32) -> Option<Outcome> {
         self.game.outcome(p)
+    }
+    fn end_depth(&self, p: &u32) -> u32 {
+        self.game.end_depth(p)
     }
     fn tier(&self, p: &u32) -> u32 {
         let call = self
