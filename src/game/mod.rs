@@ -152,6 +152,13 @@ pub trait RankedGame: Sync {
     /// `pred_moves == move_count(pred)`. Terminal states are never yielded.
     fn for_each_unmove(&self, state: u64, visit: impl FnMut(u64, u32));
 
+    /// OPTIONAL. How many states the pass can decide at most (its
+    /// frontiers hold only those): fewer than the states for a game whose
+    /// states include ranks no position has. Fallback: every state.
+    fn decidable_states(&self) -> u64 {
+        self.state_count()
+    }
+
     /// OPTIONAL. The depth of terminal `state`: 0 (the fallback) when the
     /// game is over there; more for a state the rules end early (a won
     /// position whose winning move is played for it, as a lion capture

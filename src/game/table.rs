@@ -211,9 +211,21 @@ pub(crate) fn counter_bytes(max_moves: u32) -> u64 {
 /// a state, and the workers' growing buffers may hold up to twice what they
 /// use — measured on a complete 2,000-node graph, where 4 bytes fell short).
 pub fn retrograde_bytes(states: u64, max_moves: u32) -> Bytes {
-    let per_state = 4 + counter_bytes(max_moves) + 8;
+    retrograde_bytes_deciding(states, max_moves, states)
+}
+
+/// [`retrograde_bytes`] for a solve that decides at most `decided` of its
+/// states (the frontiers hold only those): a game numbered by a loose rank
+/// has many more states than positions.
+pub fn retrograde_bytes_deciding(states: u64, max_moves: u32, decided: u64) -> Bytes {
+    let per_state = 4 + counter_bytes(max_moves);
     let values = states.div_ceil(32) * 8;
-    Bytes(states.saturating_mul(per_state).saturating_add(values))
+    Bytes(
+        states
+            .saturating_mul(per_state)
+            .saturating_add(decided.saturating_mul(8))
+            .saturating_add(values),
+    )
 }
 
 #[cfg(test)]

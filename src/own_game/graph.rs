@@ -511,6 +511,12 @@ impl<R: Rules> RankedGame for OwnGraph<'_, R> {
         }
     }
 
+    /// The positions reached (with keys every state, a tier's children
+    /// above too; with ranks the reached ones).
+    fn decidable_states(&self) -> u64 {
+        self.index.positions()
+    }
+
     fn terminal_depth(&self, state: u64) -> u32 {
         end::depth(self.ends[state as usize])
     }

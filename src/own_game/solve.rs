@@ -12,7 +12,7 @@ use super::numbering::Numbering;
 use super::tiers::{solve_tiered, TierCount};
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
-use crate::game::table::{retrograde_bytes, Counts, OutcomeTable};
+use crate::game::table::{retrograde_bytes, retrograde_bytes_deciding, Counts, OutcomeTable};
 use crate::game::Outcome;
 use crate::memory::{Budget, Bytes};
 use crate::position::answer::{keeps, MoveAnswer};
@@ -85,6 +85,11 @@ pub fn solve_whole<R: Rules>(
 ) -> Result<Solution<R::Position>> {
     // what a state costs past the enumeration: the graph and the pass
     let graph_and_pass = BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
+    // what a rank costs: its end and moves (and with a reverse graph its
+    // row's offset), its value, depth and counter; the frontiers hold
+    // only positions reached, counted once they are known
+    let per_rank = if R::UNMOVES { 3 } else { BYTES_PER_STATE }
+        + retrograde_bytes_deciding(1, u32::from(u16::MAX), 0).0;
     let too_many = |states: u64| {
         (states >= MAX_POSITIONS).then_some(Error::TooManyStates {
             states,
@@ -98,7 +103,7 @@ pub fn solve_whole<R: Rules>(
         }
         budget.check(
             &format!("solving {} ({ranks} ranks)", rules.name()),
-            Bytes(ranks.saturating_mul(graph_and_pass)),
+            Bytes(ranks.saturating_mul(per_rank)),
         )?;
         let (reached, plies) = reach_ranks(rules, budget, progress)?;
         (Numbering::Ranks(reached), plies)

@@ -33,7 +33,9 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::game::table::{code, counter_bytes, retrograde_bytes, OutcomeTable};
+use crate::game::table::{code, counter_bytes, retrograde_bytes_deciding, OutcomeTable};
+#[cfg(test)]
+use crate::game::table::retrograde_bytes;
 use crate::game::{Outcome, RankedGame};
 use crate::memory::{Budget, Bytes};
 use crate::runtime::progress::{Progress, Silent};
@@ -119,7 +121,7 @@ pub fn solve_seeded<G: RankedGame>(
 ) -> Result<(OutcomeTable, SolveStats)> {
     let states = game.state_count();
     let max_moves = game.max_move_count();
-    let needed = retrograde_bytes(states, max_moves)
+    let needed = retrograde_bytes_deciding(states, max_moves, game.decidable_states())
         .0
         .saturating_add(game.structure_bytes())
         .saturating_add(held.0);
