@@ -85,11 +85,15 @@ pub fn solve_whole<R: Rules>(
 ) -> Result<Solution<R::Position>> {
     // what a state costs past the enumeration: the graph and the pass
     let graph_and_pass = BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
-    // what a rank costs: its end and moves (and with a reverse graph its
-    // row's offset), its value, depth and counter; the frontiers hold
-    // only positions reached, counted once they are known
-    let per_rank = if R::UNMOVES { 3 } else { BYTES_PER_STATE }
-        + retrograde_bytes_deciding(1, u32::from(u16::MAX), 0).0;
+    // what the ranks cost: each its end and moves (and with a reverse
+    // graph its row's offset), its value, depth and counter; the frontiers
+    // hold only positions reached, counted once they are known
+    let ranks_bytes = |ranks: u64| {
+        let graph = if R::UNMOVES { 3 } else { BYTES_PER_STATE };
+        ranks
+            .saturating_mul(graph)
+            .saturating_add(retrograde_bytes_deciding(ranks, u32::from(u16::MAX), 0).0)
+    };
     let too_many = |states: u64| {
         (states >= MAX_POSITIONS).then_some(Error::TooManyStates {
             states,
@@ -103,7 +107,7 @@ pub fn solve_whole<R: Rules>(
         }
         budget.check(
             &format!("solving {} ({ranks} ranks)", rules.name()),
-            Bytes(ranks.saturating_mul(per_rank)),
+            Bytes(ranks_bytes(ranks)),
         )?;
         let (reached, plies) = reach_ranks(rules, budget, progress)?;
         (Numbering::Ranks(reached), plies)
