@@ -357,7 +357,10 @@ pub struct PublishedFigures {
 impl PublishedFigures {
     /// Sorts every position of `solution` (of `rules`, [`Dobutsu`] or
     /// [`ByRank`]) as the published count does.
-    pub fn of<R: Rules<Position = u64>>(solution: &retrograde::own::Solution<u64>, rules: &R) -> Self {
+    pub fn of<R: Rules<Position = u64>>(
+        solution: &retrograde::own::Solution<u64>,
+        rules: &R,
+    ) -> Self {
         let mut figures = PublishedFigures::default();
         for (state, key) in solution.reached(rules) {
             match published_kind(key) {
@@ -918,7 +921,9 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     if args.rank && (args.out.is_some() || args.table.is_some() || args.moves.is_some()) {
-        return Err(format!("--rank solves and prints the figures, alone; {USAGE}"));
+        return Err(format!(
+            "--rank solves and prints the figures, alone; {USAGE}"
+        ));
     }
     if args.out.is_some() && args.table.is_some() {
         return Err(format!(

@@ -33,9 +33,9 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::game::table::{code, counter_bytes, retrograde_bytes_deciding, OutcomeTable};
 #[cfg(test)]
 use crate::game::table::retrograde_bytes;
+use crate::game::table::{code, counter_bytes, retrograde_bytes_deciding, OutcomeTable};
 use crate::game::{Outcome, RankedGame};
 use crate::memory::{Budget, Bytes};
 use crate::runtime::progress::{Progress, Silent};
