@@ -92,7 +92,7 @@ pub trait Rules: Sync {
 
     /// OPTIONAL. At a position [`outcome`](Rules::outcome) ends, its
     /// depth: the plies to the end under perfect play, at most
-    /// [`MAX_END_DEPTH`]. Rules may end a position a move early: one whose
+    /// `MAX_END_DEPTH` (31). Rules may end a position a move early: one whose
     /// mover wins with a move that is then the only sensible one (Dōbutsu
     /// shōgi's lion capture) may be a win at depth 1, with no position
     /// after it to store. Fallback: 0, the game is over there.
@@ -126,7 +126,7 @@ pub trait Rules: Sync {
 
     /// OPTIONAL, with [`tier`](Rules::tier): whether the rules give a
     /// monotone tier. With one the engine solves tier by tier
-    /// ([`tiers`]): it enumerates the tiers from the start's up, solves them
+    /// (the module `tiers`): it enumerates the tiers from the start's up, solves them
     /// from the highest down, and keeps each finished tier on disk, so the
     /// solve holds one tier's graph at a time instead of the whole game's.
     /// Fallback (`false`): one tier, the whole game in memory at once.

@@ -62,7 +62,7 @@ pub fn solve_within<R: Rules>(
 
 /// [`solve_within`], a tiered game's finished tiers spilled to `spill` (a
 /// directory): rules with [`Rules::TIERED`] and not [`Rules::RANKED`] are
-/// solved tier by tier ([`tiers`](super::tiers)), others whole. The
+/// solved tier by tier (the module `tiers`), others whole. The
 /// solution is the same either way.
 pub fn solve_spilling<R: Rules>(
     rules: &R,

@@ -84,7 +84,7 @@ pub enum MoveDetail {
 /// The value of one legal move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveAnswer {
-    /// The move in the notation of [`super`].
+    /// The move in the game's notation (see the `position` module).
     #[serde(rename = "move")]
     pub notation: String,
     /// What the move gets the player who makes it; `None` where a source

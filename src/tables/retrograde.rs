@@ -66,7 +66,7 @@ pub fn solve<G: RankedGame>(game: &G) -> Result<OutcomeTable> {
 }
 
 /// Solves every state of `game` on the current rayon pool, after checking
-/// that the estimate of [`retrograde_bytes`] fits `budget`.
+/// that the estimate of [`retrograde_bytes`](crate::game::table::retrograde_bytes) fits `budget`.
 pub fn solve_within<G: RankedGame>(
     game: &G,
     budget: &Budget,
