@@ -732,16 +732,16 @@ impl Rules for ByRank {
                     before.squares[from] = mover;
                     before.squares[to] = 0;
                     parents.push(before.pack() & !GOTE);
-                    for kind in 0..3 {
+                    for (kind, piece_kind) in HAND_KINDS.iter().enumerate() {
                         if before.hands[0][kind] == 0 {
                             continue;
                         }
                         let mut took = before;
                         took.hands[0][kind] -= 1;
-                        let pieces: &[u8] = if HAND_KINDS[kind] == CHICK {
+                        let pieces: &[u8] = if *piece_kind == CHICK {
                             &[CHICK, HEN]
                         } else {
-                            std::slice::from_ref(&HAND_KINDS[kind])
+                            std::slice::from_ref(piece_kind)
                         };
                         for &taken in pieces {
                             took.squares[to] = OPPONENT | taken;
@@ -790,8 +790,8 @@ impl Rules for ByRank {
         within = within * self.choose[10 - on[0]][on[1]] + self.colex(elephants);
         within = within * self.choose[10 - on[0] - on[1]][on[2]] + self.colex(chicks_free);
         within = (within << pieces | owners) << chicks | hens;
-        for kind in 0..3 {
-            within = within * (3 - on[kind] as u64) + u64::from(board.hands[0][kind]);
+        for (&on_board, &in_hand) in on.iter().zip(&board.hands[0]) {
+            within = within * (3 - on_board as u64) + u64::from(in_hand);
         }
         placement * self.per_lions + offset + within
     }
