@@ -71,7 +71,15 @@ pub fn solve_spilling<R: Rules>(
     progress: &dyn Progress,
 ) -> Result<Solution<R::Position>> {
     if R::TIERED && !R::RANKED {
-        solve_tiered(rules, spill, budget, progress)
+        let tiered = solve_tiered(rules, spill, budget, progress)?;
+        Ok(Solution {
+            name: rules.name(),
+            index: tiered.index,
+            table: tiered.table,
+            plies: tiered.plies,
+            moves: tiered.moves,
+            tiers: tiered.tiers,
+        })
     } else {
         solve_whole(rules, budget, progress)
     }

@@ -20,8 +20,8 @@
 //! 3. **Merged.** The tiers' keys and values are merged into one sorted
 //!    table. The counts by ply are the tiers' added up: a tier's roots
 //!    join its breadth-first walk at the ply the start reaches them, so
-//!    each position is counted at its least ply. The [`Solution`] is the
-//!    one the whole game solved at once would give, bit for bit (the
+//!    each position is counted at its least ply. The result is the
+//!    solution the whole game solved at once would give, bit for bit (the
 //!    tests check it), so files, answers and the certificate do not know
 //!    it was solved by tiers.
 //!
@@ -43,7 +43,6 @@ use super::enumerate::{enumerate_tier, PlyCount};
 use super::graph::{OwnGraph, BYTES_PER_STATE};
 use super::index::{KeyIndex, MAX_POSITIONS};
 use super::numbering::Numbering;
-use super::solve::Solution;
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::table::{code, retrograde_bytes, OutcomeTable};
@@ -65,15 +64,30 @@ pub struct TierCount {
     pub moves: u64,
 }
 
+/// A game solved tier by tier: what the whole solve's `Solution` holds,
+/// and the tiers' counts.
+pub struct Tiered<P> {
+    /// The positions, sorted.
+    pub index: Numbering<P>,
+    /// Their values and depths.
+    pub table: OutcomeTable,
+    /// The positions by the ply at which they are first reached.
+    pub plies: Vec<PlyCount>,
+    /// Distinct moves of the positions in play.
+    pub moves: u64,
+    /// The positions by tier.
+    pub tiers: Vec<TierCount>,
+}
+
 /// Solves `rules` tier by tier, its spill files in `spill` (a directory;
-/// the files are removed before this returns). The result equals the
-/// whole game's solve; [`Solution::tiers`] counts the tiers.
+/// the files are gone when this returns). The result equals the whole
+/// game's solve.
 pub fn solve_tiered<R: Rules>(
     rules: &R,
     spill: &Path,
     budget: &Budget,
     progress: &dyn Progress,
-) -> Result<Solution<R::Position>> {
+) -> Result<Tiered<R::Position>> {
     if !spill.is_dir() {
         return Err(Error::InvalidInput(format!(
             "{}: not a directory, so the finished tiers of {} cannot be kept there",
@@ -90,8 +104,7 @@ pub fn solve_tiered<R: Rules>(
         moves += tier.count.moves;
     }
     let (index, table) = merge(&tiers, budget)?;
-    Ok(Solution {
-        name: rules.name(),
+    Ok(Tiered {
         index,
         table,
         plies,
