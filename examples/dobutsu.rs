@@ -65,7 +65,7 @@
 use std::sync::OnceLock;
 
 use retrograde::language::Outcome;
-use retrograde::own::Rules;
+use retrograde::own::{among_free, from_free, Colex, Rules};
 
 /// Piece kinds (the mover's; the opponent's are `OPPONENT | kind`).
 const LION: u8 = 1;
@@ -532,8 +532,8 @@ impl Rules for Dobutsu {
 /// mirror images the engine skips).
 pub struct ByRank {
     rules: &'static Dobutsu,
-    /// `choose[n][k]` for n ≤ 12.
-    choose: [[u64; 13]; 13],
+    /// Binomial coefficients up to 10, and colex ranks.
+    colex: Colex,
     /// For each group `9 · b_giraffes + 3 · b_elephants + b_chicks`: its
     /// first rank within a lion placement and its number of ranks.
     groups: [(u64, u64); 27],
@@ -562,21 +562,15 @@ impl Default for ByRank {
 impl ByRank {
     /// The rules with their rank's tables.
     pub fn new() -> Self {
-        let mut choose = [[0u64; 13]; 13];
-        for n in 0..13 {
-            choose[n][0] = 1;
-            for k in 1..=n {
-                choose[n][k] = choose[n - 1][k - 1] + choose[n - 1][k];
-            }
-        }
+        let colex = Colex::new(10);
         let mut groups = [(0u64, 0u64); 27];
         let mut offset = 0;
         for (g, group) in groups.iter_mut().enumerate() {
             let on = [g / 9, g / 3 % 3, g % 3];
             let n = on.iter().sum::<usize>();
-            let size = choose[10][on[0]]
-                * choose[10 - on[0]][on[1]]
-                * choose[10 - on[0] - on[1]][on[2]]
+            let size = colex.choose(10, on[0])
+                * colex.choose(10 - on[0], on[1])
+                * colex.choose(10 - on[0] - on[1], on[2])
                 * (1 << n)
                 * (1 << on[2])
                 * on.iter().map(|&b| 3 - b as u64).product::<u64>();
@@ -585,62 +579,11 @@ impl ByRank {
         }
         Self {
             rules: Dobutsu::rules(),
-            choose,
+            colex,
             groups,
             per_lions: offset,
         }
     }
-
-    /// The colex rank of the set bits of `set`.
-    fn colex(&self, mut set: u32) -> u64 {
-        let (mut rank, mut i) = (0, 1);
-        while set != 0 {
-            rank += self.choose[set.trailing_zeros() as usize][i];
-            set &= set - 1;
-            i += 1;
-        }
-        rank
-    }
-
-    /// The set of `k` of `n` places whose colex rank is `rank`.
-    fn uncolex(&self, mut rank: u64, k: usize, n: usize) -> u32 {
-        let (mut set, mut place) = (0, n);
-        for i in (1..=k).rev() {
-            place -= 1;
-            while self.choose[place][i] > rank {
-                place -= 1;
-            }
-            rank -= self.choose[place][i];
-            set |= 1 << place;
-        }
-        set
-    }
-}
-
-/// The places of `set` renumbered among those `taken` leaves: each moves
-/// down by the taken places below it.
-fn among_free(set: u32, taken: u32) -> u32 {
-    let (mut out, mut rest) = (0, set);
-    while rest != 0 {
-        let c = rest.trailing_zeros();
-        out |= 1 << (c - (taken & ((1 << c) - 1)).count_ones());
-        rest &= rest - 1;
-    }
-    out
-}
-
-/// [`among_free`] undone: the `i`-th place left free by `taken` for each
-/// place `i` of `set`.
-fn from_free(set: u32, taken: u32) -> u32 {
-    let (mut out, mut place, mut rest) = (0, 0, set);
-    while rest != 0 {
-        if taken >> place & 1 == 0 {
-            out |= (rest & 1) << place;
-            rest >>= 1;
-        }
-        place += 1;
-    }
-    out
 }
 
 impl ByRank {
@@ -766,7 +709,7 @@ impl Rules for ByRank {
         };
         let placement = (mine * 11 + theirs - usize::from(theirs > mine)) as u64;
         let free = Self::free_squares([mine, theirs]);
-        let (mut sets, mut owners, mut hens) = ([0u32; 3], 0u64, 0u64);
+        let (mut sets, mut owners, mut hens) = ([0u64; 3], 0u64, 0u64);
         let (mut pieces, mut chicks) = (0, 0);
         for (i, &square) in free.iter().enumerate() {
             let piece = board.squares[square];
@@ -786,9 +729,10 @@ impl Rules for ByRank {
         let (offset, _) = self.groups[9 * on[0] + 3 * on[1] + on[2]];
         let elephants = among_free(sets[1], sets[0]);
         let chicks_free = among_free(sets[2], sets[0] | sets[1]);
-        let mut within = self.colex(sets[0]);
-        within = within * self.choose[10 - on[0]][on[1]] + self.colex(elephants);
-        within = within * self.choose[10 - on[0] - on[1]][on[2]] + self.colex(chicks_free);
+        let colex = &self.colex;
+        let mut within = colex.rank(sets[0]);
+        within = within * colex.choose(10 - on[0], on[1]) + colex.rank(elephants);
+        within = within * colex.choose(10 - on[0] - on[1], on[2]) + colex.rank(chicks_free);
         within = (within << pieces | owners) << chicks | hens;
         for (&on_board, &in_hand) in on.iter().zip(&board.hands[0]) {
             within = within * (3 - on_board as u64) + u64::from(in_hand);
@@ -822,12 +766,13 @@ impl Rules for ByRank {
         within >>= on[2];
         let owners = within & ((1 << pieces) - 1);
         within >>= pieces;
-        let chick_ways = self.choose[10 - on[0] - on[1]][on[2]];
-        let elephant_ways = self.choose[10 - on[0]][on[1]];
-        let chicks_free = self.uncolex(within % chick_ways, on[2], 10 - on[0] - on[1]);
+        let colex = &self.colex;
+        let chick_ways = colex.choose(10 - on[0] - on[1], on[2]);
+        let elephant_ways = colex.choose(10 - on[0], on[1]);
+        let chicks_free = colex.unrank(within % chick_ways, on[2], 10 - on[0] - on[1]);
         within /= chick_ways;
-        let elephants = self.uncolex(within % elephant_ways, on[1], 10 - on[0]);
-        let giraffes = self.uncolex(within / elephant_ways, on[0], 10);
+        let elephants = colex.unrank(within % elephant_ways, on[1], 10 - on[0]);
+        let giraffes = colex.unrank(within / elephant_ways, on[0], 10);
         let elephants = from_free(elephants, giraffes);
         let chicks = from_free(chicks_free, giraffes | elephants);
         let mut squares = [0u8; 12];

@@ -21,7 +21,7 @@ use retrograde::engines::layered::solve_mnk;
 use retrograde::games::mnk::Mnk;
 use retrograde::host::{Budget, Silent};
 use retrograde::language::Outcome;
-use retrograde::own::{solve_within, Rules};
+use retrograde::own::{among_free, solve_within, Colex, Rules};
 use retrograde::BoardSize;
 
 /// Cells on a side.
@@ -170,8 +170,8 @@ impl Rules for FourByFour {
 /// — 10,165,779 ranks for the 6,036,001 positions reached.
 struct ByRank {
     rules: FourByFour,
-    /// `choose[n][k]`: binomial coefficients up to 16.
-    choose: [[u64; 17]; 17],
+    /// Binomial coefficients up to 16, and colex ranks.
+    colex: Colex,
     /// The first rank of each layer of stones, and one past the last.
     layer: [u64; 18],
 }
@@ -180,50 +180,17 @@ const CELLS: usize = (SIDE * SIDE) as usize;
 
 impl ByRank {
     fn new(rules: FourByFour) -> Self {
-        let mut choose = [[0u64; 17]; 17];
-        for n in 0..=CELLS {
-            choose[n][0] = 1;
-            for k in 1..=n {
-                choose[n][k] = choose[n - 1][k - 1] + choose[n - 1][k];
-            }
-        }
+        let colex = Colex::new(CELLS);
         let mut layer = [0u64; 18];
         for n in 0..=CELLS {
             let (x, o) = (n.div_ceil(2), n / 2);
-            layer[n + 1] = layer[n] + choose[CELLS][x] * choose[CELLS - x][o];
+            layer[n + 1] = layer[n] + colex.choose(CELLS, x) * colex.choose(CELLS - x, o);
         }
         Self {
             rules,
-            choose,
+            colex,
             layer,
         }
-    }
-
-    /// The colex rank of the set bits of `set` (cells numbered `0..n`).
-    fn colex(&self, mut set: u32) -> u64 {
-        let mut rank = 0;
-        let mut i = 1;
-        while set != 0 {
-            rank += self.choose[set.trailing_zeros() as usize][i];
-            set &= set - 1;
-            i += 1;
-        }
-        rank
-    }
-
-    /// The set of `k` cells among `n` whose colex rank is `rank`.
-    fn uncolex(&self, mut rank: u64, k: usize, n: usize) -> u32 {
-        let mut set = 0;
-        let mut cell = n;
-        for i in (1..=k).rev() {
-            cell -= 1;
-            while self.choose[cell][i] > rank {
-                cell -= 1;
-            }
-            rank -= self.choose[cell][i];
-            set |= 1 << cell;
-        }
-        set
     }
 }
 
@@ -279,34 +246,26 @@ impl Rules for ByRank {
     fn rank(&self, board: &u32) -> u64 {
         let (xs, os) = (cells_of(*board, 1), cells_of(*board, 2));
         let n = (xs.count_ones() + os.count_ones()) as usize;
-        // O's cells renumbered among those X left empty: each O cell
-        // moves down by the X stones below it
-        let mut o_among_free = 0;
-        let mut rest = os;
-        while rest != 0 {
-            let c = rest.trailing_zeros();
-            o_among_free |= 1 << (c - (xs & ((1 << c) - 1)).count_ones());
-            rest &= rest - 1;
-        }
-        let o_count = n / 2;
+        // O's cells renumbered among those X left empty
+        let o_among_free = among_free(u64::from(os), u64::from(xs));
         self.layer[n]
-            + self.colex(xs) * self.choose[CELLS - n.div_ceil(2)][o_count]
-            + self.colex(o_among_free)
+            + self.colex.rank(u64::from(xs)) * self.colex.choose(CELLS - n.div_ceil(2), n / 2)
+            + self.colex.rank(o_among_free)
     }
     fn unrank(&self, rank: u64) -> Option<u32> {
         let n = (0..=CELLS).find(|&n| rank < self.layer[n + 1])?;
         let (x, o) = (n.div_ceil(2), n / 2);
         let within = rank - self.layer[n];
-        let per_x = self.choose[CELLS - x][o];
-        let xs = self.uncolex(within / per_x, x, CELLS);
-        let o_among_free = self.uncolex(within % per_x, o, CELLS - x);
-        let mut board = 0;
+        let per_x = self.colex.choose(CELLS - x, o);
+        let xs = self.colex.unrank(within / per_x, x, CELLS);
+        let o_among_free = self.colex.unrank(within % per_x, o, CELLS - x);
+        let mut board = 0u32;
         let mut free = 0;
         for c in 0..CELLS {
             if xs >> c & 1 == 1 {
                 board |= 1 << (2 * c);
             } else {
-                board |= (o_among_free >> free & 1) << (2 * c + 1);
+                board |= ((o_among_free >> free & 1) as u32) << (2 * c + 1);
                 free += 1;
             }
         }

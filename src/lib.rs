@@ -263,6 +263,7 @@ pub mod own {
     //! assert_eq!(solution.lookup(&Take3(10), 10), Some((Outcome::Win, Some(5))));
     //! ```
 
+    pub use crate::own_game::colex::{among_free, from_free, Colex};
     pub use crate::own_game::contract::{
         check as check_contract, check_from as check_contract_from, ContractReport,
     };

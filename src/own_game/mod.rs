@@ -29,6 +29,7 @@
 //! positions by the ply at which they are first reached.
 
 pub mod certify;
+pub mod colex;
 pub mod contract;
 pub mod enumerate;
 pub mod explicit;

@@ -240,6 +240,30 @@ impl Rules for WithUnmoves {
     }
 }
 
+/// The methods of a wrapper of a game (its field `game`) that pass to it.
+macro_rules! rules_of_the_wrapped_game {
+    () => {
+        fn start(&self) -> u32 {
+            self.game.start()
+        }
+        fn moves(&self, p: &u32, children: &mut Vec<u32>) {
+            self.game.moves(p, children)
+        }
+        fn outcome(&self, p: &u32) -> Option<Outcome> {
+            self.game.outcome(p)
+        }
+        fn end_depth(&self, p: &u32) -> u32 {
+            self.game.end_depth(p)
+        }
+        fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
+            self.game.symmetries(p, images)
+        }
+        fn unmoves(&self, p: &u32, parents: &mut Vec<u32>) {
+            self.game.unmoves(p, parents)
+        }
+    };
+}
+
 /// The same game solved tier by tier: node `x` is in tier
 /// `5 · ((x / 2) / block) + 3` (a game of [`RandomGame::in_tiers`] with
 /// that block): the start's tier is not 0, and the tiers have gaps.
@@ -252,24 +276,7 @@ impl<G: Rules<Position = u32>> Rules for InTiers<G> {
     type Position = u32;
     const UNMOVES: bool = G::UNMOVES;
     const TIERED: bool = true;
-    fn start(&self) -> u32 {
-        self.game.start()
-    }
-    fn moves(&self, p: &u32, children: &mut Vec<u32>) {
-        self.game.moves(p, children)
-    }
-    fn outcome(&self, p: &u32) -> Option<Outcome> {
-        self.game.outcome(p)
-    }
-    fn end_depth(&self, p: &u32) -> u32 {
-        self.game.end_depth(p)
-    }
-    fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
-        self.game.symmetries(p, images)
-    }
-    fn unmoves(&self, p: &u32, parents: &mut Vec<u32>) {
-        self.game.unmoves(p, parents)
-    }
+    rules_of_the_wrapped_game!();
     fn tier(&self, p: &u32) -> u32 {
         5 * (p / 2 / self.block) + 3
     }
@@ -308,24 +315,7 @@ impl<G: Rules<Position = u32>> Rules for Ranked<G> {
     type Position = u32;
     const UNMOVES: bool = G::UNMOVES;
     const RANKED: bool = true;
-    fn start(&self) -> u32 {
-        self.game.start()
-    }
-    fn moves(&self, p: &u32, children: &mut Vec<u32>) {
-        self.game.moves(p, children)
-    }
-    fn outcome(&self, p: &u32) -> Option<Outcome> {
-        self.game.outcome(p)
-    }
-    fn end_depth(&self, p: &u32) -> u32 {
-        self.game.end_depth(p)
-    }
-    fn symmetries(&self, p: &u32, images: &mut Vec<u32>) {
-        self.game.symmetries(p, images)
-    }
-    fn unmoves(&self, p: &u32, parents: &mut Vec<u32>) {
-        self.game.unmoves(p, parents)
-    }
+    rules_of_the_wrapped_game!();
     fn ranks(&self) -> u64 {
         self.node_of.len() as u64
     }
