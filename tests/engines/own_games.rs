@@ -494,18 +494,7 @@ struct FlakyTier {
 impl Rules for FlakyTier {
     type Position = u32;
     const TIERED: bool = true;
-    fn start(&self) -> u32 {
-        self.game.start()
-    }
-    fn moves(&self, p: &u32, children: &mut Vec<u32>) {
-        self.game.moves(p, children)
-    }
-    fn outcome(&self, p: &u32) -> Option<Outcome> {
-        self.game.outcome(p)
-    }
-    fn end_depth(&self, p: &u32) -> u32 {
-        self.game.end_depth(p)
-    }
+    rules_of_the_wrapped_game!();
     fn tier(&self, p: &u32) -> u32 {
         let call = self
             .calls
