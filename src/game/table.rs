@@ -33,6 +33,15 @@ pub(crate) mod code {
     pub const LOSS: u64 = 0b10;
     /// Neither side can force a win.
     pub const DRAW: u64 = 0b11;
+
+    /// The code of `outcome`.
+    pub fn of(outcome: crate::game::Outcome) -> u64 {
+        match outcome {
+            crate::game::Outcome::Win => WIN,
+            crate::game::Outcome::Loss => LOSS,
+            crate::game::Outcome::Draw => DRAW,
+        }
+    }
 }
 
 /// Bit `2i` set for every state slot `i` of a word.

@@ -203,14 +203,10 @@ impl SpillFile {
     }
 }
 
-/// A value and depth in 4 bytes: the table's 2-bit code, the depth above.
+/// A value and depth in 4 bytes: the table's 2-bit code ([`code::of`]),
+/// the depth above.
 fn pack(table: &OutcomeTable, state: u64) -> u32 {
-    let code = match table.outcome(state) {
-        Outcome::Win => code::WIN,
-        Outcome::Loss => code::LOSS,
-        Outcome::Draw => code::DRAW,
-    } as u32;
-    code | table.depth(state).unwrap_or(0) << 2
+    code::of(table.outcome(state)) as u32 | table.depth(state).unwrap_or(0) << 2
 }
 
 fn unpack(packed: u32) -> (Outcome, u32) {
@@ -498,15 +494,11 @@ fn merge<P: Key>(tiers: &[Tier<P>], budget: &Budget) -> Result<(Numbering<P>, Ou
                 key.to_hex()
             )));
         }
-        let (outcome, depth) = unpack(value_of(t, i));
+        // a packed value's low 2 bits are the table's code
+        let packed = value_of(t, i);
         let state = keys.len();
-        let code = match outcome {
-            Outcome::Win => code::WIN,
-            Outcome::Loss => code::LOSS,
-            Outcome::Draw => code::DRAW,
-        };
-        words[state / 32] |= code << (2 * (state % 32));
-        depths.push(depth);
+        words[state / 32] |= u64::from(packed & 3) << (2 * (state % 32));
+        depths.push(packed >> 2);
         keys.push(key);
         if i + 1 < lengths[t] {
             heap.push(Reverse((key_of(t, i + 1), t, i + 1)));

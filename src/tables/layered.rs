@@ -605,11 +605,7 @@ fn backward(
                 } else {
                     depth
                 };
-                let value = match outcome {
-                    Outcome::Win => code::WIN,
-                    Outcome::Loss => code::LOSS,
-                    Outcome::Draw => code::DRAW,
-                };
+                let value = code::of(outcome);
                 value_words[i / 32] |= value << (2 * (i % 32));
                 depth_out[i] = depth as u8;
                 tally(

@@ -200,12 +200,7 @@ impl<G: RankedGame, C: MoveCounter> Solve<'_, G, C> {
         let mut sorted = seeds.to_vec();
         sorted.par_sort_unstable_by_key(|seed| (std::cmp::Reverse(seed.depth), seed.state));
         sorted.par_iter().for_each(|seed| {
-            let value = match seed.outcome {
-                Outcome::Win => code::WIN,
-                Outcome::Loss => code::LOSS,
-                Outcome::Draw => code::DRAW,
-            };
-            let fresh = self.claims.try_claim(seed.state, value);
+            let fresh = self.claims.try_claim(seed.state, code::of(seed.outcome));
             debug_assert!(fresh, "seed {} listed twice", seed.state);
             self.depths[seed.state as usize].store(seed.depth, Relaxed);
         });
@@ -230,12 +225,7 @@ impl<G: RankedGame, C: MoveCounter> Solve<'_, G, C> {
                 });
                 continue;
             }
-            let value = match outcome {
-                Outcome::Win => code::WIN,
-                Outcome::Loss => code::LOSS,
-                Outcome::Draw => code::DRAW,
-            };
-            let fresh = self.claims.try_claim(state, value);
+            let fresh = self.claims.try_claim(state, code::of(outcome));
             debug_assert!(fresh, "terminal state {state} listed twice");
             if fresh && outcome != Outcome::Draw {
                 level0.push(state as u32);
