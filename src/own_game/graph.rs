@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::numbering::Numbering;
+use super::numbering::{Numbering, RankSet};
 use super::{canonical, Key, Rules, MAX_END_DEPTH};
 use crate::error::{Error, Result};
 use crate::game::{Outcome, RankedGame};
@@ -67,9 +67,9 @@ enum Predecessors {
 pub struct OwnGraph<'a, R: Rules> {
     rules: &'a R,
     index: &'a Numbering<R::Position>,
-    /// When a tier is solved: a bit a state, set for the states outside it
-    /// (the children above); `None` for the whole game.
-    outside: Option<&'a [u64]>,
+    /// When a tier is solved: the states outside it (the children above);
+    /// `None` for the whole game.
+    outside: Option<&'a RankSet>,
     ends: Vec<u8>,
     moves: Vec<u16>,
     max_moves: u32,
@@ -109,13 +109,13 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
         Self::build_tier(rules, index, None, budget, progress)
     }
 
-    /// [`build`](Self::build) for a tier: the states whose bit is set in
-    /// `outside` (the children above, of higher tiers) are
+    /// [`build`](Self::build) for a tier: the states in `outside` (the
+    /// children above, of higher tiers) are
     /// [`end::OUTSIDE`]: not terminal, without moves, for the pass to seed.
     pub fn build_tier(
         rules: &'a R,
         index: &'a Numbering<R::Position>,
-        outside: Option<&'a [u64]>,
+        outside: Option<&'a RankSet>,
         budget: &Budget,
         progress: &dyn Progress,
     ) -> Result<Self> {
@@ -178,7 +178,7 @@ impl<'a, R: Rules> OwnGraph<'a, R> {
     fn scan(
         rules: &'a R,
         index: &'a Numbering<R::Position>,
-        outside: Option<&'a [u64]>,
+        outside: Option<&'a RankSet>,
         keep: u64,
         progress: &dyn Progress,
     ) -> Result<(Self, Option<Vec<Vec<u32>>>)> {
@@ -278,18 +278,18 @@ impl<P> Default for Scratch<P> {
 
 /// Fills `scratch.indices` with the distinct children of `state`, sorted;
 /// returns how the game ends at `state` (an `end` code: [`end::PLAY`] if
-/// it has children; [`end::OUTSIDE`], without children, if the state's bit
-/// is set in `outside`). A position with no moves that the rules do not
+/// it has children; [`end::OUTSIDE`], without children, if the state is
+/// in `outside`). A position with no moves that the rules do not
 /// end is lost.
 fn children<R: Rules>(
     rules: &R,
     index: &Numbering<R::Position>,
-    outside: Option<&[u64]>,
+    outside: Option<&RankSet>,
     state: u64,
     scratch: &mut Scratch<R::Position>,
 ) -> Result<u8> {
     scratch.indices.clear();
-    if outside.is_some_and(|bits| bits[(state / 64) as usize] >> (state % 64) & 1 == 1) {
+    if outside.is_some_and(|outside| outside.contains(state)) {
         return Ok(end::OUTSIDE);
     }
     // a rank the start does not reach is not asked of the rules: no

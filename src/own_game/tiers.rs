@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use super::enumerate::{enumerate_tier, PlyCount};
 use super::graph::{OwnGraph, BYTES_PER_STATE};
 use super::index::{KeyIndex, MAX_POSITIONS};
-use super::numbering::Numbering;
+use super::numbering::{Numbering, RankSet};
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
 use crate::game::table::{code, retrograde_bytes, OutcomeTable};
@@ -352,14 +352,16 @@ fn solve_tier<R: Rules>(
             rules.name()
         )));
     }
-    // a bit a state, set for the children above (both lists are sorted)
-    let mut outside = vec![0u64; states.len().div_ceil(64)];
+    // the states of the children above (both lists are sorted)
+    let mut words = vec![0u64; states.len().div_ceil(64)];
     let mut next_above = above.iter().peekable();
     for (state, key) in states.iter().enumerate() {
         if next_above.next_if_eq(&key).is_some() {
-            outside[state / 64] |= 1 << (state % 64);
+            words[state / 64] |= 1 << (state % 64);
         }
     }
+    let outside =
+        RankSet::from_words(states.len() as u64, words).expect("a bit a state, none past them");
     let index = Numbering::Keys(KeyIndex::from_sorted(states));
     let held = Bytes(index.heap_bytes());
     let graph = OwnGraph::build_tier(rules, &index, Some(&outside), &budget.after(held), progress)?;
@@ -387,7 +389,7 @@ fn solve_tier<R: Rules>(
     }
     // the tier's own states, in order: every state but the children above
     let values: Vec<u32> = (0..index.states())
-        .filter(|&state| outside[(state / 64) as usize] >> (state % 64) & 1 == 0)
+        .filter(|&state| !outside.contains(state))
         .map(|state| pack(&table, state))
         .collect();
     let values_file = SpillFile::write(
