@@ -9,10 +9,10 @@ use super::enumerate::{enumerate, reach_ranks, PlyCount};
 use super::graph::{OwnGraph, BYTES_PER_STATE};
 use super::index::{KeyIndex, MAX_POSITIONS};
 use super::numbering::Numbering;
-use super::tiers::{solve_tiered, TierCount};
+use super::tiers::{per_state_bytes, solve_tiered, TierCount};
 use super::{canonical, Key, Rules};
 use crate::error::{Error, Result};
-use crate::game::table::{retrograde_bytes, retrograde_bytes_deciding, Counts, OutcomeTable};
+use crate::game::table::{retrograde_bytes_deciding, Counts, OutcomeTable};
 use crate::game::Outcome;
 use crate::memory::{Budget, Bytes};
 use crate::position::answer::{keeps, MoveAnswer};
@@ -91,8 +91,6 @@ pub fn solve_whole<R: Rules>(
     budget: &Budget,
     progress: &dyn Progress,
 ) -> Result<Solution<R::Position>> {
-    // what a state costs past the enumeration: the graph and the pass
-    let graph_and_pass = BYTES_PER_STATE + retrograde_bytes(1, u32::from(u16::MAX)).0;
     // what the ranks cost: each its end and moves (and with a reverse
     // graph its row's offset), its value, depth and counter; the frontiers
     // hold only positions reached, counted once they are known
@@ -120,7 +118,7 @@ pub fn solve_whole<R: Rules>(
         let (reached, plies) = reach_ranks(rules, budget, progress)?;
         (Numbering::Ranks(reached), plies)
     } else {
-        let later = KeyIndex::<R::Position>::bytes_for(1, R::Position::BYTES) + graph_and_pass;
+        let later = per_state_bytes::<R::Position>();
         let reached = enumerate(rules, budget, progress, later)?;
         if let Some(refused) = too_many(reached.positions.len() as u64) {
             return Err(refused);

@@ -114,7 +114,7 @@ pub fn solve_tiered<R: Rules>(
 }
 
 /// A tier on its way through the passes: its spill files and counts.
-struct Tier<P> {
+struct Tier {
     count: TierCount,
     /// Its positions, sorted.
     keys: SpillFile,
@@ -124,7 +124,6 @@ struct Tier<P> {
     /// Once solved: each position's value and depth, [`pack`]ed, in the
     /// order of `keys`; both files mapped for lookups.
     solved: Option<SolvedTier>,
-    _position: std::marker::PhantomData<P>,
 }
 
 /// A solved tier, read from its memory-mapped spill files (which the maps
@@ -219,7 +218,7 @@ fn unpack(packed: u32) -> (Outcome, u32) {
 }
 
 /// What pass 1 gives: the tiers, and the whole game's counts by ply.
-type Enumerated<P> = (Vec<Tier<P>>, Vec<PlyCount>);
+type Enumerated = (Vec<Tier>, Vec<PlyCount>);
 
 /// Pass 1: every tier's positions, lowest tier first, and the whole
 /// game's counts by ply (the tiers' added up).
@@ -228,7 +227,7 @@ fn enumerate_up<R: Rules>(
     spill: &Path,
     budget: &Budget,
     progress: &dyn Progress,
-) -> Result<Enumerated<R::Position>> {
+) -> Result<Enumerated> {
     let later = per_state_bytes::<R::Position>();
     let start = canonical(rules, rules.start(), &mut Vec::new());
     let mut roots = BTreeMap::from([(rules.tier(&start), vec![(start, 0)])]);
@@ -298,7 +297,6 @@ fn enumerate_up<R: Rules>(
             keys: SpillFile::write_keys(spill, &format!("tier{tier}-keys"), &keys)?,
             above: Some(above_file),
             solved: None,
-            _position: std::marker::PhantomData,
         });
     }
     Ok((tiers, plies.into_values().collect()))
@@ -309,8 +307,8 @@ fn enumerate_up<R: Rules>(
 /// returns its moves.
 fn solve_tier<R: Rules>(
     rules: &R,
-    tier: &mut Tier<R::Position>,
-    solved: &[Tier<R::Position>],
+    tier: &mut Tier,
+    solved: &[Tier],
     spill: &Path,
     budget: &Budget,
     progress: &dyn Progress,
@@ -409,20 +407,17 @@ fn solve_tier<R: Rules>(
 /// Depths a spill file holds: 30 bits, beside the 2-bit value.
 const MAX_DEPTH: u32 = 1 << 30;
 
-/// Bytes a state of a tier costs while the tier is solved: its key, its
-/// slots in the index, its graph and the retrograde pass's tables.
-fn per_state_bytes<P: Key>() -> u64 {
+/// Bytes a state costs once the positions are enumerated (a tier's, or
+/// the whole game's): its key, its slots in the index, its graph and the
+/// retrograde pass's tables.
+pub(super) fn per_state_bytes<P: Key>() -> u64 {
     KeyIndex::<P>::bytes_for(1, P::BYTES)
         + BYTES_PER_STATE
         + retrograde_bytes(1, u32::from(u16::MAX)).0
 }
 
 /// The value and depth of `child` in its tier, one of `solved`.
-fn lookup<R: Rules>(
-    rules: &R,
-    solved: &[Tier<R::Position>],
-    child: &R::Position,
-) -> Result<(Outcome, u32)> {
+fn lookup<R: Rules>(rules: &R, solved: &[Tier], child: &R::Position) -> Result<(Outcome, u32)> {
     let number = rules.tier(child);
     let missing = || {
         Error::InvalidInput(format!(
@@ -459,7 +454,7 @@ fn lookup<R: Rules>(
 }
 
 /// Pass 3: the tiers' keys and values merged into one index and table.
-fn merge<P: Key>(tiers: &[Tier<P>], budget: &Budget) -> Result<(Numbering<P>, OutcomeTable)> {
+fn merge<P: Key>(tiers: &[Tier], budget: &Budget) -> Result<(Numbering<P>, OutcomeTable)> {
     let positions: u64 = tiers.iter().map(|t| t.count.positions).sum();
     budget.check(
         &format!("merging {positions} positions of {} tiers", tiers.len()),
