@@ -42,6 +42,9 @@ const WALK_BYTES: u64 = 64;
 pub struct GameTable {
     rules: Py<PyAny>,
     has_key: bool,
+    /// Whether the rules give `symmetries`: a position not found by its
+    /// key is looked for by its images' keys.
+    has_symmetries: bool,
     game: ExplicitGame,
     solution: Solution<u32>,
     ids: Py<PyDict>,
@@ -151,6 +154,7 @@ fn table_of<'py>(
 /// keys of its positions' numbers.
 struct Walked {
     has_key: bool,
+    has_symmetries: bool,
     explicit: ExplicitGame,
     ids: Py<PyDict>,
     walk_seconds: f64,
@@ -169,6 +173,7 @@ impl Walked {
         GameTable {
             rules: game.unbind(),
             has_key: self.has_key,
+            has_symmetries: self.has_symmetries,
             game: self.explicit,
             solution,
             ids: self.ids,
@@ -248,6 +253,7 @@ fn walk<'py>(py: Python<'py>, game: &Bound<'py, PyAny>, budget: &Budget) -> PyRe
     let walk_seconds = clock.elapsed().as_secs_f64();
     Ok(Walked {
         has_key,
+        has_symmetries,
         explicit: ExplicitGame::new(name, offsets, targets, ends).py_err()?,
         ids: ids.unbind(),
         walk_seconds,
@@ -320,7 +326,7 @@ impl GameTable {
         };
         let ids = self.ids.bind(py);
         let found = match ids.get_item(&key)? {
-            None if game.hasattr("symmetries")? => image_id(game, ids, position, self.has_key)?,
+            None if self.has_symmetries => image_id(game, ids, position, self.has_key)?,
             found => found,
         };
         match found {
